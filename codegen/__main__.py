@@ -1,0 +1,93 @@
+"""`python -m codegen gen` writes generated/ from idl/; `python -m codegen check` fails when it is stale."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import shutil
+import sys
+from pathlib import Path
+
+from . import jsonschema_target, python_target, rust_target, typescript_target
+from .idl import IdlError, load
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGETS = (jsonschema_target, python_target, typescript_target, rust_target)
+# Files under generated/ that are not generator output: build products and installed packages.
+IGNORED_PARTS = {"node_modules", "target", "__pycache__", "dist", "Cargo.lock"}
+
+
+def render_all(root: Path = ROOT) -> dict[str, str]:
+    idl = load(root / "idl")
+    files: dict[str, str] = {}
+    for target in TARGETS:
+        for rel, text in target.render(idl).items():
+            if rel in files:
+                raise SystemExit(f"codegen: two targets write generated/{rel}")
+            files[rel] = text
+    return dict(sorted(files.items()))
+
+
+def _existing(out: Path) -> dict[str, str]:
+    found = {}
+    if out.is_dir():
+        for path in sorted(out.rglob("*")):
+            rel = path.relative_to(out)
+            if path.is_file() and not IGNORED_PARTS.intersection(rel.parts) and path.suffix != ".pyc":
+                found[rel.as_posix()] = path.read_text(encoding="utf-8")
+    return found
+
+
+def gen(root: Path = ROOT) -> int:
+    files = render_all(root)
+    out = root / "generated"
+    # A clean slate: everything the generator owns goes, build products stay.
+    for rel in _existing(out):
+        (out / rel).unlink()
+    for path in sorted(out.rglob("*"), reverse=True) if out.is_dir() else []:
+        if path.is_dir() and not any(path.iterdir()) and not IGNORED_PARTS.intersection(path.parts):
+            path.rmdir()
+    for rel, text in files.items():
+        dest = out / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(text, encoding="utf-8", newline="\n")
+    print(f"codegen: wrote {len(files)} files to generated/")
+    return 0
+
+
+def check(root: Path = ROOT) -> int:
+    files = render_all(root)
+    have = _existing(root / "generated")
+    diff: list[str] = []
+    for rel in sorted(set(files) | set(have)):
+        old, new = have.get(rel), files.get(rel)
+        if old != new:
+            diff.extend(
+                difflib.unified_diff(
+                    (old or "").splitlines(keepends=True),
+                    (new or "").splitlines(keepends=True),
+                    fromfile=f"generated/{rel}" if old is not None else "/dev/null",
+                    tofile=f"generated/{rel} (from idl/)" if new is not None else "/dev/null",
+                )
+            )
+    if diff:
+        sys.stdout.writelines(diff)
+        print("\ncodegen: generated/ is stale; run `make gen`", file=sys.stderr)
+        return 1
+    print(f"codegen: generated/ is current ({len(files)} files)")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m codegen", description=__doc__)
+    parser.add_argument("command", choices=["gen", "check"])
+    args = parser.parse_args(argv)
+    try:
+        return gen() if args.command == "gen" else check()
+    except IdlError as exc:
+        print(f"codegen: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,223 @@
+"""Load `idl/` into one normalised model that every target renders from.
+
+The IDL is a folder of JSON Schema (2020-12) files, one per wire type, plus
+`manifest.json` (name, version, type order). Targets never read the files
+themselves: they get an :class:`Idl`, so a rule about the wire (which fields
+are omitted when empty, which keep a default) is decided here once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Field", "Idl", "IdlError", "TypeRef", "WireType", "load", "snake_case"]
+
+_PRIMITIVES = {"string", "boolean", "integer", "number"}
+
+
+class IdlError(Exception):
+    """The IDL breaks one of the rules the generator relies on; the message names the file and key."""
+
+
+@dataclass(frozen=True)
+class TypeRef:
+    """The type of a field.
+
+    `kind` is one of `string`, `boolean`, `integer`, `number`, `map` (a free-form
+    JSON object), `ref` (another wire type, named in `ref`) or `array` (of `items`).
+    """
+
+    kind: str
+    ref: str | None = None
+    items: TypeRef | None = None
+    enum: tuple[str, ...] | None = None
+    pattern: str | None = None
+    min_length: int | None = None
+
+
+@dataclass(frozen=True)
+class Field:
+    """One property of a wire type."""
+
+    wire_name: str
+    py_name: str
+    description: str
+    type: TypeRef
+    required: bool
+    #: The JSON default of an optional field (`false` for `isError`, `[]` for `parts`), or None.
+    default: Any = None
+
+    @property
+    def emit(self) -> str:
+        """How the field is written: `always`, `if_present` (omitted when absent) or `if_nonempty`."""
+        if self.required or (self.default is not None and self.type.kind != "array"):
+            return "always"
+        if self.type.kind == "array":
+            return "if_nonempty"
+        return "if_present"
+
+
+@dataclass(frozen=True)
+class WireType:
+    name: str
+    description: str
+    fields: tuple[Field, ...]
+    #: True when unknown keys are allowed (and kept through a round trip).
+    open: bool
+    source: str
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Idl:
+    name: str
+    version: str
+    description: str
+    types: tuple[WireType, ...]
+    #: sha256 over the manifest and every type file, in manifest order.
+    sha256: str
+    #: The schema files with cross-file `$ref`s rewritten to `#/$defs/<Type>`.
+    schemas: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def type(self, name: str) -> WireType:
+        for t in self.types:
+            if t.name == name:
+                return t
+        raise KeyError(name)
+
+    def bundle(self) -> dict[str, Any]:
+        """One JSON Schema document holding every type under `$defs`."""
+        return {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": f"urn:{self.name}:schema:{self.version}",
+            "title": self.name,
+            "description": self.description,
+            "version": self.version,
+            "$defs": {t.name: self.schemas[t.name] for t in self.types},
+        }
+
+
+def snake_case(name: str) -> str:
+    """`mimeType` -> `mime_type`, `isError` -> `is_error`."""
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+
+
+def _ref_name(ref: str, where: str) -> str:
+    m = re.fullmatch(r"([A-Za-z][A-Za-z0-9]*)\.json", ref)
+    if not m:
+        raise IdlError(f"{where}: $ref {ref!r} must name a sibling file like 'ContentPart.json'")
+    return m.group(1)
+
+
+def _type_ref(prop: dict[str, Any], where: str) -> TypeRef:
+    if "$ref" in prop:
+        return TypeRef("ref", ref=_ref_name(prop["$ref"], where))
+    kind = prop.get("type")
+    if kind in _PRIMITIVES:
+        enum = prop.get("enum")
+        if enum is not None and (kind != "string" or not all(isinstance(v, str) for v in enum)):
+            raise IdlError(f"{where}: only string enums are supported")
+        return TypeRef(
+            kind,
+            enum=tuple(enum) if enum is not None else None,
+            pattern=prop.get("pattern"),
+            min_length=prop.get("minLength"),
+        )
+    if kind == "array":
+        if "items" not in prop:
+            raise IdlError(f"{where}: an array needs `items`")
+        return TypeRef("array", items=_type_ref(prop["items"], f"{where}.items"))
+    if kind == "object":
+        if "properties" in prop:
+            raise IdlError(
+                f"{where}: an inline object with properties has no name; "
+                "give it a file of its own with a `title` and `$ref` it"
+            )
+        return TypeRef("map")
+    raise IdlError(f"{where}: unsupported type {kind!r}")
+
+
+def _rewrite_refs(node: Any) -> Any:
+    if isinstance(node, dict):
+        out = {}
+        for k, v in node.items():
+            if k == "$ref" and isinstance(v, str) and v.endswith(".json"):
+                out[k] = "#/$defs/" + v[: -len(".json")]
+            elif k == "$schema":
+                continue
+            else:
+                out[k] = _rewrite_refs(v)
+        return out
+    if isinstance(node, list):
+        return [_rewrite_refs(v) for v in node]
+    return node
+
+
+def load(root: Path) -> Idl:
+    """Read and check `root` (the `idl/` folder)."""
+    manifest_path = root / "manifest.json"
+    manifest_bytes = manifest_path.read_bytes()
+    manifest = json.loads(manifest_bytes)
+    digest = hashlib.sha256(manifest_bytes)
+    types: list[WireType] = []
+    schemas: dict[str, dict[str, Any]] = {}
+    names = list(manifest["types"])
+    for name in names:
+        path = root / f"{name}.json"
+        raw = path.read_bytes()
+        digest.update(raw)
+        schema = json.loads(raw)
+        where = f"idl/{name}.json"
+        if schema.get("title") != name:
+            raise IdlError(f"{where}: `title` must be {name!r}")
+        if schema.get("type") != "object":
+            raise IdlError(f"{where}: a wire type is an object")
+        if not schema.get("description"):
+            raise IdlError(f"{where}: the type needs a `description`")
+        required = set(schema.get("required", []))
+        fields = []
+        for wire_name, prop in schema.get("properties", {}).items():
+            fwhere = f"{where} properties.{wire_name}"
+            if not prop.get("description"):
+                raise IdlError(f"{fwhere}: every field needs a `description`")
+            tref = _type_ref(prop, fwhere)
+            for ref in (tref.ref, tref.items.ref if tref.items else None):
+                if ref is not None and ref not in names:
+                    raise IdlError(f"{fwhere}: refers to {ref!r}, which the manifest does not list")
+            fields.append(
+                Field(
+                    wire_name=wire_name,
+                    py_name=snake_case(wire_name),
+                    description=prop["description"],
+                    type=tref,
+                    required=wire_name in required,
+                    default=prop.get("default"),
+                )
+            )
+        unknown = required - {f.wire_name for f in fields}
+        if unknown:
+            raise IdlError(f"{where}: required names unknown properties {sorted(unknown)}")
+        types.append(
+            WireType(
+                name=name,
+                description=schema["description"],
+                fields=tuple(fields),
+                open=schema.get("additionalProperties", True) is not False,
+                source=where,
+                sha256=hashlib.sha256(raw).hexdigest(),
+            )
+        )
+        schemas[name] = _rewrite_refs(schema)
+    return Idl(
+        name=manifest["name"],
+        version=manifest["version"],
+        description=manifest["description"],
+        types=tuple(types),
+        sha256=digest.hexdigest(),
+        schemas=schemas,
+    )

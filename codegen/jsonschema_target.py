@@ -1,0 +1,20 @@
+"""The bundled JSON Schema: every IDL type under `$defs` of one document."""
+
+from __future__ import annotations
+
+import json
+
+from .idl import Idl
+
+__all__ = ["render"]
+
+
+def render(idl: Idl) -> dict[str, str]:
+    bundle = {"$comment": " ".join(_header(idl)), **idl.bundle()}
+    return {"jsonschema/toolnexus.schema.json": json.dumps(bundle, indent=2, ensure_ascii=False) + "\n"}
+
+
+def _header(idl: Idl) -> list[str]:
+    from .common import header_lines
+
+    return header_lines(idl)
