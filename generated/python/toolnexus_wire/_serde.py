@@ -1,0 +1,148 @@
+# Generated from idl/ (toolnexus schema 1.0.0, sha256 9226dcabb195a4293a1b211b712385667be3db84018bc5db027bcbc615db6558).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+"""Wire encoders, one per type, written out field by field from the IDL.
+
+A field is written always, when present (not None), or when non-empty, as
+the IDL says; unknown keys follow the known ones in the order they came.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import models
+from ._base import ENCODERS
+
+__all__: list[str] = []
+
+
+def _encode_ContentPart(m: models.ContentPart) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "kind": m.kind,
+        "mimeType": m.mime_type,
+        "data": m.data,
+    }
+    if m.name is not None:
+        out["name"] = m.name
+    extra = m.__pydantic_extra__
+    if extra:
+        out.update(extra)
+    return out
+
+
+def _encode_Request(m: models.Request) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": m.id,
+        "kind": m.kind,
+        "prompt": m.prompt,
+    }
+    if m.url is not None:
+        out["url"] = m.url
+    if m.data is not None:
+        out["data"] = m.data
+    if m.expires_at is not None:
+        out["expiresAt"] = m.expires_at
+    extra = m.__pydantic_extra__
+    if extra:
+        out.update(extra)
+    return out
+
+
+def _encode_Answer(m: models.Answer) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": m.id,
+        "ok": m.ok,
+    }
+    if m.data is not None:
+        out["data"] = m.data
+    if m.reason is not None:
+        out["reason"] = m.reason
+    extra = m.__pydantic_extra__
+    if extra:
+        out.update(extra)
+    return out
+
+
+def _encode_ToolResult(m: models.ToolResult) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "output": m.output,
+        "isError": m.is_error,
+    }
+    if m.parts:
+        out["parts"] = [_encode_ContentPart(v) for v in m.parts]
+    if m.metadata is not None:
+        out["metadata"] = m.metadata
+    extra = m.__pydantic_extra__
+    if extra:
+        out.update(extra)
+    return out
+
+
+def _encode_ToolSpec(m: models.ToolSpec) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "name": m.name,
+        "description": m.description,
+        "inputSchema": m.input_schema,
+    }
+    if m.source is not None:
+        out["source"] = m.source
+    extra = m.__pydantic_extra__
+    if extra:
+        out.update(extra)
+    return out
+
+
+def _encode_ToolCall(m: models.ToolCall) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": m.id,
+        "name": m.name,
+        "arguments": m.arguments,
+    }
+    extra = m.__pydantic_extra__
+    if extra:
+        out.update(extra)
+    return out
+
+
+def _encode_ToolCallResult(m: models.ToolCallResult) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": m.id,
+        "name": m.name,
+        "result": _encode_ToolResult(m.result),
+    }
+    extra = m.__pydantic_extra__
+    if extra:
+        out.update(extra)
+    return out
+
+
+def _encode_RunResult(m: models.RunResult) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "status": m.status,
+        "results": [_encode_ToolCallResult(v) for v in m.results],
+    }
+    if m.pending is not None:
+        out["pending"] = _encode_Request(m.pending)
+    if m.calls:
+        out["calls"] = [_encode_ToolCall(v) for v in m.calls]
+    if m.seal is not None:
+        out["seal"] = m.seal
+    extra = m.__pydantic_extra__
+    if extra:
+        out.update(extra)
+    return out
+
+
+ENCODERS.update(
+    {
+        models.ContentPart: _encode_ContentPart,
+        models.Request: _encode_Request,
+        models.Answer: _encode_Answer,
+        models.ToolResult: _encode_ToolResult,
+        models.ToolSpec: _encode_ToolSpec,
+        models.ToolCall: _encode_ToolCall,
+        models.ToolCallResult: _encode_ToolCallResult,
+        models.RunResult: _encode_RunResult,
+    }
+)

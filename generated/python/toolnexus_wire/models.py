@@ -1,0 +1,231 @@
+# Generated from idl/ (toolnexus schema 1.0.0, sha256 9226dcabb195a4293a1b211b712385667be3db84018bc5db027bcbc615db6558).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+from pydantic import ConfigDict, Field
+from toolnexus_wire._base import WireModel
+
+
+class ContentPart(WireModel):
+    """
+    A non-text part of a tool result: an image, audio, video or any other file, carried inline as base64.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    kind: Literal["image", "audio", "video", "file"]
+    """
+    The family of the content, taken from the MIME type: `image`, `audio`, `video`, or `file` for anything else.
+    """
+    mime_type: Annotated[str, Field(alias="mimeType", min_length=1)]
+    """
+    The IANA media type of `data`, such as `image/png` or `application/pdf`.
+    """
+    data: Annotated[
+        str,
+        Field(
+            pattern="^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+        ),
+    ]
+    """
+    The content's bytes, standard base64 (RFC 4648 section 4) with padding.
+    """
+    name: str | None = None
+    """
+    A file name for the content, when it has one; never a path.
+    """
+
+
+class Request(WireModel):
+    """
+    What a suspended tool asks of the host before it can finish: an approval, an authorization, input or an answer to a question. It travels in `ToolResult.metadata["pending"]`.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str
+    """
+    Identifies the request; the `Answer` carries the same id. Generated as `pnd-` followed by random hex when a tool leaves it empty.
+    """
+    kind: Annotated[str, Field(min_length=1)]
+    """
+    What is asked: `approval`, `authorization` (with a `url`; the only kind through which secrets may travel), `input` or `question`.
+    """
+    prompt: str
+    """
+    The text shown to the person who answers.
+    """
+    url: str | None = None
+    """
+    Where the person goes to answer, such as a login page for an `authorization` request.
+    """
+    data: dict[str, Any] | None = None
+    """
+    Structured detail for the host, such as a JSON Schema for the input asked for.
+    """
+    expires_at: Annotated[
+        str | None,
+        Field(
+            alias="expiresAt",
+            pattern="^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})$",
+        ),
+    ] = None
+    """
+    When the request stops being answerable, as an RFC 3339 date-time; an answer after it counts as `expired`.
+    """
+
+
+class Answer(WireModel):
+    """
+    The host's reply to a `Request`: the tool is run once more with it in its context.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str
+    """
+    The id of the `Request` this answers.
+    """
+    ok: bool
+    """
+    True when the request was granted or answered; false when it was declined, cancelled or expired.
+    """
+    data: dict[str, Any] | None = None
+    """
+    What the person supplied, such as the input asked for.
+    """
+    reason: Literal["declined", "cancelled", "expired"] | None = None
+    """
+    Why the answer is not ok: `declined`, `cancelled` or `expired`.
+    """
+
+
+class ToolResult(WireModel):
+    """
+    The envelope every tool returns: text for the model, an error flag, non-text parts, and host-only metadata that never reaches the model.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    output: str
+    """
+    The text the model reads; structured data goes in as JSON text.
+    """
+    is_error: Annotated[bool, Field(alias="isError")] = False
+    """
+    True when the tool failed; the failure is a result the model can read, never an exception crossing the tool boundary.
+    """
+    parts: Annotated[list[ContentPart], Field(validate_default=True)] = []
+    """
+    Non-text output such as images and files, in order; omitted from the wire when empty.
+    """
+    metadata: dict[str, Any] | None = None
+    """
+    Free-form JSON for the host only (exit codes, diffs, timings); never sent to a model. The key `pending` is reserved: it holds a `Request` when the result is a suspension.
+    """
+
+
+class ToolSpec(WireModel):
+    """
+    How a tool is declared to a model: its name, what it does, and the JSON Schema of its arguments.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    name: Annotated[str, Field(pattern="^[A-Za-z0-9_-]+$")]
+    """
+    The tool's name, made of ASCII letters, digits, `_` and `-`.
+    """
+    description: str
+    """
+    What the tool does, written for the model.
+    """
+    input_schema: Annotated[dict[str, Any], Field(alias="inputSchema")]
+    """
+    The JSON Schema that the tool's arguments satisfy; an object schema.
+    """
+    source: str | None = None
+    """
+    Where the tool comes from, such as `python:package.module.function` or `mcp:server-name`.
+    """
+
+
+class ToolCall(WireModel):
+    """
+    One tool call that a model asked for in a turn.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str
+    """
+    The provider's id for the call; the result goes back under the same id.
+    """
+    name: str
+    """
+    The name of the tool to call.
+    """
+    arguments: dict[str, Any]
+    """
+    The arguments, already parsed from the model's JSON text.
+    """
+
+
+class ToolCallResult(WireModel):
+    """
+    The result of one `ToolCall`, under the call's id and tool name.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str
+    """
+    The id of the `ToolCall` this answers.
+    """
+    name: str
+    """
+    The name of the tool that ran.
+    """
+    result: ToolResult
+    """
+    What the tool returned.
+    """
+
+
+class RunResult(WireModel):
+    """
+    The outcome of running one turn of tool calls: every result, or a stop on a suspension that a host can store and resume from later, in another process.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    status: Literal["done", "pending"]
+    """
+    `done` when every call has its result; `pending` when the run stopped on a suspension and waits for an `Answer`.
+    """
+    results: list[ToolCallResult]
+    """
+    The finished results, in call order.
+    """
+    pending: Request | None = None
+    """
+    The request the run waits on; present exactly when `status` is `pending`.
+    """
+    calls: Annotated[list[ToolCall], Field(validate_default=True)] = []
+    """
+    The calls that have no result yet, in call order; the first is the one whose suspension is `pending`. Omitted when empty.
+    """
+    seal: str | None = None
+    """
+    A tamper-evident seal over `pending` and `calls`, present when the host runs with a secret; `resume` rejects a run whose seal does not match.
+    """

@@ -1,0 +1,206 @@
+"""The wire types as users meet them: the generated models plus their helpers."""
+
+from __future__ import annotations
+
+import binascii
+import os
+import stat
+from pathlib import Path
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
+
+import toolnexus_wire as wire
+from toolnexus_wire import WireError
+
+from ._media import SNIFF_BYTES, kind_of, sniff_mime
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "Answer",
+    "ContentPart",
+    "Request",
+    "RunResult",
+    "ToolCall",
+    "ToolCallResult",
+    "ToolResult",
+    "ToolSpec",
+    "WireError",
+]
+
+#: The default size limit of `ContentPart.from_path`: 20 MiB.
+DEFAULT_MAX_BYTES = 20 * 1024 * 1024
+
+_Init = TypeVar("_Init", bound=Callable[..., None])
+
+
+def _positional(init: _Init) -> _Init:
+    """Mark a constructor that only adds positional arguments on top of pydantic's.
+
+    pydantic calls a model's own `__init__` when it validates that model nested in
+    another, which would bypass the by-alias, JSON-mode validation of `from_json`.
+    Marking the constructor the way pydantic marks its own keeps nested values on
+    the fast, strict path; the constructor is then used only when user code calls it.
+    """
+    init.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+    return init
+
+
+class ContentPart(wire.ContentPart):
+    """A non-text part of a result (image, audio, video or file), base64 inline."""
+
+    @_positional
+    def __init__(
+        self,
+        kind: Literal["image", "audio", "video", "file"],
+        mime_type: str,
+        data: str,
+        name: str | None = None,
+        **extra: Any,
+    ) -> None:
+        super().__init__(kind=kind, mime_type=mime_type, data=data, name=name, **extra)
+
+    @classmethod
+    def from_bytes(cls, raw: bytes, mime_type: str, *, name: str | None = None) -> ContentPart:
+        """A part holding `raw`; `kind` follows the MIME family."""
+        data = binascii.b2a_base64(raw, newline=False).decode("ascii")
+        return cls(kind_of(mime_type), mime_type, data, name)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_path(cls, path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES) -> ContentPart:
+        """A part holding the file at `path`, named after it.
+
+        The MIME type comes from the file's first bytes for common formats (PNG,
+        JPEG, GIF, WebP, PDF, WAV, MP3, OGG, FLAC, MP4, WebM...), else from its
+        extension, else `application/octet-stream`. Raises `FileNotFoundError`,
+        `IsADirectoryError`, `PermissionError` or another `OSError` when the file
+        cannot be read, and `ValueError` when it is not a regular file or is larger
+        than `max_bytes`; each message names the path.
+        """
+        p = Path(path)
+        st = os.stat(p)  # follows links; raises for a missing file or a link loop
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(21, "is a directory, not a file", str(p))
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError(f"{str(p)!r} is not a regular file (a FIFO, socket or device); not read")
+        if st.st_size > max_bytes:
+            raise ValueError(f"{str(p)!r} is {st.st_size} bytes, over the limit of {max_bytes} bytes")
+        with open(p, "rb") as f:
+            raw = f.read(max_bytes + 1)
+        if len(raw) > max_bytes:
+            raise ValueError(f"{str(p)!r} grew past the limit of {max_bytes} bytes while being read")
+        return cls.from_bytes(raw, sniff_mime(raw[:SNIFF_BYTES], p.suffix), name=p.name)
+
+    def raw(self) -> bytes:
+        """The decoded bytes of `data`."""
+        return binascii.a2b_base64(self.data, strict_mode=True)
+
+
+class ToolResult(wire.ToolResult):
+    """The envelope every tool returns."""
+
+    parts: list[ContentPart] = []
+
+    @classmethod
+    def ok(cls, output: str) -> ToolResult:
+        """A successful result with `output` for the model."""
+        return cls(output=output)
+
+    @classmethod
+    def error(cls, message: str) -> ToolResult:
+        """A failed result; `message` is what the model reads."""
+        return cls(output=message, is_error=True)
+
+    def with_metadata(self, meta: dict[str, Any]) -> ToolResult:
+        """A copy with `meta`'s keys added to the metadata (replacing keys it already has).
+
+        The original is unchanged; its other metadata, such as a pending request, is kept.
+        """
+        merged = {**self.metadata, **meta} if self.metadata else dict(meta)
+        return self.model_copy(update={"metadata": merged, "parts": list(self.parts)})
+
+
+class Request(wire.Request):
+    """What a suspended tool asks of the host (see `pending`)."""
+
+    @_positional
+    def __init__(
+        self,
+        kind: str,
+        prompt: str,
+        id: str = "",
+        url: str | None = None,
+        data: dict[str, Any] | None = None,
+        expires_at: str | None = None,
+        **extra: Any,
+    ) -> None:
+        super().__init__(
+            id=id, kind=kind, prompt=prompt, url=url, data=data, expires_at=expires_at, **extra
+        )
+
+
+class Answer(wire.Answer):
+    """The host's reply to a `Request`."""
+
+    @_positional
+    def __init__(
+        self,
+        id: str,
+        ok: bool,
+        data: dict[str, Any] | None = None,
+        reason: Literal["declined", "cancelled", "expired"] | None = None,
+        **extra: Any,
+    ) -> None:
+        super().__init__(id=id, ok=ok, data=data, reason=reason, **extra)
+
+
+class ToolSpec(wire.ToolSpec):
+    """How a tool is declared to a model."""
+
+    @_positional
+    def __init__(
+        self,
+        name: str,
+        description: str,
+        input_schema: dict[str, Any],
+        source: str | None = None,
+        **extra: Any,
+    ) -> None:
+        super().__init__(
+            name=name, description=description, input_schema=input_schema, source=source, **extra
+        )
+
+
+class ToolCall(wire.ToolCall):
+    """One tool call a model asked for."""
+
+    @_positional
+    def __init__(self, id: str, name: str, arguments: dict[str, Any], **extra: Any) -> None:
+        super().__init__(id=id, name=name, arguments=arguments, **extra)
+
+
+class ToolCallResult(wire.ToolCallResult):
+    """The result of one `ToolCall`."""
+
+    result: ToolResult
+
+    @_positional
+    def __init__(self, id: str, name: str, result: ToolResult, **extra: Any) -> None:
+        super().__init__(id=id, name=name, result=result, **extra)
+
+
+class RunResult(wire.RunResult):
+    """The outcome of one turn of tool calls: `done`, or `pending` on a request."""
+
+    results: list[ToolCallResult]
+    pending: Request | None = None
+    calls: list[ToolCall] = []
+
+    @_positional
+    def __init__(
+        self,
+        status: Literal["done", "pending"],
+        results: list[ToolCallResult],
+        pending: Request | None = None,
+        **extra: Any,
+    ) -> None:
+        super().__init__(status=status, results=results, pending=pending, **extra)

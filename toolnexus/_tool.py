@@ -1,0 +1,263 @@
+"""Tools: a name, a description, an input schema and a handler, called through `Tool.call`."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeAlias, overload
+
+from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+
+from ._result import Answer, ToolResult, ToolSpec, WireError
+
+__all__ = ["Tool", "ToolContext", "define_tool", "tool"]
+
+Handler: TypeAlias = Callable[[dict[str, Any], "ToolContext"], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolContext:
+    """What a call knows besides its arguments.
+
+    `timeout` (seconds) bounds the call: an overrun becomes an error result.
+    `answer` is set only when the call is a retry after a suspension.
+    """
+
+    timeout: float | None = None
+    answer: Answer | None = None
+
+
+_DEFAULT_CONTEXT = ToolContext()
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+
+
+def _exception_text(exc: BaseException) -> str:
+    try:
+        text = str(exc)
+    except Exception:  # an exception whose __str__ itself fails
+        text = ""
+    return text or type(exc).__name__
+
+
+def _as_result(value: Any) -> ToolResult:
+    """The rules of `call` for what a handler returns."""
+    if isinstance(value, str):
+        return ToolResult.ok(value)
+    if isinstance(value, ToolResult):
+        return value
+    if isinstance(value, BaseModel) and hasattr(value, "to_wire") and type(value).__name__ == "ToolResult":
+        return ToolResult.from_wire(value.to_wire())  # a toolnexus_wire.ToolResult
+    if isinstance(value, BaseModel):
+        return ToolResult.ok(value.model_dump_json(by_alias=True))
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return ToolResult.error(
+            "the tool returned bytes, which are not text; return a ToolResult with a ContentPart instead"
+        )
+    try:
+        return ToolResult.ok(_dumps(value))
+    except (TypeError, ValueError) as exc:
+        return ToolResult.error(f"the tool returned a value that is not JSON: {_exception_text(exc)}")
+
+
+def _schema_errors(exc: ValidationError) -> list[str]:
+    from toolnexus_wire._base import json_path
+
+    return [f"{json_path(err['loc'])}: {err['msg']}" for err in exc.errors()]
+
+
+class Tool:
+    """A callable tool. Build one with `define_tool` or `@tool`; run it with `await tool.call(args)`."""
+
+    __slots__ = ("_check", "_handler", "_is_async", "description", "input_schema", "name", "source")
+
+    def __init__(
+        self,
+        name: str,
+        description: str,
+        input_schema: dict[str, Any],
+        handler: Handler,
+        *,
+        check: Callable[[dict[str, Any]], tuple[dict[str, Any], list[str]]] | None,
+        source: str | None = None,
+    ) -> None:
+        self.name = name
+        self.description = description
+        self.input_schema = input_schema
+        self.source = source
+        self._handler = handler
+        self._check = check
+        self._is_async = inspect.iscoroutinefunction(handler)
+
+    def __repr__(self) -> str:
+        return f"<Tool {self.name!r}>"
+
+    def spec(self) -> ToolSpec:
+        """The tool's declaration, as sent to a model."""
+        return ToolSpec(self.name, self.description, self.input_schema, self.source)
+
+    async def call(self, args: dict[str, Any] | None, ctx: ToolContext | None = None) -> ToolResult:
+        """Run the tool. A failure is an error result, never an exception; cancellation propagates."""
+        if ctx is None:
+            ctx = _DEFAULT_CONTEXT
+        if args is None:
+            args = {}
+        elif not isinstance(args, dict):
+            return ToolResult.error(
+                f"invalid arguments for {self.name}: $: expected a JSON object, got {type(args).__name__}"
+            )
+        if self._check is not None:
+            args, problems = self._check(args)
+            if problems:
+                return ToolResult.error(f"invalid arguments for {self.name}: " + "; ".join(problems))
+        try:
+            if ctx.timeout is None:
+                value = await self._run(args, ctx)
+            else:
+                scope = asyncio.timeout(ctx.timeout)
+                try:
+                    async with scope:
+                        value = await self._run(args, ctx)
+                except TimeoutError:
+                    if not scope.expired():
+                        raise  # the handler's own TimeoutError: an ordinary failure
+                    return ToolResult.error(f"{self.name} timed out after {ctx.timeout:g} s")
+        except Exception as exc:
+            return ToolResult.error(_exception_text(exc))
+        return _as_result(value)
+
+    async def _run(self, args: dict[str, Any], ctx: ToolContext) -> Any:
+        if self._is_async:
+            return await self._handler(args, ctx)
+        value = await asyncio.to_thread(self._handler, args, ctx)
+        if inspect.isawaitable(value):  # a plain function that returned a coroutine
+            value = await value
+        return value
+
+
+def _json_schema_check(schema: dict[str, Any]) -> Callable[[dict[str, Any]], tuple[dict[str, Any], list[str]]]:
+    """A validator for `schema`, built once; it reports every violation with its path."""
+    import jsonschema  # imported on first use: it is a heavy import and optional for typed tools
+
+    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    try:
+        cls.check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        raise ValueError(f"input_schema is not a valid JSON Schema: {exc.message}") from None
+    validator = cls(schema)
+
+    def check(args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        problems = [
+            f"{err.json_path}: {err.message}"
+            for err in sorted(validator.iter_errors(args), key=lambda e: list(map(str, e.absolute_path)))
+        ]
+        return args, problems
+
+    return check
+
+
+def define_tool(
+    name: str,
+    description: str,
+    input_schema: dict[str, Any] | None,
+    handler: Handler,
+) -> Tool:
+    """A tool from a handler `(args: dict, ctx: ToolContext) -> result`, sync or async.
+
+    `input_schema` is the JSON Schema of the arguments; None accepts any object.
+    The schema is checked and compiled here, once.
+    """
+    if input_schema is None:
+        schema: dict[str, Any] = {"type": "object"}
+        check = None
+    else:
+        if not isinstance(input_schema, dict):
+            raise TypeError(f"input_schema must be a dict or None, got {type(input_schema).__name__}")
+        schema = input_schema
+        check = _json_schema_check(input_schema)
+    return Tool(name, description, schema, handler, check=check, source=_source_of(handler))
+
+
+def _source_of(fn: Callable[..., Any]) -> str | None:
+    module = getattr(fn, "__module__", None)
+    qualname = getattr(fn, "__qualname__", None)
+    return f"python:{module}.{qualname}" if module and qualname else None
+
+
+def _from_function(fn: Callable[..., Any], name: str | None, description: str | None) -> Tool:
+    sig = inspect.signature(fn)
+    hints = inspect.get_annotations(fn, eval_str=True)
+    fields: dict[str, Any] = {}
+    ctx_param: str | None = None
+    for param in sig.parameters.values():
+        annotation = hints.get(param.name, Any)
+        if annotation is ToolContext:
+            ctx_param = param.name
+            continue
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD, param.POSITIONAL_ONLY):
+            raise TypeError(f"@tool {fn.__qualname__}: parameter {param.name!r} must be a plain or keyword parameter")
+        default = ... if param.default is param.empty else param.default
+        fields[param.name] = (annotation, default)
+    tool_name = name or fn.__name__
+    model = create_model(  # type: ignore[call-overload]
+        f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"), **fields
+    )
+    schema = model.model_json_schema()
+    schema.pop("title", None)
+    names = tuple(fields)
+
+    def check(args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        try:
+            parsed = model.model_validate(args)
+        except ValidationError as exc:
+            return args, _schema_errors(exc)
+        return {n: getattr(parsed, n) for n in names}, []
+
+    is_async = inspect.iscoroutinefunction(fn)
+    if is_async:
+
+        async def handler(args: dict[str, Any], ctx: ToolContext) -> Any:
+            if ctx_param is not None:
+                return await fn(**args, **{ctx_param: ctx})
+            return await fn(**args)
+
+    else:
+
+        def handler(args: dict[str, Any], ctx: ToolContext) -> Any:  # type: ignore[misc]
+            if ctx_param is not None:
+                return fn(**args, **{ctx_param: ctx})
+            return fn(**args)
+
+    doc = inspect.cleandoc(fn.__doc__) if fn.__doc__ else ""
+    return Tool(
+        tool_name, description if description is not None else doc, schema, handler,
+        check=check, source=_source_of(fn),
+    )
+
+
+@overload
+def tool(fn: Callable[..., Any], /) -> Tool: ...
+@overload
+def tool(*, name: str | None = None, description: str | None = None) -> Callable[[Callable[..., Any]], Tool]: ...
+def tool(
+    fn: Callable[..., Any] | None = None,
+    /,
+    *,
+    name: str | None = None,
+    description: str | None = None,
+) -> Tool | Callable[[Callable[..., Any]], Tool]:
+    """Make a tool of a function; its input schema is inferred from the type hints by pydantic.
+
+    Use it bare (`@tool`) or with a name and a description (`@tool(name=..., description=...)`;
+    the docstring is the default description). A parameter annotated `ToolContext` receives the
+    call's context and is not part of the schema.
+    """
+    if fn is not None:
+        return _from_function(fn, None, None)
+
+    def decorate(f: Callable[..., Any]) -> Tool:
+        return _from_function(f, name, description)
+
+    return decorate
