@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 from .common import environment, header_lines
-from .idl import Idl, TypeRef
+from .idl import Idl, TypeRef, WireType
 
 __all__ = ["render"]
 
@@ -64,6 +64,7 @@ def _models(idl: Idl) -> str:
                 f"--input={src}",
                 f"--output={out}",
                 f"--custom-file-header={_comment(idl).rstrip()}",
+                f"--base-class-map={json.dumps(_base_class_map(idl))}",
                 *DATAMODEL_CODEGEN_ARGS,
             ],
             check=True,
@@ -72,6 +73,16 @@ def _models(idl: Idl) -> str:
         )
         text = out.read_text(encoding="utf-8")
     return _drop_root_model(text, idl)
+
+
+def _nullable_fields(t: WireType) -> list[str]:
+    """Optional fields without a default: None in Python, absent on the wire, never `null`."""
+    return [f.py_name for f in t.fields if f.emit == "if_present"]
+
+
+def _base_class_map(idl: Idl) -> dict[str, str]:
+    """Types with such fields get a base of their own (from `_bases.py`) that refuses `null`."""
+    return {t.name: f"toolnexus_wire._bases.{t.name}Base" for t in idl.types if _nullable_fields(t)}
 
 
 def _drop_root_model(text: str, idl: Idl) -> str:
@@ -107,11 +118,12 @@ def _encode_value(t: TypeRef, expr: str) -> str:
 def render(idl: Idl) -> dict[str, str]:
     env = environment("python")
     env.globals["encode_value"] = _encode_value
+    env.globals["nullable_fields"] = _nullable_fields
     ctx = {"idl": idl, "header": _comment(idl)}
     files = {
         f"{PACKAGE}/models.py": _models(idl),
         f"{PACKAGE}/py.typed": "",
     }
-    for name in ("__init__.py", "_base.py", "_serde.py"):
+    for name in ("__init__.py", "_base.py", "_bases.py", "_serde.py"):
         files[f"{PACKAGE}/{name}"] = env.get_template(name + ".jinja").render(ctx)
     return files

@@ -35,7 +35,11 @@ def test_the_type_comes_from_the_content(tmp_path, name):
 
 @pytest.mark.parametrize(
     ("name", "mime", "kind"),
-    [("notes.txt", "text/plain", "file"), ("clip.mov", "video/quicktime", "video"), ("blob.xyz", "application/octet-stream", "file")],
+    [
+        ("notes.txt", "text/plain", "file"),
+        ("clip.mov", "video/quicktime", "video"),
+        ("blob.xyz", "application/octet-stream", "file"),
+    ],
 )
 def test_the_extension_is_the_fallback(tmp_path, name, mime, kind):
     path = tmp_path / name
@@ -52,7 +56,7 @@ def test_an_empty_file_is_an_empty_part(tmp_path):
 
 
 def test_bad_paths_raise_errors_that_name_the_path(tmp_path):
-    with pytest.raises(FileNotFoundError, match="nope.png"):
+    with pytest.raises(FileNotFoundError, match=r"nope\.png"):
         ContentPart.from_path(tmp_path / "nope.png")
     with pytest.raises(IsADirectoryError, match=str(tmp_path)):
         ContentPart.from_path(tmp_path)
@@ -75,7 +79,7 @@ def test_an_unreadable_file_is_a_permission_error(tmp_path):
     path = tmp_path / "secret.png"
     path.write_bytes(b"x")
     path.chmod(0)
-    with pytest.raises(PermissionError, match="secret.png"):
+    with pytest.raises(PermissionError, match=r"secret\.png"):
         ContentPart.from_path(path)
 
 

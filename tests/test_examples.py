@@ -38,6 +38,8 @@ def test_readme_python_block_runs(index, tmp_path):
 
 
 def test_the_seed_examples_are_all_here():
-    assert [p.name for p in EXAMPLES if p.name in {"success_and_failure.py", "structured_output.py", "suspension.py", "parts.py"}] == [
-        "parts.py", "structured_output.py", "success_and_failure.py", "suspension.py"
-    ]
+    assert [
+        p.name
+        for p in EXAMPLES
+        if p.name in {"success_and_failure.py", "structured_output.py", "suspension.py", "parts.py"}
+    ] == ["parts.py", "structured_output.py", "success_and_failure.py", "suspension.py"]

@@ -31,7 +31,16 @@ def test_runtime_types_keep_the_wire_fields():
     """A runtime class that re-declares a field (to use a runtime type) keeps its wire key and default."""
     import toolnexus_wire as wire
 
-    for name in ["Answer", "ContentPart", "Request", "RunResult", "ToolCall", "ToolCallResult", "ToolResult", "ToolSpec"]:
+    for name in [
+        "Answer",
+        "ContentPart",
+        "Request",
+        "RunResult",
+        "ToolCall",
+        "ToolCallResult",
+        "ToolResult",
+        "ToolSpec",
+    ]:
         runtime, generated = getattr(toolnexus, name), getattr(wire, name)
         assert issubclass(runtime, generated)
         assert list(runtime.model_fields) == list(generated.model_fields), name
@@ -39,4 +48,6 @@ def test_runtime_types_keep_the_wire_fields():
             base = generated.model_fields[field]
             assert (info.alias, info.is_required()) == (base.alias, base.is_required()), (name, field)
             if not info.is_required():
-                assert info.get_default(call_default_factory=True) == base.get_default(call_default_factory=True)
+                assert info.get_default(call_default_factory=True) == base.get_default(
+                    call_default_factory=True
+                )

@@ -12,7 +12,9 @@ from toolnexus import Request, ToolResult, auth_required, pending, pending_of
 def test_pending_is_an_error_whose_output_is_the_prompt_and_url():
     r = pending(Request(kind="authorization", prompt="Sign in", id="r1", url="https://x.test/a"))
     assert (r.is_error, r.output) == (True, "Sign in\nhttps://x.test/a")
-    assert r.metadata == {"pending": {"id": "r1", "kind": "authorization", "prompt": "Sign in", "url": "https://x.test/a"}}
+    assert r.metadata == {
+        "pending": {"id": "r1", "kind": "authorization", "prompt": "Sign in", "url": "https://x.test/a"}
+    }
 
 
 def test_an_empty_id_is_generated_and_a_given_one_kept():
@@ -27,7 +29,14 @@ def test_auth_required_uses_a_default_prompt_only_when_none_is_given():
 
 
 def test_pending_of_reads_back_after_the_wire_and_ignores_other_results():
-    r = pending(Request(kind="input", prompt="Name?", data={"schema": {"type": "string"}}, expires_at="2030-01-01T00:00:00Z"))
+    r = pending(
+        Request(
+            kind="input",
+            prompt="Name?",
+            data={"schema": {"type": "string"}},
+            expires_at="2030-01-01T00:00:00Z",
+        )
+    )
     back = pending_of(ToolResult.from_json(r.to_json()))
     assert back == pending_of(r)
     assert back.expires_at == "2030-01-01T00:00:00Z"

@@ -18,7 +18,11 @@ from toolnexus import (
 
 def test_absent_optionals_and_empty_parts_are_omitted_but_is_error_is_not():
     assert ToolResult.ok("4").to_json() == '{"output":"4","isError":false}'
-    assert Request(kind="input", prompt="Name?", id="r1").to_wire() == {"id": "r1", "kind": "input", "prompt": "Name?"}
+    assert Request(kind="input", prompt="Name?", id="r1").to_wire() == {
+        "id": "r1",
+        "kind": "input",
+        "prompt": "Name?",
+    }
     assert Answer("r1", False, reason="declined").to_json() == '{"id":"r1","ok":false,"reason":"declined"}'
 
 
@@ -74,7 +78,10 @@ def test_a_bad_document_is_a_wire_error_naming_the_path(text, path):
 
 
 def test_from_wire_takes_decoded_json():
-    obj = {"status": "done", "results": [{"id": "c1", "name": "t", "result": {"output": "ok", "isError": False}}]}
+    obj = {
+        "status": "done",
+        "results": [{"id": "c1", "name": "t", "result": {"output": "ok", "isError": False}}],
+    }
     run = RunResult.from_wire(obj)
     assert isinstance(run.results[0], ToolCallResult)
     assert isinstance(run.results[0].result, ToolResult)
@@ -85,7 +92,10 @@ def test_from_wire_takes_decoded_json():
 
 
 def test_big_integers_and_nested_metadata_round_trip_exactly():
-    text = '{"output":"","isError":false,"metadata":{"n":123456789012345678901234567890,"d":{"e":{"f":[-1,0.5]}}}}'
+    text = (
+        '{"output":"","isError":false,'
+        '"metadata":{"n":123456789012345678901234567890,"d":{"e":{"f":[-1,0.5]}}}}'
+    )
     assert ToolResult.from_json(text).to_json() == text
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import binascii
 import os
 import stat
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 import toolnexus_wire as wire
@@ -45,6 +45,11 @@ def _positional(init: _Init) -> _Init:
     return init
 
 
+def _given(**fields: Any) -> dict[str, Any]:
+    """The optional fields that were given: None means absent, and the wire refuses `null`."""
+    return {k: v for k, v in fields.items() if v is not None}
+
+
 class ContentPart(wire.ContentPart):
     """A non-text part of a result (image, audio, video or file), base64 inline."""
 
@@ -57,7 +62,7 @@ class ContentPart(wire.ContentPart):
         name: str | None = None,
         **extra: Any,
     ) -> None:
-        super().__init__(kind=kind, mime_type=mime_type, data=data, name=name, **extra)
+        super().__init__(kind=kind, mime_type=mime_type, data=data, **_given(name=name), **extra)
 
     @classmethod
     def from_bytes(cls, raw: bytes, mime_type: str, *, name: str | None = None) -> ContentPart:
@@ -98,7 +103,9 @@ class ContentPart(wire.ContentPart):
 class ToolResult(wire.ToolResult):
     """The envelope every tool returns."""
 
-    parts: list[ContentPart] = []
+    # Re-declared with the runtime item type, so parsing builds runtime objects (pydantic copies
+    # the default per instance). The wire key and default are pinned by a test.
+    parts: list[ContentPart] = []  # type: ignore[assignment]  # noqa: RUF012
 
     @classmethod
     def ok(cls, output: str) -> ToolResult:
@@ -134,7 +141,7 @@ class Request(wire.Request):
         **extra: Any,
     ) -> None:
         super().__init__(
-            id=id, kind=kind, prompt=prompt, url=url, data=data, expires_at=expires_at, **extra
+            id=id, kind=kind, prompt=prompt, **_given(url=url, data=data, expires_at=expires_at), **extra
         )
 
 
@@ -150,7 +157,7 @@ class Answer(wire.Answer):
         reason: Literal["declined", "cancelled", "expired"] | None = None,
         **extra: Any,
     ) -> None:
-        super().__init__(id=id, ok=ok, data=data, reason=reason, **extra)
+        super().__init__(id=id, ok=ok, **_given(data=data, reason=reason), **extra)
 
 
 class ToolSpec(wire.ToolSpec):
@@ -166,7 +173,7 @@ class ToolSpec(wire.ToolSpec):
         **extra: Any,
     ) -> None:
         super().__init__(
-            name=name, description=description, input_schema=input_schema, source=source, **extra
+            name=name, description=description, input_schema=input_schema, **_given(source=source), **extra
         )
 
 
@@ -191,9 +198,9 @@ class ToolCallResult(wire.ToolCallResult):
 class RunResult(wire.RunResult):
     """The outcome of one turn of tool calls: `done`, or `pending` on a request."""
 
-    results: list[ToolCallResult]
+    results: list[ToolCallResult]  # type: ignore[assignment]
     pending: Request | None = None
-    calls: list[ToolCall] = []
+    calls: list[ToolCall] = []  # type: ignore[assignment]  # noqa: RUF012
 
     @_positional
     def __init__(
@@ -203,4 +210,4 @@ class RunResult(wire.RunResult):
         pending: Request | None = None,
         **extra: Any,
     ) -> None:
-        super().__init__(status=status, results=results, pending=pending, **extra)
+        super().__init__(status=status, results=results, **_given(pending=pending), **extra)  # type: ignore[arg-type]

@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeAlias, overload
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
-from ._result import Answer, ToolResult, ToolSpec, WireError
+from ._result import Answer, ToolResult, ToolSpec
 
 __all__ = ["Tool", "ToolContext", "define_tool", "tool"]
 
@@ -137,11 +137,15 @@ class Tool:
         return value
 
 
-def _json_schema_check(schema: dict[str, Any]) -> Callable[[dict[str, Any]], tuple[dict[str, Any], list[str]]]:
+def _json_schema_check(
+    schema: dict[str, Any],
+) -> Callable[[dict[str, Any]], tuple[dict[str, Any], list[str]]]:
     """A validator for `schema`, built once; it reports every violation with its path."""
     import jsonschema  # imported on first use: it is a heavy import and optional for typed tools
 
-    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    from ._schema import validator_for
+
+    cls = validator_for(schema)
     try:
         cls.check_schema(schema)
     except jsonschema.SchemaError as exc:
@@ -197,11 +201,13 @@ def _from_function(fn: Callable[..., Any], name: str | None, description: str | 
             ctx_param = param.name
             continue
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD, param.POSITIONAL_ONLY):
-            raise TypeError(f"@tool {fn.__qualname__}: parameter {param.name!r} must be a plain or keyword parameter")
+            raise TypeError(
+                f"@tool {fn.__qualname__}: parameter {param.name!r} must be a plain or keyword parameter"
+            )
         default = ... if param.default is param.empty else param.default
         fields[param.name] = (annotation, default)
     tool_name = name or fn.__name__
-    model = create_model(  # type: ignore[call-overload]
+    model = create_model(
         f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"), **fields
     )
     schema = model.model_json_schema()
@@ -232,15 +238,21 @@ def _from_function(fn: Callable[..., Any], name: str | None, description: str | 
 
     doc = inspect.cleandoc(fn.__doc__) if fn.__doc__ else ""
     return Tool(
-        tool_name, description if description is not None else doc, schema, handler,
-        check=check, source=_source_of(fn),
+        tool_name,
+        description if description is not None else doc,
+        schema,
+        handler,
+        check=check,
+        source=_source_of(fn),
     )
 
 
 @overload
 def tool(fn: Callable[..., Any], /) -> Tool: ...
 @overload
-def tool(*, name: str | None = None, description: str | None = None) -> Callable[[Callable[..., Any]], Tool]: ...
+def tool(
+    *, name: str | None = None, description: str | None = None
+) -> Callable[[Callable[..., Any]], Tool]: ...
 def tool(
     fn: Callable[..., Any] | None = None,
     /,

@@ -5,10 +5,18 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field
+from toolnexus_wire._bases import (
+    AnswerBase,
+    ContentPartBase,
+    RequestBase,
+    RunResultBase,
+    ToolResultBase,
+    ToolSpecBase,
+)
 from toolnexus_wire._base import WireModel
 
 
-class ContentPart(WireModel):
+class ContentPart(ContentPartBase):
     """
     A non-text part of a tool result: an image, audio, video or any other file, carried inline as base64.
     """
@@ -39,7 +47,7 @@ class ContentPart(WireModel):
     """
 
 
-class Request(WireModel):
+class Request(RequestBase):
     """
     What a suspended tool asks of the host before it can finish: an approval, an authorization, input or an answer to a question. It travels in `ToolResult.metadata["pending"]`.
     """
@@ -79,7 +87,7 @@ class Request(WireModel):
     """
 
 
-class Answer(WireModel):
+class Answer(AnswerBase):
     """
     The host's reply to a `Request`: the tool is run once more with it in its context.
     """
@@ -105,7 +113,7 @@ class Answer(WireModel):
     """
 
 
-class ToolResult(WireModel):
+class ToolResult(ToolResultBase):
     """
     The envelope every tool returns: text for the model, an error flag, non-text parts, and host-only metadata that never reaches the model.
     """
@@ -131,7 +139,7 @@ class ToolResult(WireModel):
     """
 
 
-class ToolSpec(WireModel):
+class ToolSpec(ToolSpecBase):
     """
     How a tool is declared to a model: its name, what it does, and the JSON Schema of its arguments.
     """
@@ -201,7 +209,7 @@ class ToolCallResult(WireModel):
     """
 
 
-class RunResult(WireModel):
+class RunResult(RunResultBase):
     """
     The outcome of running one turn of tool calls: every result, or a stop on a suspension that a host can store and resume from later, in another process.
     """

@@ -1,0 +1,23 @@
+# Generated from idl/ (mini schema 0.1.0, sha256 48fd3a01ee3a8aeff58393457f1c5b3755201e6590414d3b8acb17333de67558).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+"""The mini wire types (schema 0.1.0) as pydantic v2 models.
+
+Every model has `to_wire`, `to_json`, `from_wire` and `from_json`. Most users
+want the `toolnexus` package, which builds on these.
+"""
+
+from . import _serde  # noqa: F401  (fills in the encoders)
+from ._base import WireError, WireModel
+from .models import (
+    Note,
+)
+
+SCHEMA_VERSION = "0.1.0"
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Note",
+    "WireError",
+    "WireModel",
+]

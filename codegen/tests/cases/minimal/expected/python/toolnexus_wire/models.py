@@ -1,0 +1,30 @@
+# Generated from idl/ (mini schema 0.1.0, sha256 48fd3a01ee3a8aeff58393457f1c5b3755201e6590414d3b8acb17333de67558).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from pydantic import ConfigDict, Field
+from toolnexus_wire._base import WireModel
+
+
+class Note(WireModel):
+    """
+    A note.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    text: str
+    """
+    What it says.
+    """
+    is_pinned: Annotated[bool, Field(alias="isPinned")] = False
+    """
+    Pinned to the top.
+    """
+    author: Annotated[str | None, Field(min_length=1)] = None
+    """
+    Who wrote it.
+    """

@@ -1,0 +1,25 @@
+# Generated from idl/ (nest schema 2.0.0, sha256 97126eb81160e4cbc9fbb0e6ef8c8b197963ea825c0f6c9aadd45fd2706b192f).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+"""The nest wire types (schema 2.0.0) as pydantic v2 models.
+
+Every model has `to_wire`, `to_json`, `from_wire` and `from_json`. Most users
+want the `toolnexus` package, which builds on these.
+"""
+
+from . import _serde  # noqa: F401  (fills in the encoders)
+from ._base import WireError, WireModel
+from .models import (
+    Box,
+    Item,
+)
+
+SCHEMA_VERSION = "2.0.0"
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Item",
+    "Box",
+    "WireError",
+    "WireModel",
+]

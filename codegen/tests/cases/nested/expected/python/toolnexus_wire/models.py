@@ -1,0 +1,60 @@
+# Generated from idl/ (nest schema 2.0.0, sha256 97126eb81160e4cbc9fbb0e6ef8c8b197963ea825c0f6c9aadd45fd2706b192f).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+from pydantic import ConfigDict, Field
+from toolnexus_wire._base import WireModel
+
+
+class Item(WireModel):
+    """
+    One item.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    code: Annotated[str, Field(pattern="^[A-Z]+$")]
+    """
+    Upper-case code.
+    """
+    size: Literal["s", "m", "l"]
+    """
+    How big.
+    """
+    count: int | None = None
+    """
+    How many.
+    """
+    weight: float | None = None
+    """
+    Kilograms.
+    """
+
+
+class Box(WireModel):
+    """
+    Items and labels.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    main: Item
+    """
+    The main item.
+    """
+    items: Annotated[list[Item], Field(validate_default=True)] = []
+    """
+    More items; omitted when empty.
+    """
+    tags: list[str]
+    """
+    Free labels.
+    """
+    labels: dict[str, Any] | None = None
+    """
+    Free-form JSON.
+    """

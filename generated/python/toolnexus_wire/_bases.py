@@ -1,0 +1,52 @@
+# Generated from idl/ (toolnexus schema 1.0.0, sha256 9226dcabb195a4293a1b211b712385667be3db84018bc5db027bcbc615db6558).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+"""Per-type bases: an optional field is None in Python and absent on the wire, so an
+explicit `null` is refused, at the cost of a check only when the key is present."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import field_validator
+
+from ._base import WireModel
+
+__all__ = [
+    "ContentPartBase",
+    "RequestBase",
+    "AnswerBase",
+    "ToolResultBase",
+    "ToolSpecBase",
+    "RunResultBase",
+]
+
+
+def _refuse_null(value: Any) -> Any:
+    if value is None:
+        raise ValueError("null is not allowed: leave the key out instead")
+    return value
+
+
+class ContentPartBase(WireModel):
+    _no_null = field_validator("name", mode="before", check_fields=False)(_refuse_null)
+
+
+class RequestBase(WireModel):
+    _no_null = field_validator("url", "data", "expires_at", mode="before", check_fields=False)(_refuse_null)
+
+
+class AnswerBase(WireModel):
+    _no_null = field_validator("data", "reason", mode="before", check_fields=False)(_refuse_null)
+
+
+class ToolResultBase(WireModel):
+    _no_null = field_validator("metadata", mode="before", check_fields=False)(_refuse_null)
+
+
+class ToolSpecBase(WireModel):
+    _no_null = field_validator("source", mode="before", check_fields=False)(_refuse_null)
+
+
+class RunResultBase(WireModel):
+    _no_null = field_validator("pending", "seal", mode="before", check_fields=False)(_refuse_null)

@@ -1,0 +1,61 @@
+"""The wire vectors in idl/examples, as the conformance tests read them."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "idl" / "examples"
+
+
+@dataclass(frozen=True)
+class Vector:
+    type_name: str
+    valid: bool
+    path: Path
+
+    @property
+    def id(self) -> str:
+        return self.path.relative_to(EXAMPLES).as_posix()
+
+    @property
+    def raw(self) -> bytes:
+        return self.path.read_bytes()
+
+    @property
+    def expected(self) -> str:
+        """What a valid vector re-emits: its canonical sidecar, else itself (less the final newline)."""
+        canonical = self.path.parent.parent / "canonical" / self.path.name
+        source = canonical if canonical.exists() else self.path
+        return source.read_text(encoding="utf-8").removesuffix("\n")
+
+    @property
+    def error_path(self) -> str:
+        """The JSON path an invalid vector's error must name."""
+        return self.path.with_suffix(".path").read_text(encoding="utf-8").strip()
+
+
+def vectors() -> list[Vector]:
+    found = []
+    for type_dir in sorted(p for p in EXAMPLES.iterdir() if p.is_dir()):
+        for kind in ("valid", "invalid"):
+            for path in sorted((type_dir / kind).glob("*.json")):
+                found.append(Vector(type_dir.name, kind == "valid", path))
+    return found
+
+
+def path_matches(reported: str, expected: str) -> bool:
+    """A missing key may be reported at the object (`$`) or at the key itself (`$.output`)."""
+    if reported == expected:
+        return True
+    if not reported.startswith(expected):
+        return False
+    rest = reported[len(expected) :]
+    return rest.startswith((".", "[")) and rest.count(".") + rest.count("[") == 1
+
+
+def by_value() -> dict[str, dict[str, str]]:
+    """Vectors a language compares by value rather than bytes: {vector id: {language: why}}."""
+    path = EXAMPLES / "by-value.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
