@@ -23,6 +23,8 @@ check: $(STAMP)
 
 ## test: every test in every language, including cross-language conformance
 test: $(STAMP)
+	bash tests/typescript/run.sh
+	bash tests/rust/run.sh
 	$(PY) -m pytest -q
 
 ## lint: ruff and mypy (strict) on the runtime and the generator
@@ -31,5 +33,10 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check toolnexus codegen
 	$(VENV)/bin/mypy toolnexus codegen
 
+## bench: time the hot paths against their peers and write bench/RESULTS.md (about 3 minutes; not in CI)
+bench: $(STAMP)
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev,bench]'
+	$(PY) bench/bench.py
+
 clean:
-	rm -rf $(VENV) .cache generated/typescript/node_modules generated/rust/target
+	rm -rf $(VENV) .cache tests/typescript/node_modules tests/typescript/.cache generated/typescript/dist generated/rust/target

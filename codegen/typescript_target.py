@@ -1,11 +1,269 @@
-"""TypeScript target (to be filled in): returns no files yet."""
+"""TypeScript target: the npm package `@toolnexus/wire` in `generated/typescript/`.
+
+Written from the jinja2 templates in `templates/typescript/`: the interfaces (`types.ts`),
+a parser and an emitter per type (`codec.ts`), a lossless JSON reader and writer
+(`json.ts`), the checks the codec is made of (`check.ts`), `WireError` (`errors.ts`) and,
+when the IDL has `Request` and `ToolResult`, the suspension helpers (`suspend.ts`).
+The package compiles with `tsc` alone (no `@types`), under `strict`.
+"""
 
 from __future__ import annotations
 
-from .idl import Idl
+import json
+import re
+import textwrap
+from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["render"]
+from .common import environment, header_lines
+from .idl import Field, Idl, TypeRef, WireType
+
+__all__ = ["PACKAGE_NAME", "TYPESCRIPT_VERSION", "render"]
+
+PACKAGE_NAME = "@toolnexus/wire"
+#: The compiler the package is checked with; tests/typescript/package.json pins the same.
+TYPESCRIPT_VERSION = "5.9.3"
+
+_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+
+
+def _js(value: Any) -> str:
+    """A JavaScript literal for a JSON value (JSON is valid JavaScript since ES2019)."""
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _const_name(*parts: str) -> str:
+    """`("ContentPart", "mimeType")` -> `CONTENT_PART_MIME_TYPE`."""
+    return "_".join(re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", p).upper() for p in parts)
+
+
+def _prop_name(name: str) -> str:
+    return name if _IDENT.fullmatch(name) else _js(name)
+
+
+def _path(name: str) -> str:
+    """The path of a known key below `path`, as a TypeScript expression."""
+    step = f".{name}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) else f"[{json.dumps(name)}]"
+    return f"path + {_js(step)}"
+
+
+def _doc(text: str, indent: str, extra: list[str] | None = None) -> str:
+    """A TSDoc comment: `text` wrapped at 100 columns, then `extra` lines (tags)."""
+    text = text.replace("*/", "*\\/").replace("@", "\\@")
+    width = 100 - len(indent) - 3
+    lines = textwrap.wrap(text, width=width, break_long_words=False, break_on_hyphens=False)
+    if extra:
+        lines += ["", *extra]
+    if len(lines) == 1:
+        return f"{indent}/** {lines[0]} */"
+    body = "\n".join(f"{indent} *" + (f" {line}" if line else "") for line in lines)
+    return f"{indent}/**\n{body}\n{indent} */"
+
+
+def _ts_type(t: TypeRef) -> str:
+    if t.kind == "string":
+        return " | ".join(_js(v) for v in t.enum) if t.enum else "string"
+    if t.kind == "boolean":
+        return "boolean"
+    if t.kind in ("integer", "number"):
+        return "number | JsonNumber"
+    if t.kind == "map":
+        return "{ [key: string]: JsonValue }"
+    if t.kind == "ref":
+        assert t.ref is not None
+        return t.ref
+    assert t.items is not None
+    inner = _ts_type(t.items)
+    union = t.items.kind in ("integer", "number") or (t.items.kind == "string" and t.items.enum)
+    return f"({inner})[]" if union else f"{inner}[]"
+
+
+@dataclass
+class _Consts:
+    """Module-level constants of a type's checks (enum value lists, string rules), in first-use order."""
+
+    texts: dict[str, str]
+
+    def add(self, name: str, text: str) -> str:
+        assert self.texts.setdefault(name, text) == text, name
+        return name
+
+
+def _check(t: TypeRef, value: str, path: str, consts: _Consts, name: str, mode: str) -> str:
+    """A TypeScript expression that checks `value` against `t` at `path`.
+
+    `mode` is `parse` (refs give typed values) or `wire` (refs give their wire objects).
+    `name` names the constant a constrained string needs.
+    """
+    if t.kind == "string":
+        if t.enum:
+            values = ", ".join(_js(v) for v in t.enum)
+            return f"expectEnum({value}, {path}, {consts.add(name, f'const {name} = [{values}] as const;')})"
+        rule = []
+        if t.pattern is not None:
+            rule.append(f'pattern: new RegExp({json.dumps(t.pattern)}, "u")')
+        if t.min_length is not None:
+            rule.append(f"minLength: {t.min_length}")
+        if rule:
+            consts.add(name, f"const {name}: StringRule = {{ {', '.join(rule)} }};")
+            return f"expectString({value}, {path}, {name})"
+        return f"expectString({value}, {path})"
+    if t.kind == "boolean":
+        return f"expectBoolean({value}, {path})"
+    if t.kind == "integer":
+        return f"expectInteger({value}, {path})"
+    if t.kind == "number":
+        return f"expectNumber({value}, {path})"
+    if t.kind == "map":
+        return f"expectMap({value}, {path})"
+    if t.kind == "ref":
+        if mode == "parse":
+            return f"parse{t.ref}({value}, {path})"
+        return f"toWire{t.ref}({value} as {t.ref}, {path})"
+    assert t.items is not None
+    if mode == "parse" and t.items.kind == "ref":
+        fn = f"parse{t.items.ref}"  # already (value: unknown, path: string) => T
+    else:
+        fn = f"(item, at) => {_check(t.items, 'item', 'at', consts, f'{name}_ITEM', mode)}"
+    return f"expectArray({value}, {path}, {fn})"
+
+
+@dataclass
+class _FieldView:
+    name: str
+    prop: str
+    doc: str
+    ts_type: str
+    optional: bool
+    required: bool
+    emit: str
+    #: TypeScript literal of the default, or None.
+    default: str | None
+    #: The checked value for the parser and for the emitter (`need(...)` when required).
+    parse_value: str
+    wire_value: str
+
+
+@dataclass
+class _TypeView:
+    name: str
+    #: `a` or `an`, for the docs.
+    article: str
+    doc: str
+    const: str
+    open: bool
+    keys: str
+    fields: list[_FieldView]
+    #: Constants the type's checks use (enum value lists, string rules).
+    consts: list[str]
+    #: Fields set in the parser's object literal (required or with a default).
+    literal_fields: list[_FieldView]
+    optional_fields: list[_FieldView]
+    defaults: list[str]
+
+
+def _field_view(t: WireType, f: Field, consts: _Consts) -> _FieldView:
+    value = f"src[{_js(f.wire_name)}]"
+    if f.required:
+        value = f"need(src, {_js(f.wire_name)}, path)"
+    path = _path(f.wire_name)
+    name = _const_name(t.name, f.wire_name)
+    tags = []
+    if f.default is not None:
+        tags.append(f"@defaultValue `{json.dumps(f.default)}`")
+    return _FieldView(
+        name=f.wire_name,
+        prop=_prop_name(f.wire_name),
+        doc=_doc(f.description, "  ", tags),
+        ts_type=_ts_type(f.type),
+        optional=not f.required,
+        required=f.required,
+        emit=f.emit,
+        default=_js(f.default) if f.default is not None else None,
+        parse_value=_check(f.type, value, path, consts, name, "parse"),
+        wire_value=_check(f.type, value, path, consts, name, "wire"),
+    )
+
+
+def _type_view(t: WireType) -> _TypeView:
+    const = _const_name(t.name)
+    consts = _Consts({})
+    fields = [_field_view(t, f, consts) for f in t.fields]
+    defaults = [f"Absent `{f.name}` becomes `{f.default}`." for f in fields if f.default is not None]
+    return _TypeView(
+        name=t.name,
+        article="an" if t.name[0] in "AEIOU" else "a",
+        doc=_doc(t.description, ""),
+        const=const,
+        open=t.open,
+        keys=", ".join(_js(f.name) for f in fields),
+        fields=fields,
+        consts=list(consts.texts.values()),
+        literal_fields=[f for f in fields if f.required or f.default is not None],
+        optional_fields=[f for f in fields if not f.required and f.default is None],
+        defaults=defaults,
+    )
+
+
+def _package_json(idl: Idl) -> str:
+    package = {
+        "//": " ".join(header_lines(idl)),
+        "name": PACKAGE_NAME,
+        "version": idl.version,
+        "description": f"Wire types, parsers and emitters for {idl.name} schema {idl.version}.",
+        "type": "module",
+        "main": "./dist/index.js",
+        "types": "./dist/index.d.ts",
+        "exports": {".": {"types": "./dist/index.d.ts", "default": "./dist/index.js"}},
+        "files": ["dist", "src"],
+        "sideEffects": False,
+        "engines": {"node": ">=20"},
+        "scripts": {"build": "tsc -p tsconfig.json", "typecheck": "tsc -p tsconfig.json --noEmit"},
+        "devDependencies": {"typescript": TYPESCRIPT_VERSION},
+    }
+    return json.dumps(package, indent=2, ensure_ascii=False) + "\n"
+
+
+#: What check.ts gives the codec; codec.ts imports the ones its code uses.
+_CHECKS = (
+    "expectArray", "expectBoolean", "expectEnum", "expectInteger", "expectMap", "expectNumber",
+    "expectObject", "expectString", "has", "keepUnknown", "need", "rejectUnknown", "StringRule",
+)
+
+
+def _uses(names: tuple[str, ...], text: str) -> list[str]:
+    return sorted((n for n in names if re.search(rf"\b{n}\b", text)), key=str.lower)
+
+
+def _codec_imports(types: list[_TypeView]) -> list[str]:
+    code = ["expectObject"]
+    for t in types:
+        code += [*t.consts, "keepUnknown" if t.open else "rejectUnknown"]
+        code += [v for f in t.fields for v in (f.parse_value, f.wire_value)]
+        code += ["has" for f in t.fields if not f.required]
+    return [f"type {n}" if n == "StringRule" else n for n in _uses(_CHECKS, " ".join(code))]
 
 
 def render(idl: Idl) -> dict[str, str]:
-    return {}
+    env = environment("typescript")
+    types = [_type_view(t) for t in idl.types]
+    has_helpers = {"Request", "ToolResult"} <= {t.name for t in idl.types}
+    ctx = {
+        "header": "".join(f"// {line}\n" for line in header_lines(idl)).rstrip("\n"),
+        "idl": idl,
+        "package_name": PACKAGE_NAME,
+        "types": types,
+        "types_imports": _uses(("JsonNumber", "JsonValue"), " ".join(f.ts_type for t in types for f in t.fields)),
+        "codec_imports": _codec_imports(types),
+        "has_helpers": has_helpers,
+    }
+    sources = ["errors.ts", "json.ts", "check.ts", "types.ts", "codec.ts", "index.ts"]
+    if has_helpers:
+        sources.append("suspend.ts")
+    files = {
+        "typescript/package.json": _package_json(idl),
+        "typescript/tsconfig.json": env.get_template("tsconfig.json.j2").render(**ctx),
+    }
+    for src in sources:
+        files[f"typescript/src/{src}"] = env.get_template(f"{src}.j2").render(**ctx)
+    return files

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 from pydantic import ConfigDict, Field
-from toolnexus_wire._base import WireModel
+from toolnexus_wire._bases import NoteBase
 
 
-class Note(WireModel):
+class Note(NoteBase):
     """
     A note.
     """

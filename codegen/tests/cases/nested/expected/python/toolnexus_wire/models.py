@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field
-from toolnexus_wire._base import WireModel
+from toolnexus_wire._bases import BoxBase, ItemBase
 
 
-class Item(WireModel):
+class Item(ItemBase):
     """
     One item.
     """
@@ -34,7 +34,7 @@ class Item(WireModel):
     """
 
 
-class Box(WireModel):
+class Box(BoxBase):
     """
     Items and labels.
     """

@@ -1,0 +1,102 @@
+// Generated from idl/ (mini schema 0.1.0, sha256 48fd3a01ee3a8aeff58393457f1c5b3755201e6590414d3b8acb17333de67558).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+//! The wire types of the mini schema 0.1.0, one struct per IDL file.
+//!
+//! Emitting is serde's derive (keys in schema order, absent optionals and empty arrays
+//! skipped, unknown keys flattened in last); parsing is written out below field by
+//! field from the IDL, so it checks what the JSON Schema checks and names the path of
+//! what it rejects.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+
+use crate::wire::{self, JsonPath, StringRule, Wire, WireError};
+
+/// The version of the schema these types were generated from.
+pub const SCHEMA_VERSION: &str = "0.1.0";
+
+/// The names of the wire types, in the order of the IDL manifest.
+pub const TYPE_NAMES: [&str; 1] = [
+    "Note",
+];
+
+/// Parses `json` as the wire type named `type_name` and emits it again, as a
+/// conformance run does; `None` when no wire type has that name.
+pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireError>> {
+    let emitted = match type_name {
+        "Note" => Note::from_slice(json).map(|v| v.to_json()),
+        _ => return None,
+    };
+    Some(emitted)
+}
+
+static NOTE_AUTHOR: StringRule = StringRule::new(1, None);
+
+/// A note.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct Note {
+    /// What it says.
+    pub text: String,
+    /// Pinned to the top.
+    #[serde(rename = "isPinned")]
+    pub is_pinned: bool,
+    /// Who wrote it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    /// Keys this version of the schema does not know, kept from parsing in the order
+    /// they came and written after the known keys. Must not repeat a known key.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Note {
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut text = None;
+        let mut is_pinned = None;
+        let mut author = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "text" => {
+                    let at = &at.key("text");
+                    text = Some(wire::string(value, at)?);
+                }
+                "isPinned" => {
+                    let at = &at.key("isPinned");
+                    is_pinned = Some(wire::boolean(value, at)?);
+                }
+                "author" => {
+                    let at = &at.key("author");
+                    author = Some(wire::checked_string(value, at, &NOTE_AUTHOR)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        Ok(Note {
+            text: text.ok_or_else(|| wire::missing(at, "text"))?,
+            is_pinned: is_pinned.unwrap_or_default(),
+            author,
+            extra,
+        })
+    }
+}
+
+impl Wire for Note {
+    const NAME: &'static str = "Note";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for Note {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}

@@ -1,0 +1,264 @@
+// Generated from idl/ (nest schema 2.0.0, sha256 97126eb81160e4cbc9fbb0e6ef8c8b197963ea825c0f6c9aadd45fd2706b192f).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+//! The wire types of the nest schema 2.0.0, one struct per IDL file.
+//!
+//! Emitting is serde's derive (keys in schema order, absent optionals and empty arrays
+//! skipped, unknown keys flattened in last); parsing is written out below field by
+//! field from the IDL, so it checks what the JSON Schema checks and names the path of
+//! what it rejects.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Number, Value};
+
+use crate::wire::{self, JsonPath, StringRule, Wire, WireError};
+
+/// The version of the schema these types were generated from.
+pub const SCHEMA_VERSION: &str = "2.0.0";
+
+/// The names of the wire types, in the order of the IDL manifest.
+pub const TYPE_NAMES: [&str; 2] = [
+    "Item",
+    "Box",
+];
+
+/// Parses `json` as the wire type named `type_name` and emits it again, as a
+/// conformance run does; `None` when no wire type has that name.
+pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireError>> {
+    let emitted = match type_name {
+        "Item" => Item::from_slice(json).map(|v| v.to_json()),
+        "Box" => Box::from_slice(json).map(|v| v.to_json()),
+        _ => return None,
+    };
+    Some(emitted)
+}
+
+static ITEM_CODE: StringRule = StringRule::new(0, Some("^[A-Z]+$"));
+
+/// One item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Item {
+    /// Upper-case code.
+    pub code: String,
+    /// How big.
+    pub size: ItemSize,
+    /// How many.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<Number>,
+    /// Kilograms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weight: Option<Number>,
+    /// Keys this version of the schema does not know, kept from parsing in the order
+    /// they came and written after the known keys. Must not repeat a known key.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Item {
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut code = None;
+        let mut size = None;
+        let mut count = None;
+        let mut weight = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "code" => {
+                    let at = &at.key("code");
+                    code = Some(wire::checked_string(value, at, &ITEM_CODE)?);
+                }
+                "size" => {
+                    let at = &at.key("size");
+                    size = Some(ItemSize::parse_at(value, at)?);
+                }
+                "count" => {
+                    let at = &at.key("count");
+                    count = Some(wire::integer(value, at)?);
+                }
+                "weight" => {
+                    let at = &at.key("weight");
+                    weight = Some(wire::number(value, at)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        Ok(Item {
+            code: code.ok_or_else(|| wire::missing(at, "code"))?,
+            size: size.ok_or_else(|| wire::missing(at, "size"))?,
+            count,
+            weight,
+            extra,
+        })
+    }
+}
+
+impl Wire for Item {
+    const NAME: &'static str = "Item";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for Item {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
+/// Items and labels.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Box {
+    /// The main item.
+    pub main: Item,
+    /// More items; omitted when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<Item>,
+    /// Free labels.
+    pub tags: Vec<String>,
+    /// Free-form JSON.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub labels: Option<Map<String, Value>>,
+    /// Keys this version of the schema does not know, kept from parsing in the order
+    /// they came and written after the known keys. Must not repeat a known key.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Box {
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut main = None;
+        let mut items = None;
+        let mut tags = None;
+        let mut labels = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "main" => {
+                    let at = &at.key("main");
+                    main = Some(Item::parse_at(value, at)?);
+                }
+                "items" => {
+                    let at = &at.key("items");
+                    items = Some(wire::array(value, at, Item::parse_at)?);
+                }
+                "tags" => {
+                    let at = &at.key("tags");
+                    tags = Some(wire::array(value, at, |value, at| wire::string(value, at))?);
+                }
+                "labels" => {
+                    let at = &at.key("labels");
+                    labels = Some(wire::object(value, at)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        Ok(Box {
+            main: main.ok_or_else(|| wire::missing(at, "main"))?,
+            items: items.unwrap_or_default(),
+            tags: tags.ok_or_else(|| wire::missing(at, "tags"))?,
+            labels,
+            extra,
+        })
+    }
+}
+
+impl Wire for Box {
+    const NAME: &'static str = "Box";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for Box {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
+/// How big.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum ItemSize {
+    /// The wire value `s`.
+    #[serde(rename = "s")]
+    S,
+    /// The wire value `m`.
+    #[serde(rename = "m")]
+    M,
+    /// The wire value `l`.
+    #[serde(rename = "l")]
+    L,
+}
+
+impl ItemSize {
+    /// Every value, in schema order.
+    pub const ALL: [Self; 3] = [Self::S, Self::M, Self::L];
+
+    /// The wire value, such as `"s"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::S => "s",
+            Self::M => "m",
+            Self::L => "l",
+        }
+    }
+
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        wire::enum_value(value, at, &Self::ALL.map(|v| (v.as_str(), v)))
+    }
+}
+
+impl fmt::Display for ItemSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for ItemSize {
+    type Err = WireError;
+
+    fn from_str(s: &str) -> Result<Self, WireError> {
+        Self::parse_at(Value::from(s), &JsonPath::Root).map_err(|e| e.in_type("ItemSize"))
+    }
+}
+
+impl PartialEq<str> for ItemSize {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for ItemSize {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<ItemSize> for &str {
+    fn eq(&self, other: &ItemSize) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl<'de> Deserialize<'de> for ItemSize {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(deserializer)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn patterns_compile() {
+        assert!(super::ITEM_CODE.regex().is_some());
+    }
+}

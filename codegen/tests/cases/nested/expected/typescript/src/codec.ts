@@ -1,0 +1,153 @@
+// Generated from idl/ (nest schema 2.0.0, sha256 97126eb81160e4cbc9fbb0e6ef8c8b197963ea825c0f6c9aadd45fd2706b192f).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+// A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what
+// the JSON Schema accepts and keep unknown keys; emitters write the wire form: keys in schema
+// order, then unknown keys in their order, absent optional fields omitted (never null), empty
+// optional arrays omitted, other fields with a default always written.
+
+import {
+  expectArray,
+  expectEnum,
+  expectInteger,
+  expectMap,
+  expectNumber,
+  expectObject,
+  expectString,
+  has,
+  keepUnknown,
+  need,
+  type StringRule,
+} from "./check.js";
+import { readJson, writeJson, type JsonObject } from "./json.js";
+import type { Item, Box } from "./types.js";
+
+// ---------------------------------------------------------------------------------- Item
+
+const ITEM_KEYS: ReadonlySet<string> = new Set(["code", "size", "count", "weight"]);
+const ITEM_CODE: StringRule = { pattern: new RegExp("^[A-Z]+$", "u") };
+const ITEM_SIZE = ["s", "m", "l"] as const;
+
+/**
+ * Reads an `Item` from a JSON value (as `readJson` or `JSON.parse` return it),
+ * checking it against the schema; unknown keys are kept.
+ *
+ * @param path - The JSON path of `value`, for error messages.
+ * @throws {@link WireError} naming the path of the first place the schema rejects.
+ */
+export function parseItem(value: unknown, path: string = "$"): Item {
+  const src = expectObject(value, path, "an Item object");
+  const out: Item = {
+    code: expectString(need(src, "code", path), path + ".code", ITEM_CODE),
+    size: expectEnum(need(src, "size", path), path + ".size", ITEM_SIZE),
+  };
+  if (has(src, "count")) {
+    out["count"] = expectInteger(src["count"], path + ".count");
+  }
+  if (has(src, "weight")) {
+    out["weight"] = expectNumber(src["weight"], path + ".weight");
+  }
+  return keepUnknown(src, out, ITEM_KEYS, path);
+}
+
+/**
+ * The wire form of an `Item`: a new object, ready for `writeJson`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toWireItem(value: Item, path: string = "$"): JsonObject {
+  const src = expectObject(value, path, "an Item object");
+  const out: JsonObject = {};
+  out["code"] = expectString(need(src, "code", path), path + ".code", ITEM_CODE);
+  out["size"] = expectEnum(need(src, "size", path), path + ".size", ITEM_SIZE);
+  if (has(src, "count")) {
+    out["count"] = expectInteger(src["count"], path + ".count");
+  }
+  if (has(src, "weight")) {
+    out["weight"] = expectNumber(src["weight"], path + ".weight");
+  }
+  return keepUnknown(src, out, ITEM_KEYS, path);
+}
+
+/**
+ * Reads an `Item` from JSON text, losslessly (see `readJson`).
+ *
+ * @throws {@link WireError} at `$` when the text is not JSON, else as `parseItem`.
+ */
+export function fromJsonItem(text: string): Item {
+  return parseItem(readJson(text));
+}
+
+/**
+ * The compact wire JSON text of an `Item`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toJsonItem(value: Item): string {
+  return writeJson(toWireItem(value));
+}
+
+// ---------------------------------------------------------------------------------- Box
+
+const BOX_KEYS: ReadonlySet<string> = new Set(["main", "items", "tags", "labels"]);
+
+/**
+ * Reads a `Box` from a JSON value (as `readJson` or `JSON.parse` return it),
+ * checking it against the schema; unknown keys are kept.
+ * Absent `items` becomes `[]`.
+ *
+ * @param path - The JSON path of `value`, for error messages.
+ * @throws {@link WireError} naming the path of the first place the schema rejects.
+ */
+export function parseBox(value: unknown, path: string = "$"): Box {
+  const src = expectObject(value, path, "a Box object");
+  const out: Box = {
+    main: parseItem(need(src, "main", path), path + ".main"),
+    items: has(src, "items") ? expectArray(src["items"], path + ".items", parseItem) : [],
+    tags: expectArray(need(src, "tags", path), path + ".tags", (item, at) => expectString(item, at)),
+  };
+  if (has(src, "labels")) {
+    out["labels"] = expectMap(src["labels"], path + ".labels");
+  }
+  return keepUnknown(src, out, BOX_KEYS, path);
+}
+
+/**
+ * The wire form of a `Box`: a new object, ready for `writeJson`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toWireBox(value: Box, path: string = "$"): JsonObject {
+  const src = expectObject(value, path, "a Box object");
+  const out: JsonObject = {};
+  out["main"] = toWireItem(need(src, "main", path) as Item, path + ".main");
+  if (has(src, "items")) {
+    const items = expectArray(src["items"], path + ".items", (item, at) => toWireItem(item as Item, at));
+    if (items.length > 0) {
+      out["items"] = items;
+    }
+  }
+  out["tags"] = expectArray(need(src, "tags", path), path + ".tags", (item, at) => expectString(item, at));
+  if (has(src, "labels")) {
+    out["labels"] = expectMap(src["labels"], path + ".labels");
+  }
+  return keepUnknown(src, out, BOX_KEYS, path);
+}
+
+/**
+ * Reads a `Box` from JSON text, losslessly (see `readJson`).
+ *
+ * @throws {@link WireError} at `$` when the text is not JSON, else as `parseBox`.
+ */
+export function fromJsonBox(text: string): Box {
+  return parseBox(readJson(text));
+}
+
+/**
+ * The compact wire JSON text of a `Box`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toJsonBox(value: Box): string {
+  return writeJson(toWireBox(value));
+}

@@ -1,0 +1,41 @@
+// Generated from idl/ (nest schema 2.0.0, sha256 97126eb81160e4cbc9fbb0e6ef8c8b197963ea825c0f6c9aadd45fd2706b192f).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+// One interface per wire type. Property names are the wire keys; an optional property is
+// absent from the wire when it is absent here. In a type open to unknown keys, keys a newer
+// schema adds are kept on the object itself (the index signature), so a parse/emit round trip
+// loses nothing.
+
+import type { JsonNumber, JsonValue } from "./json.js";
+
+/** One item. */
+export interface Item {
+  /** Upper-case code. */
+  code: string;
+  /** How big. */
+  size: "s" | "m" | "l";
+  /** How many. */
+  count?: number | JsonNumber;
+  /** Kilograms. */
+  weight?: number | JsonNumber;
+  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
+  [key: string]: unknown;
+}
+
+/** Items and labels. */
+export interface Box {
+  /** The main item. */
+  main: Item;
+  /**
+   * More items; omitted when empty.
+   *
+   * @defaultValue `[]`
+   */
+  items?: Item[];
+  /** Free labels. */
+  tags: string[];
+  /** Free-form JSON. */
+  labels?: { [key: string]: JsonValue };
+  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
+  [key: string]: unknown;
+}

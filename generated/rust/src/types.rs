@@ -1,0 +1,899 @@
+// Generated from idl/ (toolnexus schema 1.0.0, sha256 9226dcabb195a4293a1b211b712385667be3db84018bc5db027bcbc615db6558).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+//! The wire types of the toolnexus schema 1.0.0, one struct per IDL file.
+//!
+//! Emitting is serde's derive (keys in schema order, absent optionals and empty arrays
+//! skipped, unknown keys flattened in last); parsing is written out below field by
+//! field from the IDL, so it checks what the JSON Schema checks and names the path of
+//! what it rejects.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+
+use crate::wire::{self, JsonPath, StringRule, Wire, WireError};
+
+/// The version of the schema these types were generated from.
+pub const SCHEMA_VERSION: &str = "1.0.0";
+
+/// The names of the wire types, in the order of the IDL manifest.
+pub const TYPE_NAMES: [&str; 8] = [
+    "ContentPart",
+    "Request",
+    "Answer",
+    "ToolResult",
+    "ToolSpec",
+    "ToolCall",
+    "ToolCallResult",
+    "RunResult",
+];
+
+/// Parses `json` as the wire type named `type_name` and emits it again, as a
+/// conformance run does; `None` when no wire type has that name.
+pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireError>> {
+    let emitted = match type_name {
+        "ContentPart" => ContentPart::from_slice(json).map(|v| v.to_json()),
+        "Request" => Request::from_slice(json).map(|v| v.to_json()),
+        "Answer" => Answer::from_slice(json).map(|v| v.to_json()),
+        "ToolResult" => ToolResult::from_slice(json).map(|v| v.to_json()),
+        "ToolSpec" => ToolSpec::from_slice(json).map(|v| v.to_json()),
+        "ToolCall" => ToolCall::from_slice(json).map(|v| v.to_json()),
+        "ToolCallResult" => ToolCallResult::from_slice(json).map(|v| v.to_json()),
+        "RunResult" => RunResult::from_slice(json).map(|v| v.to_json()),
+        _ => return None,
+    };
+    Some(emitted)
+}
+
+static CONTENT_PART_MIME_TYPE: StringRule = StringRule::new(1, None);
+
+static CONTENT_PART_DATA: StringRule = StringRule::new(
+    0,
+    Some("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"),
+);
+
+static REQUEST_KIND: StringRule = StringRule::new(1, None);
+
+static REQUEST_EXPIRES_AT: StringRule = StringRule::new(
+    0,
+    Some(
+        "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})$",
+    ),
+);
+
+static TOOL_SPEC_NAME: StringRule = StringRule::new(0, Some("^[A-Za-z0-9_-]+$"));
+
+/// A non-text part of a tool result: an image, audio, video or any other file, carried inline
+/// as base64.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ContentPart {
+    /// The family of the content, taken from the MIME type: `image`, `audio`, `video`, or
+    /// `file` for anything else.
+    pub kind: ContentPartKind,
+    /// The IANA media type of `data`, such as `image/png` or `application/pdf`.
+    #[serde(rename = "mimeType")]
+    pub mime_type: String,
+    /// The content's bytes, standard base64 (RFC 4648 section 4) with padding.
+    pub data: String,
+    /// A file name for the content, when it has one; never a path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Keys this version of the schema does not know, kept from parsing in the order
+    /// they came and written after the known keys. Must not repeat a known key.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl ContentPart {
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut kind = None;
+        let mut mime_type = None;
+        let mut data = None;
+        let mut name = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "kind" => {
+                    let at = &at.key("kind");
+                    kind = Some(ContentPartKind::parse_at(value, at)?);
+                }
+                "mimeType" => {
+                    let at = &at.key("mimeType");
+                    mime_type = Some(wire::checked_string(value, at, &CONTENT_PART_MIME_TYPE)?);
+                }
+                "data" => {
+                    let at = &at.key("data");
+                    data = Some(wire::checked_string(value, at, &CONTENT_PART_DATA)?);
+                }
+                "name" => {
+                    let at = &at.key("name");
+                    name = Some(wire::string(value, at)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        Ok(ContentPart {
+            kind: kind.ok_or_else(|| wire::missing(at, "kind"))?,
+            mime_type: mime_type.ok_or_else(|| wire::missing(at, "mimeType"))?,
+            data: data.ok_or_else(|| wire::missing(at, "data"))?,
+            name,
+            extra,
+        })
+    }
+}
+
+impl Wire for ContentPart {
+    const NAME: &'static str = "ContentPart";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for ContentPart {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
+/// What a suspended tool asks of the host before it can finish: an approval, an authorization,
+/// input or an answer to a question. It travels in `ToolResult.metadata["pending"]`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct Request {
+    /// Identifies the request; the `Answer` carries the same id. Generated as `pnd-` followed
+    /// by random hex when a tool leaves it empty.
+    pub id: String,
+    /// What is asked: `approval`, `authorization` (with a `url`; the only kind through which
+    /// secrets may travel), `input` or `question`.
+    pub kind: String,
+    /// The text shown to the person who answers.
+    pub prompt: String,
+    /// Where the person goes to answer, such as a login page for an `authorization` request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Structured detail for the host, such as a JSON Schema for the input asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<Map<String, Value>>,
+    /// When the request stops being answerable, as an RFC 3339 date-time; an answer after it
+    /// counts as `expired`.
+    #[serde(rename = "expiresAt", skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
+    /// Keys this version of the schema does not know, kept from parsing in the order
+    /// they came and written after the known keys. Must not repeat a known key.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Request {
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut id = None;
+        let mut kind = None;
+        let mut prompt = None;
+        let mut url = None;
+        let mut data = None;
+        let mut expires_at = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "id" => {
+                    let at = &at.key("id");
+                    id = Some(wire::string(value, at)?);
+                }
+                "kind" => {
+                    let at = &at.key("kind");
+                    kind = Some(wire::checked_string(value, at, &REQUEST_KIND)?);
+                }
+                "prompt" => {
+                    let at = &at.key("prompt");
+                    prompt = Some(wire::string(value, at)?);
+                }
+                "url" => {
+                    let at = &at.key("url");
+                    url = Some(wire::string(value, at)?);
+                }
+                "data" => {
+                    let at = &at.key("data");
+                    data = Some(wire::object(value, at)?);
+                }
+                "expiresAt" => {
+                    let at = &at.key("expiresAt");
+                    expires_at = Some(wire::checked_string(value, at, &REQUEST_EXPIRES_AT)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        Ok(Request {
+            id: id.ok_or_else(|| wire::missing(at, "id"))?,
+            kind: kind.ok_or_else(|| wire::missing(at, "kind"))?,
+            prompt: prompt.ok_or_else(|| wire::missing(at, "prompt"))?,
+            url,
+            data,
+            expires_at,
+            extra,
+        })
+    }
+}
+
+impl Wire for Request {
+    const NAME: &'static str = "Request";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for Request {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
+/// The host's reply to a `Request`: the tool is run once more with it in its context.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct Answer {
+    /// The id of the `Request` this answers.
+    pub id: String,
+    /// True when the request was granted or answered; false when it was declined, cancelled or
+    /// expired.
+    pub ok: bool,
+    /// What the person supplied, such as the input asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<Map<String, Value>>,
+    /// Why the answer is not ok: `declined`, `cancelled` or `expired`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<AnswerReason>,
+    /// Keys this version of the schema does not know, kept from parsing in the order
+    /// they came and written after the known keys. Must not repeat a known key.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Answer {
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut id = None;
+        let mut ok = None;
+        let mut data = None;
+        let mut reason = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "id" => {
+                    let at = &at.key("id");
+                    id = Some(wire::string(value, at)?);
+                }
+                "ok" => {
+                    let at = &at.key("ok");
+                    ok = Some(wire::boolean(value, at)?);
+                }
+                "data" => {
+                    let at = &at.key("data");
+                    data = Some(wire::object(value, at)?);
+                }
+                "reason" => {
+                    let at = &at.key("reason");
+                    reason = Some(AnswerReason::parse_at(value, at)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        Ok(Answer {
+            id: id.ok_or_else(|| wire::missing(at, "id"))?,
+            ok: ok.ok_or_else(|| wire::missing(at, "ok"))?,
+            data,
+            reason,
+            extra,
+        })
+    }
+}
+
+impl Wire for Answer {
+    const NAME: &'static str = "Answer";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for Answer {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
+/// The envelope every tool returns: text for the model, an error flag, non-text parts, and
+/// host-only metadata that never reaches the model.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct ToolResult {
+    /// The text the model reads; structured data goes in as JSON text.
+    pub output: String,
+    /// True when the tool failed; the failure is a result the model can read, never an
+    /// exception crossing the tool boundary.
+    #[serde(rename = "isError")]
+    pub is_error: bool,
+    /// Non-text output such as images and files, in order; omitted from the wire when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<ContentPart>,
+    /// Free-form JSON for the host only (exit codes, diffs, timings); never sent to a model.
+    /// The key `pending` is reserved: it holds a `Request` when the result is a suspension.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Map<String, Value>>,
+    /// Keys this version of the schema does not know, kept from parsing in the order
+    /// they came and written after the known keys. Must not repeat a known key.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl ToolResult {
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut output = None;
+        let mut is_error = None;
+        let mut parts = None;
+        let mut metadata = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "output" => {
+                    let at = &at.key("output");
+                    output = Some(wire::string(value, at)?);
+                }
+                "isError" => {
+                    let at = &at.key("isError");
+                    is_error = Some(wire::boolean(value, at)?);
+                }
+                "parts" => {
+                    let at = &at.key("parts");
+                    parts = Some(wire::array(value, at, ContentPart::parse_at)?);
+                }
+                "metadata" => {
+                    let at = &at.key("metadata");
+                    metadata = Some(wire::object(value, at)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        Ok(ToolResult {
+            output: output.ok_or_else(|| wire::missing(at, "output"))?,
+            is_error: is_error.unwrap_or_default(),
+            parts: parts.unwrap_or_default(),
+            metadata,
+            extra,
+        })
+    }
+}
+
+impl Wire for ToolResult {
+    const NAME: &'static str = "ToolResult";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolResult {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
+/// How a tool is declared to a model: its name, what it does, and the JSON Schema of its
+/// arguments.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct ToolSpec {
+    /// The tool's name, made of ASCII letters, digits, `_` and `-`.
+    pub name: String,
+    /// What the tool does, written for the model.
+    pub description: String,
+    /// The JSON Schema that the tool's arguments satisfy; an object schema.
+    #[serde(rename = "inputSchema")]
+    pub input_schema: Map<String, Value>,
+    /// Where the tool comes from, such as `python:package.module.function` or
+    /// `mcp:server-name`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Keys this version of the schema does not know, kept from parsing in the order
+    /// they came and written after the known keys. Must not repeat a known key.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl ToolSpec {
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut name = None;
+        let mut description = None;
+        let mut input_schema = None;
+        let mut source = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "name" => {
+                    let at = &at.key("name");
+                    name = Some(wire::checked_string(value, at, &TOOL_SPEC_NAME)?);
+                }
+                "description" => {
+                    let at = &at.key("description");
+                    description = Some(wire::string(value, at)?);
+                }
+                "inputSchema" => {
+                    let at = &at.key("inputSchema");
+                    input_schema = Some(wire::object(value, at)?);
+                }
+                "source" => {
+                    let at = &at.key("source");
+                    source = Some(wire::string(value, at)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        Ok(ToolSpec {
+            name: name.ok_or_else(|| wire::missing(at, "name"))?,
+            description: description.ok_or_else(|| wire::missing(at, "description"))?,
+            input_schema: input_schema.ok_or_else(|| wire::missing(at, "inputSchema"))?,
+            source,
+            extra,
+        })
+    }
+}
+
+impl Wire for ToolSpec {
+    const NAME: &'static str = "ToolSpec";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolSpec {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
+/// One tool call that a model asked for in a turn.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct ToolCall {
+    /// The provider's id for the call; the result goes back under the same id.
+    pub id: String,
+    /// The name of the tool to call.
+    pub name: String,
+    /// The arguments, already parsed from the model's JSON text.
+    pub arguments: Map<String, Value>,
+    /// Keys this version of the schema does not know, kept from parsing in the order
+    /// they came and written after the known keys. Must not repeat a known key.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl ToolCall {
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut id = None;
+        let mut name = None;
+        let mut arguments = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "id" => {
+                    let at = &at.key("id");
+                    id = Some(wire::string(value, at)?);
+                }
+                "name" => {
+                    let at = &at.key("name");
+                    name = Some(wire::string(value, at)?);
+                }
+                "arguments" => {
+                    let at = &at.key("arguments");
+                    arguments = Some(wire::object(value, at)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        Ok(ToolCall {
+            id: id.ok_or_else(|| wire::missing(at, "id"))?,
+            name: name.ok_or_else(|| wire::missing(at, "name"))?,
+            arguments: arguments.ok_or_else(|| wire::missing(at, "arguments"))?,
+            extra,
+        })
+    }
+}
+
+impl Wire for ToolCall {
+    const NAME: &'static str = "ToolCall";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolCall {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
+/// The result of one `ToolCall`, under the call's id and tool name.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct ToolCallResult {
+    /// The id of the `ToolCall` this answers.
+    pub id: String,
+    /// The name of the tool that ran.
+    pub name: String,
+    /// What the tool returned.
+    pub result: ToolResult,
+    /// Keys this version of the schema does not know, kept from parsing in the order
+    /// they came and written after the known keys. Must not repeat a known key.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl ToolCallResult {
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut id = None;
+        let mut name = None;
+        let mut result = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "id" => {
+                    let at = &at.key("id");
+                    id = Some(wire::string(value, at)?);
+                }
+                "name" => {
+                    let at = &at.key("name");
+                    name = Some(wire::string(value, at)?);
+                }
+                "result" => {
+                    let at = &at.key("result");
+                    result = Some(ToolResult::parse_at(value, at)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        Ok(ToolCallResult {
+            id: id.ok_or_else(|| wire::missing(at, "id"))?,
+            name: name.ok_or_else(|| wire::missing(at, "name"))?,
+            result: result.ok_or_else(|| wire::missing(at, "result"))?,
+            extra,
+        })
+    }
+}
+
+impl Wire for ToolCallResult {
+    const NAME: &'static str = "ToolCallResult";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolCallResult {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
+/// The outcome of running one turn of tool calls: every result, or a stop on a suspension that
+/// a host can store and resume from later, in another process.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RunResult {
+    /// `done` when every call has its result; `pending` when the run stopped on a suspension
+    /// and waits for an `Answer`.
+    pub status: RunResultStatus,
+    /// The finished results, in call order.
+    pub results: Vec<ToolCallResult>,
+    /// The request the run waits on; present exactly when `status` is `pending`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending: Option<Request>,
+    /// The calls that have no result yet, in call order; the first is the one whose suspension
+    /// is `pending`. Omitted when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<ToolCall>,
+    /// A tamper-evident seal over `pending` and `calls`, present when the host runs with a
+    /// secret; `resume` rejects a run whose seal does not match.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seal: Option<String>,
+    /// Keys this version of the schema does not know, kept from parsing in the order
+    /// they came and written after the known keys. Must not repeat a known key.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl RunResult {
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut status = None;
+        let mut results = None;
+        let mut pending = None;
+        let mut calls = None;
+        let mut seal = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "status" => {
+                    let at = &at.key("status");
+                    status = Some(RunResultStatus::parse_at(value, at)?);
+                }
+                "results" => {
+                    let at = &at.key("results");
+                    results = Some(wire::array(value, at, ToolCallResult::parse_at)?);
+                }
+                "pending" => {
+                    let at = &at.key("pending");
+                    pending = Some(Request::parse_at(value, at)?);
+                }
+                "calls" => {
+                    let at = &at.key("calls");
+                    calls = Some(wire::array(value, at, ToolCall::parse_at)?);
+                }
+                "seal" => {
+                    let at = &at.key("seal");
+                    seal = Some(wire::string(value, at)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        Ok(RunResult {
+            status: status.ok_or_else(|| wire::missing(at, "status"))?,
+            results: results.ok_or_else(|| wire::missing(at, "results"))?,
+            pending,
+            calls: calls.unwrap_or_default(),
+            seal,
+            extra,
+        })
+    }
+}
+
+impl Wire for RunResult {
+    const NAME: &'static str = "RunResult";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for RunResult {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
+/// The family of the content, taken from the MIME type: `image`, `audio`, `video`, or `file`
+/// for anything else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum ContentPartKind {
+    /// The wire value `image`.
+    #[serde(rename = "image")]
+    Image,
+    /// The wire value `audio`.
+    #[serde(rename = "audio")]
+    Audio,
+    /// The wire value `video`.
+    #[serde(rename = "video")]
+    Video,
+    /// The wire value `file`.
+    #[serde(rename = "file")]
+    File,
+}
+
+impl ContentPartKind {
+    /// Every value, in schema order.
+    pub const ALL: [Self; 4] = [Self::Image, Self::Audio, Self::Video, Self::File];
+
+    /// The wire value, such as `"image"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Image => "image",
+            Self::Audio => "audio",
+            Self::Video => "video",
+            Self::File => "file",
+        }
+    }
+
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        wire::enum_value(value, at, &Self::ALL.map(|v| (v.as_str(), v)))
+    }
+}
+
+impl fmt::Display for ContentPartKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for ContentPartKind {
+    type Err = WireError;
+
+    fn from_str(s: &str) -> Result<Self, WireError> {
+        Self::parse_at(Value::from(s), &JsonPath::Root).map_err(|e| e.in_type("ContentPartKind"))
+    }
+}
+
+impl PartialEq<str> for ContentPartKind {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for ContentPartKind {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<ContentPartKind> for &str {
+    fn eq(&self, other: &ContentPartKind) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl<'de> Deserialize<'de> for ContentPartKind {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(deserializer)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Why the answer is not ok: `declined`, `cancelled` or `expired`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum AnswerReason {
+    /// The wire value `declined`.
+    #[serde(rename = "declined")]
+    Declined,
+    /// The wire value `cancelled`.
+    #[serde(rename = "cancelled")]
+    Cancelled,
+    /// The wire value `expired`.
+    #[serde(rename = "expired")]
+    Expired,
+}
+
+impl AnswerReason {
+    /// Every value, in schema order.
+    pub const ALL: [Self; 3] = [Self::Declined, Self::Cancelled, Self::Expired];
+
+    /// The wire value, such as `"declined"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Declined => "declined",
+            Self::Cancelled => "cancelled",
+            Self::Expired => "expired",
+        }
+    }
+
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        wire::enum_value(value, at, &Self::ALL.map(|v| (v.as_str(), v)))
+    }
+}
+
+impl fmt::Display for AnswerReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for AnswerReason {
+    type Err = WireError;
+
+    fn from_str(s: &str) -> Result<Self, WireError> {
+        Self::parse_at(Value::from(s), &JsonPath::Root).map_err(|e| e.in_type("AnswerReason"))
+    }
+}
+
+impl PartialEq<str> for AnswerReason {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for AnswerReason {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<AnswerReason> for &str {
+    fn eq(&self, other: &AnswerReason) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl<'de> Deserialize<'de> for AnswerReason {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(deserializer)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// `done` when every call has its result; `pending` when the run stopped on a suspension and
+/// waits for an `Answer`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum RunResultStatus {
+    /// The wire value `done`.
+    #[serde(rename = "done")]
+    Done,
+    /// The wire value `pending`.
+    #[serde(rename = "pending")]
+    Pending,
+}
+
+impl RunResultStatus {
+    /// Every value, in schema order.
+    pub const ALL: [Self; 2] = [Self::Done, Self::Pending];
+
+    /// The wire value, such as `"done"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Done => "done",
+            Self::Pending => "pending",
+        }
+    }
+
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        wire::enum_value(value, at, &Self::ALL.map(|v| (v.as_str(), v)))
+    }
+}
+
+impl fmt::Display for RunResultStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for RunResultStatus {
+    type Err = WireError;
+
+    fn from_str(s: &str) -> Result<Self, WireError> {
+        Self::parse_at(Value::from(s), &JsonPath::Root).map_err(|e| e.in_type("RunResultStatus"))
+    }
+}
+
+impl PartialEq<str> for RunResultStatus {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for RunResultStatus {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<RunResultStatus> for &str {
+    fn eq(&self, other: &RunResultStatus) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl<'de> Deserialize<'de> for RunResultStatus {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(deserializer)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn patterns_compile() {
+        assert!(super::CONTENT_PART_DATA.regex().is_some());
+        assert!(super::REQUEST_EXPIRES_AT.regex().is_some());
+        assert!(super::TOOL_SPEC_NAME.regex().is_some());
+    }
+}

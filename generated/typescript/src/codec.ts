@@ -1,0 +1,525 @@
+// Generated from idl/ (toolnexus schema 1.0.0, sha256 9226dcabb195a4293a1b211b712385667be3db84018bc5db027bcbc615db6558).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+// A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what
+// the JSON Schema accepts and keep unknown keys; emitters write the wire form: keys in schema
+// order, then unknown keys in their order, absent optional fields omitted (never null), empty
+// optional arrays omitted, other fields with a default always written.
+
+import {
+  expectArray,
+  expectBoolean,
+  expectEnum,
+  expectMap,
+  expectObject,
+  expectString,
+  has,
+  keepUnknown,
+  need,
+  type StringRule,
+} from "./check.js";
+import { readJson, writeJson, type JsonObject } from "./json.js";
+import type { ContentPart, Request, Answer, ToolResult, ToolSpec, ToolCall, ToolCallResult, RunResult } from "./types.js";
+
+// ---------------------------------------------------------------------------------- ContentPart
+
+const CONTENT_PART_KEYS: ReadonlySet<string> = new Set(["kind", "mimeType", "data", "name"]);
+const CONTENT_PART_KIND = ["image", "audio", "video", "file"] as const;
+const CONTENT_PART_MIME_TYPE: StringRule = { minLength: 1 };
+const CONTENT_PART_DATA: StringRule = { pattern: new RegExp("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$", "u") };
+
+/**
+ * Reads a `ContentPart` from a JSON value (as `readJson` or `JSON.parse` return it),
+ * checking it against the schema; unknown keys are kept.
+ *
+ * @param path - The JSON path of `value`, for error messages.
+ * @throws {@link WireError} naming the path of the first place the schema rejects.
+ */
+export function parseContentPart(value: unknown, path: string = "$"): ContentPart {
+  const src = expectObject(value, path, "a ContentPart object");
+  const out: ContentPart = {
+    kind: expectEnum(need(src, "kind", path), path + ".kind", CONTENT_PART_KIND),
+    mimeType: expectString(need(src, "mimeType", path), path + ".mimeType", CONTENT_PART_MIME_TYPE),
+    data: expectString(need(src, "data", path), path + ".data", CONTENT_PART_DATA),
+  };
+  if (has(src, "name")) {
+    out["name"] = expectString(src["name"], path + ".name");
+  }
+  return keepUnknown(src, out, CONTENT_PART_KEYS, path);
+}
+
+/**
+ * The wire form of a `ContentPart`: a new object, ready for `writeJson`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toWireContentPart(value: ContentPart, path: string = "$"): JsonObject {
+  const src = expectObject(value, path, "a ContentPart object");
+  const out: JsonObject = {};
+  out["kind"] = expectEnum(need(src, "kind", path), path + ".kind", CONTENT_PART_KIND);
+  out["mimeType"] = expectString(need(src, "mimeType", path), path + ".mimeType", CONTENT_PART_MIME_TYPE);
+  out["data"] = expectString(need(src, "data", path), path + ".data", CONTENT_PART_DATA);
+  if (has(src, "name")) {
+    out["name"] = expectString(src["name"], path + ".name");
+  }
+  return keepUnknown(src, out, CONTENT_PART_KEYS, path);
+}
+
+/**
+ * Reads a `ContentPart` from JSON text, losslessly (see `readJson`).
+ *
+ * @throws {@link WireError} at `$` when the text is not JSON, else as `parseContentPart`.
+ */
+export function fromJsonContentPart(text: string): ContentPart {
+  return parseContentPart(readJson(text));
+}
+
+/**
+ * The compact wire JSON text of a `ContentPart`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toJsonContentPart(value: ContentPart): string {
+  return writeJson(toWireContentPart(value));
+}
+
+// ---------------------------------------------------------------------------------- Request
+
+const REQUEST_KEYS: ReadonlySet<string> = new Set(["id", "kind", "prompt", "url", "data", "expiresAt"]);
+const REQUEST_KIND: StringRule = { minLength: 1 };
+const REQUEST_EXPIRES_AT: StringRule = { pattern: new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})$", "u") };
+
+/**
+ * Reads a `Request` from a JSON value (as `readJson` or `JSON.parse` return it),
+ * checking it against the schema; unknown keys are kept.
+ *
+ * @param path - The JSON path of `value`, for error messages.
+ * @throws {@link WireError} naming the path of the first place the schema rejects.
+ */
+export function parseRequest(value: unknown, path: string = "$"): Request {
+  const src = expectObject(value, path, "a Request object");
+  const out: Request = {
+    id: expectString(need(src, "id", path), path + ".id"),
+    kind: expectString(need(src, "kind", path), path + ".kind", REQUEST_KIND),
+    prompt: expectString(need(src, "prompt", path), path + ".prompt"),
+  };
+  if (has(src, "url")) {
+    out["url"] = expectString(src["url"], path + ".url");
+  }
+  if (has(src, "data")) {
+    out["data"] = expectMap(src["data"], path + ".data");
+  }
+  if (has(src, "expiresAt")) {
+    out["expiresAt"] = expectString(src["expiresAt"], path + ".expiresAt", REQUEST_EXPIRES_AT);
+  }
+  return keepUnknown(src, out, REQUEST_KEYS, path);
+}
+
+/**
+ * The wire form of a `Request`: a new object, ready for `writeJson`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toWireRequest(value: Request, path: string = "$"): JsonObject {
+  const src = expectObject(value, path, "a Request object");
+  const out: JsonObject = {};
+  out["id"] = expectString(need(src, "id", path), path + ".id");
+  out["kind"] = expectString(need(src, "kind", path), path + ".kind", REQUEST_KIND);
+  out["prompt"] = expectString(need(src, "prompt", path), path + ".prompt");
+  if (has(src, "url")) {
+    out["url"] = expectString(src["url"], path + ".url");
+  }
+  if (has(src, "data")) {
+    out["data"] = expectMap(src["data"], path + ".data");
+  }
+  if (has(src, "expiresAt")) {
+    out["expiresAt"] = expectString(src["expiresAt"], path + ".expiresAt", REQUEST_EXPIRES_AT);
+  }
+  return keepUnknown(src, out, REQUEST_KEYS, path);
+}
+
+/**
+ * Reads a `Request` from JSON text, losslessly (see `readJson`).
+ *
+ * @throws {@link WireError} at `$` when the text is not JSON, else as `parseRequest`.
+ */
+export function fromJsonRequest(text: string): Request {
+  return parseRequest(readJson(text));
+}
+
+/**
+ * The compact wire JSON text of a `Request`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toJsonRequest(value: Request): string {
+  return writeJson(toWireRequest(value));
+}
+
+// ---------------------------------------------------------------------------------- Answer
+
+const ANSWER_KEYS: ReadonlySet<string> = new Set(["id", "ok", "data", "reason"]);
+const ANSWER_REASON = ["declined", "cancelled", "expired"] as const;
+
+/**
+ * Reads an `Answer` from a JSON value (as `readJson` or `JSON.parse` return it),
+ * checking it against the schema; unknown keys are kept.
+ *
+ * @param path - The JSON path of `value`, for error messages.
+ * @throws {@link WireError} naming the path of the first place the schema rejects.
+ */
+export function parseAnswer(value: unknown, path: string = "$"): Answer {
+  const src = expectObject(value, path, "an Answer object");
+  const out: Answer = {
+    id: expectString(need(src, "id", path), path + ".id"),
+    ok: expectBoolean(need(src, "ok", path), path + ".ok"),
+  };
+  if (has(src, "data")) {
+    out["data"] = expectMap(src["data"], path + ".data");
+  }
+  if (has(src, "reason")) {
+    out["reason"] = expectEnum(src["reason"], path + ".reason", ANSWER_REASON);
+  }
+  return keepUnknown(src, out, ANSWER_KEYS, path);
+}
+
+/**
+ * The wire form of an `Answer`: a new object, ready for `writeJson`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toWireAnswer(value: Answer, path: string = "$"): JsonObject {
+  const src = expectObject(value, path, "an Answer object");
+  const out: JsonObject = {};
+  out["id"] = expectString(need(src, "id", path), path + ".id");
+  out["ok"] = expectBoolean(need(src, "ok", path), path + ".ok");
+  if (has(src, "data")) {
+    out["data"] = expectMap(src["data"], path + ".data");
+  }
+  if (has(src, "reason")) {
+    out["reason"] = expectEnum(src["reason"], path + ".reason", ANSWER_REASON);
+  }
+  return keepUnknown(src, out, ANSWER_KEYS, path);
+}
+
+/**
+ * Reads an `Answer` from JSON text, losslessly (see `readJson`).
+ *
+ * @throws {@link WireError} at `$` when the text is not JSON, else as `parseAnswer`.
+ */
+export function fromJsonAnswer(text: string): Answer {
+  return parseAnswer(readJson(text));
+}
+
+/**
+ * The compact wire JSON text of an `Answer`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toJsonAnswer(value: Answer): string {
+  return writeJson(toWireAnswer(value));
+}
+
+// ---------------------------------------------------------------------------------- ToolResult
+
+const TOOL_RESULT_KEYS: ReadonlySet<string> = new Set(["output", "isError", "parts", "metadata"]);
+
+/**
+ * Reads a `ToolResult` from a JSON value (as `readJson` or `JSON.parse` return it),
+ * checking it against the schema; unknown keys are kept.
+ * Absent `isError` becomes `false`.
+ * Absent `parts` becomes `[]`.
+ *
+ * @param path - The JSON path of `value`, for error messages.
+ * @throws {@link WireError} naming the path of the first place the schema rejects.
+ */
+export function parseToolResult(value: unknown, path: string = "$"): ToolResult {
+  const src = expectObject(value, path, "a ToolResult object");
+  const out: ToolResult = {
+    output: expectString(need(src, "output", path), path + ".output"),
+    isError: has(src, "isError") ? expectBoolean(src["isError"], path + ".isError") : false,
+    parts: has(src, "parts") ? expectArray(src["parts"], path + ".parts", parseContentPart) : [],
+  };
+  if (has(src, "metadata")) {
+    out["metadata"] = expectMap(src["metadata"], path + ".metadata");
+  }
+  return keepUnknown(src, out, TOOL_RESULT_KEYS, path);
+}
+
+/**
+ * The wire form of a `ToolResult`: a new object, ready for `writeJson`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toWireToolResult(value: ToolResult, path: string = "$"): JsonObject {
+  const src = expectObject(value, path, "a ToolResult object");
+  const out: JsonObject = {};
+  out["output"] = expectString(need(src, "output", path), path + ".output");
+  out["isError"] = has(src, "isError") ? expectBoolean(src["isError"], path + ".isError") : false;
+  if (has(src, "parts")) {
+    const items = expectArray(src["parts"], path + ".parts", (item, at) => toWireContentPart(item as ContentPart, at));
+    if (items.length > 0) {
+      out["parts"] = items;
+    }
+  }
+  if (has(src, "metadata")) {
+    out["metadata"] = expectMap(src["metadata"], path + ".metadata");
+  }
+  return keepUnknown(src, out, TOOL_RESULT_KEYS, path);
+}
+
+/**
+ * Reads a `ToolResult` from JSON text, losslessly (see `readJson`).
+ *
+ * @throws {@link WireError} at `$` when the text is not JSON, else as `parseToolResult`.
+ */
+export function fromJsonToolResult(text: string): ToolResult {
+  return parseToolResult(readJson(text));
+}
+
+/**
+ * The compact wire JSON text of a `ToolResult`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toJsonToolResult(value: ToolResult): string {
+  return writeJson(toWireToolResult(value));
+}
+
+// ---------------------------------------------------------------------------------- ToolSpec
+
+const TOOL_SPEC_KEYS: ReadonlySet<string> = new Set(["name", "description", "inputSchema", "source"]);
+const TOOL_SPEC_NAME: StringRule = { pattern: new RegExp("^[A-Za-z0-9_-]+$", "u") };
+
+/**
+ * Reads a `ToolSpec` from a JSON value (as `readJson` or `JSON.parse` return it),
+ * checking it against the schema; unknown keys are kept.
+ *
+ * @param path - The JSON path of `value`, for error messages.
+ * @throws {@link WireError} naming the path of the first place the schema rejects.
+ */
+export function parseToolSpec(value: unknown, path: string = "$"): ToolSpec {
+  const src = expectObject(value, path, "a ToolSpec object");
+  const out: ToolSpec = {
+    name: expectString(need(src, "name", path), path + ".name", TOOL_SPEC_NAME),
+    description: expectString(need(src, "description", path), path + ".description"),
+    inputSchema: expectMap(need(src, "inputSchema", path), path + ".inputSchema"),
+  };
+  if (has(src, "source")) {
+    out["source"] = expectString(src["source"], path + ".source");
+  }
+  return keepUnknown(src, out, TOOL_SPEC_KEYS, path);
+}
+
+/**
+ * The wire form of a `ToolSpec`: a new object, ready for `writeJson`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toWireToolSpec(value: ToolSpec, path: string = "$"): JsonObject {
+  const src = expectObject(value, path, "a ToolSpec object");
+  const out: JsonObject = {};
+  out["name"] = expectString(need(src, "name", path), path + ".name", TOOL_SPEC_NAME);
+  out["description"] = expectString(need(src, "description", path), path + ".description");
+  out["inputSchema"] = expectMap(need(src, "inputSchema", path), path + ".inputSchema");
+  if (has(src, "source")) {
+    out["source"] = expectString(src["source"], path + ".source");
+  }
+  return keepUnknown(src, out, TOOL_SPEC_KEYS, path);
+}
+
+/**
+ * Reads a `ToolSpec` from JSON text, losslessly (see `readJson`).
+ *
+ * @throws {@link WireError} at `$` when the text is not JSON, else as `parseToolSpec`.
+ */
+export function fromJsonToolSpec(text: string): ToolSpec {
+  return parseToolSpec(readJson(text));
+}
+
+/**
+ * The compact wire JSON text of a `ToolSpec`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toJsonToolSpec(value: ToolSpec): string {
+  return writeJson(toWireToolSpec(value));
+}
+
+// ---------------------------------------------------------------------------------- ToolCall
+
+const TOOL_CALL_KEYS: ReadonlySet<string> = new Set(["id", "name", "arguments"]);
+
+/**
+ * Reads a `ToolCall` from a JSON value (as `readJson` or `JSON.parse` return it),
+ * checking it against the schema; unknown keys are kept.
+ *
+ * @param path - The JSON path of `value`, for error messages.
+ * @throws {@link WireError} naming the path of the first place the schema rejects.
+ */
+export function parseToolCall(value: unknown, path: string = "$"): ToolCall {
+  const src = expectObject(value, path, "a ToolCall object");
+  const out: ToolCall = {
+    id: expectString(need(src, "id", path), path + ".id"),
+    name: expectString(need(src, "name", path), path + ".name"),
+    arguments: expectMap(need(src, "arguments", path), path + ".arguments"),
+  };
+  return keepUnknown(src, out, TOOL_CALL_KEYS, path);
+}
+
+/**
+ * The wire form of a `ToolCall`: a new object, ready for `writeJson`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toWireToolCall(value: ToolCall, path: string = "$"): JsonObject {
+  const src = expectObject(value, path, "a ToolCall object");
+  const out: JsonObject = {};
+  out["id"] = expectString(need(src, "id", path), path + ".id");
+  out["name"] = expectString(need(src, "name", path), path + ".name");
+  out["arguments"] = expectMap(need(src, "arguments", path), path + ".arguments");
+  return keepUnknown(src, out, TOOL_CALL_KEYS, path);
+}
+
+/**
+ * Reads a `ToolCall` from JSON text, losslessly (see `readJson`).
+ *
+ * @throws {@link WireError} at `$` when the text is not JSON, else as `parseToolCall`.
+ */
+export function fromJsonToolCall(text: string): ToolCall {
+  return parseToolCall(readJson(text));
+}
+
+/**
+ * The compact wire JSON text of a `ToolCall`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toJsonToolCall(value: ToolCall): string {
+  return writeJson(toWireToolCall(value));
+}
+
+// ---------------------------------------------------------------------------------- ToolCallResult
+
+const TOOL_CALL_RESULT_KEYS: ReadonlySet<string> = new Set(["id", "name", "result"]);
+
+/**
+ * Reads a `ToolCallResult` from a JSON value (as `readJson` or `JSON.parse` return it),
+ * checking it against the schema; unknown keys are kept.
+ *
+ * @param path - The JSON path of `value`, for error messages.
+ * @throws {@link WireError} naming the path of the first place the schema rejects.
+ */
+export function parseToolCallResult(value: unknown, path: string = "$"): ToolCallResult {
+  const src = expectObject(value, path, "a ToolCallResult object");
+  const out: ToolCallResult = {
+    id: expectString(need(src, "id", path), path + ".id"),
+    name: expectString(need(src, "name", path), path + ".name"),
+    result: parseToolResult(need(src, "result", path), path + ".result"),
+  };
+  return keepUnknown(src, out, TOOL_CALL_RESULT_KEYS, path);
+}
+
+/**
+ * The wire form of a `ToolCallResult`: a new object, ready for `writeJson`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toWireToolCallResult(value: ToolCallResult, path: string = "$"): JsonObject {
+  const src = expectObject(value, path, "a ToolCallResult object");
+  const out: JsonObject = {};
+  out["id"] = expectString(need(src, "id", path), path + ".id");
+  out["name"] = expectString(need(src, "name", path), path + ".name");
+  out["result"] = toWireToolResult(need(src, "result", path) as ToolResult, path + ".result");
+  return keepUnknown(src, out, TOOL_CALL_RESULT_KEYS, path);
+}
+
+/**
+ * Reads a `ToolCallResult` from JSON text, losslessly (see `readJson`).
+ *
+ * @throws {@link WireError} at `$` when the text is not JSON, else as `parseToolCallResult`.
+ */
+export function fromJsonToolCallResult(text: string): ToolCallResult {
+  return parseToolCallResult(readJson(text));
+}
+
+/**
+ * The compact wire JSON text of a `ToolCallResult`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toJsonToolCallResult(value: ToolCallResult): string {
+  return writeJson(toWireToolCallResult(value));
+}
+
+// ---------------------------------------------------------------------------------- RunResult
+
+const RUN_RESULT_KEYS: ReadonlySet<string> = new Set(["status", "results", "pending", "calls", "seal"]);
+const RUN_RESULT_STATUS = ["done", "pending"] as const;
+
+/**
+ * Reads a `RunResult` from a JSON value (as `readJson` or `JSON.parse` return it),
+ * checking it against the schema; unknown keys are kept.
+ * Absent `calls` becomes `[]`.
+ *
+ * @param path - The JSON path of `value`, for error messages.
+ * @throws {@link WireError} naming the path of the first place the schema rejects.
+ */
+export function parseRunResult(value: unknown, path: string = "$"): RunResult {
+  const src = expectObject(value, path, "a RunResult object");
+  const out: RunResult = {
+    status: expectEnum(need(src, "status", path), path + ".status", RUN_RESULT_STATUS),
+    results: expectArray(need(src, "results", path), path + ".results", parseToolCallResult),
+    calls: has(src, "calls") ? expectArray(src["calls"], path + ".calls", parseToolCall) : [],
+  };
+  if (has(src, "pending")) {
+    out["pending"] = parseRequest(src["pending"], path + ".pending");
+  }
+  if (has(src, "seal")) {
+    out["seal"] = expectString(src["seal"], path + ".seal");
+  }
+  return keepUnknown(src, out, RUN_RESULT_KEYS, path);
+}
+
+/**
+ * The wire form of a `RunResult`: a new object, ready for `writeJson`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toWireRunResult(value: RunResult, path: string = "$"): JsonObject {
+  const src = expectObject(value, path, "a RunResult object");
+  const out: JsonObject = {};
+  out["status"] = expectEnum(need(src, "status", path), path + ".status", RUN_RESULT_STATUS);
+  out["results"] = expectArray(need(src, "results", path), path + ".results", (item, at) => toWireToolCallResult(item as ToolCallResult, at));
+  if (has(src, "pending")) {
+    out["pending"] = toWireRequest(src["pending"] as Request, path + ".pending");
+  }
+  if (has(src, "calls")) {
+    const items = expectArray(src["calls"], path + ".calls", (item, at) => toWireToolCall(item as ToolCall, at));
+    if (items.length > 0) {
+      out["calls"] = items;
+    }
+  }
+  if (has(src, "seal")) {
+    out["seal"] = expectString(src["seal"], path + ".seal");
+  }
+  return keepUnknown(src, out, RUN_RESULT_KEYS, path);
+}
+
+/**
+ * Reads a `RunResult` from JSON text, losslessly (see `readJson`).
+ *
+ * @throws {@link WireError} at `$` when the text is not JSON, else as `parseRunResult`.
+ */
+export function fromJsonRunResult(text: string): RunResult {
+  return parseRunResult(readJson(text));
+}
+
+/**
+ * The compact wire JSON text of a `RunResult`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toJsonRunResult(value: RunResult): string {
+  return writeJson(toWireRunResult(value));
+}

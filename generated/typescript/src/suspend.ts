@@ -1,0 +1,71 @@
+// Generated from idl/ (toolnexus schema 1.0.0, sha256 9226dcabb195a4293a1b211b712385667be3db84018bc5db027bcbc615db6558).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+// Suspensions: a ToolResult whose metadata.pending is a Request. Pure helpers, no I/O.
+
+import { parseRequest, toWireRequest } from "./codec.js";
+import { WireError } from "./errors.js";
+import type { Request, ToolResult } from "./types.js";
+
+/** The prompt `authRequired` uses when it is given none. */
+export const AUTHORIZATION_PROMPT = "Authorization required to continue";
+
+interface RandomSource {
+  getRandomValues(array: Uint8Array): Uint8Array;
+}
+
+/** `pnd-` and 32 random lowercase hex digits (128 bits from Web Crypto). */
+function pendingId(): string {
+  const { crypto } = globalThis as unknown as { crypto: RandomSource };
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let hex = "pnd-";
+  for (const b of bytes) {
+    hex += b.toString(16).padStart(2, "0");
+  }
+  return hex;
+}
+
+/**
+ * A suspension: the tool cannot finish until the host answers `request`.
+ *
+ * The result has `isError: true`, `output` = the prompt (then a newline and the url, when
+ * there is a url), and `metadata.pending` = the request's wire form, with an id `pnd-…`
+ * generated when the request's id is empty. `request` itself is not changed.
+ *
+ * @throws {@link WireError} when `request` does not satisfy the schema (such as an empty `kind`).
+ */
+export function pending(request: Request): ToolResult {
+  const wire = toWireRequest(request);
+  if (wire["id"] === "") {
+    wire["id"] = pendingId();
+  }
+  const output = request.url ? `${request.prompt}\n${request.url}` : request.prompt;
+  return { output, isError: true, parts: [], metadata: { pending: wire } };
+}
+
+/**
+ * A suspension asking the person to authorize at `url` (a request of kind `authorization`),
+ * with `prompt`, or {@link AUTHORIZATION_PROMPT} when `prompt` is empty.
+ */
+export function authRequired(url: string, prompt: string = ""): ToolResult {
+  return pending({ id: "", kind: "authorization", prompt: prompt === "" ? AUTHORIZATION_PROMPT : prompt, url });
+}
+
+/**
+ * The request a suspension waits on: `metadata.pending` parsed as a `Request`, or `undefined`
+ * when the result is no suspension (no `metadata.pending`, or one that is not a valid Request).
+ */
+export function pendingOf(result: ToolResult): Request | undefined {
+  const metadata: unknown = result.metadata;
+  if (typeof metadata !== "object" || metadata === null || !Object.hasOwn(metadata, "pending")) {
+    return undefined;
+  }
+  try {
+    return parseRequest((metadata as { pending: unknown }).pending, "$.metadata.pending");
+  } catch (err) {
+    if (err instanceof WireError) {
+      return undefined;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,173 @@
+// Generated from idl/ (toolnexus schema 1.0.0, sha256 9226dcabb195a4293a1b211b712385667be3db84018bc5db027bcbc615db6558).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+// One interface per wire type. Property names are the wire keys; an optional property is
+// absent from the wire when it is absent here. In a type open to unknown keys, keys a newer
+// schema adds are kept on the object itself (the index signature), so a parse/emit round trip
+// loses nothing.
+
+import type { JsonValue } from "./json.js";
+
+/**
+ * A non-text part of a tool result: an image, audio, video or any other file, carried inline as
+ * base64.
+ */
+export interface ContentPart {
+  /**
+   * The family of the content, taken from the MIME type: `image`, `audio`, `video`, or `file` for
+   * anything else.
+   */
+  kind: "image" | "audio" | "video" | "file";
+  /** The IANA media type of `data`, such as `image/png` or `application/pdf`. */
+  mimeType: string;
+  /** The content's bytes, standard base64 (RFC 4648 section 4) with padding. */
+  data: string;
+  /** A file name for the content, when it has one; never a path. */
+  name?: string;
+  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
+  [key: string]: unknown;
+}
+
+/**
+ * What a suspended tool asks of the host before it can finish: an approval, an authorization, input
+ * or an answer to a question. It travels in `ToolResult.metadata["pending"]`.
+ */
+export interface Request {
+  /**
+   * Identifies the request; the `Answer` carries the same id. Generated as `pnd-` followed by
+   * random hex when a tool leaves it empty.
+   */
+  id: string;
+  /**
+   * What is asked: `approval`, `authorization` (with a `url`; the only kind through which secrets
+   * may travel), `input` or `question`.
+   */
+  kind: string;
+  /** The text shown to the person who answers. */
+  prompt: string;
+  /** Where the person goes to answer, such as a login page for an `authorization` request. */
+  url?: string;
+  /** Structured detail for the host, such as a JSON Schema for the input asked for. */
+  data?: { [key: string]: JsonValue };
+  /**
+   * When the request stops being answerable, as an RFC 3339 date-time; an answer after it counts as
+   * `expired`.
+   */
+  expiresAt?: string;
+  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
+  [key: string]: unknown;
+}
+
+/** The host's reply to a `Request`: the tool is run once more with it in its context. */
+export interface Answer {
+  /** The id of the `Request` this answers. */
+  id: string;
+  /**
+   * True when the request was granted or answered; false when it was declined, cancelled or
+   * expired.
+   */
+  ok: boolean;
+  /** What the person supplied, such as the input asked for. */
+  data?: { [key: string]: JsonValue };
+  /** Why the answer is not ok: `declined`, `cancelled` or `expired`. */
+  reason?: "declined" | "cancelled" | "expired";
+  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
+  [key: string]: unknown;
+}
+
+/**
+ * The envelope every tool returns: text for the model, an error flag, non-text parts, and host-only
+ * metadata that never reaches the model.
+ */
+export interface ToolResult {
+  /** The text the model reads; structured data goes in as JSON text. */
+  output: string;
+  /**
+   * True when the tool failed; the failure is a result the model can read, never an exception
+   * crossing the tool boundary.
+   *
+   * @defaultValue `false`
+   */
+  isError?: boolean;
+  /**
+   * Non-text output such as images and files, in order; omitted from the wire when empty.
+   *
+   * @defaultValue `[]`
+   */
+  parts?: ContentPart[];
+  /**
+   * Free-form JSON for the host only (exit codes, diffs, timings); never sent to a model. The key
+   * `pending` is reserved: it holds a `Request` when the result is a suspension.
+   */
+  metadata?: { [key: string]: JsonValue };
+  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
+  [key: string]: unknown;
+}
+
+/** How a tool is declared to a model: its name, what it does, and the JSON Schema of its arguments. */
+export interface ToolSpec {
+  /** The tool's name, made of ASCII letters, digits, `_` and `-`. */
+  name: string;
+  /** What the tool does, written for the model. */
+  description: string;
+  /** The JSON Schema that the tool's arguments satisfy; an object schema. */
+  inputSchema: { [key: string]: JsonValue };
+  /** Where the tool comes from, such as `python:package.module.function` or `mcp:server-name`. */
+  source?: string;
+  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
+  [key: string]: unknown;
+}
+
+/** One tool call that a model asked for in a turn. */
+export interface ToolCall {
+  /** The provider's id for the call; the result goes back under the same id. */
+  id: string;
+  /** The name of the tool to call. */
+  name: string;
+  /** The arguments, already parsed from the model's JSON text. */
+  arguments: { [key: string]: JsonValue };
+  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
+  [key: string]: unknown;
+}
+
+/** The result of one `ToolCall`, under the call's id and tool name. */
+export interface ToolCallResult {
+  /** The id of the `ToolCall` this answers. */
+  id: string;
+  /** The name of the tool that ran. */
+  name: string;
+  /** What the tool returned. */
+  result: ToolResult;
+  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
+  [key: string]: unknown;
+}
+
+/**
+ * The outcome of running one turn of tool calls: every result, or a stop on a suspension that a
+ * host can store and resume from later, in another process.
+ */
+export interface RunResult {
+  /**
+   * `done` when every call has its result; `pending` when the run stopped on a suspension and waits
+   * for an `Answer`.
+   */
+  status: "done" | "pending";
+  /** The finished results, in call order. */
+  results: ToolCallResult[];
+  /** The request the run waits on; present exactly when `status` is `pending`. */
+  pending?: Request;
+  /**
+   * The calls that have no result yet, in call order; the first is the one whose suspension is
+   * `pending`. Omitted when empty.
+   *
+   * @defaultValue `[]`
+   */
+  calls?: ToolCall[];
+  /**
+   * A tamper-evident seal over `pending` and `calls`, present when the host runs with a secret;
+   * `resume` rejects a run whose seal does not match.
+   */
+  seal?: string;
+  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
+  [key: string]: unknown;
+}

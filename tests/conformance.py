@@ -1,0 +1,141 @@
+"""Cross-language conformance: every vector in idl/examples through every implementation.
+
+Each implementation answers one JSON line per vector (`{"vector", "ok", "emitted"|"error", "path"?}`):
+the Python models (in process), the generated TypeScript package and the generated Rust crate
+(through their conformance CLIs), and two independent JSON Schema validators over the bundled
+schema (Python `jsonschema`, npm `ajv`), which answer acceptance only.
+
+`python -m tests.conformance` prints the table.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import toolnexus
+from tests.vectors import EXAMPLES, Vector, path_matches, vectors
+
+REPO = Path(__file__).resolve().parent.parent
+TS_DIR = REPO / "tests" / "typescript"
+PARSERS = ("python", "typescript", "rust")
+SCHEMA_VALIDATORS = ("jsonschema", "ajv")
+
+
+def _lines(cmd: list[str], cwd: Path) -> dict[str, dict[str, Any]]:
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, check=True, timeout=600)
+    # Split on "\n" only: emitted JSON may hold U+2028 and other characters str.splitlines() breaks at.
+    lines = proc.stdout.decode("utf-8").split("\n")
+    return {row["vector"]: row for row in map(json.loads, filter(None, lines))}
+
+
+def python_answers() -> dict[str, dict[str, Any]]:
+    out = {}
+    for v in vectors():
+        try:
+            emitted = getattr(toolnexus, v.type_name).from_json(v.raw).to_json()
+        except toolnexus.WireError as exc:
+            out[v.id] = {"vector": v.id, "ok": False, "error": str(exc), "paths": [p for p, _ in exc.errors]}
+        else:
+            out[v.id] = {"vector": v.id, "ok": True, "emitted": emitted}
+    return out
+
+
+def typescript_answers() -> dict[str, dict[str, Any]]:
+    if not (TS_DIR / ".cache" / "conformance.js").exists():
+        subprocess.run(["bash", "run.sh", "build"], cwd=TS_DIR, check=True)
+    return _lines(["node", ".cache/conformance.js", str(EXAMPLES)], TS_DIR)
+
+
+def ajv_answers() -> dict[str, dict[str, Any]]:
+    if not (TS_DIR / "node_modules" / "ajv").exists():
+        subprocess.run(["bash", "run.sh", "build"], cwd=TS_DIR, check=True)
+    return _lines(["node", "ajv_check.mjs", str(EXAMPLES)], TS_DIR)
+
+
+def rust_answers() -> dict[str, dict[str, Any]]:
+    return _lines(["bash", "tests/rust/run.sh", "conformance", str(EXAMPLES)], REPO)
+
+
+def jsonschema_answers() -> dict[str, dict[str, Any]]:
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
+    from toolnexus._schema import validator_for
+
+    bundle = json.loads((REPO / "generated" / "jsonschema" / "toolnexus.schema.json").read_text(encoding="utf-8"))
+    registry = Registry().with_resource(
+        bundle["$id"], Resource.from_contents(bundle, default_specification=DRAFT202012)
+    )
+    cls = validator_for({"$schema": "https://json-schema.org/draft/2020-12/schema"})
+    out = {}
+    for v in vectors():
+        try:
+            doc = json.loads(v.raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            ok = False
+        else:
+            ok = cls({"$ref": f"{bundle['$id']}#/$defs/{v.type_name}"}, registry=registry).is_valid(doc)
+        out[v.id] = {"vector": v.id, "ok": ok}
+    return out
+
+
+SOURCES: dict[str, Callable[[], dict[str, dict[str, Any]]]] = {
+    "python": python_answers,
+    "typescript": typescript_answers,
+    "rust": rust_answers,
+    "jsonschema": jsonschema_answers,
+    "ajv": ajv_answers,
+}
+
+
+def verdict(vector: Vector, answer: dict[str, Any] | None, parser: bool) -> str:
+    """`pass`, or what went wrong."""
+    if answer is None:
+        return "no answer"
+    if vector.valid:
+        if not answer["ok"]:
+            return f"rejected: {answer.get('error')}"
+        if parser and answer["emitted"] != vector.expected:
+            return f"emitted {answer['emitted']!r}"
+        return "pass"
+    if answer["ok"]:
+        return "accepted"
+    if parser:
+        paths = answer.get("paths") or ([answer["path"]] if "path" in answer else [])
+        if not paths:
+            # A CLI that gives no separate path must name it in its message.
+            paths = [vector.error_path] if vector.error_path in answer.get("error", "") else []
+        if not any(path_matches(p, vector.error_path) for p in paths):
+            return f"wrong path {paths} (want {vector.error_path}): {answer.get('error')}"
+    return "pass"
+
+
+def run() -> dict[str, dict[str, str]]:
+    """{language: {vector id: verdict}}."""
+    table: dict[str, dict[str, str]] = {}
+    for name, source in SOURCES.items():
+        answers = source()
+        table[name] = {v.id: verdict(v, answers.get(v.id), name in PARSERS) for v in vectors()}
+    return table
+
+
+if __name__ == "__main__":
+    table = run()
+    all_vectors = vectors()
+    print("| type | valid | invalid | " + " | ".join(SOURCES) + " |")
+    print("|---|---|---|" + "---|" * len(SOURCES))
+    for type_name in sorted({v.type_name for v in all_vectors}):
+        mine = [v for v in all_vectors if v.type_name == type_name]
+        cells = []
+        for name in SOURCES:
+            passed = sum(table[name][v.id] == "pass" for v in mine)
+            cells.append(f"{passed}/{len(mine)}")
+        print(f"| {type_name} | {sum(v.valid for v in mine)} | {sum(not v.valid for v in mine)} | " + " | ".join(cells) + " |")
+    failures = [(n, vid, why) for n, rows in table.items() for vid, why in rows.items() if why != "pass"]
+    for failure in failures:
+        print(*failure, sep="  ")
+    raise SystemExit(1 if failures else 0)

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The Rust side of `make test`: checks the crate that `make gen` writes to generated/rust.
+#
+#   bash tests/rust/run.sh                          rustfmt --check, cargo test (the spec's
+#                                                   examples 2-4 included), cargo clippy
+#                                                   -D warnings, and the conformance binary
+#                                                   run over idl/examples with --check
+#   bash tests/rust/run.sh conformance [--check] DIR
+#                                                   builds (if needed) and runs the conformance
+#                                                   binary: one JSON line per vector in DIR
+#
+# Dependencies come from crates.io through cargo. The crate and the conformance binary
+# share one target folder (generated/rust/target, ignored by git and by `make check`).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+CRATE="$ROOT/generated/rust"
+CONFORMANCE="$ROOT/tests/rust/conformance"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$CRATE/target}"
+# The spec's example 4 reads examples/media/fixture.png under it.
+export TOOLNEXUS_REPO="${TOOLNEXUS_REPO:-$ROOT}"
+BIN="$CARGO_TARGET_DIR/debug/toolnexus-conformance"
+
+die() {
+    echo "tests/rust/run.sh: $*" >&2
+    exit 1
+}
+step() {
+    echo
+    echo "== $*"
+}
+
+command -v cargo >/dev/null 2>&1 || die "cargo is not installed (see https://rustup.rs)"
+[[ -f "$CRATE/Cargo.toml" ]] || die "generated/rust is missing: run \`make gen\` first"
+
+if [[ "${1:-}" == "conformance" ]]; then
+    shift
+    cargo build --quiet --manifest-path "$CONFORMANCE/Cargo.toml"
+    exec "$BIN" "$@"
+fi
+[[ $# -eq 0 ]] || die "usage: run.sh [conformance [--check] DIR]"
+
+cd "$CRATE"
+
+if rustfmt --version >/dev/null 2>&1; then
+    step "rustfmt --check"
+    # lib.rs brings in the modules beside it (types.rs is #[rustfmt::skip]: laid out by
+    # its template). The spec's examples are left as the spec prints them.
+    rustfmt --check --edition 2021 src/lib.rs tests/runtime.rs tests/wire.rs
+    rustfmt --check --edition 2021 "$CONFORMANCE/src/main.rs"
+else
+    echo "rustfmt is not installed: skipping the format check (rustup component add rustfmt)"
+fi
+
+step "cargo test"
+cargo test
+
+clippy_ok=1
+if ! cargo clippy --version >/dev/null 2>&1; then
+    if command -v rustup >/dev/null 2>&1 && rustup component add clippy >/dev/null 2>&1 \
+        && cargo clippy --version >/dev/null 2>&1; then
+        echo "installed clippy with rustup"
+    else
+        clippy_ok=0
+        echo "clippy is not installed and rustup could not add it: skipping cargo clippy"
+    fi
+fi
+if [[ $clippy_ok == 1 ]]; then
+    step "cargo clippy --all-targets -- -D warnings"
+    cargo clippy --all-targets -- -D warnings
+    cargo clippy --manifest-path "$CONFORMANCE/Cargo.toml" -- -D warnings
+fi
+
+step "conformance binary"
+cargo build --manifest-path "$CONFORMANCE/Cargo.toml"
+echo "built $BIN"
+if [[ -d "$ROOT/idl/examples" ]]; then
+    "$BIN" --check "$ROOT/idl/examples" >/dev/null
+else
+    echo "no idl/examples yet: the binary was built but not run"
+fi
+echo
+echo "tests/rust/run.sh: all Rust checks passed"

@@ -1,0 +1,81 @@
+// An independent check of the wire vectors: the bundled JSON Schema
+// (generated/jsonschema/toolnexus.schema.json, types under $defs/<Type>) run by ajv.
+//
+//   node tests/typescript/ajv_check.mjs <examples-dir>
+//
+// Prints one JSON line per vector of <examples-dir>/<Type>/{valid,invalid}/*.json:
+//   {"vector":"ToolResult/valid/x.json","ok":true}
+//   {"vector":"ToolResult/invalid/y.json","ok":false,"error":"<ajv's message>","path":"$.isError"}
+// `ok` is the schema's verdict; a file that is not UTF-8 (or has a BOM) or not JSON is rejected at `$`.
+
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import Ajv2020 from "ajv/dist/2020.js";
+
+const BUNDLE = new URL("../../generated/jsonschema/toolnexus.schema.json", import.meta.url);
+
+const dir = process.argv[2];
+if (dir === undefined || process.argv.length !== 3 || !existsSync(dir)) {
+  process.stderr.write("usage: node ajv_check.mjs <examples-dir>\n");
+  process.exit(2);
+}
+
+const bundle = JSON.parse(readFileSync(BUNDLE, "utf8"));
+// Strict mode, so that a keyword ajv does not know is an error; `version` is the bundle's own annotation.
+const ajv = new Ajv2020({ strict: true, allErrors: false });
+ajv.addKeyword({ keyword: "version", schemaType: "string" });
+ajv.addSchema(bundle);
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** `/parts/0/mimeType` (a JSON pointer into `doc`) as `$.parts[0].mimeType`. */
+function jsonPath(doc, pointer) {
+  let path = "$";
+  let node = doc;
+  for (const raw of pointer === "" ? [] : pointer.slice(1).split("/")) {
+    const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (Array.isArray(node)) {
+      path += `[${key}]`;
+    } else {
+      path += /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+    }
+    node = node?.[key];
+  }
+  return path;
+}
+
+function check(type, file) {
+  const validate = ajv.getSchema(`${bundle.$id}#/$defs/${type}`);
+  if (validate === undefined) {
+    return { ok: false, error: `the bundle has no $defs/${type}`, path: "$" };
+  }
+  let doc;
+  try {
+    doc = JSON.parse(utf8.decode(readFileSync(file)));
+  } catch (err) {
+    return { ok: false, error: `not UTF-8 JSON: ${err.message}`, path: "$" };
+  }
+  if (validate(doc)) {
+    return { ok: true };
+  }
+  const [first] = validate.errors;
+  const path = jsonPath(doc, first.instancePath);
+  return { ok: false, error: `${path}: ${first.message}`, path };
+}
+
+let out = "";
+for (const type of readdirSync(dir).sort()) {
+  if (!statSync(join(dir, type)).isDirectory()) {
+    continue;
+  }
+  for (const kind of ["valid", "invalid"]) {
+    const folder = join(dir, type, kind);
+    if (!existsSync(folder)) {
+      continue;
+    }
+    for (const name of readdirSync(folder).filter((n) => n.endsWith(".json")).sort()) {
+      out += JSON.stringify({ vector: `${type}/${kind}/${name}`, ...check(type, join(folder, name)) }) + "\n";
+    }
+  }
+}
+process.stdout.write(out);

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The TypeScript tests: installs the pinned npm packages (npm ci, only when package-lock.json
+# changed), compiles generated/typescript with its own tsconfig (strict) and these tests, and
+# runs them with node --test. Needs `make gen` first.
+#
+#   bash tests/typescript/run.sh          build, then test
+#   bash tests/typescript/run.sh build    build only (for conformance.js and ajv_check.mjs)
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+pkg="$here/../../generated/typescript"
+if [ ! -f "$pkg/package.json" ]; then
+  echo "tests/typescript/run.sh: generated/typescript is missing; run \`make gen\` first" >&2
+  exit 1
+fi
+cd "$here"
+
+# node_modules/.lock-stamp is the package-lock.json the installed packages came from.
+if ! cmp -s package-lock.json node_modules/.lock-stamp; then
+  npm ci --no-audit --no-fund --ignore-scripts --loglevel=error >/dev/null
+  cp package-lock.json node_modules/.lock-stamp
+fi
+# The tests import the package by its name, as a user would; it resolves to generated/typescript.
+mkdir -p node_modules/@toolnexus
+ln -sfn ../../../../generated/typescript node_modules/@toolnexus/wire
+
+rm -rf "$pkg/dist" .cache
+node_modules/.bin/tsc -p "$pkg/tsconfig.json"
+node_modules/.bin/tsc -p tsconfig.json
+
+if [ "${1:-}" = build ]; then
+  exit 0
+fi
+node --test --test-reporter=spec .cache/*.test.js

@@ -1,0 +1,73 @@
+// The wire vectors of idl/examples, run through the generated package: what conformance.ts
+// prints and vectors.test.ts checks.
+
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import * as wire from "@toolnexus/wire";
+
+/** One vector: `<Type>/<valid|invalid>/<name>.json` under the examples folder. */
+export interface Vector {
+  type: string;
+  kind: "valid" | "invalid";
+  /** The path below the examples folder, with `/` separators. */
+  name: string;
+  file: string;
+}
+
+/** What one vector gave: re-emitted JSON text, or the error that rejected it. */
+export type Outcome =
+  | { vector: string; ok: true; emitted: string }
+  | { vector: string; ok: false; error: string; path: string };
+
+/** Every vector under `dir`, types and files in code-unit order (only files ending in `.json`). */
+export function listVectors(dir: string): Vector[] {
+  const out: Vector[] = [];
+  for (const type of readdirSync(dir).sort()) {
+    if (!statSync(join(dir, type)).isDirectory()) {
+      continue;
+    }
+    for (const kind of ["valid", "invalid"] as const) {
+      const folder = join(dir, type, kind);
+      let names: string[];
+      try {
+        names = readdirSync(folder).filter((n) => n.endsWith(".json")).sort();
+      } catch {
+        continue; // no such folder
+      }
+      for (const n of names) {
+        out.push({ type, kind, name: `${type}/${kind}/${n}`, file: join(folder, n) });
+      }
+    }
+  }
+  return out;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Parses `bytes` as a `type` and emits it again, through the package's `fromJson…`/`toJson…`. */
+export function roundTrip(type: string, bytes: Uint8Array): string {
+  const api = wire as unknown as Record<string, unknown>;
+  const from = api[`fromJson${type}`];
+  const to = api[`toJson${type}`];
+  if (typeof from !== "function" || typeof to !== "function") {
+    throw new Error(`@toolnexus/wire has no fromJson${type}/toJson${type}`);
+  }
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new wire.WireError("$", "UTF-8 text", "bytes that are not UTF-8");
+  }
+  return (to as (v: unknown) => string)((from as (t: string) => unknown)(text));
+}
+
+export function runVector(v: Vector): Outcome {
+  try {
+    return { vector: v.name, ok: true, emitted: roundTrip(v.type, readFileSync(v.file)) };
+  } catch (err) {
+    if (err instanceof wire.WireError) {
+      return { vector: v.name, ok: false, error: err.message, path: err.path };
+    }
+    throw err;
+  }
+}
