@@ -13,11 +13,13 @@ from ._result import (
 )
 from ._suspend import auth_required, pending, pending_of
 from ._tool import Tool, ToolContext, define_tool, tool
+from ._toolkit import ResumeError, Toolkit
 
 __all__ = [
     "Answer",
     "ContentPart",
     "Request",
+    "ResumeError",
     "RunResult",
     "Tool",
     "ToolCall",
@@ -25,6 +27,7 @@ __all__ = [
     "ToolContext",
     "ToolResult",
     "ToolSpec",
+    "Toolkit",
     "WireError",
     "auth_required",
     "define_tool",

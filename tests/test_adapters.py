@@ -1,0 +1,530 @@
+"""The provider adapters, validated by each provider's own SDK types.
+
+TypedDict request types (openai, anthropic) go through a pydantic `TypeAdapter`; what
+the SDK kept is compared with what the adapter wrote, so a key the SDK does not know
+(and would silently drop) fails the test as surely as a wrong type. The pydantic
+models (google-genai forbids unknown keys; mcp ignores them, so it is compared the
+same way) validate the JSON text, as the wire would carry it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import mcp.types as mcp_types
+import pytest
+from anthropic.types import MessageParam, ToolParam, ToolResultBlockParam
+from google.genai import types as genai
+from openai.types.chat import (
+    ChatCompletionFunctionToolParam,
+    ChatCompletionMessageParam,
+    ChatCompletionToolMessageParam,
+    ChatCompletionUserMessageParam,
+)
+from openai.types.responses import FunctionToolParam, ResponseInputItemParam
+from openai.types.responses.response_input_item_param import FunctionCallOutput
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+import toolnexus.adapters as adapters
+from toolnexus import ContentPart, ToolCallResult, ToolResult, ToolSpec, WireError, define_tool, tool
+from toolnexus.adapters import (
+    anthropic_tool_result,
+    anthropic_tools,
+    from_mcp_call_tool_result,
+    gemini_function_response,
+    gemini_tools,
+    mcp_call_tool_result,
+    mcp_tools,
+    openai_chat_messages,
+    openai_chat_tools,
+    openai_responses_output,
+    openai_responses_tools,
+)
+
+REPO = Path(__file__).resolve().parent.parent
+HOST_ONLY = "HOST-ONLY-7f3a"
+#: Bytes whose base64 has `+` and `/`, which URL-safe base64 would spell differently.
+ODD_BYTES = b"\xfb\xff\xfe\xfb\xef\xbe"
+
+
+# -- helpers --------------------------------------------------------------------------
+
+
+def kept(value: Any) -> Any:
+    """A validated value as plain data, consuming the lazy iterators pydantic makes of `Iterable` fields."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    if isinstance(value, dict):
+        return {k: kept(v) for k, v in value.items()}
+    if isinstance(value, (str, bytes, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, Iterable):
+        return [kept(v) for v in value]
+    raise AssertionError(f"unexpected {type(value).__name__} in a validated value")
+
+
+def sdk_typed(sdk_type: Any, value: Any) -> None:
+    """`value` is valid for the SDK's TypedDict type, and the SDK keeps all of it."""
+    assert kept(TypeAdapter(sdk_type).validate_python(value)) == value
+
+
+def sdk_model(model: type[BaseModel], value: Any) -> BaseModel:
+    """`value`, as JSON text, is valid for the SDK's pydantic model, and the model keeps all of it."""
+    parsed = model.model_validate_json(json.dumps(value))
+    assert parsed.model_dump(mode="json", by_alias=True, exclude_unset=True) == value
+    return parsed
+
+
+def no_metadata(value: Any) -> None:
+    text = json.dumps(value)
+    assert HOST_ONLY not in text and '"metadata"' not in text
+
+
+def part(raw: bytes, mime: str, name: str | None = None) -> ContentPart:
+    return ContentPart.from_bytes(raw, mime, name=name)
+
+
+PNG = ContentPart.from_path(REPO / "examples" / "media" / "fixture.png")
+JPEG = part(b"\xff\xd8\xff\xe0" + ODD_BYTES, "image/jpeg")
+BMP = part(b"BM" + ODD_BYTES, "image/bmp", "old.bmp")
+PDF = part(b"%PDF-1.4\n" + ODD_BYTES, "application/pdf", "report.pdf")
+TXT = part("notes: ünïcode\n".encode(), "text/plain", "notes.txt")
+ZIP = part(b"PK\x03\x04" + ODD_BYTES, "application/zip")
+WAV = part(b"RIFF\x00\x00\x00\x00WAVE", "audio/wav", "beep.wav")
+OGG = part(b"OggS" + ODD_BYTES, "audio/ogg")
+MP4 = part(b"\x00\x00\x00\x18ftypmp42", "video/mp4", "clip.mp4")
+ALL_PARTS = [PNG, JPEG, BMP, PDF, TXT, ZIP, WAV, OGG, MP4]
+
+
+def result(output: str = "found 9 attachments", parts: list[ContentPart] | None = None, error: bool = False):
+    r = ToolResult(output=output, is_error=error, parts=parts or [])
+    return r.with_metadata({"audit": HOST_ONLY, "pending_note": HOST_ONLY})
+
+
+def call(r: ToolResult, id: str = "call_1", name: str = "fetch") -> ToolCallResult:
+    return ToolCallResult(id, name, r)
+
+
+@tool
+def search(query: str, limit: int = 10, tags: list[str] | None = None) -> str:
+    """Search the notes."""
+    return query
+
+
+class Point(BaseModel):
+    x: int
+
+
+@tool
+def plot(p: Point) -> str:
+    """Plot a point (its schema has `$defs` and `$ref`)."""
+    return ""
+
+
+SPECS = [
+    search,
+    define_tool("sqrt", "Square root", None, lambda a, c: "1"),
+    ToolSpec("raw", "A spec", {"type": "object"}),
+]
+
+
+def test_the_adapters_names_are_pinned():
+    assert adapters.__all__ == [
+        "anthropic_tool_result",
+        "anthropic_tools",
+        "from_mcp_call_tool_result",
+        "gemini_function_response",
+        "gemini_tools",
+        "mcp_call_tool_result",
+        "mcp_tools",
+        "openai_chat_messages",
+        "openai_chat_tools",
+        "openai_responses_output",
+        "openai_responses_tools",
+    ]
+
+
+def test_declarations_refuse_other_things():
+    with pytest.raises(TypeError, match="expected a Tool or a ToolSpec, got dict"):
+        openai_chat_tools([{"name": "x"}])  # type: ignore[list-item]
+
+
+# -- OpenAI Chat Completions ---------------------------------------------------------
+
+
+def test_openai_chat_tools():
+    declared = openai_chat_tools(SPECS)
+    for d in declared:
+        sdk_typed(ChatCompletionFunctionToolParam, d)
+    assert declared[0] == {
+        "type": "function",
+        "function": {"name": "search", "description": "Search the notes.", "parameters": search.input_schema},
+    }
+    assert [d["function"]["name"] for d in declared] == ["search", "sqrt", "raw"]
+
+
+def test_openai_chat_text_result_is_one_tool_message():
+    messages = openai_chat_messages(call(result("4")))
+    assert messages == [{"role": "tool", "tool_call_id": "call_1", "content": "4"}]
+    sdk_typed(ChatCompletionToolMessageParam, messages[0])
+    no_metadata(messages)
+
+
+def test_openai_chat_error_keeps_its_message():
+    messages = openai_chat_messages(call(result("cannot take the square root of -1", error=True)))
+    assert messages[0]["content"] == "cannot take the square root of -1"
+
+
+def test_openai_chat_moves_images_and_files_into_a_user_message():
+    messages = openai_chat_messages(call(result(parts=ALL_PARTS)))
+    sdk_typed(list[ChatCompletionMessageParam], messages)
+    tool_message, user_message = messages
+    sdk_typed(ChatCompletionToolMessageParam, tool_message)
+    sdk_typed(ChatCompletionUserMessageParam, user_message)
+    assert isinstance(tool_message["content"], str), "a tool message is text only"
+    chat_refuses = "OpenAI Chat does not accept it in a tool result"
+    assert tool_message["content"].splitlines() == [
+        "found 9 attachments",
+        f"[image 'old.bmp' (image/bmp, 8 bytes) not included: {chat_refuses}]",
+        f"[audio (audio/ogg, 10 bytes) not included: {chat_refuses}]",
+        f"[video 'clip.mp4' (video/mp4, 12 bytes) not included: {chat_refuses}]",
+        "[6 attachment(s) follow in the next message]",
+    ]
+    content = user_message["content"]
+    assert content[0] == {"type": "text", "text": "Attachments returned by tool call call_1 (fetch):"}
+    assert [c["type"] for c in content[1:]] == [
+        "image_url",
+        "image_url",
+        "file",
+        "file",
+        "file",
+        "input_audio",
+    ]
+    assert content[1]["image_url"]["url"] == f"data:image/png;base64,{PNG.data}"
+    assert content[3]["file"] == {
+        "file_data": f"data:application/pdf;base64,{PDF.data}",
+        "filename": "report.pdf",
+    }
+    assert content[5]["file"]["filename"] == "attachment-5"
+    assert content[6]["input_audio"] == {"data": WAV.data, "format": "wav"}
+    no_metadata(messages)
+
+
+# -- OpenAI Responses ----------------------------------------------------------------
+
+
+def test_openai_responses_tools():
+    declared = openai_responses_tools(SPECS)
+    for d in declared:
+        sdk_typed(FunctionToolParam, d)
+    assert declared[1] == {
+        "type": "function",
+        "name": "sqrt",
+        "description": "Square root",
+        "parameters": {"type": "object"},
+        "strict": False,
+    }
+
+
+def test_openai_responses_text_output():
+    item = openai_responses_output(call(result("4")))
+    assert item == {"type": "function_call_output", "call_id": "call_1", "output": "4"}
+    sdk_typed(FunctionCallOutput, item)
+    sdk_typed(ResponseInputItemParam, item)
+
+
+def test_openai_responses_output_with_images_and_files():
+    item = openai_responses_output(call(result(parts=ALL_PARTS)))
+    sdk_typed(FunctionCallOutput, item)
+    sdk_typed(ResponseInputItemParam, item)
+    output = item["output"]
+    assert [o["type"] for o in output] == [
+        "input_text",
+        "input_image",
+        "input_image",
+        "input_text",
+        "input_file",
+        "input_file",
+        "input_file",
+        "input_text",
+        "input_text",
+        "input_text",
+    ]
+    assert output[0] == {"type": "input_text", "text": "found 9 attachments"}
+    assert output[2] == {"type": "input_image", "image_url": f"data:image/jpeg;base64,{JPEG.data}"}
+    assert output[5] == {
+        "type": "input_file",
+        "file_data": f"data:text/plain;base64,{TXT.data}",
+        "filename": "notes.txt",
+    }
+    assert output[6]["filename"] == "attachment-5"
+    assert "OpenAI Responses does not accept it" in output[9]["text"]
+    no_metadata(item)
+
+
+def test_openai_responses_parts_without_text():
+    item = openai_responses_output(call(result("", parts=[PNG])))
+    assert item["output"] == [{"type": "input_image", "image_url": f"data:image/png;base64,{PNG.data}"}]
+    sdk_typed(FunctionCallOutput, item)
+
+
+# -- Anthropic -----------------------------------------------------------------------
+
+
+def test_anthropic_tools():
+    declared = anthropic_tools(SPECS)
+    for d in declared:
+        sdk_typed(ToolParam, d)
+    assert declared[0] == {
+        "name": "search",
+        "description": "Search the notes.",
+        "input_schema": search.input_schema,
+    }
+
+
+def test_anthropic_text_result_and_error_flag():
+    ok = anthropic_tool_result(call(result("4")))
+    assert ok == {"type": "tool_result", "tool_use_id": "call_1", "content": "4"}
+    bad = anthropic_tool_result(call(result("boom", error=True)))
+    assert bad == {"type": "tool_result", "tool_use_id": "call_1", "content": "boom", "is_error": True}
+    empty = anthropic_tool_result(call(result("")))
+    assert empty == {"type": "tool_result", "tool_use_id": "call_1"}
+    for block in (ok, bad, empty):
+        sdk_typed(ToolResultBlockParam, block)
+    sdk_typed(MessageParam, {"role": "user", "content": [ok, bad]})
+    no_metadata([ok, bad])
+
+
+def test_anthropic_tool_result_with_images_and_documents():
+    block = anthropic_tool_result(call(result(parts=ALL_PARTS, error=True)))
+    sdk_typed(ToolResultBlockParam, block)
+    sdk_typed(MessageParam, {"role": "user", "content": [block]})
+    assert block["is_error"] is True
+    content = block["content"]
+    assert [c["type"] for c in content] == [
+        "text",
+        "image",
+        "image",
+        "text",
+        "document",
+        "document",
+        "text",
+        "text",
+        "text",
+        "text",
+    ]
+    assert content[1] == {
+        "type": "image",
+        "source": {"type": "base64", "media_type": "image/png", "data": PNG.data},
+    }
+    assert content[3]["text"].startswith("[image 'old.bmp' (image/bmp, 8 bytes) not included: Anthropic")
+    assert content[4] == {
+        "type": "document",
+        "source": {"type": "base64", "media_type": "application/pdf", "data": PDF.data},
+        "title": "report.pdf",
+    }
+    assert content[5]["source"] == {"type": "text", "media_type": "text/plain", "data": "notes: ünïcode\n"}
+    no_metadata(block)
+
+
+def test_anthropic_refuses_the_image_types_the_adapter_turns_into_notes():
+    """The SDK itself rejects a BMP image block: the note is not an arbitrary choice."""
+    bmp = {"type": "image", "source": {"type": "base64", "media_type": "image/bmp", "data": BMP.data}}
+    with pytest.raises(ValidationError):
+        sdk_typed(ToolResultBlockParam, {"type": "tool_result", "tool_use_id": "t", "content": [bmp]})
+
+
+# -- Gemini --------------------------------------------------------------------------
+
+
+def test_gemini_tools():
+    declared = gemini_tools(SPECS)
+    assert len(declared) == 1
+    parsed = sdk_model(genai.Tool, declared[0])
+    assert isinstance(parsed, genai.Tool) and parsed.function_declarations is not None
+    assert [f.name for f in parsed.function_declarations] == ["search", "sqrt", "raw"]
+    assert parsed.function_declarations[0].parameters_json_schema == search.input_schema
+    assert gemini_tools([]) == []
+
+
+def test_gemini_parameters_would_refuse_an_inferred_schema():
+    """Why the schema goes in `parametersJsonSchema`: `parameters` takes only Gemini's subset."""
+    declared = gemini_tools([plot])[0]["functionDeclarations"][0]
+    sdk_model(genai.FunctionDeclaration, declared)
+    as_parameters = {"name": "plot", "parameters": declared["parametersJsonSchema"]}
+    with pytest.raises(ValidationError):
+        genai.FunctionDeclaration.model_validate_json(json.dumps(as_parameters))
+
+
+def test_gemini_function_response_output_and_error():
+    ok = gemini_function_response(call(result("4")))
+    assert ok == {"functionResponse": {"id": "call_1", "name": "fetch", "response": {"output": "4"}}}
+    bad = gemini_function_response(call(result("boom", error=True), id=""))
+    assert bad == {"functionResponse": {"name": "fetch", "response": {"error": "boom"}}}
+    for p in (ok, bad):
+        parsed = sdk_model(genai.Part, p)
+        assert isinstance(parsed, genai.Part) and parsed.function_response is not None
+        sdk_model(genai.FunctionResponse, p["functionResponse"])
+    sdk_model(genai.Content, {"role": "user", "parts": [ok, bad]})
+    no_metadata([ok, bad])
+
+
+def test_gemini_function_response_inline_parts():
+    p = gemini_function_response(call(result(parts=[PNG, JPEG, PDF])))
+    parsed = genai.Part.model_validate_json(json.dumps(p))
+    response = parsed.function_response
+    assert response is not None and response.parts is not None
+    blobs = [fp.inline_data for fp in response.parts]
+    assert [(b.mime_type, b.data) for b in blobs if b] == [
+        ("image/png", PNG.raw()),
+        ("image/jpeg", JPEG.raw()),
+        ("application/pdf", PDF.raw()),
+    ], "the SDK decodes the standard base64 to the same bytes"
+    assert response.response == {"output": "found 9 attachments"}
+    assert p["functionResponse"]["parts"][1] == {"inlineData": {"mimeType": "image/jpeg", "data": JPEG.data}}
+    no_metadata(p)
+
+
+# -- MCP -----------------------------------------------------------------------------
+
+
+def test_mcp_tools():
+    declared = mcp_tools(SPECS)
+    for d in declared:
+        sdk_model(mcp_types.Tool, d)
+    sdk_model(mcp_types.ListToolsResult, {"tools": declared})
+    assert declared[0] == {
+        "name": "search",
+        "description": "Search the notes.",
+        "inputSchema": search.input_schema,
+    }
+
+
+def test_mcp_call_tool_result_text_and_error():
+    ok = mcp_call_tool_result(result("4"))
+    assert ok == {"content": [{"type": "text", "text": "4"}]}
+    bad = mcp_call_tool_result(result("boom", error=True))
+    assert bad == {"content": [{"type": "text", "text": "boom"}], "isError": True}
+    empty = mcp_call_tool_result(result(""))
+    assert empty == {"content": [{"type": "text", "text": ""}]}
+    for r in (ok, bad, empty):
+        sdk_model(mcp_types.CallToolResult, r)
+    no_metadata([ok, bad])
+
+
+def test_mcp_call_tool_result_with_parts():
+    out = mcp_call_tool_result(result("", parts=ALL_PARTS))
+    parsed = sdk_model(mcp_types.CallToolResult, out)
+    assert isinstance(parsed, mcp_types.CallToolResult)
+    assert [c["type"] for c in out["content"]] == [
+        "image",
+        "image",
+        "image",
+        "resource",
+        "resource",
+        "resource",
+        "audio",
+        "audio",
+        "resource",
+    ]
+    assert out["content"][0] == {"type": "image", "data": PNG.data, "mimeType": "image/png"}
+    assert out["content"][3] == {
+        "type": "resource",
+        "resource": {
+            "uri": "toolnexus://parts/3/report.pdf",
+            "mimeType": "application/pdf",
+            "blob": PDF.data,
+        },
+    }
+    assert out["content"][5]["resource"]["uri"] == "toolnexus://parts/5"
+    no_metadata(out)
+
+
+def test_from_mcp_joins_text_and_keeps_media_and_error():
+    sdk_result = mcp_types.CallToolResult(
+        content=[
+            mcp_types.TextContent(type="text", text="line one"),
+            mcp_types.ImageContent(type="image", data=PNG.data, mime_type="image/png"),
+            mcp_types.TextContent(type="text", text="line two"),
+            mcp_types.AudioContent(type="audio", data=WAV.data, mime_type="audio/wav"),
+            mcp_types.EmbeddedResource(
+                type="resource",
+                resource=mcp_types.BlobResourceContents(
+                    uri="file:///tmp/My%20Report.pdf", mime_type="application/pdf", blob=PDF.data
+                ),
+            ),
+            mcp_types.EmbeddedResource(
+                type="resource",
+                resource=mcp_types.TextResourceContents(
+                    uri="memo://1", mime_type="text/plain", text="a memo"
+                ),
+            ),
+            mcp_types.ResourceLink(type="resource_link", name="spec", uri="https://example.com/spec"),
+        ],
+        is_error=True,
+        _meta={"trace": "t-1"},
+    )
+    wire = sdk_result.model_dump(mode="json", by_alias=True, exclude_none=True)
+    r = from_mcp_call_tool_result(wire)
+    assert r.output == "line one\nline two\na memo\n[spec: https://example.com/spec]"
+    assert r.is_error is True
+    assert [(p.kind, p.mime_type, p.name) for p in r.parts] == [
+        ("image", "image/png", None),
+        ("audio", "audio/wav", None),
+        ("file", "application/pdf", "My Report.pdf"),
+    ]
+    assert r.parts[2].raw() == PDF.raw()
+    assert r.metadata == {"_meta": {"trace": "t-1"}}
+
+
+def test_from_mcp_structured_content_becomes_json_text_when_there_is_no_text():
+    only = mcp_types.CallToolResult(content=[], structured_content={"temp": 21.5, "city": "Zürich"})
+    r = from_mcp_call_tool_result(only.model_dump(mode="json", by_alias=True, exclude_none=True))
+    assert r.output == '{"temp":21.5,"city":"Zürich"}'
+    assert r.is_error is False and r.metadata is None
+    both = {"content": [{"type": "text", "text": "21.5 °C in Zürich"}], "structuredContent": {"temp": 21.5}}
+    assert from_mcp_call_tool_result(both).output == "21.5 °C in Zürich"
+
+
+def test_mcp_round_trip_keeps_what_the_model_sees():
+    original = ToolResult(output="see attached", is_error=True, parts=[PNG, WAV, PDF, part(b"x", "text/csv")])
+    back = from_mcp_call_tool_result(mcp_call_tool_result(original))
+    assert back.output == original.output and back.is_error
+    assert [(p.kind, p.mime_type, p.data) for p in back.parts] == [
+        (p.kind, p.mime_type, p.data) for p in original.parts
+    ]
+    assert back.parts[2].name == "report.pdf"
+
+
+@pytest.mark.parametrize(
+    ("wire", "path"),
+    [
+        ([], "$"),
+        ({"content": "text"}, "$.content"),
+        ({"content": [7]}, "$.content[0]"),
+        ({"content": [{"type": "text"}]}, "$.content[0].text"),
+        (
+            {"content": [{"type": "image", "mimeType": "image/png", "data": "not base64!"}]},
+            "$.content[0].data",
+        ),
+        (
+            {"content": [{"type": "resource", "resource": {"uri": "x:", "blob": 5}}]},
+            "$.content[0].resource.blob",
+        ),
+        ({"content": [], "isError": "yes"}, "$.isError"),
+        ({"content": [], "_meta": []}, "$._meta"),
+    ],
+)
+def test_from_mcp_rejects_malformed_results_naming_the_path(wire, path):
+    with pytest.raises(WireError) as info:
+        from_mcp_call_tool_result(wire)
+    assert info.value.path == path
+    assert info.value.type_name == "CallToolResult"
+
+
+def test_from_mcp_notes_unknown_block_types():
+    r = from_mcp_call_tool_result({"content": [{"type": "hologram"}, {"type": "text", "text": "hi"}]})
+    assert r.output == "[hologram content left out]\nhi"

@@ -1,0 +1,63 @@
+"""What the adapters share: reading declarations, and describing parts a target cannot take."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .._result import ContentPart, ToolSpec
+from .._tool import Tool
+
+__all__ = ["ToolLike", "data_url", "decoded_size", "file_name", "omitted", "specs_of", "text_with"]
+
+#: What a declaration adapter accepts: runtime tools, or their wire declarations.
+ToolLike = Tool | ToolSpec
+
+_EXTENSIONS = {
+    "application/pdf": ".pdf",
+    "text/plain": ".txt",
+    "text/csv": ".csv",
+    "text/markdown": ".md",
+    "application/json": ".json",
+}
+
+
+def specs_of(tools: Iterable[ToolLike]) -> list[ToolSpec]:
+    """The declarations of `tools`, in order."""
+    specs: list[ToolSpec] = []
+    for t in tools:
+        if isinstance(t, Tool):
+            specs.append(t.spec())
+        elif isinstance(t, ToolSpec):
+            specs.append(t)
+        else:
+            raise TypeError(f"expected a Tool or a ToolSpec, got {type(t).__name__}")
+    return specs
+
+
+def data_url(part: ContentPart) -> str:
+    """The part as a `data:` URL."""
+    return f"data:{part.mime_type};base64,{part.data}"
+
+
+def decoded_size(part: ContentPart) -> int:
+    """The size of the part's bytes, from the length of its (padded) base64 text."""
+    return len(part.data) // 4 * 3 - part.data[-2:].count("=")
+
+
+def file_name(part: ContentPart, index: int) -> str:
+    """The part's name, or `attachment-<index>` with an extension for common types."""
+    return part.name or f"attachment-{index}{_EXTENSIONS.get(part.mime_type, '')}"
+
+
+def omitted(part: ContentPart, target: str) -> str:
+    """The note that stands in for a part `target` cannot take in a tool result."""
+    label = f" {part.name!r}" if part.name else ""
+    return (
+        f"[{part.kind}{label} ({part.mime_type}, {decoded_size(part)} bytes) not included: "
+        f"{target} does not accept it in a tool result]"
+    )
+
+
+def text_with(output: str, notes: list[str]) -> str:
+    """`output` followed by `notes`, one per line."""
+    return "\n".join([output, *notes]) if output else "\n".join(notes)

@@ -1,0 +1,73 @@
+"""Anthropic Messages: tool declarations and `tool_result` blocks.
+
+Pure functions to plain dicts, shaped after the `anthropic` SDK's request types;
+nothing here imports the SDK. `metadata` never appears in what they return.
+"""
+
+from __future__ import annotations
+
+import binascii
+from collections.abc import Iterable
+from typing import Any
+
+from .._result import ContentPart, ToolCallResult
+from ._common import ToolLike, omitted, specs_of
+
+__all__ = ["anthropic_tool_result", "anthropic_tools"]
+
+#: The image types an Anthropic image block takes.
+_IMAGES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+
+
+def anthropic_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
+    """Messages `tools`: `{name, description, input_schema}`."""
+    return [
+        {"name": s.name, "description": s.description, "input_schema": s.input_schema}
+        for s in specs_of(tools)
+    ]
+
+
+def _plain_text(part: ContentPart) -> str | None:
+    try:
+        return part.raw().decode("utf-8")
+    except (UnicodeDecodeError, binascii.Error):
+        return None
+
+
+def _block(part: ContentPart) -> dict[str, Any]:
+    if part.kind == "image" and part.mime_type in _IMAGES:
+        source = {"type": "base64", "media_type": part.mime_type, "data": part.data}
+        return {"type": "image", "source": source}
+    if part.mime_type == "application/pdf":
+        source = {"type": "base64", "media_type": "application/pdf", "data": part.data}
+        return _document(source, part)
+    if part.mime_type == "text/plain" and (text := _plain_text(part)) is not None:
+        return _document({"type": "text", "media_type": "text/plain", "data": text}, part)
+    return {"type": "text", "text": omitted(part, "Anthropic")}
+
+
+def _document(source: dict[str, Any], part: ContentPart) -> dict[str, Any]:
+    block: dict[str, Any] = {"type": "document", "source": source}
+    if part.name:
+        block["title"] = part.name
+    return block
+
+
+def anthropic_tool_result(call: ToolCallResult) -> dict[str, Any]:
+    """The `tool_result` content block for one result, with `is_error` when it failed.
+
+    Without parts, `content` is the text (left out when empty). With parts it is a
+    list: a text block, image blocks for JPEG, PNG, GIF and WebP, document blocks for
+    PDF and UTF-8 `text/plain` files, and a text note for anything else.
+    """
+    result = call.result
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": call.id}
+    if result.parts:
+        content = [{"type": "text", "text": result.output}] if result.output else []
+        content.extend(_block(part) for part in result.parts)
+        block["content"] = content
+    elif result.output:
+        block["content"] = result.output
+    if result.is_error:
+        block["is_error"] = True
+    return block

@@ -1,0 +1,50 @@
+"""Gemini: tool declarations and `functionResponse` parts, in the REST API's JSON form.
+
+Pure functions to plain dicts with the API's camelCase keys (which the `google-genai`
+SDK also accepts); nothing here imports the SDK. `metadata` never appears in what
+they return.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .._result import ToolCallResult
+from ._common import ToolLike, specs_of
+
+__all__ = ["gemini_function_response", "gemini_tools"]
+
+
+def gemini_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
+    """Gemini `tools`: one element whose `functionDeclarations` lists every tool.
+
+    The input schema goes in `parametersJsonSchema`, which takes JSON Schema as it is;
+    `parameters` takes only Gemini's OpenAPI subset and refuses `$defs`, `$ref` and
+    other keys that inferred schemas use. No tools give an empty list.
+    """
+    declarations = [
+        {"name": s.name, "description": s.description, "parametersJsonSchema": s.input_schema}
+        for s in specs_of(tools)
+    ]
+    return [{"functionDeclarations": declarations}] if declarations else []
+
+
+def gemini_function_response(call: ToolCallResult) -> dict[str, Any]:
+    """The `functionResponse` part for one result.
+
+    `response` is `{"output": text}`, or `{"error": text}` for an error. Every
+    non-text part goes in `parts` as `inlineData` (MIME type and base64 data); which
+    types a model reads there depends on the model. `id` is the call's id when it
+    has one.
+    """
+    result = call.result
+    response: dict[str, Any] = {"name": call.name}
+    if call.id:
+        response = {"id": call.id, **response}
+    response["response"] = {"error" if result.is_error else "output": result.output}
+    if result.parts:
+        response["parts"] = [
+            {"inlineData": {"mimeType": part.mime_type, "data": part.data}} for part in result.parts
+        ]
+    return {"functionResponse": response}

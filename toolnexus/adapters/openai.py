@@ -1,0 +1,121 @@
+"""OpenAI: tool declarations and tool results for Chat Completions and for Responses.
+
+Pure functions to plain dicts, shaped after the `openai` SDK's request types; nothing
+here imports the SDK. `metadata` never appears in what they return.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .._result import ToolCallResult
+from ._common import ToolLike, data_url, file_name, omitted, specs_of, text_with
+
+__all__ = [
+    "openai_chat_messages",
+    "openai_chat_tools",
+    "openai_responses_output",
+    "openai_responses_tools",
+]
+
+#: Image types the OpenAI models read.
+_IMAGES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
+#: Audio types a Chat `input_audio` part takes, with its `format`.
+_CHAT_AUDIO = {
+    "audio/wav": "wav",
+    "audio/x-wav": "wav",
+    "audio/wave": "wav",
+    "audio/mpeg": "mp3",
+    "audio/mp3": "mp3",
+}
+
+
+def openai_chat_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
+    """Chat Completions `tools`: `{"type": "function", "function": {name, description, parameters}}`."""
+    return [
+        {
+            "type": "function",
+            "function": {"name": s.name, "description": s.description, "parameters": s.input_schema},
+        }
+        for s in specs_of(tools)
+    ]
+
+
+def openai_responses_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
+    """Responses `tools`: `{"type": "function", name, description, parameters, "strict": False}`.
+
+    `strict` is required by the SDK and defaults to true on the Responses API, which
+    would demand a schema in OpenAI's strict subset; it is written as `False`.
+    """
+    return [
+        {
+            "type": "function",
+            "name": s.name,
+            "description": s.description,
+            "parameters": s.input_schema,
+            "strict": False,
+        }
+        for s in specs_of(tools)
+    ]
+
+
+def openai_chat_messages(call: ToolCallResult) -> list[dict[str, Any]]:
+    """The Chat Completions messages for one result: a `tool` message, then maybe a `user` one.
+
+    A Chat `tool` message holds text only, so images (PNG, JPEG, GIF, WebP), WAV and
+    MP3 audio and files travel in a `user` message right after it, which the tool
+    message announces. Parts Chat cannot take at all (video, other image or audio
+    types) become a note in the tool message. The error flag has no Chat field: an
+    error's output is its message.
+    """
+    result = call.result
+    attachments: list[dict[str, Any]] = []
+    notes: list[str] = []
+    for i, part in enumerate(result.parts):
+        if part.kind == "image" and part.mime_type in _IMAGES:
+            attachments.append({"type": "image_url", "image_url": {"url": data_url(part)}})
+        elif part.kind == "audio" and part.mime_type in _CHAT_AUDIO:
+            audio = {"data": part.data, "format": _CHAT_AUDIO[part.mime_type]}
+            attachments.append({"type": "input_audio", "input_audio": audio})
+        elif part.kind == "file":
+            file = {"file_data": data_url(part), "filename": file_name(part, i)}
+            attachments.append({"type": "file", "file": file})
+        else:
+            notes.append(omitted(part, "OpenAI Chat"))
+    if attachments:
+        notes.append(f"[{len(attachments)} attachment(s) follow in the next message]")
+    messages: list[dict[str, Any]] = [
+        {"role": "tool", "tool_call_id": call.id, "content": text_with(result.output, notes)}
+    ]
+    if attachments:
+        intro = {"type": "text", "text": f"Attachments returned by tool call {call.id} ({call.name}):"}
+        messages.append({"role": "user", "content": [intro, *attachments]})
+    return messages
+
+
+def openai_responses_output(call: ToolCallResult) -> dict[str, Any]:
+    """The Responses `function_call_output` input item for one result.
+
+    Without parts, `output` is the text. With parts it is a list: `input_text` for the
+    text, `input_image` (data URL) for PNG, JPEG, GIF and WebP images, `input_file`
+    (data URL and file name) for files, and an `input_text` note for anything else.
+    """
+    result = call.result
+    output: str | list[dict[str, Any]]
+    if not result.parts:
+        output = result.output
+    else:
+        items: list[dict[str, Any]] = []
+        if result.output:
+            items.append({"type": "input_text", "text": result.output})
+        for i, part in enumerate(result.parts):
+            if part.kind == "image" and part.mime_type in _IMAGES:
+                items.append({"type": "input_image", "image_url": data_url(part)})
+            elif part.kind == "file":
+                name = file_name(part, i)
+                items.append({"type": "input_file", "file_data": data_url(part), "filename": name})
+            else:
+                items.append({"type": "input_text", "text": omitted(part, "OpenAI Responses")})
+        output = items
+    return {"type": "function_call_output", "call_id": call.id, "output": output}
