@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: gen check test test-python test-typescript test-rust lint bench clean
+.PHONY: gen check test test-python test-typescript test-rust lint bench clean fuzz breaking
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -29,7 +29,7 @@ test: $(STAMP)
 
 ## lint: ruff and mypy (strict) on the runtime and the generator
 lint: $(STAMP)
-	$(VENV)/bin/ruff check toolnexus codegen tests examples
+	$(VENV)/bin/ruff check toolnexus codegen tests examples bench
 	$(VENV)/bin/ruff format --check toolnexus codegen
 	$(VENV)/bin/mypy toolnexus codegen
 
@@ -37,6 +37,16 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev,bench]'
 	$(PY) bench/bench.py
+
+## fuzz: the property tests of tests/test_properties.py with FUZZ_SCALE times the examples; prints the cases run
+FUZZ_SCALE ?= 50
+fuzz: $(STAMP)
+	TOOLNEXUS_FUZZ_SCALE=$(FUZZ_SCALE) $(PY) -m pytest -q -s -p no:cacheprovider tests/test_properties.py
+
+## breaking: list breaking wire changes in idl/ since AGAINST (default: the previous commit)
+AGAINST ?= HEAD~1
+breaking: $(STAMP)
+	$(PY) -m codegen breaking --against $(AGAINST)
 
 clean:
 	rm -rf $(VENV) .cache tests/typescript/node_modules tests/typescript/.cache generated/typescript/dist generated/rust/target

@@ -1,4 +1,5 @@
-"""`python -m codegen gen` writes generated/ from idl/; `python -m codegen check` fails when it is stale."""
+"""`python -m codegen gen` writes generated/ from idl/; `python -m codegen check` fails when it is stale;
+`python -m codegen breaking --against <git-ref>` lists the breaking changes since that ref."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import difflib
 import sys
 from pathlib import Path
 
-from . import jsonschema_target, python_target, rust_target, typescript_target
+from . import breaking, jsonschema_target, python_target, rust_target, typescript_target
 from .idl import IdlError, load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,9 +80,14 @@ def check(root: Path = ROOT) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m codegen", description=__doc__)
-    parser.add_argument("command", choices=["gen", "check"])
+    parser.add_argument("command", choices=["gen", "check", "breaking"])
+    parser.add_argument("--against", metavar="GIT_REF", help="breaking: the git ref to compare idl/ with")
     args = parser.parse_args(argv)
     try:
+        if args.command == "breaking":
+            if not args.against:
+                parser.error("breaking needs --against <git-ref>")
+            return breaking.main(ROOT, args.against)
         return gen() if args.command == "gen" else check()
     except IdlError as exc:
         print(f"codegen: {exc}", file=sys.stderr)

@@ -226,8 +226,19 @@ def _package_json(idl: Idl) -> str:
 
 #: What check.ts gives the codec; codec.ts imports the ones its code uses.
 _CHECKS = (
-    "expectArray", "expectBoolean", "expectEnum", "expectInteger", "expectMap", "expectNumber",
-    "expectObject", "expectString", "has", "keepUnknown", "need", "rejectUnknown", "StringRule",
+    "expectArray",
+    "expectBoolean",
+    "expectEnum",
+    "expectInteger",
+    "expectMap",
+    "expectNumber",
+    "expectObject",
+    "expectString",
+    "has",
+    "keepUnknown",
+    "need",
+    "rejectUnknown",
+    "StringRule",
 )
 
 
@@ -253,7 +264,9 @@ def render(idl: Idl) -> dict[str, str]:
         "idl": idl,
         "package_name": PACKAGE_NAME,
         "types": types,
-        "types_imports": _uses(("JsonNumber", "JsonValue"), " ".join(f.ts_type for t in types for f in t.fields)),
+        "types_imports": _uses(
+            ("JsonNumber", "JsonValue"), " ".join(f.ts_type for t in types for f in t.fields)
+        ),
         "codec_imports": _codec_imports(types),
         "has_helpers": has_helpers,
     }

@@ -66,7 +66,9 @@ def jsonschema_answers() -> dict[str, dict[str, Any]]:
 
     from toolnexus._schema import validator_for
 
-    bundle = json.loads((REPO / "generated" / "jsonschema" / "toolnexus.schema.json").read_text(encoding="utf-8"))
+    bundle = json.loads(
+        (REPO / "generated" / "jsonschema" / "toolnexus.schema.json").read_text(encoding="utf-8")
+    )
     registry = Registry().with_resource(
         bundle["$id"], Resource.from_contents(bundle, default_specification=DRAFT202012)
     )
@@ -134,7 +136,11 @@ if __name__ == "__main__":
         for name in SOURCES:
             passed = sum(table[name][v.id] == "pass" for v in mine)
             cells.append(f"{passed}/{len(mine)}")
-        print(f"| {type_name} | {sum(v.valid for v in mine)} | {sum(not v.valid for v in mine)} | " + " | ".join(cells) + " |")
+        print(
+            f"| {type_name} | {sum(v.valid for v in mine)} | {sum(not v.valid for v in mine)} | "
+            + " | ".join(cells)
+            + " |"
+        )
     failures = [(n, vid, why) for n, rows in table.items() for vid, why in rows.items() if why != "pass"]
     for failure in failures:
         print(*failure, sep="  ")

@@ -19,6 +19,8 @@ def answers(source: str):
 def test_conformance(source):
     got = answers(source)
     parser = source in conformance.PARSERS
-    failures = {v.id: why for v in VECTORS if (why := conformance.verdict(v, got.get(v.id), parser)) != "pass"}
+    failures = {
+        v.id: why for v in VECTORS if (why := conformance.verdict(v, got.get(v.id), parser)) != "pass"
+    }
     assert failures == {}
     assert len(got) == len(VECTORS)

@@ -22,15 +22,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from jsonschema import Draft202012Validator as _Draft202012
+from jsonschema.exceptions import ValidationError
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
 from toolnexus._schema import validator_for
 
 # JSON Schema patterns are ECMA-262 regexes; Python's `re` reads `$` differently.
 Draft202012Validator = validator_for({"$schema": "https://json-schema.org/draft/2020-12/schema"})
-from jsonschema.exceptions import ValidationError
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
 
 ROOT = Path(__file__).resolve().parent.parent
 IDL = ROOT / "idl"

@@ -93,7 +93,14 @@ class ContentPart(wire.ContentPart):
             raw = f.read(max_bytes + 1)
         if len(raw) > max_bytes:
             raise ValueError(f"{str(p)!r} grew past the limit of {max_bytes} bytes while being read")
-        return cls.from_bytes(raw, sniff_mime(raw[:SNIFF_BYTES], p.suffix), name=p.name)
+        mime_type = sniff_mime(raw[:SNIFF_BYTES], p.suffix)
+        encoded = binascii.b2a_base64(raw, newline=False)
+        del raw  # freed before the text copy is made: the peak is two copies of the file, not three
+        part = cls(kind_of(mime_type), mime_type, "", p.name)  # type: ignore[arg-type]
+        # Base64 written just now is valid by construction: assigned unchecked, as the data
+        # pattern's regex over a large file costs more than the encoding itself.
+        part.data = encoded.decode("ascii")
+        return part
 
     def raw(self) -> bytes:
         """The decoded bytes of `data`."""
@@ -110,12 +117,12 @@ class ToolResult(wire.ToolResult):
     @classmethod
     def ok(cls, output: str) -> ToolResult:
         """A successful result with `output` for the model."""
-        return cls(output=output)
+        return cls(output=output, parts=[])  # an explicit [] is cheaper than pydantic's copy of the default
 
     @classmethod
     def error(cls, message: str) -> ToolResult:
         """A failed result; `message` is what the model reads."""
-        return cls(output=message, is_error=True)
+        return cls(output=message, is_error=True, parts=[])
 
     def with_metadata(self, meta: dict[str, Any]) -> ToolResult:
         """A copy with `meta`'s keys added to the metadata (replacing keys it already has).

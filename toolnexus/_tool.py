@@ -58,7 +58,7 @@ def _as_result(value: Any) -> ToolResult:
         )
     try:
         return ToolResult.ok(_dumps(value))
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, RecursionError) as exc:  # RecursionError: nested past the limit
         return ToolResult.error(f"the tool returned a value that is not JSON: {_exception_text(exc)}")
 
 
@@ -207,19 +207,18 @@ def _from_function(fn: Callable[..., Any], name: str | None, description: str | 
         default = ... if param.default is param.empty else param.default
         fields[param.name] = (annotation, default)
     tool_name = name or fn.__name__
-    model = create_model(
-        f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"), **fields
-    )
+    model = create_model(f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
     schema = model.model_json_schema()
     schema.pop("title", None)
-    names = tuple(fields)
+    validate = model.__pydantic_validator__.validate_python
 
     def check(args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         try:
-            parsed = model.model_validate(args)
+            parsed = validate(args)
         except ValidationError as exc:
             return args, _schema_errors(exc)
-        return {n: getattr(parsed, n) for n in names}, []
+        # The fresh model's own field dict (extra keys are forbidden, so it holds the fields only).
+        return parsed.__dict__, []
 
     is_async = inspect.iscoroutinefunction(fn)
     if is_async:

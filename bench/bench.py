@@ -1,0 +1,458 @@
+"""`make bench`: toolnexus against its peers, every figure a ratio measured in one run.
+
+The machines are shared and noisy, so no figure is an absolute time: each row times
+toolnexus and its peers interleaved (one batch of each, in turn, repeated), takes the
+median batch of each, and reports the ratio. Writes `bench/RESULTS.md`.
+
+    python bench/bench.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path[:0] = [str(HERE), str(ROOT)]
+
+import peers  # noqa: E402
+import pydantic  # noqa: E402
+
+import toolnexus  # noqa: E402
+
+QUICK = False
+
+
+@dataclass
+class Row:
+    figure: str
+    case: str
+    measured: str
+    target: str
+    met: bool | None  # None: informative, no target
+
+
+ROWS: list[Row] = []
+NOTES: list[str] = []
+
+
+def row(figure: str, case: str, ratios: dict[str, tuple[float, float]], detail: str = "") -> None:
+    """`ratios`: peer -> (measured ratio, target ratio)."""
+    measured = ", ".join(f"{r:.2f}× {peer}" for peer, (r, _) in ratios.items())
+    target = ", ".join(f"≤ {t:g}× {peer}" for peer, (_, t) in ratios.items())
+    met = all(r <= t for r, t in ratios.values())
+    ROWS.append(Row(figure, case, measured + (f" ({detail})" if detail else ""), target, met))
+    print(f"{figure} [{case}]: {measured} | target {target} | {'met' if met else 'NOT MET'}", flush=True)
+
+
+def interleaved(fns: dict[str, Callable[[], Any]], number: int, repeats: int) -> dict[str, float]:
+    """Median seconds per call of each fn, batches of `number` calls taken in turn."""
+    samples: dict[str, list[float]] = {k: [] for k in fns}
+    for fn in fns.values():  # warm up
+        fn()
+    for _ in range(repeats):
+        for name, fn in fns.items():
+            t0 = time.perf_counter()
+            for _ in range(number):
+                fn()
+            samples[name].append((time.perf_counter() - t0) / number)
+    return {k: statistics.median(v) for k, v in samples.items()}
+
+
+def _number(seconds_per_call: float, batch: float = 0.01) -> int:
+    return max(1, int(batch / max(seconds_per_call, 1e-9)))
+
+
+def _estimate(fn: Callable[[], Any]) -> float:
+    t0 = time.perf_counter()
+    n = 0
+    while time.perf_counter() - t0 < 0.02:
+        fn()
+        n += 1
+    return (time.perf_counter() - t0) / n
+
+
+def us(seconds: float) -> str:
+    return f"{seconds * 1e6:,.1f} µs" if seconds < 1e-2 else f"{seconds * 1e3:,.1f} ms"
+
+
+# --- wire round trip -----------------------------------------------------------------------------
+
+ROUND_TRIP_TARGETS = {"small": (8, 0.3), "medium": (1.5, 0.7), "image": (1.0, 0.5)}
+
+
+def bench_round_trip() -> None:
+    repeats = 7 if QUICK else 21
+    for case, doc in peers.PAYLOADS.items():
+        rt = peers.RoundTrips(doc)
+        fns = {"ours": rt.rt_ours, "msgspec": rt.rt_ms, "mcp": rt.rt_mcp, "dataclass": rt.rt_dc}
+        t = interleaved(fns, _number(_estimate(rt.rt_ours)), repeats)
+        ms_target, mcp_target = ROUND_TRIP_TARGETS[case]
+        row(
+            "wire round trip",
+            case,
+            {
+                "msgspec": (t["ours"] / t["msgspec"], ms_target),
+                "MCP CallToolResult": (t["ours"] / t["mcp"], mcp_target),
+            },
+            f"ours {us(t['ours'])}; dataclass+json is {t['dataclass'] / t['msgspec']:.2f}× msgspec",
+        )
+
+
+def bench_growth() -> None:
+    """How the round trip grows with the output size and the number of parts (no targets)."""
+    repeats = 5 if QUICK else 9
+    lines = ["| payload | toolnexus | msgspec | ratio | toolnexus per unit |", "|---|---|---|---|---|"]
+    series = [
+        (f"output {n:,} B", peers.payload(output_bytes=n), n / 1024, "KB")
+        for n in (1024, 10 * 1024, 100 * 1024, 1024 * 1024, 10 * 1024 * 1024)
+    ]
+    series += [
+        (f"{n} parts of 1 KiB", peers.payload(parts=n, part_bytes=1024), max(n, 1), "part")
+        for n in (0, 1, 10, 100)
+    ]
+    for label, doc, units, unit in series:
+        rt = peers.RoundTrips(doc)
+        t = interleaved({"ours": rt.rt_ours, "msgspec": rt.rt_ms}, _number(_estimate(rt.rt_ours)), repeats)
+        lines.append(
+            f"| {label} | {us(t['ours'])} | {us(t['msgspec'])} | {t['ours'] / t['msgspec']:.2f}× "
+            f"| {us(t['ours'] / units)}/{unit} |"
+        )
+        print(lines[-1], flush=True)
+    GROWTH.extend(lines)
+
+
+GROWTH: list[str] = []
+
+
+# --- Tool.call -----------------------------------------------------------------------------------
+
+
+def bench_tool_call() -> None:
+    async def add(a: int, b: int) -> str:
+        return str(a + b)
+
+    async def add_args(args: dict[str, Any], ctx: toolnexus.ToolContext) -> str:
+        return str(args["a"] + args["b"])
+
+    typed = toolnexus.tool(add)
+    explicit = toolnexus.define_tool(
+        "add",
+        "Add two integers",
+        {
+            "type": "object",
+            "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+            "required": ["a", "b"],
+            "additionalProperties": False,
+        },
+        add_args,
+    )
+    validated = pydantic.validate_call(add)
+    args = {"a": 1, "b": 2}
+    ctx = toolnexus.ToolContext()
+    number = 500 if QUICK else 2000
+    repeats = 7 if QUICK else 21
+
+    def batch(make: Callable[[], Any]) -> Callable[[], Any]:
+        async def run() -> None:
+            for _ in range(number):
+                await make()
+
+        return run
+
+    cases = {
+        "direct": batch(lambda: add(**args)),
+        "direct_args": batch(lambda: add_args(args, ctx)),
+        "typed": batch(lambda: typed.call(args)),
+        "explicit": batch(lambda: explicit.call(args)),
+        "validate_call": batch(lambda: validated(**args)),
+    }
+
+    async def main() -> dict[str, float]:
+        assert (await typed.call(args)).output == "3" and (await explicit.call(args)).output == "3"
+        samples: dict[str, list[float]] = {k: [] for k in cases}
+        for _ in range(repeats):
+            for name, run in cases.items():
+                t0 = time.perf_counter()
+                await run()
+                samples[name].append((time.perf_counter() - t0) / number)
+        return {k: statistics.median(v) for k, v in samples.items()}
+
+    t = asyncio.run(main())
+    row(
+        "Tool.call, schema from type hints",
+        "`async def add(a: int, b: int) -> str`",
+        {
+            "awaiting directly": (t["typed"] / t["direct"], 4),
+            "pydantic.validate_call": (t["typed"] / t["validate_call"], 0.7),
+        },
+        f"{us(t['typed'])} a call; direct {us(t['direct'])}",
+    )
+    row(
+        "Tool.call, explicit JSON-Schema dict",
+        "same",
+        {"awaiting directly": (t["explicit"] / t["direct_args"], 5)},
+        f"{us(t['explicit'])} a call; direct {us(t['direct_args'])}",
+    )
+
+
+# --- cold import ---------------------------------------------------------------------------------
+
+IMPORT_PROBE = "import time; t0 = time.perf_counter(); {stmt}; print(time.perf_counter() - t0)"
+
+
+def bench_import() -> None:
+    stmts = {
+        "ours": "import toolnexus",
+        "pydantic": "from pydantic import BaseModel, TypeAdapter",
+        "mcp_types": "import mcp_types",
+    }
+    try:
+        import mcp.types  # noqa: F401  (the full SDK, when it is installed)
+
+        stmts["mcp.types"] = "import mcp.types"
+    except ImportError:
+        pass
+    samples: dict[str, list[float]] = {k: [] for k in stmts}
+    for _ in range(10):
+        for name, stmt in stmts.items():
+            out = subprocess.run(
+                [sys.executable, "-c", IMPORT_PROBE.format(stmt=stmt)],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            samples[name].append(float(out.stdout))
+    t = {k: statistics.median(v) for k, v in samples.items()}
+    peer = "mcp.types" if "mcp.types" in t else "mcp_types"
+    detail = f"ours {us(t['ours'])}, pydantic {us(t['pydantic'])}, mcp_types {us(t['mcp_types'])}"
+    if "mcp.types" in t:
+        detail += (
+            f", mcp.types {us(t['mcp.types'])}; ours is {t['ours'] / t['mcp_types']:.2f}× `import mcp_types`"
+        )
+    row(
+        "cold `import toolnexus`",
+        "fresh interpreter, median of 10",
+        {
+            "pydantic BaseModel+TypeAdapter": (t["ours"] / t["pydantic"], 1.6),
+            f"`import {peer}`": (t["ours"] / t[peer], 0.25),
+        },
+        detail,
+    )
+
+
+# --- ContentPart.from_path -----------------------------------------------------------------------
+
+FROM_PATH_PROBE = """
+import sys, time
+path, how = sys.argv[1], sys.argv[2]
+if how == "ours":
+    from toolnexus import ContentPart
+    run = lambda: ContentPart.from_path(path)
+else:
+    import base64
+    def run():
+        with open(path, "rb") as f:
+            return base64.b64encode(f.read()).decode("ascii")
+def status(key):  # kB, from the kernel's view of this process
+    for line in open("/proc/self/status"):
+        if line.startswith(key + ":"):
+            return int(line.split()[1]) * 1024
+with open("/proc/self/clear_refs", "w") as f:
+    f.write("5")  # reset the peak (VmHWM) to the current RSS
+before = status("VmRSS")
+t0 = time.perf_counter()
+value = run()
+elapsed = time.perf_counter() - t0
+print(elapsed, status("VmHWM") - before)
+"""
+
+
+def bench_from_path() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "blob.png"
+        head = b"\x89PNG\r\n\x1a\n"
+        path.write_bytes(head + os.urandom(20 * 1024 * 1024 - len(head)))
+        samples: dict[str, list[tuple[float, float]]] = {"ours": [], "by hand": []}
+        for _ in range(3 if QUICK else 7):
+            for how in samples:
+                out = subprocess.run(
+                    [sys.executable, "-c", FROM_PATH_PROBE, str(path), how],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
+                elapsed, grown = map(float, out.stdout.split())
+                samples[how].append((elapsed, grown))
+    time_ = {k: statistics.median(s[0] for s in v) for k, v in samples.items()}
+    rss = {k: statistics.median(s[1] for s in v) for k, v in samples.items()}
+    row(
+        "`ContentPart.from_path`",
+        "20 MiB file, in a child process",
+        {
+            "by hand (time)": (time_["ours"] / time_["by hand"], 1.3),
+            "by hand (peak RSS growth)": (rss["ours"] / rss["by hand"], 1.3),
+        },
+        f"ours {us(time_['ours'])} and {rss['ours'] / 2**20:.0f} MiB; by hand {us(time_['by hand'])} "
+        f"and {rss['by hand'] / 2**20:.0f} MiB",
+    )
+
+
+# --- make gen ------------------------------------------------------------------------------------
+
+
+def bench_gen() -> None:
+    from codegen.python_target import DATAMODEL_CODEGEN_ARGS
+
+    schema = ROOT / "generated" / "jsonschema" / "toolnexus.schema.json"
+    with tempfile.TemporaryDirectory() as tmp:
+        commands = {
+            # All outputs rendered in memory, as `make gen` does before writing them
+            # (writing is left out so the bench never touches generated/).
+            "ours": [sys.executable, "-c", "from codegen.__main__ import render_all; render_all()"],
+            "datamodel-codegen": [
+                sys.executable,
+                "-m",
+                "datamodel_code_generator",
+                f"--input={schema}",
+                f"--output={Path(tmp) / 'models.py'}",
+                *DATAMODEL_CODEGEN_ARGS,
+            ],
+        }
+        samples: dict[str, list[float]] = {k: [] for k in commands}
+        for _ in range(2 if QUICK else 3):
+            for name, cmd in commands.items():
+                t0 = time.perf_counter()
+                done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+                samples[name].append(time.perf_counter() - t0)
+                if done.returncode:
+                    last = (done.stderr.strip().splitlines() or ["?"])[-1]
+                    NOTES.append(f"`make gen` timing: {name} failed ({last}); its row is not meaningful.")
+                    ROWS.append(
+                        Row(
+                            "`make gen` (all outputs)",
+                            "the project's IDL",
+                            f"{name} failed: {last}",
+                            "≤ 3× datamodel-codegen",
+                            None,
+                        )
+                    )
+                    print(f"make gen: {name} failed: {last}", flush=True)
+                    return
+    t = {k: statistics.median(v) for k, v in samples.items()}
+    row(
+        "`make gen` (all outputs)",
+        "the project's IDL, fresh process",
+        {"datamodel-codegen alone": (t["ours"] / t["datamodel-codegen"], 3)},
+        f"ours {us(t['ours'])}, datamodel-codegen {us(t['datamodel-codegen'])}",
+    )
+
+
+# --- report --------------------------------------------------------------------------------------
+
+
+def _version(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def write_results(elapsed: float) -> None:
+    cpu = (
+        next(
+            (
+                line.split(":", 1)[1].strip()
+                for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if "model name" in line
+            ),
+            platform.processor() or "?",
+        )
+        if Path("/proc/cpuinfo").exists()
+        else platform.processor()
+    )
+    versions = ", ".join(
+        f"{d} {_version(d)}"
+        for d in (
+            "toolnexus",
+            "pydantic",
+            "pydantic-core",
+            "msgspec",
+            "mcp-types",
+            "mcp",
+            "jsonschema",
+            "datamodel-code-generator",
+        )
+    )
+    met = sum(r.met is True for r in ROWS)
+    out = [
+        "# Benchmarks",
+        "",
+        "Written by `make bench` (`bench/bench.py`); do not edit by hand.",
+        "",
+        f"- Machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores ({cpu}); shared with other builds while measured.",
+        f"- Python {platform.python_version()} ({platform.python_implementation()}); {versions}.",
+        f"- Run: {'quick' if QUICK else 'full'}, {elapsed:.0f} s, {time.strftime('%Y-%m-%d')}.",
+        "",
+        "## Method",
+        "",
+        "Every figure is a ratio to a peer measured in the same run, never an absolute time.",
+        "In-process rows time batches of calls (about 10 ms each) of toolnexus and each peer in turn,",
+        "repeated, and compare the median batch of each. Cold import, `from_path` and `make gen` run",
+        "fresh interpreters, alternating toolnexus and its peer, and compare medians (import: 10 each,",
+        "timed inside the child around the import statement; `from_path`: time and `ru_maxrss` growth",
+        "inside the child; `make gen`: wall time of the whole process).",
+        "",
+        "A round trip is: encode a typed object to JSON, decode the JSON back to the typed object.",
+        "toolnexus: `ToolResult.from_json(r.to_json())`; msgspec: a `Struct` (camelCase, omitted",
+        "defaults) with a cached `Encoder`/`Decoder`; MCP: `CallToolResult.model_validate_json(",
+        "r.model_dump_json(by_alias=True, exclude_none=True))` with the output as a `TextContent` and",
+        "each part as an `ImageContent`, metadata as `_meta`; dataclass: a hand-written `to_wire`/",
+        '`from_wire` with `json.dumps`/`json.loads`. Payloads: small (`output:"4"`), medium (2 KB',
+        "output, metadata with 5 keys including a pending `Request`), image (one 1 MiB part).",
+        "",
+        f"## Results: {met} of {sum(r.met is not None for r in ROWS)} targets met",
+        "",
+        "| figure | case | measured | target | met |",
+        "|---|---|---|---|---|",
+    ]
+    for r in ROWS:
+        verdict = "—" if r.met is None else ("met" if r.met else "**not met**")
+        out.append(f"| {r.figure} | {r.case} | {r.measured} | {r.target} | {verdict} |")
+    out += ["", "## Growth of the round trip", "", *GROWTH, ""]
+    if NOTES:
+        out += ["## Notes", "", *(f"- {n}" for n in NOTES), ""]
+    (HERE / "RESULTS.md").write_text("\n".join(out), encoding="utf-8")
+    print(f"wrote {HERE / 'RESULTS.md'}")
+
+
+def main() -> None:
+    global QUICK
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats, for trying things out")
+    parser.add_argument("--only", help="run only the benches whose name contains this")
+    args = parser.parse_args()
+    QUICK = args.quick
+    t0 = time.perf_counter()
+    for bench in (bench_round_trip, bench_tool_call, bench_import, bench_from_path, bench_gen, bench_growth):
+        if args.only is None or args.only in bench.__name__:
+            bench()
+    if args.only is None:
+        write_results(time.perf_counter() - t0)
+
+
+if __name__ == "__main__":
+    main()

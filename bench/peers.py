@@ -1,0 +1,173 @@
+"""The peers `bench.py` measures toolnexus against, and the payloads they all carry.
+
+- `msgspec` Structs with camelCase keys and omitted defaults: the speed ceiling.
+- The MCP SDK's `CallToolResult` (package `mcp-types`): what users pick instead.
+- A hand-written dataclass with `to_wire` and the standard `json` module: how
+  the contract's existing Python port does it.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import msgspec
+from mcp_types import CallToolResult, ImageContent, TextContent
+
+import toolnexus
+
+__all__ = ["PAYLOADS", "RoundTrips", "payload"]
+
+
+# --- msgspec -------------------------------------------------------------------------------------
+
+
+class MsContentPart(msgspec.Struct, rename="camel", omit_defaults=True):
+    kind: Literal["image", "audio", "video", "file"]
+    mime_type: str
+    data: str
+    name: str | None = None
+
+
+class MsToolResult(msgspec.Struct, rename="camel", omit_defaults=True):
+    output: str
+    is_error: bool = msgspec.field(default=False)
+    parts: list[MsContentPart] = msgspec.field(default_factory=list)
+    metadata: dict[str, Any] | None = None
+
+
+# --- the hand-written dataclass port -------------------------------------------------------------
+
+
+@dataclass
+class DcContentPart:
+    kind: str
+    mime_type: str
+    data: str
+    name: str | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "mimeType": self.mime_type, "data": self.data}
+        if self.name is not None:
+            out["name"] = self.name
+        return out
+
+    @classmethod
+    def from_wire(cls, obj: dict[str, Any]) -> DcContentPart:
+        return cls(obj["kind"], obj["mimeType"], obj["data"], obj.get("name"))
+
+
+@dataclass
+class DcToolResult:
+    output: str
+    is_error: bool = False
+    parts: list[DcContentPart] = field(default_factory=list)
+    metadata: dict[str, Any] | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"output": self.output, "isError": self.is_error}
+        if self.parts:
+            out["parts"] = [p.to_wire() for p in self.parts]
+        if self.metadata is not None:
+            out["metadata"] = self.metadata
+        return out
+
+    def to_json(self) -> bytes:
+        return json.dumps(self.to_wire(), ensure_ascii=False, separators=(",", ":")).encode()
+
+    @classmethod
+    def from_wire(cls, obj: dict[str, Any]) -> DcToolResult:
+        return cls(
+            obj["output"],
+            obj.get("isError", False),
+            [DcContentPart.from_wire(p) for p in obj.get("parts", ())],
+            obj.get("metadata"),
+        )
+
+    @classmethod
+    def from_json(cls, data: bytes) -> DcToolResult:
+        return cls.from_wire(json.loads(data))
+
+
+# --- payloads ------------------------------------------------------------------------------------
+
+
+def _text(n: int) -> str:
+    """`n` characters of plain ASCII prose."""
+    line = "The quick brown fox jumps over the lazy dog; 0123456789.\n"
+    return (line * (n // len(line) + 1))[:n]
+
+
+def payload(
+    output_bytes: int = 1, parts: int = 0, part_bytes: int = 0, metadata: bool = False
+) -> dict[str, Any]:
+    """A wire document: `output_bytes` of output, `parts` image parts of `part_bytes` each,
+    and (with `metadata`) five metadata keys, one of them a pending `Request`."""
+    doc: dict[str, Any] = {"output": "4" if output_bytes == 1 else _text(output_bytes), "isError": False}
+    if parts:
+        data = base64.b64encode(bytes(range(256)) * (part_bytes // 256 + 1))[: (part_bytes + 2) // 3 * 4]
+        doc["parts"] = [
+            {"kind": "image", "mimeType": "image/png", "data": data.decode(), "name": f"p{i}.png"}
+            for i in range(parts)
+        ]
+    if metadata:
+        doc["isError"] = True
+        doc["metadata"] = {
+            "exitCode": 2,
+            "elapsedMs": 1234.5,
+            "cwd": "/home/user/project",
+            "tags": ["build", "ci", "retry"],
+            "pending": {
+                "id": "pnd-0123456789abcdef0123456789abcdef",
+                "kind": "approval",
+                "prompt": "Delete 3 files?",
+                "expiresAt": "2030-01-01T00:00:00Z",
+            },
+        }
+    return doc
+
+
+#: The three payloads of the wire round trip rows.
+PAYLOADS = {
+    "small": payload(),
+    "medium": payload(output_bytes=2048, metadata=True),
+    "image": payload(parts=1, part_bytes=1024 * 1024),
+}
+
+
+class RoundTrips:
+    """One round trip per implementation (encode to JSON, decode to the typed object) for a wire doc."""
+
+    def __init__(self, doc: dict[str, Any]) -> None:
+        wire_bytes = json.dumps(doc, separators=(",", ":")).encode()
+        self.ours = toolnexus.ToolResult.from_json(wire_bytes)
+        self.ms = msgspec.json.decode(wire_bytes, type=MsToolResult)
+        self.dc = DcToolResult.from_json(wire_bytes)
+        self.mcp = CallToolResult(
+            content=[TextContent(type="text", text=doc["output"])]
+            + [
+                ImageContent(type="image", data=p["data"], mime_type=p["mimeType"])
+                for p in doc.get("parts", ())
+            ],
+            is_error=doc["isError"],
+            _meta=doc.get("metadata"),
+        )
+        self._ms_enc = msgspec.json.Encoder()
+        self._ms_dec = msgspec.json.Decoder(MsToolResult)
+        for name in ("ours", "ms", "dc", "mcp"):  # each must give back what it was given
+            assert getattr(self, name) == getattr(self, "rt_" + name)(), name
+        assert self.ours.to_json().encode() == wire_bytes
+
+    def rt_ours(self) -> Any:
+        return toolnexus.ToolResult.from_json(self.ours.to_json())
+
+    def rt_ms(self) -> Any:
+        return self._ms_dec.decode(self._ms_enc.encode(self.ms))
+
+    def rt_dc(self) -> Any:
+        return DcToolResult.from_json(self.dc.to_json())
+
+    def rt_mcp(self) -> Any:
+        return CallToolResult.model_validate_json(self.mcp.model_dump_json(by_alias=True, exclude_none=True))

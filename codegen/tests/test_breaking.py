@@ -1,0 +1,127 @@
+"""Golden tests of the breaking-change check (`python -m codegen breaking --against <ref>`).
+
+Each folder in `breaking_cases/` holds a `before/` and an `after/` IDL and `expected.txt`: the
+exit status and the report. The comparison runs on the two loaded IDLs, without git; one more
+test drives the command through a throwaway git repository.
+Set TOOLNEXUS_UPDATE_GOLDENS=1 to rewrite the expected files after a deliberate change.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from codegen import breaking
+from codegen.idl import load
+
+CASES = Path(__file__).resolve().parent / "breaking_cases"
+UPDATE = os.environ.get("TOOLNEXUS_UPDATE_GOLDENS") == "1"
+NAMES = sorted(p.name for p in CASES.iterdir() if p.is_dir())
+
+
+def _report(case: Path) -> str:
+    status, lines = breaking.run(load(case / "before"), load(case / "after"), "before")
+    return f"exit {status}\n" + "".join(f"{line}\n" for line in lines)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_golden_case(name: str) -> None:
+    case = CASES / name
+    got = _report(case)
+    expected = case / "expected.txt"
+    if UPDATE:
+        expected.write_text(got, encoding="utf-8")
+    assert got == expected.read_text(encoding="utf-8")
+
+
+def test_every_rule_has_a_golden_case_that_fires_it() -> None:
+    fired = {
+        line.split(":", 1)[0]
+        for name in NAMES
+        for line in (CASES / name / "expected.txt").read_text().splitlines()
+    }
+    assert set(breaking.RULES) <= fired
+
+
+@pytest.mark.parametrize(
+    ("name", "rules"),
+    [
+        ("no_change", set()),
+        ("added_optional_field", set()),
+        ("removed_field", {"removed-field"}),
+        ("added_required_field", {"added-required-field"}),
+        ("now_required", {"now-required"}),
+        ("changed_type", {"changed-type"}),
+        ("enum_value_removed", {"enum-value-removed"}),
+        ("enum_value_added", {"enum-value-added"}),
+        ("enum_gained", {"changed-type"}),
+        ("renamed_key", {"renamed-key"}),
+        ("closed_object", {"closed-object"}),
+        ("removed_type", {"removed-type", "removed-field"}),
+        ("breaking_with_major_bump", {"removed-field"}),
+    ],
+)
+def test_each_case_fires_exactly_its_rules(name: str, rules: set[str]) -> None:
+    """Independent of the golden text: the rules each case is meant to show, and no others."""
+    changes = breaking.compare(load(CASES / name / "before"), load(CASES / name / "after"))
+    assert {c.rule for c in changes} == rules
+
+
+def test_a_breaking_change_fails_without_a_major_bump_and_passes_with_one() -> None:
+    before = load(CASES / "removed_field" / "before")
+    assert breaking.run(before, load(CASES / "removed_field" / "after"))[0] == 1
+    assert breaking.run(before, load(CASES / "breaking_with_major_bump" / "after"))[0] == 0
+    assert breaking.run(before, load(CASES / "added_optional_field" / "after"))[0] == 0
+
+
+def test_the_comparison_is_not_symmetric_where_it_should_not_be() -> None:
+    """Adding an optional field is fine; removing it (the same pair reversed) breaks."""
+    case = CASES / "added_optional_field"
+    assert breaking.compare(load(case / "before"), load(case / "after")) == []
+    reverse = breaking.compare(load(case / "after"), load(case / "before"))
+    assert [c.rule for c in reverse] == ["removed-field"]
+
+
+def test_the_repository_idl_has_no_breaking_change_against_itself() -> None:
+    idl = load(CASES.parent.parent.parent / "idl")
+    assert breaking.compare(idl, idl) == []
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_against_a_git_ref(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def git(*args: str) -> str:
+        done = subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(tmp_path), *args],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stdout.strip()
+
+    git("init", "-q")
+    (tmp_path / "README").write_text("first commit, no idl/\n")
+    git("add", "README")
+    git("commit", "-q", "-m", "first")
+    first = git("rev-parse", "HEAD")
+    shutil.copytree(CASES / "removed_field" / "before", tmp_path / "idl")
+    assert breaking.main(tmp_path, first) == 0
+    assert "has no idl/; nothing to compare" in capsys.readouterr().out
+
+    git("add", "idl")
+    git("commit", "-q", "-m", "idl")
+    assert breaking.main(tmp_path, "HEAD") == 0
+
+    for f in (tmp_path / "idl").glob("*.json"):
+        f.unlink()
+    for f in (CASES / "removed_field" / "after").glob("*.json"):
+        shutil.copy(f, tmp_path / "idl" / f.name)
+    assert breaking.main(tmp_path, "HEAD") == 1
+    captured = capsys.readouterr()
+    assert "removed-field: Thing.count" in captured.out
+    assert "needs a major version bump" in captured.err
+
+    assert breaking.main(tmp_path, "no-such-ref") == 2
