@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 9226dcabb195a4293a1b211b712385667be3db84018bc5db027bcbc615db6558).
+// Generated from idl/ (toolnexus schema 1.0.0, sha256 54a4a2c5e599cbf25a99e8f63f9282679b71c9f9a04d40376dc54ef393b29925).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The wire types of the toolnexus schema 1.0.0, one struct per IDL file.
@@ -594,7 +594,8 @@ pub struct RunResult {
     /// `done` when every call has its result; `pending` when the run stopped on a suspension
     /// and waits for an `Answer`.
     pub status: RunResultStatus,
-    /// The finished results, in call order.
+    /// The finished results. A run that never stopped lists them in call order; after a
+    /// `resume`, the results of the calls that waited follow those finished before the stop.
     pub results: Vec<ToolCallResult>,
     /// The request the run waits on; present exactly when `status` is `pending`.
     #[serde(skip_serializing_if = "Option::is_none")]

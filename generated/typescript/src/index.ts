@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 9226dcabb195a4293a1b211b712385667be3db84018bc5db027bcbc615db6558).
+// Generated from idl/ (toolnexus schema 1.0.0, sha256 54a4a2c5e599cbf25a99e8f63f9282679b71c9f9a04d40376dc54ef393b29925).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 /**

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 9226dcabb195a4293a1b211b712385667be3db84018bc5db027bcbc615db6558).
+// Generated from idl/ (toolnexus schema 1.0.0, sha256 54a4a2c5e599cbf25a99e8f63f9282679b71c9f9a04d40376dc54ef393b29925).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // One interface per wire type. Property names are the wire keys; an optional property is
@@ -152,7 +152,10 @@ export interface RunResult {
    * for an `Answer`.
    */
   status: "done" | "pending";
-  /** The finished results, in call order. */
+  /**
+   * The finished results. A run that never stopped lists them in call order; after a `resume`, the
+   * results of the calls that waited follow those finished before the stop.
+   */
   results: ToolCallResult[];
   /** The request the run waits on; present exactly when `status` is `pending`. */
   pending?: Request;
