@@ -41,17 +41,20 @@ def _existing(out: Path) -> dict[str, str]:
 def gen(root: Path = ROOT) -> int:
     files = render_all(root)
     out = root / "generated"
-    # A clean slate: everything the generator owns goes, build products stay.
-    for rel in _existing(out):
+    have = _existing(out)
+    # The same result as a clean slate: files the generator no longer writes go (build
+    # products stay). Unchanged files are left alone, so cargo and tsc do not rebuild them.
+    for rel in have.keys() - files.keys():
         (out / rel).unlink()
     for path in sorted(out.rglob("*"), reverse=True) if out.is_dir() else []:
         if path.is_dir() and not any(path.iterdir()) and not IGNORED_PARTS.intersection(path.parts):
             path.rmdir()
-    for rel, text in files.items():
+    changed = [rel for rel, text in files.items() if have.get(rel) != text]
+    for rel in changed:
         dest = out / rel
         dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(text, encoding="utf-8", newline="\n")
-    print(f"codegen: wrote {len(files)} files to generated/")
+        dest.write_text(files[rel], encoding="utf-8", newline="\n")
+    print(f"codegen: {len(files)} files in generated/, {len(changed)} written")
     return 0
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeAlias, overload
 
+import toolnexus_wire as wire
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+from toolnexus_wire._base import dumps, json_path
 
 from ._result import Answer, ToolResult, ToolSpec
 
@@ -31,7 +32,6 @@ class ToolContext:
 
 
 _DEFAULT_CONTEXT = ToolContext()
-_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
 
 
 def _exception_text(exc: BaseException) -> str:
@@ -48,8 +48,8 @@ def _as_result(value: Any) -> ToolResult:
         return ToolResult.ok(value)
     if isinstance(value, ToolResult):
         return value
-    if isinstance(value, BaseModel) and hasattr(value, "to_wire") and type(value).__name__ == "ToolResult":
-        return ToolResult.from_wire(value.to_wire())  # a toolnexus_wire.ToolResult
+    if isinstance(value, wire.ToolResult):  # the generated model, not the runtime one
+        return ToolResult.from_wire(value.to_wire())
     if isinstance(value, BaseModel):
         return ToolResult.ok(value.model_dump_json(by_alias=True))
     if isinstance(value, (bytes, bytearray, memoryview)):
@@ -57,14 +57,12 @@ def _as_result(value: Any) -> ToolResult:
             "the tool returned bytes, which are not text; return a ToolResult with a ContentPart instead"
         )
     try:
-        return ToolResult.ok(_dumps(value))
+        return ToolResult.ok(dumps(value))
     except (TypeError, ValueError, RecursionError) as exc:  # RecursionError: nested past the limit
         return ToolResult.error(f"the tool returned a value that is not JSON: {_exception_text(exc)}")
 
 
 def _schema_errors(exc: ValidationError) -> list[str]:
-    from toolnexus_wire._base import json_path
-
     return [f"{json_path(err['loc'])}: {err['msg']}" for err in exc.errors()]
 
 
