@@ -1,5 +1,7 @@
 """toolnexus: the envelope an LLM tool returns, and the suspend-and-resume protocol built on it."""
 
+from typing import TYPE_CHECKING, Any
+
 from ._result import (
     Answer,
     ContentPart,
@@ -13,7 +15,9 @@ from ._result import (
 )
 from ._suspend import auth_required, pending, pending_of
 from ._tool import Tool, ToolContext, define_tool, tool
-from ._toolkit import ResumeError, Toolkit
+
+if TYPE_CHECKING:
+    from ._toolkit import ResumeError, Toolkit
 
 __all__ = [
     "Answer",
@@ -35,3 +39,12 @@ __all__ = [
     "pending_of",
     "tool",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The toolkit (and asyncio under it) loads on first use, so `import toolnexus` stays cheap.
+    if name in ("ResumeError", "Toolkit"):
+        from . import _toolkit
+
+        return getattr(_toolkit, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -114,6 +113,8 @@ class Tool:
             if ctx.timeout is None:
                 value = await self._run(args, ctx)
             else:
+                import asyncio  # here, not at the top: `import toolnexus` stays cheap
+
                 scope = asyncio.timeout(ctx.timeout)
                 try:
                     async with scope:
@@ -129,6 +130,8 @@ class Tool:
     async def _run(self, args: dict[str, Any], ctx: ToolContext) -> Any:
         if self._is_async:
             return await self._handler(args, ctx)
+        import asyncio  # here, not at the top: `import toolnexus` stays cheap
+
         value = await asyncio.to_thread(self._handler, args, ctx)
         if inspect.isawaitable(value):  # a plain function that returned a coroutine
             value = await value
