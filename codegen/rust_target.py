@@ -334,7 +334,7 @@ class _Builder:
         if t.kind == "array":
             assert t.items is not None
             item_type, item_parse = self._rust_type(owner, field, t.items, suffix + "Item")
-            if item_parse.endswith("::parse_at(value, at)"):
+            if item_parse.endswith("(value, at)"):  # a plain function of (value, at): pass it itself
                 item_fn = item_parse[: -len("(value, at)")]
             else:
                 item_fn = f"|value, at| {item_parse}"

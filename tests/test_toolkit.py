@@ -300,6 +300,7 @@ async def test_no_wait_for_stops_on_the_first_suspension_in_call_order():
     assert run.pending is not None and run.pending.prompt == "Early?"
     assert [(r.id, r.result.output) for r in run.results] == [("c1", "p")]
     assert [(c.id, c.name, c.arguments) for c in run.calls] == [("c2", "early", {"x": 1}), ("c3", "late", {})]
+    assert run.order == ["c1", "c2", "c3"]
     assert run.seal is None and "seal" not in run.to_wire()
     again = RunResult.from_json(run.to_json())
     assert again.to_wire() == run.to_wire(), "plain data: it survives the wire"
@@ -337,15 +338,22 @@ async def test_several_suspensions_surface_one_at_a_time():
     assert second.pending is not None and second.pending.prompt == "Two?"
     assert second.pending.id != first.pending.id
     assert [c.id for c in second.calls] == ["c3"]
-    assert [r.id for r in second.results] == ["c2", "c1"]
+    assert [r.id for r in second.results] == ["c1", "c2"], "results stay in call order"
 
     third = await kit.resume(second, Answer(second.pending.id, False, reason="declined"))
     assert third.status == "done"
     assert [(r.id, r.result.output) for r in third.results] == [
-        ("c2", "p"),
         ("c1", "done with {} (no note)"),
+        ("c2", "p"),
         ("c3", "declined/expired: Two?"),
     ]
+    assert third.order == [], "a done run keeps no order"
+
+
+async def test_the_calls_of_a_turn_need_distinct_ids():
+    kit = Toolkit([ok_tool("plain", "p")])
+    with pytest.raises(ValueError, match="distinct ids"):
+        await kit.run_calls([ToolCall("c1", "plain", {}), ToolCall("c1", "plain", {})])
 
 
 async def test_resume_with_a_refusal_is_declined():

@@ -35,7 +35,7 @@ ResultHook: TypeAlias = Callable[[str, ToolResult], None]
 _NAME_REJECTS = re.compile(r"[^a-zA-Z0-9_-]")
 _SEAL_PREFIX = "v1.hmac-sha256."
 _SEAL_DOMAIN = b"toolnexus.RunResult.seal.v1\n"
-_SEALED_KEYS = ("status", "results", "pending", "calls")
+_SEALED_KEYS = ("status", "results", "pending", "calls", "order")
 _MIN_SECRET_BYTES = 16
 _ANSWERED_MEMORY = 10_000
 _FRACTION = re.compile(r"(\.\d{6})\d+")
@@ -206,9 +206,12 @@ class Toolkit:
         first). Continue it with `resume`.
         """
         calls = list(calls)
+        ids = [c.id for c in calls]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"the calls of one turn need distinct ids, got {ids}")
         first = await self._run_all(calls)
         if wait_for is None:
-            return self._collect([], calls, first)
+            return self._collect([], calls, first, ids)
         settled = await self._settle_all(calls, first, wait_for)
         pairs = zip(calls, settled, strict=True)
         return RunResult("done", [ToolCallResult(c.id, c.name, r) for c, r in pairs])
@@ -220,8 +223,8 @@ class Toolkit:
         `ctx.answer`; a refusal or a passed `expiresAt` gives `declined/expired: …`;
         a second suspension gives `unresolved: …`). The other waiting calls are then
         run again; the first of them that suspends stops the run once more, so
-        several suspensions surface one `pending` run at a time. The results of the
-        resumed calls follow those that had finished before the stop.
+        several suspensions surface one `pending` run at a time. The run's `order`
+        keeps the results in call order throughout.
 
         Raises `ResumeError` (see there) without running anything when the answer
         does not belong to the run, was already given to this toolkit, or the seal
@@ -248,7 +251,7 @@ class Toolkit:
         head, rest = run.calls[0], list(run.calls[1:])
         result = await self._settle(head, request, answer)
         done = [*run.results, ToolCallResult(head.id, head.name, result)]
-        return self._collect(done, rest, await self._run_all(rest))
+        return self._collect(done, rest, await self._run_all(rest), run.order)
 
     # -- internals --------------------------------------------------------------------
 
@@ -307,9 +310,17 @@ class Toolkit:
         return retry
 
     def _collect(
-        self, done: list[ToolCallResult], calls: list[ToolCall], results: list[ToolResult]
+        self,
+        done: list[ToolCallResult],
+        calls: list[ToolCall],
+        results: list[ToolResult],
+        order: list[str],
     ) -> RunResult:
-        """`done` plus the finished `results`, or a stop on the first suspension among them."""
+        """`done` plus the finished `results`, or a stop on the first suspension among them.
+
+        `order` is the turn's call ids in call order: the results are sorted by it, and a
+        pending run keeps it for the next `resume`.
+        """
         finished = list(done)
         waiting: list[ToolCall] = []
         request: Request | None = None
@@ -321,9 +332,11 @@ class Toolkit:
             waiting.append(call)
             if request is None:
                 request = suspended
+        position = {call_id: i for i, call_id in enumerate(order)}
+        finished.sort(key=lambda r: position.get(r.id, len(position)))
         if request is None:
             return RunResult("done", finished)
-        run = RunResult("pending", finished, request, calls=waiting)
+        run = RunResult("pending", finished, request, calls=waiting, order=order)
         if self._secret is not None:
             run.seal = self._seal_of(run)  # the seal covers every key but itself
         return run

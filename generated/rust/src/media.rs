@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 54a4a2c5e599cbf25a99e8f63f9282679b71c9f9a04d40376dc54ef393b29925).
+// Generated from idl/ (toolnexus schema 1.0.0, sha256 4a6569549a94e034df05ad17e92d1b01627b3bf6d81b4bc204044f6ba71d9333).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: codegen/templates/rust/src/media.rs (hand-written, copied verbatim).
 

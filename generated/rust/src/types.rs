@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 54a4a2c5e599cbf25a99e8f63f9282679b71c9f9a04d40376dc54ef393b29925).
+// Generated from idl/ (toolnexus schema 1.0.0, sha256 4a6569549a94e034df05ad17e92d1b01627b3bf6d81b4bc204044f6ba71d9333).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The wire types of the toolnexus schema 1.0.0, one struct per IDL file.
@@ -594,8 +594,7 @@ pub struct RunResult {
     /// `done` when every call has its result; `pending` when the run stopped on a suspension
     /// and waits for an `Answer`.
     pub status: RunResultStatus,
-    /// The finished results. A run that never stopped lists them in call order; after a
-    /// `resume`, the results of the calls that waited follow those finished before the stop.
+    /// The finished results, in call order.
     pub results: Vec<ToolCallResult>,
     /// The request the run waits on; present exactly when `status` is `pending`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -604,8 +603,12 @@ pub struct RunResult {
     /// is `pending`. Omitted when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub calls: Vec<ToolCall>,
-    /// A tamper-evident seal over `pending` and `calls`, present when the host runs with a
-    /// secret; `resume` rejects a run whose seal does not match.
+    /// The ids of the turn's calls, in call order, kept by a `pending` run so that the results
+    /// come back in call order after a `resume`. Omitted when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub order: Vec<String>,
+    /// A tamper-evident seal over `results`, `pending`, `calls` and `order`, present when the
+    /// host runs with a secret; `resume` rejects a run whose seal does not match.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seal: Option<String>,
     /// Keys this version of the schema does not know, kept from parsing in the order
@@ -620,6 +623,7 @@ impl RunResult {
         let mut results = None;
         let mut pending = None;
         let mut calls = None;
+        let mut order = None;
         let mut seal = None;
         let mut extra = Map::new();
         for (key, value) in wire::object(value, at)? {
@@ -640,6 +644,10 @@ impl RunResult {
                     let at = &at.key("calls");
                     calls = Some(wire::array(value, at, ToolCall::parse_at)?);
                 }
+                "order" => {
+                    let at = &at.key("order");
+                    order = Some(wire::array(value, at, wire::string)?);
+                }
                 "seal" => {
                     let at = &at.key("seal");
                     seal = Some(wire::string(value, at)?);
@@ -654,6 +662,7 @@ impl RunResult {
             results: results.ok_or_else(|| wire::missing(at, "results"))?,
             pending,
             calls: calls.unwrap_or_default(),
+            order: order.unwrap_or_default(),
             seal,
             extra,
         })

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 54a4a2c5e599cbf25a99e8f63f9282679b71c9f9a04d40376dc54ef393b29925).
+// Generated from idl/ (toolnexus schema 1.0.0, sha256 4a6569549a94e034df05ad17e92d1b01627b3bf6d81b4bc204044f6ba71d9333).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what
@@ -454,13 +454,14 @@ export function toJsonToolCallResult(value: ToolCallResult): string {
 
 // ---------------------------------------------------------------------------------- RunResult
 
-const RUN_RESULT_KEYS: ReadonlySet<string> = new Set(["status", "results", "pending", "calls", "seal"]);
+const RUN_RESULT_KEYS: ReadonlySet<string> = new Set(["status", "results", "pending", "calls", "order", "seal"]);
 const RUN_RESULT_STATUS = ["done", "pending"] as const;
 
 /**
  * Reads a `RunResult` from a JSON value (as `readJson` or `JSON.parse` return it),
  * checking it against the schema; unknown keys are kept.
  * Absent `calls` becomes `[]`.
+ * Absent `order` becomes `[]`.
  *
  * @param path - The JSON path of `value`, for error messages.
  * @throws {@link WireError} naming the path of the first place the schema rejects.
@@ -471,6 +472,7 @@ export function parseRunResult(value: unknown, path: string = "$"): RunResult {
     status: expectEnum(need(src, "status", path), path + ".status", RUN_RESULT_STATUS),
     results: expectArray(need(src, "results", path), path + ".results", parseToolCallResult),
     calls: has(src, "calls") ? expectArray(src["calls"], path + ".calls", parseToolCall) : [],
+    order: has(src, "order") ? expectArray(src["order"], path + ".order", (item, at) => expectString(item, at)) : [],
   };
   if (has(src, "pending")) {
     out["pending"] = parseRequest(src["pending"], path + ".pending");
@@ -498,6 +500,12 @@ export function toWireRunResult(value: RunResult, path: string = "$"): JsonObjec
     const items = expectArray(src["calls"], path + ".calls", (item, at) => toWireToolCall(item as ToolCall, at));
     if (items.length > 0) {
       out["calls"] = items;
+    }
+  }
+  if (has(src, "order")) {
+    const items = expectArray(src["order"], path + ".order", (item, at) => expectString(item, at));
+    if (items.length > 0) {
+      out["order"] = items;
     }
   }
   if (has(src, "seal")) {

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 54a4a2c5e599cbf25a99e8f63f9282679b71c9f9a04d40376dc54ef393b29925).
+// Generated from idl/ (toolnexus schema 1.0.0, sha256 4a6569549a94e034df05ad17e92d1b01627b3bf6d81b4bc204044f6ba71d9333).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // One interface per wire type. Property names are the wire keys; an optional property is
@@ -152,10 +152,7 @@ export interface RunResult {
    * for an `Answer`.
    */
   status: "done" | "pending";
-  /**
-   * The finished results. A run that never stopped lists them in call order; after a `resume`, the
-   * results of the calls that waited follow those finished before the stop.
-   */
+  /** The finished results, in call order. */
   results: ToolCallResult[];
   /** The request the run waits on; present exactly when `status` is `pending`. */
   pending?: Request;
@@ -167,8 +164,15 @@ export interface RunResult {
    */
   calls?: ToolCall[];
   /**
-   * A tamper-evident seal over `pending` and `calls`, present when the host runs with a secret;
-   * `resume` rejects a run whose seal does not match.
+   * The ids of the turn's calls, in call order, kept by a `pending` run so that the results come
+   * back in call order after a `resume`. Omitted when empty.
+   *
+   * @defaultValue `[]`
+   */
+  order?: string[];
+  /**
+   * A tamper-evident seal over `results`, `pending`, `calls` and `order`, present when the host
+   * runs with a secret; `resume` rejects a run whose seal does not match.
    */
   seal?: string;
   /** Keys this version of the schema does not name, kept through a parse/emit round trip. */

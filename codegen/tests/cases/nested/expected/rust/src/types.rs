@@ -149,7 +149,7 @@ impl Box {
                 }
                 "tags" => {
                     let at = &at.key("tags");
-                    tags = Some(wire::array(value, at, |value, at| wire::string(value, at))?);
+                    tags = Some(wire::array(value, at, wire::string)?);
                 }
                 "labels" => {
                     let at = &at.key("labels");
