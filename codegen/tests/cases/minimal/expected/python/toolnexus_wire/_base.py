@@ -99,8 +99,6 @@ class WireModel(BaseModel):
         validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
-        # Validators are built on first use, not at import: `import toolnexus` stays cheap.
-        defer_build=True,
     )
 
     def to_wire(self) -> dict[str, Any]:
