@@ -117,12 +117,16 @@ class ToolResult(wire.ToolResult):
     @classmethod
     def ok(cls, output: str) -> ToolResult:
         """A successful result with `output` for the model."""
-        return cls(output=output, parts=[])  # an explicit [] is cheaper than pydantic's copy of the default
+        # The validator straight away, not `cls(...)`: the same checks without pydantic's
+        # Python-level `__init__`; an explicit [] is cheaper than its copy of the default.
+        return cls.__pydantic_validator__.validate_python({"output": output, "parts": []})  # type: ignore[no-any-return]
 
     @classmethod
     def error(cls, message: str) -> ToolResult:
         """A failed result; `message` is what the model reads."""
-        return cls(output=message, is_error=True, parts=[])
+        return cls.__pydantic_validator__.validate_python(  # type: ignore[no-any-return]
+            {"output": message, "isError": True, "parts": []}
+        )
 
     def with_metadata(self, meta: dict[str, Any]) -> ToolResult:
         """A copy with `meta`'s keys added to the metadata (replacing keys it already has).

@@ -8,12 +8,13 @@ constructs schemas use (anchors and the shorthand classes).
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache, lru_cache
 from typing import Any
 
-__all__ = ["ecma_pattern", "validator_for"]
+__all__ = ["ecma_pattern", "fast_acceptor", "validator_for"]
 
 
 @lru_cache(maxsize=1024)
@@ -58,3 +59,166 @@ def _extended(base: Any) -> Any:
     import jsonschema
 
     return jsonschema.validators.extend(base, {"pattern": _pattern})
+
+
+# --- a fast acceptor for the common schemas --------------------------------------------------------
+
+#: Keywords that never change what a schema accepts (format is an annotation unless asserted).
+_ANNOTATIONS = frozenset(
+    {"title", "description", "default", "examples", "$comment"}
+    | {"deprecated", "readOnly", "writeOnly", "format"}
+)
+#: Drafts whose meaning of the keywords below is the same as 2020-12's.
+_DRAFTS = frozenset(
+    {
+        "https://json-schema.org/draft/2020-12/schema",
+        "https://json-schema.org/draft/2019-09/schema",
+        "http://json-schema.org/draft-07/schema#",
+        "http://json-schema.org/draft-07/schema",
+        "http://json-schema.org/draft-06/schema#",
+        "http://json-schema.org/draft-06/schema",
+    }
+)
+_KEYWORDS: dict[str, frozenset[str]] = {
+    "object": frozenset({"type", "properties", "required", "additionalProperties"}),
+    "array": frozenset({"type", "items", "minItems", "maxItems"}),
+    "string": frozenset({"type", "enum", "minLength", "maxLength"}),
+    "integer": frozenset({"type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}),
+    "number": frozenset({"type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}),
+    "boolean": frozenset({"type"}),
+    "null": frozenset({"type"}),
+}
+
+
+class _Unsupported(Exception):
+    """A schema, or a part of it, outside what `fast_acceptor` compiles."""
+
+
+def _is_count(value: Any) -> bool:
+    return type(value) is int and value >= 0
+
+
+_BOUNDS = {"minimum": "ge", "maximum": "le", "exclusiveMinimum": "gt", "exclusiveMaximum": "lt"}
+
+
+def _number_check(kind: str, bounds: list[tuple[str, int | float]]) -> Callable[[Any], Any]:
+    """A number (or an integer with non-integer bounds) compared exactly, as Python compares
+    an int with a float: converting a big int to float first could let it pass a bound."""
+    types = (int,) if kind == "integer" else (int, float)
+
+    def check(value: Any) -> Any:
+        if not isinstance(value, types) or isinstance(value, bool):
+            raise ValueError(f"not an {kind}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError("not finite")
+        for word, bound in bounds:
+            if (
+                (word == "minimum" and value < bound)
+                or (word == "maximum" and value > bound)
+                or (word == "exclusiveMinimum" and value <= bound)
+                or (word == "exclusiveMaximum" and value >= bound)
+            ):
+                raise ValueError(f"out of bounds ({word} {bound})")
+        return value
+
+    return check
+
+
+def _require_dict(value: Any) -> Any:
+    if not isinstance(value, dict):  # what JSON Schema calls an object; pydantic takes any mapping
+        raise ValueError("not a dict")
+    return value
+
+
+def _compile(node: Any, *, top: bool = False) -> Any:
+    from pydantic_core import core_schema as cs
+
+    if node is True or node == {}:
+        return cs.any_schema()
+    if not isinstance(node, dict):
+        raise _Unsupported
+    keys = node.keys() - _ANNOTATIONS
+    kind = node.get("type")
+    if keys == {"anyOf"} and isinstance(node["anyOf"], list) and node["anyOf"]:
+        return cs.union_schema([_compile(sub) for sub in node["anyOf"]])
+    if isinstance(kind, list) and kind and all(isinstance(k, str) for k in kind):
+        # `"type": [...]`: each type with the keywords that apply to it (the others do not).
+        allowed = frozenset().union(*(_KEYWORDS.get(k, frozenset()) for k in kind))
+        if not all(k in _KEYWORDS for k in kind) or not keys <= allowed or "enum" in keys:
+            raise _Unsupported
+        members = [_compile({w: node[w] for w in keys & _KEYWORDS[k]} | {"type": k}) for k in kind]
+        return members[0] if len(members) == 1 else cs.union_schema(members)
+    if not isinstance(kind, str) or kind not in _KEYWORDS or not keys <= _KEYWORDS[kind]:
+        raise _Unsupported
+    if kind == "object":
+        properties = node.get("properties", {})
+        required = node.get("required", [])
+        extra = node.get("additionalProperties", True)
+        if (
+            not isinstance(properties, dict)
+            or not isinstance(required, list)
+            or not all(isinstance(name, str) for name in required)
+            or extra not in (True, False)
+        ):
+            raise _Unsupported
+        fields = {
+            name: cs.typed_dict_field(_compile(sub), required=name in required)
+            for name, sub in properties.items()
+        }
+        for name in required:
+            if name not in fields:
+                if extra is False:  # required yet not allowed: nothing is valid; leave it to jsonschema
+                    raise _Unsupported
+                fields[name] = cs.typed_dict_field(cs.any_schema(), required=True)
+        typed_dict = cs.typed_dict_schema(fields, extra_behavior="ignore" if extra is True else "forbid")
+        # The arguments themselves are a dict already (`Tool.call` checks); a nested value may not be.
+        return typed_dict if top else cs.no_info_before_validator_function(_require_dict, typed_dict)
+    if kind == "array":
+        lo, hi = node.get("minItems"), node.get("maxItems")
+        if not all(v is None or _is_count(v) for v in (lo, hi)):
+            raise _Unsupported
+        return cs.list_schema(_compile(node.get("items", True)), min_length=lo, max_length=hi, strict=True)
+    if kind == "string":
+        lo, hi = node.get("minLength"), node.get("maxLength")
+        if not all(v is None or _is_count(v) for v in (lo, hi)):
+            raise _Unsupported
+        if "enum" in node:
+            values = node["enum"]
+            if not isinstance(values, list) or not values or not all(type(v) is str for v in values):
+                raise _Unsupported
+            if lo is not None or hi is not None:
+                raise _Unsupported
+            return cs.literal_schema(values)
+        return cs.str_schema(min_length=lo, max_length=hi, strict=True)
+    if kind in ("integer", "number"):
+        bounds = [(word, node[word]) for word in _BOUNDS if word in node]
+        if not all(type(v) in (int, float) and math.isfinite(v) for _, v in bounds):
+            raise _Unsupported
+        if kind == "integer" and all(type(v) is int for _, v in bounds):
+            return cs.int_schema(strict=True, **{_BOUNDS[word]: v for word, v in bounds})
+        return cs.no_info_plain_validator_function(_number_check(kind, bounds))
+    if kind == "boolean":
+        return cs.bool_schema(strict=True)
+    return cs.none_schema()
+
+
+def fast_acceptor(schema: dict[str, Any]) -> Callable[[Any], Any] | None:
+    """A pydantic-core validator that accepts only what `schema` accepts, or None.
+
+    It covers the schemas tools usually have: objects of typed properties, `required`,
+    `additionalProperties` true or false, arrays with `items`, string enums, lengths,
+    numeric bounds, a list of types and `anyOf`. It may refuse some values the schema
+    accepts (an integer written as `1.0`); a caller then asks the full validator, which
+    also writes the error messages.
+    The value given must be a dict, as a tool's arguments are.
+    """
+    from pydantic_core import SchemaValidator
+
+    if schema.get("$schema", "https://json-schema.org/draft/2020-12/schema") not in _DRAFTS:
+        return None
+    root = {k: v for k, v in schema.items() if k != "$schema"}
+    try:
+        compiled = _compile(root, top=True)
+    except _Unsupported:
+        return None
+    return SchemaValidator(compiled).validate_python

@@ -9,6 +9,7 @@ from typing import Any, TypeAlias, overload
 
 import toolnexus_wire as wire
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+from pydantic_core import SchemaValidator, core_schema
 from toolnexus_wire._base import dumps, json_path
 
 from ._result import Answer, ToolResult, ToolSpec
@@ -31,6 +32,7 @@ class ToolContext:
 
 
 _DEFAULT_CONTEXT = ToolContext()
+_validate_result = ToolResult.__pydantic_validator__.validate_python
 
 
 def _exception_text(exc: BaseException) -> str:
@@ -79,6 +81,7 @@ class Tool:
         *,
         check: Callable[[dict[str, Any]], tuple[dict[str, Any], list[str]]] | None,
         source: str | None = None,
+        is_async: bool | None = None,
     ) -> None:
         self.name = name
         self.description = description
@@ -86,7 +89,8 @@ class Tool:
         self.source = source
         self._handler = handler
         self._check = check
-        self._is_async = inspect.iscoroutinefunction(handler)
+        # `is_async`: the handler returns an awaitable, though it may be a plain function.
+        self._is_async = inspect.iscoroutinefunction(handler) if is_async is None else is_async
 
     def __repr__(self) -> str:
         return f"<Tool {self.name!r}>"
@@ -110,7 +114,9 @@ class Tool:
             if problems:
                 return ToolResult.error(f"invalid arguments for {self.name}: " + "; ".join(problems))
         try:
-            if ctx.timeout is None:
+            if ctx.timeout is None and self._is_async:  # the common case, one await deep
+                value = await self._handler(args, ctx)
+            elif ctx.timeout is None:
                 value = await self._run(args, ctx)
             else:
                 import asyncio  # here, not at the top: `import toolnexus` stays cheap
@@ -125,6 +131,8 @@ class Tool:
                     return ToolResult.error(f"{self.name} timed out after {ctx.timeout:g} s")
         except Exception as exc:
             return ToolResult.error(_exception_text(exc))
+        if type(value) is str:  # the common return, as `ToolResult.ok` but without its call
+            return _validate_result({"output": value, "parts": []})  # type: ignore[no-any-return]
         return _as_result(value)
 
     async def _run(self, args: dict[str, Any], ctx: ToolContext) -> Any:
@@ -141,10 +149,14 @@ class Tool:
 def _json_schema_check(
     schema: dict[str, Any],
 ) -> Callable[[dict[str, Any]], tuple[dict[str, Any], list[str]]]:
-    """A validator for `schema`, built once; it reports every violation with its path."""
+    """A validator for `schema`, built once; it reports every violation with its path.
+
+    Arguments the fast acceptor (`_schema.fast_acceptor`) takes are valid without asking
+    `jsonschema`; the rest go to `jsonschema`, which decides and words the errors.
+    """
     import jsonschema  # imported on first use: it is a heavy import and optional for typed tools
 
-    from ._schema import validator_for
+    from ._schema import fast_acceptor, validator_for
 
     cls = validator_for(schema)
     try:
@@ -152,8 +164,15 @@ def _json_schema_check(
     except jsonschema.SchemaError as exc:
         raise ValueError(f"input_schema is not a valid JSON Schema: {exc.message}") from None
     validator = cls(schema)
+    accept = fast_acceptor(schema)
 
     def check(args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        if accept is not None:
+            try:
+                accept(args)
+                return args, []
+            except ValidationError:
+                pass  # refused, or beyond the fast check: the full validator decides, and says why
         problems = [
             f"{err.json_path}: {err.message}"
             for err in sorted(validator.iter_errors(args), key=lambda e: list(map(str, e.absolute_path)))
@@ -191,6 +210,49 @@ def _source_of(fn: Callable[..., Any]) -> str | None:
     return f"python:{module}.{qualname}" if module and qualname else None
 
 
+def _fields_check(model: type[BaseModel]) -> Callable[[dict[str, Any]], tuple[dict[str, Any], list[str]]]:
+    """A check of arguments against `model`'s fields that returns the validated field dict.
+
+    For a model of plain fields without nested definitions, a typed dict of the same field
+    validators gives the same values and errors as the model, without building an instance.
+    """
+    schema = model.__pydantic_core_schema__
+    if schema["type"] == "model" and schema["schema"]["type"] == "model-fields":
+        fields = schema["schema"]["fields"]
+        if all(field.keys() <= {"type", "schema", "metadata"} for field in fields.values()):
+            # The same field validators in a typed dict: its result is the plain dict of values.
+            typed_dict = core_schema.typed_dict_schema(
+                {
+                    name: core_schema.typed_dict_field(
+                        field["schema"], required=field["schema"]["type"] != "default"
+                    )
+                    for name, field in fields.items()
+                },
+                extra_behavior="forbid",
+            )
+            validate_fields = SchemaValidator(typed_dict, schema.get("config")).validate_python
+
+            def check(args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+                try:
+                    return validate_fields(args), []
+                except ValidationError as exc:
+                    return args, _schema_errors(exc)
+
+            return check
+
+    validate = model.__pydantic_validator__.validate_python
+
+    def check_model(args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        try:
+            parsed = validate(args)
+        except ValidationError as exc:
+            return args, _schema_errors(exc)
+        # The fresh model's own field dict (extra keys are forbidden, so it holds the fields only).
+        return parsed.__dict__, []
+
+    return check_model
+
+
 def _from_function(fn: Callable[..., Any], name: str | None, description: str | None) -> Tool:
     sig = inspect.signature(fn)
     hints = inspect.get_annotations(fn, eval_str=True)
@@ -211,30 +273,13 @@ def _from_function(fn: Callable[..., Any], name: str | None, description: str | 
     model = create_model(f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
     schema = model.model_json_schema()
     schema.pop("title", None)
-    validate = model.__pydantic_validator__.validate_python
+    check = _fields_check(model)
 
-    def check(args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-        try:
-            parsed = validate(args)
-        except ValidationError as exc:
-            return args, _schema_errors(exc)
-        # The fresh model's own field dict (extra keys are forbidden, so it holds the fields only).
-        return parsed.__dict__, []
-
-    is_async = inspect.iscoroutinefunction(fn)
-    if is_async:
-
-        async def handler(args: dict[str, Any], ctx: ToolContext) -> Any:
-            if ctx_param is not None:
-                return await fn(**args, **{ctx_param: ctx})
-            return await fn(**args)
-
-    else:
-
-        def handler(args: dict[str, Any], ctx: ToolContext) -> Any:  # type: ignore[misc]
-            if ctx_param is not None:
-                return fn(**args, **{ctx_param: ctx})
-            return fn(**args)
+    def handler(args: dict[str, Any], ctx: ToolContext) -> Any:
+        # For an async `fn` this returns its coroutine, which `call` awaits directly.
+        if ctx_param is not None:
+            return fn(**args, **{ctx_param: ctx})
+        return fn(**args)
 
     doc = inspect.cleandoc(fn.__doc__) if fn.__doc__ else ""
     return Tool(
@@ -244,6 +289,7 @@ def _from_function(fn: Callable[..., Any], name: str | None, description: str | 
         handler,
         check=check,
         source=_source_of(fn),
+        is_async=inspect.iscoroutinefunction(fn),
     )
 
 
