@@ -115,8 +115,14 @@ def _encode_value(t: TypeRef, expr: str) -> str:
     return expr
 
 
+#: The IDL's pattern for standard padded base64 (RFC 4648 section 4), which `_fast.py`
+#: checks with a specialised function rather than the regex.
+BASE64_PATTERN = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+
+
 def render(idl: Idl) -> dict[str, str]:
     env = environment("python")
+    env.globals["base64_pattern"] = BASE64_PATTERN
     env.globals["encode_value"] = _encode_value
     env.globals["nullable_fields"] = _nullable_fields
     ctx = {"idl": idl, "header": _comment(idl)}
@@ -126,4 +132,18 @@ def render(idl: Idl) -> dict[str, str]:
     }
     for name in ("__init__.py", "_base.py", "_bases.py", "_serde.py"):
         files[f"{PACKAGE}/{name}"] = env.get_template(name + ".jinja").render(ctx)
+    # Written out field by field, it is long and loops in jinja; ruff (pinned) lays it out.
+    files[f"{PACKAGE}/_fast.py"] = _ruff_format(env.get_template("_fast.py.jinja").render(ctx))
     return files
+
+
+def _ruff_format(text: str) -> str:
+    """`text` formatted by ruff with fixed options, whatever the machine's configuration."""
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--isolated", "--line-length=110", "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout

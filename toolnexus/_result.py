@@ -11,6 +11,7 @@ from typing import Any, Literal, TypeVar
 
 import toolnexus_wire as wire
 from toolnexus_wire import WireError
+from toolnexus_wire._fast import register as register_fast
 
 from ._media import SNIFF_BYTES, kind_of, sniff_mime
 
@@ -222,3 +223,9 @@ class RunResult(wire.RunResult):
         **extra: Any,
     ) -> None:
         super().__init__(status=status, results=results, **_given(pending=pending), **extra)  # type: ignore[arg-type]
+
+
+# The runtime classes have the fields of their generated bases (a test pins it), so
+# `from_json` may build them on the generated fast path.
+for _cls in (ContentPart, Request, Answer, ToolResult, ToolSpec, ToolCall, ToolCallResult, RunResult):
+    register_fast(_cls, _cls.__name__)

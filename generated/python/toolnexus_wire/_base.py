@@ -10,7 +10,10 @@ import sys
 from collections.abc import Callable
 from typing import Any, Self
 
+import orjson
 from pydantic import BaseModel, ConfigDict, ValidationError
+
+from ._fast import DECODERS, JSON_ENCODERS, MISS, decoder_for, json_encoder_for
 
 __all__ = ["ENCODERS", "WireError", "WireModel", "dumps"]
 
@@ -107,8 +110,16 @@ class WireModel(BaseModel):
 
     def to_json(self) -> str:
         """The wire form as compact UTF-8 JSON text; `ValueError` when a value is nested too deeply to encode."""
+        cls = type(self)
+        wire = (JSON_ENCODERS.get(cls) or json_encoder_for(cls))(self)
+        if wire is not None:  # orjson writes the very bytes `json` would
+            try:
+                return orjson.dumps(wire).decode()
+            except orjson.JSONEncodeError:  # a lone surrogate in a string: `json` writes it
+                pass
+        wire = (ENCODERS.get(cls) or _encoder(cls))(self)
         try:
-            return _encode_json(_encoder(type(self))(self))
+            return _encode_json(wire)
         except RecursionError:
             raise ValueError(
                 f"{type(self).__name__} is nested too deeply to encode as JSON "
@@ -126,6 +137,18 @@ class WireModel(BaseModel):
     @classmethod
     def from_json(cls, data: str | bytes | bytearray) -> Self:
         """Parse JSON text; raises `WireError`."""
+        decode = DECODERS.get(cls, MISS)
+        if decode is MISS:
+            decode = decoder_for(cls)
+        if decode is not None:  # the fast path; it leaves anything unusual to the validator
+            try:
+                doc = orjson.loads(data)
+            except (TypeError, orjson.JSONDecodeError):
+                pass  # not JSON orjson reads: the validator says why
+            else:
+                obj = decode(doc)
+                if obj is not None:
+                    return obj  # type: ignore[no-any-return]
         try:
             return cls.model_validate_json(data, by_alias=True, by_name=False)
         except ValidationError as exc:

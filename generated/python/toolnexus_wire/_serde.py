@@ -13,6 +13,7 @@ from typing import Any
 
 from . import models
 from ._base import ENCODERS
+from ._fast import register
 
 __all__: list[str] = []
 
@@ -148,3 +149,11 @@ ENCODERS.update(
         models.RunResult: _encode_RunResult,
     }
 )
+register(models.ContentPart, "ContentPart")
+register(models.Request, "Request")
+register(models.Answer, "Answer")
+register(models.ToolResult, "ToolResult")
+register(models.ToolSpec, "ToolSpec")
+register(models.ToolCall, "ToolCall")
+register(models.ToolCallResult, "ToolCallResult")
+register(models.RunResult, "RunResult")

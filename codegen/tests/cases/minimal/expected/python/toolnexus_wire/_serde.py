@@ -13,6 +13,7 @@ from typing import Any
 
 from . import models
 from ._base import ENCODERS
+from ._fast import register
 
 __all__: list[str] = []
 
@@ -35,3 +36,4 @@ ENCODERS.update(
         models.Note: _encode_Note,
     }
 )
+register(models.Note, "Note")

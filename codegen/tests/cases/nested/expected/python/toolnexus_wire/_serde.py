@@ -13,6 +13,7 @@ from typing import Any
 
 from . import models
 from ._base import ENCODERS
+from ._fast import register
 
 __all__: list[str] = []
 
@@ -53,3 +54,5 @@ ENCODERS.update(
         models.Box: _encode_Box,
     }
 )
+register(models.Item, "Item")
+register(models.Box, "Box")

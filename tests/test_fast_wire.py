@@ -1,0 +1,281 @@
+"""The fast paths of `to_json` and `from_json` against the reference paths they stand in for.
+
+`from_json` first tries the generated decoders of `toolnexus_wire._fast` over orjson's
+parse; `to_json` first tries orjson over the generated JSON-ready encoders. Each may only
+decline (and leave the document to pydantic's validator, or the value to the `json`
+module); it must never give a different answer. These tests compare both paths:
+strictly (an int is not a float, key order counts, fields set and unknown keys too) over
+every wire vector, IDL-derived documents with hostile changes, and hostile metadata.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import math
+import os
+import string
+from datetime import datetime
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError, model_validator
+from pydantic_core import SchemaValidator, core_schema
+from toolnexus_wire import _fast
+from toolnexus_wire._base import WireModel, _encode_json
+
+import toolnexus
+from codegen.python_target import BASE64_PATTERN
+
+from .test_properties import IDL, JSON_VALUES, MODELS, wire_documents
+from .vectors import vectors
+
+SCALE = int(os.environ.get("TOOLNEXUS_FUZZ_SCALE", "1"))
+SETTINGS = settings(
+    max_examples=300 * SCALE,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+def reference_decode(cls: type[Any], text: str | bytes) -> Any:
+    try:
+        return cls.model_validate_json(text, by_alias=True, by_name=False)
+    except ValidationError:
+        return None
+
+
+def fast_decode(cls: type[Any], text: str | bytes) -> Any:
+    decode = _fast.decoder_for(cls)
+    assert decode is not None, f"{cls.__name__} has no fast decoder"
+    try:
+        doc = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    return decode(doc)
+
+
+def strictly_equal(a: Any, b: Any) -> bool:
+    """Equal, and of the same types, in the same order, down to the models' slots."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, WireModel):
+        return (
+            strictly_equal(a.__dict__, b.__dict__)
+            and a.__pydantic_fields_set__ == b.__pydantic_fields_set__
+            and strictly_equal(a.__pydantic_extra__, b.__pydantic_extra__)
+            and a.__pydantic_private__ == b.__pydantic_private__
+        )
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(strictly_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(strictly_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float):
+        return (a == b and math.copysign(1, a) == math.copysign(1, b)) or (a != a and b != b)
+    return bool(a == b)
+
+
+def assert_fast_agrees(cls: type[Any], text: str | bytes) -> bool:
+    """The fast path declines, or gives exactly what the validator gives; True when it answered."""
+    fast = fast_decode(cls, text)
+    if fast is None:
+        return False
+    ref = reference_decode(cls, text)
+    assert ref is not None, f"the fast path accepted what the validator refuses: {text!r}"
+    assert strictly_equal(fast, ref), (fast, ref)
+    return True
+
+
+# --- decoding -------------------------------------------------------------------------------------
+
+VECTORS = vectors()
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=[v.id for v in VECTORS])
+def test_the_fast_decoder_agrees_with_the_validator_on_every_vector(vector: Any) -> None:
+    answered = assert_fast_agrees(MODELS[vector.type_name], vector.raw)
+    if not vector.valid:
+        assert not answered
+
+
+def test_the_fast_decoder_answers_for_most_valid_vectors() -> None:
+    """It is not silently dead: only the vectors with what it leaves to the validator
+    (integers beyond 64 bits, deep nesting, floats near them) go the slow way."""
+    valid = [v for v in VECTORS if v.valid]
+    declined = [v.id for v in valid if fast_decode(MODELS[v.type_name], v.raw) is None]
+    assert len(declined) <= len(valid) // 10, declined
+
+
+hostile_values = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(),
+    st.text(max_size=4),
+    st.sampled_from([2**64, -(2**63) - 1, 1e19, 2.0**63, 9.2e18, 1e-300, [], {}, [None], "", "=", "AA=="]),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
+
+
+@st.composite
+def mutated_documents(draw: Any, t: Any) -> dict[str, Any]:
+    """A valid document of `t`, then perhaps a key dropped, a value replaced, or a nested
+    value replaced: the fast path must refuse exactly what the validator refuses."""
+    doc = dict(draw(wire_documents(t)))
+    action = draw(st.sampled_from(["keep", "drop", "replace", "replace", "nested"]))
+    keys = sorted(doc)
+    if action == "drop" and keys:
+        del doc[draw(st.sampled_from(keys))]
+    elif action == "replace" and keys:
+        doc[draw(st.sampled_from(keys))] = draw(hostile_values)
+    elif action == "nested":
+        lists = [
+            k
+            for k in keys
+            if isinstance(doc[k], list) and doc[k] and isinstance(doc[k][0], dict) and doc[k][0]
+        ]
+        subs = [k for k in keys if isinstance(doc[k], dict) and doc[k]]
+        if lists:
+            item = dict(doc[lists[0]][0])
+            item[draw(st.sampled_from(sorted(item)))] = draw(hostile_values)
+            doc[lists[0]] = [item, *doc[lists[0]][1:]]
+        elif subs:
+            inner = dict(doc[subs[0]])
+            inner[draw(st.sampled_from(sorted(inner)))] = draw(hostile_values)
+            doc[subs[0]] = inner
+    return doc
+
+
+@pytest.mark.parametrize("type_name", [t.name for t in IDL.types])
+@SETTINGS
+@given(data=st.data())
+def test_the_fast_decoder_agrees_with_the_validator_on_changed_documents(type_name: str, data: Any) -> None:
+    doc = data.draw(mutated_documents(IDL.type(type_name)))
+    text = json.dumps(doc, ensure_ascii=data.draw(st.booleans()))
+    assert_fast_agrees(MODELS[type_name], text)
+
+
+@pytest.mark.parametrize("depth", [10, 63, 64, 65, 150, 199, 200, 250])
+def test_deep_metadata_is_left_to_the_validator_and_its_limit(depth: int) -> None:
+    text = '{"output":"x","metadata":{"a":' + "[" * depth + "]" * depth + "}}"
+    assert_fast_agrees(toolnexus.ToolResult, text)
+
+
+def test_a_subclass_with_its_own_validator_is_not_decoded_on_the_fast_path() -> None:
+    class Checked(toolnexus.ToolResult):
+        @model_validator(mode="after")
+        def no_empty_output(self) -> Checked:
+            if not self.output:
+                raise ValueError("empty output")
+            return self
+
+    assert _fast.decoder_for(Checked) is None
+    with pytest.raises(toolnexus.WireError, match="empty output"):
+        Checked.from_json('{"output":""}')
+
+
+# --- the base64 check -----------------------------------------------------------------------------
+
+_regex_base64 = SchemaValidator(core_schema.str_schema(pattern=BASE64_PATTERN, strict=True)).isinstance_python
+
+
+@settings(max_examples=3000 * SCALE, deadline=None, database=None)
+@given(
+    st.one_of(
+        st.text(alphabet="AZaz09+/=", max_size=12),
+        st.text(alphabet="AZaz09+/=\n -_é\x00", max_size=12),
+        st.from_regex(BASE64_PATTERN, fullmatch=True),
+        st.from_regex(BASE64_PATTERN, fullmatch=True).map(lambda s: s + "\n"),
+    )
+)
+def test_the_base64_check_is_the_regex(text: str) -> None:
+    assert _fast._base64(text) == _regex_base64(text)
+
+
+# --- encoding -------------------------------------------------------------------------------------
+
+
+def reference_encode(obj: Any) -> str | type[BaseException]:
+    try:
+        return _encode_json(obj.to_wire())
+    except (ValueError, TypeError, RecursionError) as exc:
+        return type(exc)
+
+
+def encoded(obj: Any) -> str | type[BaseException]:
+    try:
+        return obj.to_json()  # type: ignore[no-any-return]
+    except (ValueError, TypeError) as exc:
+        return type(exc)
+
+
+@pytest.mark.parametrize("type_name", [t.name for t in IDL.types])
+@SETTINGS
+@given(data=st.data())
+def test_to_json_writes_what_the_json_module_writes(type_name: str, data: Any) -> None:
+    obj = MODELS[type_name].from_wire(data.draw(wire_documents(IDL.type(type_name))))
+    assert encoded(obj) == reference_encode(obj)
+
+
+class Colour(enum.IntEnum):
+    RED = 1
+
+
+class Text(str):
+    pass
+
+
+python_values = st.recursive(
+    st.one_of(
+        st.floats(),
+        st.integers(),
+        st.sampled_from([2**64, 2**64 - 1, -(2**63), -(2**63) - 1, 1e-5, 1e16, 5e-324, -0.0, 1e-4, 9.9e-5]),
+        st.text(alphabet=string.printable + "\ud800\udfff\u2028é\x7f", max_size=5),
+        st.builds(Text, st.text(max_size=3)),
+        st.just(Colour.RED),
+        st.just((1, 2)),
+        st.just(datetime(2030, 1, 1)),
+        JSON_VALUES,
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.one_of(st.text(max_size=3), st.integers(0, 3)), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@SETTINGS
+@given(meta=st.dictionaries(st.text(max_size=4), python_values, max_size=3), extra=python_values)
+def test_to_json_with_hostile_metadata_writes_or_fails_as_the_json_module(
+    meta: dict[str, Any], extra: Any
+) -> None:
+    result = toolnexus.ToolResult.ok("x").with_metadata(meta)
+    assert encoded(result) == reference_encode(result)
+    with_extra = toolnexus.ToolResult(output="y", newerField=extra)
+    assert encoded(with_extra) == reference_encode(with_extra)
+
+
+def test_deeply_nested_metadata_is_written_by_the_json_module() -> None:
+    deep: Any = []
+    for _ in range(100):
+        deep = [deep]
+    result = toolnexus.ToolResult.ok("x").with_metadata({"d": deep})
+    assert _fast.json_encoder_for(toolnexus.ToolResult)(result) is None  # past FREE_DEPTH
+    assert result.to_json() == reference_encode(result)
+
+
+def test_the_fast_paths_are_taken_for_ordinary_results() -> None:
+    part = toolnexus.ContentPart("image", "image/png", "AAAA", "a.png")
+    result = toolnexus.ToolResult(
+        output="4", parts=[part], metadata={"exitCode": 0, "ms": 12.5, "tags": ["a"]}
+    )
+    assert _fast.json_encoder_for(toolnexus.ToolResult)(result) is not None
+    text = result.to_json()
+    assert fast_decode(toolnexus.ToolResult, text) is not None
+    assert toolnexus.ToolResult.from_json(text) == result
