@@ -28,8 +28,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path[:0] = [str(HERE), str(ROOT)]
 
+import orjson  # noqa: E402
 import peers  # noqa: E402
 import pydantic  # noqa: E402
+from toolnexus_wire import _fast  # noqa: E402
 
 import toolnexus  # noqa: E402
 
@@ -98,7 +100,19 @@ def bench_round_trip() -> None:
     repeats = 7 if QUICK else 21
     for case, doc in peers.PAYLOADS.items():
         rt = peers.RoundTrips(doc)
-        fns = {"ours": rt.rt_ours, "msgspec": rt.rt_ms, "mcp": rt.rt_mcp, "dataclass": rt.rt_dc}
+        # Two parts of ours on their own, to show what bounds it: the JSON text to and from
+        # plain dicts (orjson), and building the pydantic object from the parsed dict.
+        wire, parsed = rt.ours.to_wire(), orjson.loads(rt.ours.to_json())
+        decode = _fast.decoder_for(toolnexus.ToolResult)
+        assert decode is not None and decode(parsed) == rt.ours
+        fns = {
+            "ours": rt.rt_ours,
+            "msgspec": rt.rt_ms,
+            "mcp": rt.rt_mcp,
+            "dataclass": rt.rt_dc,
+            "json": lambda wire=wire: orjson.loads(orjson.dumps(wire)),
+            "build": lambda decode=decode, parsed=parsed: decode(parsed),
+        }
         t = interleaved(fns, _number(_estimate(rt.rt_ours)), repeats)
         ms_target, mcp_target = ROUND_TRIP_TARGETS[case]
         row(
@@ -108,7 +122,9 @@ def bench_round_trip() -> None:
                 "msgspec": (t["ours"] / t["msgspec"], ms_target),
                 "MCP CallToolResult": (t["ours"] / t["mcp"], mcp_target),
             },
-            f"ours {us(t['ours'])}; dataclass+json is {t['dataclass'] / t['msgspec']:.2f}× msgspec",
+            f"ours {us(t['ours'])}; of it, orjson to and from plain dicts is {t['json'] / t['msgspec']:.2f}× "
+            f"msgspec and building the checked pydantic object {t['build'] / t['msgspec']:.2f}×; "
+            f"dataclass+json is {t['dataclass'] / t['msgspec']:.2f}× msgspec",
         )
 
 
@@ -173,7 +189,11 @@ def bench_tool_call() -> None:
 
         return run
 
+    async def ok_only() -> toolnexus.ToolResult:
+        return toolnexus.ToolResult.ok("3")
+
     cases = {
+        "ok": batch(ok_only),
         "direct": batch(lambda: add(**args)),
         "direct_args": batch(lambda: add_args(args, ctx)),
         "typed": batch(lambda: typed.call(args)),
@@ -199,7 +219,8 @@ def bench_tool_call() -> None:
             "awaiting directly": (t["typed"] / t["direct"], 4),
             "pydantic.validate_call": (t["typed"] / t["validate_call"], 0.7),
         },
-        f"{us(t['typed'])} a call; direct {us(t['direct'])}",
+        f"{us(t['typed'])} a call; direct {us(t['direct'])}; building the `ToolResult` alone "
+        f"(`ToolResult.ok`) is {t['ok'] / t['direct']:.2f}× awaiting directly",
     )
     row(
         "Tool.call, explicit JSON-Schema dict",
