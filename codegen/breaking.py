@@ -11,7 +11,10 @@ Each of these is a breaking change:
 - `enum-value-removed` / `enum-value-added`: an enum lost or gained a value (one side refuses it);
 - `renamed-key`: a field was removed and one of the same type added in the same type, read as
   one renamed wire key rather than two changes;
-- `closed-object`: a type that allowed unknown keys (`additionalProperties` true) now refuses them.
+- `closed-object`: a type that allowed unknown keys (`additionalProperties` true) now refuses them;
+- `tightened-constraint`: a string gained a `pattern` or a different one (whether one regex
+  accepts all another does is not decided here, so any change counts), or a higher `minLength`
+  (an older peer may send a value the new one refuses). Dropping or loosening one is not breaking.
 
 A breaking change needs a major bump of `version` in `idl/manifest.json`; without one the
 command exits 1. When the ref has no `idl/` there is nothing to compare and it exits 0.
@@ -39,6 +42,7 @@ RULES = (
     "enum-value-added",
     "renamed-key",
     "closed-object",
+    "tightened-constraint",
 )
 
 
@@ -74,6 +78,37 @@ def _enum(ref: TypeRef) -> tuple[str, ...] | None:
     return ref.enum
 
 
+def _leaf(ref: TypeRef) -> TypeRef:
+    while ref.kind == "array" and ref.items is not None:
+        ref = ref.items
+    return ref
+
+
+def _tightened(type_name: str, name: str, old: TypeRef, new: TypeRef) -> list[Change]:
+    out: list[Change] = []
+    old, new = _leaf(old), _leaf(new)
+    if new.pattern is not None and new.pattern != old.pattern:
+        was = f"was {old.pattern!r}" if old.pattern is not None else "had none"
+        out.append(
+            Change(
+                type_name,
+                name,
+                "tightened-constraint",
+                f"pattern {new.pattern!r} ({was}); older peers may not match it",
+            )
+        )
+    if (new.min_length or 0) > (old.min_length or 0):
+        out.append(
+            Change(
+                type_name,
+                name,
+                "tightened-constraint",
+                f"minLength {old.min_length or 0} -> {new.min_length}; older peers may send shorter values",
+            )
+        )
+    return out
+
+
 def _compare_field(type_name: str, old: Field, new: Field) -> list[Change]:
     out: list[Change] = []
     name = new.wire_name
@@ -91,6 +126,7 @@ def _compare_field(type_name: str, old: Field, new: Field) -> list[Change]:
             for value in after
             if value not in before
         )
+        out.extend(_tightened(type_name, name, old.type, new.type))
     if new.required and not old.required:
         out.append(Change(type_name, name, "now-required", "was optional, now required"))
     return out
