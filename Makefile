@@ -38,10 +38,11 @@ bench: $(STAMP)
 	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev,bench]'
 	$(PY) bench/bench.py
 
-## fuzz: the property tests of tests/test_properties.py with FUZZ_SCALE times the examples; prints the cases run
+## fuzz: the property tests (wire round trips, hostile input, the fast paths against the reference paths) with FUZZ_SCALE times the examples
 FUZZ_SCALE ?= 50
 fuzz: $(STAMP)
-	TOOLNEXUS_FUZZ_SCALE=$(FUZZ_SCALE) $(PY) -m pytest -q -s -p no:cacheprovider tests/test_properties.py
+	TOOLNEXUS_FUZZ_SCALE=$(FUZZ_SCALE) $(PY) -m pytest -q -s -p no:cacheprovider \
+		tests/test_properties.py tests/test_fast_wire.py tests/test_fast_checks.py
 
 ## breaking: list breaking wire changes in idl/ since AGAINST (default: the previous commit)
 AGAINST ?= HEAD~1
