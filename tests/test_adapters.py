@@ -29,14 +29,30 @@ from openai.types.responses.response_input_item_param import FunctionCallOutput
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 import toolnexus.adapters as adapters
-from toolnexus import ContentPart, ToolCallResult, ToolResult, ToolSpec, WireError, define_tool, tool
+from toolnexus import (
+    Answer,
+    ContentPart,
+    Request,
+    ToolCallResult,
+    ToolResult,
+    ToolSpec,
+    WireError,
+    auth_required,
+    define_tool,
+    pending,
+    pending_of,
+    tool,
+)
 from toolnexus.adapters import (
+    answer_from_mcp,
     anthropic_tool_result,
     anthropic_tools,
     from_mcp_call_tool_result,
     gemini_function_response,
     gemini_tools,
     mcp_call_tool_result,
+    mcp_input_required,
+    mcp_input_responses,
     mcp_tools,
     openai_chat_messages,
     openai_chat_tools,
@@ -133,12 +149,15 @@ SPECS = [
 
 def test_the_adapters_names_are_pinned():
     assert adapters.__all__ == [
+        "answer_from_mcp",
         "anthropic_tool_result",
         "anthropic_tools",
         "from_mcp_call_tool_result",
         "gemini_function_response",
         "gemini_tools",
         "mcp_call_tool_result",
+        "mcp_input_required",
+        "mcp_input_responses",
         "mcp_tools",
         "openai_chat_messages",
         "openai_chat_tools",
@@ -528,3 +547,152 @@ def test_from_mcp_rejects_malformed_results_naming_the_path(wire, path):
 def test_from_mcp_notes_unknown_block_types():
     r = from_mcp_call_tool_result({"content": [{"type": "hologram"}, {"type": "text", "text": "hi"}]})
     assert r.output == "[hologram content left out]\nhi"
+
+
+# --- MCP input_required (protocol 2026-07-28): suspensions both ways --------------------------------
+
+
+def test_a_suspension_is_an_mcp_input_required_result_the_sdk_accepts():
+    approval = pending(Request(kind="approval", prompt="Delete 3 files?"))
+    form = mcp_input_required(approval)
+    parsed = sdk_model(mcp_types.InputRequiredResult, form)
+    request_id = pending_of(approval).id
+    elicit = parsed.input_requests[request_id]
+    assert isinstance(elicit, mcp_types.ElicitRequest)
+    assert elicit.params.mode == "form" and elicit.params.message == "Delete 3 files?"
+    assert elicit.params.requested_schema == {"type": "object", "properties": {}}
+
+    schema = {"type": "object", "properties": {"reason": {"type": "string"}}, "required": ["reason"]}
+    asked = mcp_input_required(pending(Request(kind="input", prompt="Why?", data={"schema": schema})))
+    assert (
+        next(
+            iter(sdk_model(mcp_types.InputRequiredResult, asked).input_requests.values())
+        ).params.requested_schema
+        == schema
+    )
+
+    login = mcp_input_required(auth_required("https://auth.example/login", "Sign in to Drive"))
+    url_params = next(iter(sdk_model(mcp_types.InputRequiredResult, login).input_requests.values())).params
+    assert url_params.mode == "url" and url_params.url == "https://auth.example/login"
+    assert mcp_input_required(result("4")) is None
+    assert mcp_input_required(result("boom", error=True)) is None
+
+
+@pytest.mark.parametrize(
+    ("response", "ok", "data", "reason"),
+    [
+        (
+            mcp_types.ElicitResult(action="accept", content={"reason": "cleanup", "n": 3}),
+            True,
+            {"reason": "cleanup", "n": 3},
+            None,
+        ),
+        (mcp_types.ElicitResult(action="accept"), True, None, None),
+        (mcp_types.ElicitResult(action="decline"), False, None, "declined"),
+        (mcp_types.ElicitResult(action="cancel"), False, None, "cancelled"),
+    ],
+)
+def test_a_server_reads_the_retry_as_an_answer(response, ok, data, reason):
+    request = pending_of(pending(Request(kind="input", prompt="Why?")))
+    wire = {request.id: response.model_dump(mode="json", by_alias=True, exclude_none=True)}
+    answer = answer_from_mcp(request, wire)
+    assert (answer.id, answer.ok, answer.data, answer.reason) == (request.id, ok, data, reason)
+
+
+def test_a_server_refuses_a_retry_without_this_requests_response():
+    request = pending_of(pending(Request(kind="input", prompt="Why?")))
+    with pytest.raises(WireError) as missing:
+        answer_from_mcp(request, {"other": {"action": "accept"}})
+    assert missing.value.path == f'$.inputResponses["{request.id}"]'
+    with pytest.raises(WireError) as bad:
+        answer_from_mcp(request, {request.id: {"action": "maybe"}})
+    assert bad.value.path == f'$.inputResponses["{request.id}"].action'
+
+
+def _sdk_input_required(**requests):
+    sdk = mcp_types.InputRequiredResult(input_requests=requests, request_state="opaque-state-1")
+    return sdk.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def _form(message, schema=None):
+    params = mcp_types.ElicitRequestFormParams(message=message, requested_schema=schema or {"type": "object"})
+    return mcp_types.ElicitRequest(params=params)
+
+
+def test_a_client_gets_a_suspension_from_input_required_and_retries_with_the_answer():
+    wire = _sdk_input_required(
+        q1=_form("Which folder?", {"type": "object", "properties": {"path": {"type": "string"}}})
+    )
+    suspended = from_mcp_call_tool_result(wire)
+    request = pending_of(suspended)
+    assert suspended.is_error and suspended.output == "Which folder?"
+    assert request.kind == "input" and request.prompt == "Which folder?" and request.id.startswith("pnd-")
+    assert request.data["mcp"] == {"inputRequests": wire["inputRequests"], "requestState": "opaque-state-1"}
+
+    params = mcp_input_responses(request, Answer(request.id, True, {"path": "/tmp"}))
+    retry = mcp_types.CallToolRequestParams.model_validate({"name": "list_files", **params})
+    assert retry.request_state == "opaque-state-1"
+    assert retry.input_responses["q1"] == mcp_types.ElicitResult(action="accept", content={"path": "/tmp"})
+
+    declined = mcp_input_responses(request, Answer(request.id, False, reason="declined"))
+    assert declined["inputResponses"] == {"q1": {"action": "decline"}}
+    expired = mcp_input_responses(request, Answer(request.id, False, reason="expired"))
+    assert expired["inputResponses"] == {"q1": {"action": "cancel"}}
+    with pytest.raises(ValueError, match="not for the request"):
+        mcp_input_responses(request, Answer("pnd-other", True))
+
+
+def test_a_client_maps_several_forms_and_a_url_elicitation():
+    wire = _sdk_input_required(a=_form("Name?"), b=_form("Age?"))
+    request = pending_of(from_mcp_call_tool_result(wire))
+    assert request.prompt == "Name?\nAge?"
+    params = mcp_input_responses(request, Answer(request.id, True, {"a": {"name": "Zoë"}, "b": {"age": 7}}))
+    assert params["inputResponses"] == {
+        "a": {"action": "accept", "content": {"name": "Zoë"}},
+        "b": {"action": "accept", "content": {"age": 7}},
+    }
+
+    url = mcp_types.ElicitRequestURLParams(message="Sign in", url="https://auth.example/x")
+    login = pending_of(from_mcp_call_tool_result(_sdk_input_required(k=mcp_types.ElicitRequest(params=url))))
+    assert (login.kind, login.prompt, login.url) == ("authorization", "Sign in", "https://auth.example/x")
+    accepted = mcp_input_responses(login, Answer(login.id, True))
+    assert accepted["inputResponses"] == {"k": {"action": "accept"}}
+
+
+def test_a_client_leaves_sampling_to_the_host_and_names_bad_places():
+    sampling = mcp_types.CreateMessageRequest(
+        params=mcp_types.CreateMessageRequestParams(messages=[], max_tokens=10)
+    )
+    request = pending_of(from_mcp_call_tool_result(_sdk_input_required(s=sampling)))
+    assert "model completion" in request.prompt
+    with pytest.raises(ValueError, match="host answers it itself"):
+        mcp_input_responses(request, Answer(request.id, True))
+    for bad, path in [
+        ({"resultType": "input_required"}, "$"),
+        ({"resultType": "input_required", "inputRequests": []}, "$.inputRequests"),
+        (
+            {"resultType": "input_required", "inputRequests": {"x": {"params": {}}}},
+            '$.inputRequests["x"].method',
+        ),
+        (
+            {
+                "resultType": "input_required",
+                "inputRequests": {"x": {"method": "elicitation/create", "params": {}}},
+            },
+            '$.inputRequests["x"].params.message',
+        ),
+        ({"resultType": "input_required", "requestState": 5}, "$.requestState"),
+    ]:
+        with pytest.raises(WireError) as info:
+            from_mcp_call_tool_result(bad)
+        assert info.value.path == path, bad
+
+
+def test_input_required_round_trips_between_a_toolnexus_server_and_client():
+    approval = pending(Request(kind="approval", prompt="Delete 3 files?"))
+    server_request = pending_of(approval)
+    client_request = pending_of(from_mcp_call_tool_result(mcp_input_required(approval)))
+    assert client_request.prompt == "Delete 3 files?"
+    params = mcp_input_responses(client_request, Answer(client_request.id, True))
+    answer = answer_from_mcp(server_request, params["inputResponses"])
+    assert answer.ok and answer.id == server_request.id

@@ -15,10 +15,18 @@ from toolnexus_wire import WireError
 from toolnexus_wire._base import dumps
 
 from .._media import kind_of
-from .._result import ContentPart, ToolResult
+from .._result import Answer, ContentPart, Request, ToolResult
+from .._suspend import pending, pending_of
 from ._common import ToolLike, specs_of
 
-__all__ = ["from_mcp_call_tool_result", "mcp_call_tool_result", "mcp_tools"]
+__all__ = [
+    "answer_from_mcp",
+    "from_mcp_call_tool_result",
+    "mcp_call_tool_result",
+    "mcp_input_required",
+    "mcp_input_responses",
+    "mcp_tools",
+]
 
 _TYPE = "CallToolResult"
 _PART_URI = "toolnexus://parts/"
@@ -105,9 +113,16 @@ def from_mcp_call_tool_result(obj: Mapping[str, Any]) -> ToolResult:
     naming its uri; `isError` is kept; `_meta` is kept host-only in
     `metadata["_meta"]`. A block of an unknown type becomes a line saying it was
     left out. Raises `WireError` naming the path of the first malformed place.
+
+    MCP's `input_required` result (`resultType: "input_required"`) becomes a suspension:
+    its elicitations' messages are the prompt (a single URL-mode one is an
+    `authorization` with its url, anything else `input`), and the MCP requests and
+    `requestState` are kept in the request's `data["mcp"]`, for `mcp_input_responses`.
     """
     if not isinstance(obj, Mapping):
         raise _problem("$", "expected an object")
+    if obj.get("resultType") == _INPUT_REQUIRED:
+        return _from_input_required(obj)
     content = obj.get("content", [])
     if not isinstance(content, list):
         raise _problem("$.content", "expected an array")
@@ -144,3 +159,148 @@ def from_mcp_call_tool_result(obj: Mapping[str, Any]) -> ToolResult:
             raise _problem("$._meta", "expected an object")
         result = result.with_metadata({"_meta": dict(meta)})
     return result
+
+
+# --- MCP's `input_required` result (protocol 2026-07-28): a suspension, both ways ------------------
+#
+# A server that needs input before a tool call can finish returns, instead of a
+# `CallToolResult`, `{"resultType": "input_required", "inputRequests": {key: request},
+# "requestState": "..."}`; the client fulfils the requests and calls the tool again with
+# `inputResponses` (keyed the same) and the `requestState` echoed. Elicitation requests ask a
+# person: form mode for input, URL mode for an authorization out of band.
+
+_INPUT_REQUIRED = "input_required"
+_ELICIT = "elicitation/create"
+_ACTIONS = {"declined": "decline", "cancelled": "cancel", "expired": "cancel"}
+
+
+def mcp_input_required(result: ToolResult) -> dict[str, Any] | None:
+    """For a suspension, MCP's `input_required` result asking its request as one
+    elicitation under the request's id; None for any other result.
+
+    An `authorization` request with a url becomes a URL-mode elicitation; any other a
+    form, whose `requestedSchema` is the request's `data["schema"]` when it has one (else
+    an empty form: a confirmation). A server answers with `answer_from_mcp` on the retry.
+    """
+    request = pending_of(result)
+    if request is None:
+        return None
+    params: dict[str, Any]
+    if request.kind == "authorization" and request.url:
+        params = {"mode": "url", "message": request.prompt, "url": request.url}
+    else:
+        schema = (request.data or {}).get("schema")
+        if not isinstance(schema, Mapping):
+            schema = {"type": "object", "properties": {}}
+        params = {"mode": "form", "message": request.prompt, "requestedSchema": dict(schema)}
+    return {
+        "resultType": _INPUT_REQUIRED,
+        "inputRequests": {request.id: {"method": _ELICIT, "params": params}},
+    }
+
+
+def answer_from_mcp(request: Request, input_responses: Mapping[str, Any]) -> Answer:
+    """The `Answer` to `request` in the `inputResponses` of a retried call (the client's
+    `ElicitResult` under the request's id). Raises `WireError` when it is missing or malformed."""
+    where = f"$.inputResponses[{dumps(request.id)}]"
+    response = input_responses.get(request.id) if isinstance(input_responses, Mapping) else None
+    if not isinstance(response, Mapping):
+        raise WireError("InputResponses", [(where, "expected the elicitation result for this request")])
+    action = response.get("action")
+    if action == "accept":
+        content = response.get("content")
+        if content is not None and not isinstance(content, Mapping):
+            raise WireError("InputResponses", [(f"{where}.content", "expected an object")])
+        return Answer(request.id, True, dict(content) if content is not None else None)
+    if action in ("decline", "cancel"):
+        return Answer(request.id, False, reason="declined" if action == "decline" else "cancelled")
+    raise WireError("InputResponses", [(f"{where}.action", "expected accept, decline or cancel")])
+
+
+def _from_input_required(obj: Mapping[str, Any]) -> ToolResult:
+    requests = obj.get("inputRequests")
+    state = obj.get("requestState")
+    if requests is not None and not isinstance(requests, Mapping):
+        raise _problem("$.inputRequests", "expected an object")
+    if state is not None and not isinstance(state, str):
+        raise _problem("$.requestState", "expected a string")
+    if not requests and state is None:
+        raise _problem("$", "an input_required result needs inputRequests or requestState")
+    prompts: list[str] = []
+    urls: list[str] = []
+    for key, item in (requests or {}).items():
+        path = f"$.inputRequests[{dumps(key)}]"
+        if not isinstance(item, Mapping):
+            raise _problem(path, "expected an object")
+        method = item.get("method")
+        params = item.get("params")
+        if not isinstance(method, str):
+            raise _problem(f"{path}.method", "expected a string")
+        if not isinstance(params, Mapping):
+            raise _problem(f"{path}.params", "expected an object")
+        if method == _ELICIT:
+            prompts.append(_string(params, "message", f"{path}.params"))
+            if params.get("mode") == "url":
+                urls.append(_string(params, "url", f"{path}.params"))
+        elif method == "sampling/createMessage":
+            prompts.append("[the server asks the client for a model completion]")
+        elif method == "roots/list":
+            prompts.append("[the server asks for the client's roots]")
+        else:
+            prompts.append(f"[the server asks for {method}]")
+    mcp: dict[str, Any] = {}
+    if requests is not None:
+        mcp["inputRequests"] = dict(requests)
+    if state is not None:
+        mcp["requestState"] = state
+    if len(prompts) == 1 and len(urls) == 1:
+        request = Request("authorization", prompts[0], url=urls[0], data={"mcp": mcp})
+    else:
+        request = Request(
+            "input", "\n".join(prompts) or "The server needs input to continue", data={"mcp": mcp}
+        )
+    result = pending(request)
+    meta = obj.get("_meta")
+    if meta is not None:
+        if not isinstance(meta, Mapping):
+            raise _problem("$._meta", "expected an object")
+        result = result.with_metadata({"_meta": dict(meta)})
+    return result
+
+
+def mcp_input_responses(request: Request, answer: Answer) -> dict[str, Any]:
+    """The params to add to the retried `tools/call` for a suspension that came from an
+    `input_required` result: `inputResponses` (one `ElicitResult` per elicitation) and the
+    `requestState` echoed. With one form, `answer.data` is its content; with several,
+    `answer.data` maps each input request's key to its content. Raises `ValueError` when
+    the answer is for another request, or when the server asked for something other
+    than an elicitation (sampling, roots), which the host answers itself.
+    """
+    if answer.id != request.id:
+        raise ValueError(f"the answer is for {answer.id!r}, not for the request {request.id!r}")
+    mcp = (request.data or {}).get("mcp")
+    if not isinstance(mcp, Mapping):
+        raise ValueError("the request did not come from an MCP input_required result")
+    requests = mcp.get("inputRequests") or {}
+    if not isinstance(requests, Mapping) or not all(
+        isinstance(r, Mapping) and isinstance(r.get("params"), Mapping) for r in requests.values()
+    ):
+        raise ValueError("the request's data['mcp']['inputRequests'] is not a map of MCP requests")
+    for key, item in requests.items():
+        if item.get("method") != _ELICIT:
+            raise ValueError(f"inputRequests[{key!r}] is {item.get('method')!r}: the host answers it itself")
+    forms = [key for key, item in requests.items() if item["params"].get("mode") != "url"]
+    responses: dict[str, Any] = {}
+    for key in requests:
+        if not answer.ok:
+            responses[key] = {"action": _ACTIONS.get(answer.reason or "cancelled", "cancel")}
+            continue
+        response: dict[str, Any] = {"action": "accept"}
+        if key in forms:
+            content = answer.data if len(forms) == 1 else (answer.data or {}).get(key)
+            response["content"] = dict(content or {})
+        responses[key] = response
+    out: dict[str, Any] = {"inputResponses": responses}
+    if "requestState" in mcp:
+        out["requestState"] = mcp["requestState"]
+    return out
