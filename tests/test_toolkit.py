@@ -348,6 +348,72 @@ async def test_several_suspensions_surface_one_at_a_time():
         ("c3", "declined/expired: Two?"),
     ]
     assert third.order == [], "a done run keeps no order"
+    assert [a is None for a in one.answers] == [True, False], "one: to suspend, then with its answer"
+    assert two.answers == [None], "two: to suspend only; declined, it does not run again"
+
+
+async def test_a_waiting_call_is_asked_its_own_request_and_not_run_again():
+    one, two = Gate("one", "One?"), Gate("two", "Two?", expires_at=FUTURE)
+    kit = Toolkit([one.tool, two.tool])
+    first = await kit.run_calls([ToolCall("c1", "one", {}), ToolCall("c2", "two", {"n": 2})])
+    assert [r.prompt for r in first.requests] == ["One?", "Two?"]
+    assert first.requests[0] == first.pending
+    asked_of_two = first.requests[1]
+
+    second = await kit.resume(first, Answer(first.pending.id, True))
+    assert second.pending == asked_of_two, "the same request, id and expiry included"
+    assert second.requests == [asked_of_two]
+    assert two.answers == [None], "two was not run again to ask"
+
+    done = await kit.resume(second, Answer(asked_of_two.id, True, data={"note": "fine"}))
+    assert [(r.id, r.result.output) for r in done.results] == [
+        ("c1", "done with {} (no note)"),
+        ("c2", "done with {'n': 2} (fine)"),
+    ]
+    assert [a is None for a in two.answers] == [True, False], "two ran twice in all: to suspend, to finish"
+
+
+async def test_a_waiting_calls_stored_request_that_expired_is_expired():
+    one, two = Gate("one", "One?"), Gate("two", "Two?", expires_at=FUTURE)
+    kit = Toolkit([one.tool, two.tool])
+    first = await kit.run_calls([ToolCall("c1", "one", {}), ToolCall("c2", "two", {})])
+    second = await kit.resume(first, Answer(first.pending.id, True))
+    wire = second.to_wire()
+    wire["pending"]["expiresAt"] = wire["requests"][0]["expiresAt"] = PAST
+    done = await kit.resume(RunResult.from_wire(wire), Answer(second.pending.id, True))
+    assert done.results[1].result.output == "declined/expired: Two?"
+    assert len(two.answers) == 1
+
+
+async def test_a_run_stored_without_requests_runs_its_other_waiting_calls_again():
+    one, two = Gate("one", "One?"), Gate("two", "Two?")
+    kit = Toolkit([one.tool, two.tool])
+    first = await kit.run_calls([ToolCall("c1", "one", {}), ToolCall("c2", "two", {})])
+    wire = first.to_wire()
+    del wire["requests"]  # as a run stored before `requests` existed
+    second = await kit.resume(RunResult.from_wire(wire), Answer(first.pending.id, True))
+    assert second.pending is not None and second.pending.prompt == "Two?"
+    assert second.pending.id != first.requests[1].id, "asked afresh"
+    assert len(two.answers) == 2
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param(lambda w: w["requests"].pop(), id="one-request-short"),
+        pytest.param(lambda w: w["requests"].reverse(), id="first-is-not-pending"),
+    ],
+)
+async def test_requests_that_do_not_match_the_waiting_calls_are_refused(change):
+    one, two = Gate("one", "One?"), Gate("two", "Two?")
+    kit = Toolkit([one.tool, two.tool])
+    first = await kit.run_calls([ToolCall("c1", "one", {}), ToolCall("c2", "two", {})])
+    wire = first.to_wire()
+    change(wire)
+    with pytest.raises(ResumeError) as info:
+        await kit.resume(RunResult.from_wire(wire), Answer(first.pending.id, True))
+    assert info.value.reason == "not_pending"
+    assert one.answers == [None], "nothing ran"
 
 
 async def test_the_calls_of_a_turn_need_distinct_ids():
@@ -507,6 +573,8 @@ def altered(run: RunResult, change: Any) -> RunResult:
         pytest.param(lambda w: w["results"][0]["result"].update(output="forged"), id="finished-result"),
         pytest.param(lambda w: w["results"][0]["result"].update(metadata={"x": 1}), id="finished-metadata"),
         pytest.param(lambda w: w["results"].clear(), id="finished-result-dropped"),
+        pytest.param(lambda w: w.pop("requests"), id="requests-dropped"),
+        pytest.param(lambda w: w["requests"][0].update(prompt="List 3 files?"), id="requests-prompt"),
         pytest.param(lambda w: w.pop("seal"), id="seal-removed"),
         pytest.param(lambda w: w.update(seal=_flip(w["seal"], -5)), id="seal-altered"),
         pytest.param(lambda w: w.update(seal="v1.hmac-sha256.é"), id="seal-not-ascii"),
@@ -520,6 +588,18 @@ async def test_an_altered_or_unsealed_run_is_refused(change):
         await kit.resume(run, Answer(run.pending.id, True))
     assert info.value.reason == "seal"
     assert gate.answers == [None], "nothing ran"
+
+
+async def test_a_run_sealed_before_requests_existed_still_resumes():
+    kit, gate = sealed_kit()
+    run = await sealed_run(kit)
+    wire = run.to_wire()
+    del wire["requests"], wire["seal"]
+    old = RunResult.from_wire(wire)
+    old.seal = kit._seal_of(old)  # the seal such a run carries: computed without the key
+    assert old.seal != run.seal
+    done = await kit.resume(old, Answer(run.pending.id, True))
+    assert done.status == "done" and len(gate.answers) == 2
 
 
 async def test_a_seal_forged_with_another_secret_is_refused():

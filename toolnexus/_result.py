@@ -213,6 +213,7 @@ class RunResult(wire.RunResult):
     results: list[ToolCallResult]  # type: ignore[assignment]
     pending: Request | None = None
     calls: list[ToolCall] = []  # type: ignore[assignment]  # noqa: RUF012
+    requests: list[Request] = []  # type: ignore[assignment]  # noqa: RUF012
 
     @_positional
     def __init__(

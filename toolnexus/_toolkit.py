@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal, TypeAlias
 
 from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
-from ._suspend import pending_of
+from ._suspend import pending, pending_of
 from ._tool import Tool, ToolContext
 
 __all__ = ["ResultHook", "ResumeError", "Toolkit", "WaitFor", "normalize_tool_name"]
@@ -202,8 +202,8 @@ class Toolkit:
 
         Without `wait_for`, the first suspension in call order stops the run: the
         result is `pending` on its request, with every finished result in `results`
-        (call order) and the suspended calls in `calls` (call order, the pending one
-        first). Continue it with `resume`.
+        (call order), the suspended calls in `calls` (call order, the pending one
+        first) and their requests in `requests` (the same order). Continue it with `resume`.
         """
         calls = list(calls)
         ids = [c.id for c in calls]
@@ -221,10 +221,12 @@ class Toolkit:
 
         The suspended call is settled by the loop rule (`ok` re-runs it once with
         `ctx.answer`; a refusal or a passed `expiresAt` gives `declined/expired: …`;
-        a second suspension gives `unresolved: …`). The other waiting calls are then
-        run again; the first of them that suspends stops the run once more, so
-        several suspensions surface one `pending` run at a time. The run's `order`
-        keeps the results in call order throughout.
+        a second suspension gives `unresolved: …`). The run then stops on the next
+        waiting call's own request (`requests`), without running that call again, so
+        several suspensions surface one `pending` run at a time and each suspended call
+        runs twice at most: once to suspend, once with its answer. (A run stored
+        without `requests` runs its other waiting calls again instead.) The run's
+        `order` keeps the results in call order throughout.
 
         Raises `ResumeError` (see there) without running anything when the answer
         does not belong to the run, was already given to this toolkit, or the seal
@@ -247,11 +249,18 @@ class Toolkit:
             raise ResumeError(
                 "mismatch", f"answer {answer.id!r} does not answer the pending request {request.id!r}"
             )
+        stored = list(run.requests)
+        if stored and (len(stored) != len(run.calls) or stored[0].id != request.id):
+            raise ResumeError("not_pending", "the run's requests do not match its waiting calls")
         self._remember(request.id)
         head, rest = run.calls[0], list(run.calls[1:])
         result = await self._settle(head, request, answer)
         done = [*run.results, ToolCallResult(head.id, head.name, result)]
-        return self._collect(done, rest, await self._run_all(rest), run.order)
+        if stored:  # the other calls' own suspensions: asked next, without running them again
+            waiting = [pending(r) for r in stored[1:]]
+        else:  # a run stored before `requests` existed: the other calls run again
+            waiting = await self._run_all(rest)
+        return self._collect(done, rest, waiting, run.order)
 
     # -- internals --------------------------------------------------------------------
 
@@ -323,20 +332,19 @@ class Toolkit:
         """
         finished = list(done)
         waiting: list[ToolCall] = []
-        request: Request | None = None
+        requests: list[Request] = []
         for call, result in zip(calls, results, strict=True):
             suspended = pending_of(result)
             if suspended is None:
                 finished.append(ToolCallResult(call.id, call.name, result))
                 continue
             waiting.append(call)
-            if request is None:
-                request = suspended
+            requests.append(suspended)
         position = {call_id: i for i, call_id in enumerate(order)}
         finished.sort(key=lambda r: position.get(r.id, len(position)))
-        if request is None:
+        if not requests:
             return RunResult("done", finished)
-        run = RunResult("pending", finished, request, calls=waiting, order=order)
+        run = RunResult("pending", finished, requests[0], calls=waiting, requests=requests, order=order)
         if self._secret is not None:
             run.seal = self._seal_of(run)  # the seal covers every key but itself
         return run
@@ -349,7 +357,10 @@ class Toolkit:
     def _seal_of(self, run: RunResult) -> str:
         assert self._secret is not None
         wire = run.to_wire()
-        body = _canonical({key: wire.get(key) for key in _SEALED_KEYS}).encode("utf-8")
+        sealed = {key: wire.get(key) for key in _SEALED_KEYS}
+        if "requests" in wire:  # only when present, so runs sealed before it existed still verify
+            sealed["requests"] = wire["requests"]
+        body = _canonical(sealed).encode("utf-8")
         mac = hmac.new(self._secret, _SEAL_DOMAIN + body, hashlib.sha256).digest()
         return _SEAL_PREFIX + base64.urlsafe_b64encode(mac).rstrip(b"=").decode("ascii")
 

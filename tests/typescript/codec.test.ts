@@ -48,7 +48,7 @@ describe("parsers", () => {
     const r = parseToolResult({ output: "hi" });
     assert.deepEqual(r, { output: "hi", isError: false, parts: [] });
     const run = parseRunResult({ status: "done", results: [] });
-    assert.deepEqual(run, { status: "done", results: [], calls: [], order: [] });
+    assert.deepEqual(run, { status: "done", results: [], calls: [], requests: [], order: [] });
   });
 
   it("take values from JSON.parse as well as from readJson", () => {
@@ -158,7 +158,7 @@ describe("emitters", () => {
       toJsonRunResult(pendingRun),
       '{"status":"pending","results":[],"pending":{"id":"pnd-1","kind":"approval","prompt":"ok?"},"calls":[{"id":"c1","name":"sqrt","arguments":{"n":1}}]}',
     );
-    assert.deepEqual(fromJsonRunResult(toJsonRunResult(pendingRun)), { ...pendingRun, order: [] });
+    assert.deepEqual(fromJsonRunResult(toJsonRunResult(pendingRun)), { ...pendingRun, requests: [], order: [] });
   });
 
   it("write optional fields of every type in schema order", () => {

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 1.0.0, sha256 4a6569549a94e034df05ad17e92d1b01627b3bf6d81b4bc204044f6ba71d9333).
+# Generated from idl/ (toolnexus schema 1.0.0, sha256 d106c0605c0b7741ba15055557e7193c5afe8392ed0e5add12ef0e6abed99f3f).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 """Fast paths for `to_json` and `from_json`, written out field by field from the IDL.
@@ -581,6 +581,9 @@ def _make_RunResult(cls: type[Any], nested: Callable[[str], Decoder | None]) -> 
     decode_calls = nested("calls")
     if decode_calls is None:
         return None
+    decode_requests = nested("requests")
+    if decode_requests is None:
+        return None
 
     def decode(d: Any) -> Any:
         if type(d) is not dict:
@@ -629,6 +632,19 @@ def _make_RunResult(cls: type[Any], nested: Callable[[str], Decoder | None]) -> 
                     return None
                 calls.append(item)
             fields_set.add("calls")
+        v = d.get("requests", _MISS)
+        if v is _MISS:
+            requests: Any = []
+        else:
+            if type(v) is not list:
+                return None
+            requests = []
+            for item in v:
+                item = decode_requests(item)
+                if item is None:
+                    return None
+                requests.append(item)
+            fields_set.add("requests")
         v = d.get("order", _MISS)
         if v is _MISS:
             order: Any = []
@@ -653,6 +669,7 @@ def _make_RunResult(cls: type[Any], nested: Callable[[str], Decoder | None]) -> 
             "results": results,
             "pending": pending,
             "calls": calls,
+            "requests": requests,
             "order": order,
             "seal": seal,
         }
@@ -673,7 +690,7 @@ def _make_RunResult(cls: type[Any], nested: Callable[[str], Decoder | None]) -> 
     return decode
 
 
-_KNOWN_RunResult = frozenset({"status", "results", "pending", "calls", "order", "seal"})
+_KNOWN_RunResult = frozenset({"status", "results", "pending", "calls", "requests", "order", "seal"})
 
 
 def _json_ContentPart(m: Any) -> dict[str, Any] | None:
@@ -912,6 +929,14 @@ def _json_RunResult(m: Any) -> dict[str, Any] | None:
                 return None
             v.append(item)
         out["calls"] = v
+    if m.requests:
+        v = []
+        for item in m.requests:
+            item = _json_Request(item)
+            if item is None:
+                return None
+            v.append(item)
+        out["requests"] = v
     if m.order:
         v = list(m.order)
         for item in v:

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 1.0.0, sha256 4a6569549a94e034df05ad17e92d1b01627b3bf6d81b4bc204044f6ba71d9333).
+# Generated from idl/ (toolnexus schema 1.0.0, sha256 d106c0605c0b7741ba15055557e7193c5afe8392ed0e5add12ef0e6abed99f3f).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 from __future__ import annotations
@@ -233,11 +233,15 @@ class RunResult(RunResultBase):
     """
     The calls that have no result yet, in call order; the first is the one whose suspension is `pending`. Omitted when empty.
     """
+    requests: Annotated[list[Request], Field(validate_default=True)] = []
+    """
+    The suspensions of the calls in `calls`: one `Request` per call, in the same order, the first being `pending`. `resume` asks each waiting call's own request in turn rather than running the call again. Omitted when empty.
+    """
     order: list[str] = []
     """
     The ids of the turn's calls, in call order, kept by a `pending` run so that the results come back in call order after a `resume`. Omitted when empty.
     """
     seal: str | None = None
     """
-    A tamper-evident seal over `results`, `pending`, `calls` and `order`, present when the host runs with a secret; `resume` rejects a run whose seal does not match.
+    A tamper-evident seal over `results`, `pending`, `calls`, `requests` and `order`, present when the host runs with a secret; `resume` rejects a run whose seal does not match.
     """

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 4a6569549a94e034df05ad17e92d1b01627b3bf6d81b4bc204044f6ba71d9333).
+// Generated from idl/ (toolnexus schema 1.0.0, sha256 d106c0605c0b7741ba15055557e7193c5afe8392ed0e5add12ef0e6abed99f3f).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The wire types of the toolnexus schema 1.0.0, one struct per IDL file.
@@ -603,12 +603,18 @@ pub struct RunResult {
     /// is `pending`. Omitted when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub calls: Vec<ToolCall>,
+    /// The suspensions of the calls in `calls`: one `Request` per call, in the same order, the
+    /// first being `pending`. `resume` asks each waiting call's own request in turn rather than
+    /// running the call again. Omitted when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub requests: Vec<Request>,
     /// The ids of the turn's calls, in call order, kept by a `pending` run so that the results
     /// come back in call order after a `resume`. Omitted when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub order: Vec<String>,
-    /// A tamper-evident seal over `results`, `pending`, `calls` and `order`, present when the
-    /// host runs with a secret; `resume` rejects a run whose seal does not match.
+    /// A tamper-evident seal over `results`, `pending`, `calls`, `requests` and `order`,
+    /// present when the host runs with a secret; `resume` rejects a run whose seal does not
+    /// match.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seal: Option<String>,
     /// Keys this version of the schema does not know, kept from parsing in the order
@@ -623,6 +629,7 @@ impl RunResult {
         let mut results = None;
         let mut pending = None;
         let mut calls = None;
+        let mut requests = None;
         let mut order = None;
         let mut seal = None;
         let mut extra = Map::new();
@@ -644,6 +651,10 @@ impl RunResult {
                     let at = &at.key("calls");
                     calls = Some(wire::array(value, at, ToolCall::parse_at)?);
                 }
+                "requests" => {
+                    let at = &at.key("requests");
+                    requests = Some(wire::array(value, at, Request::parse_at)?);
+                }
                 "order" => {
                     let at = &at.key("order");
                     order = Some(wire::array(value, at, wire::string)?);
@@ -662,6 +673,7 @@ impl RunResult {
             results: results.ok_or_else(|| wire::missing(at, "results"))?,
             pending,
             calls: calls.unwrap_or_default(),
+            requests: requests.unwrap_or_default(),
             order: order.unwrap_or_default(),
             seal,
             extra,

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 4a6569549a94e034df05ad17e92d1b01627b3bf6d81b4bc204044f6ba71d9333).
+// Generated from idl/ (toolnexus schema 1.0.0, sha256 d106c0605c0b7741ba15055557e7193c5afe8392ed0e5add12ef0e6abed99f3f).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what
@@ -454,13 +454,14 @@ export function toJsonToolCallResult(value: ToolCallResult): string {
 
 // ---------------------------------------------------------------------------------- RunResult
 
-const RUN_RESULT_KEYS: ReadonlySet<string> = new Set(["status", "results", "pending", "calls", "order", "seal"]);
+const RUN_RESULT_KEYS: ReadonlySet<string> = new Set(["status", "results", "pending", "calls", "requests", "order", "seal"]);
 const RUN_RESULT_STATUS = ["done", "pending"] as const;
 
 /**
  * Reads a `RunResult` from a JSON value (as `readJson` or `JSON.parse` return it),
  * checking it against the schema; unknown keys are kept.
  * Absent `calls` becomes `[]`.
+ * Absent `requests` becomes `[]`.
  * Absent `order` becomes `[]`.
  *
  * @param path - The JSON path of `value`, for error messages.
@@ -472,6 +473,7 @@ export function parseRunResult(value: unknown, path: string = "$"): RunResult {
     status: expectEnum(need(src, "status", path), path + ".status", RUN_RESULT_STATUS),
     results: expectArray(need(src, "results", path), path + ".results", parseToolCallResult),
     calls: has(src, "calls") ? expectArray(src["calls"], path + ".calls", parseToolCall) : [],
+    requests: has(src, "requests") ? expectArray(src["requests"], path + ".requests", parseRequest) : [],
     order: has(src, "order") ? expectArray(src["order"], path + ".order", (item, at) => expectString(item, at)) : [],
   };
   if (has(src, "pending")) {
@@ -500,6 +502,12 @@ export function toWireRunResult(value: RunResult, path: string = "$"): JsonObjec
     const items = expectArray(src["calls"], path + ".calls", (item, at) => toWireToolCall(item as ToolCall, at));
     if (items.length > 0) {
       out["calls"] = items;
+    }
+  }
+  if (has(src, "requests")) {
+    const items = expectArray(src["requests"], path + ".requests", (item, at) => toWireRequest(item as Request, at));
+    if (items.length > 0) {
+      out["requests"] = items;
     }
   }
   if (has(src, "order")) {
