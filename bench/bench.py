@@ -422,6 +422,7 @@ def write_results(elapsed: float) -> None:
             "toolnexus",
             "pydantic",
             "pydantic-core",
+            "orjson",
             "msgspec",
             "mcp-types",
             "mcp",
