@@ -19,21 +19,11 @@ from typing import Any, get_args
 import orjson
 from pydantic_core import SchemaValidator, core_schema
 
-__all__ = [
-    "DECODERS",
-    "FREE_DEPTH",
-    "JSON_ENCODERS",
-    "MISS",
-    "decoder_for",
-    "json_encoder_for",
-    "plain",
-    "register",
-]
+__all__ = ["DECODERS", "JSON_ENCODERS", "MISS", "decoder_for", "json_encoder_for", "register"]
 
 Decoder = Callable[[Any], Any]
 #: What `loads_sound` returns when the model's own parser must read the document.
 MISS: Any = object()
-_MISS = MISS
 _new = object.__new__
 _set = object.__setattr__
 
@@ -49,7 +39,7 @@ _INT_MAX = 2**64 - 1
 _INF = float("inf")
 
 
-def plain(value: Any, depth: int) -> bool:
+def _plain(value: Any, depth: int) -> bool:
     """True when a dict or list `value` is JSON that orjson writes exactly as `json` does,
     no deeper than `depth`.
 
@@ -75,7 +65,7 @@ def plain(value: Any, depth: int) -> bool:
             if not (v == 0.0 or _FLOAT_MIN <= abs(v) < _INF):
                 return False
         elif t is dict or t is list:
-            if not plain(v, depth - 1):
+            if not _plain(v, depth - 1):
                 return False
         else:
             return False
@@ -127,8 +117,8 @@ def _make_ContentPart(cls: type[Any], nested: Callable[[str], Decoder | None]) -
         if type(d) is not dict:
             return None
         fields_set: set[str] = set()
-        v = d.get("kind", _MISS)
-        if v is _MISS:
+        v = d.get("kind", MISS)
+        if v is MISS:
             return None
         if type(v) is not str or v not in (
             "image",
@@ -139,22 +129,22 @@ def _make_ContentPart(cls: type[Any], nested: Callable[[str], Decoder | None]) -
             return None
         kind = v
         fields_set.add("kind")
-        v = d.get("mimeType", _MISS)
-        if v is _MISS:
+        v = d.get("mimeType", MISS)
+        if v is MISS:
             return None
         if type(v) is not str or len(v) < 1:
             return None
         mime_type = v
         fields_set.add("mime_type")
-        v = d.get("data", _MISS)
-        if v is _MISS:
+        v = d.get("data", MISS)
+        if v is MISS:
             return None
         if type(v) is not str or not _ContentPart_data(v):
             return None
         data = v
         fields_set.add("data")
-        v = d.get("name", _MISS)
-        if v is _MISS:
+        v = d.get("name", MISS)
+        if v is MISS:
             name: Any = None
         else:
             if type(v) is not str:
@@ -193,45 +183,45 @@ def _make_Request(cls: type[Any], nested: Callable[[str], Decoder | None]) -> De
         if type(d) is not dict:
             return None
         fields_set: set[str] = set()
-        v = d.get("id", _MISS)
-        if v is _MISS:
+        v = d.get("id", MISS)
+        if v is MISS:
             return None
         if type(v) is not str:
             return None
         id = v
         fields_set.add("id")
-        v = d.get("kind", _MISS)
-        if v is _MISS:
+        v = d.get("kind", MISS)
+        if v is MISS:
             return None
         if type(v) is not str or len(v) < 1:
             return None
         kind = v
         fields_set.add("kind")
-        v = d.get("prompt", _MISS)
-        if v is _MISS:
+        v = d.get("prompt", MISS)
+        if v is MISS:
             return None
         if type(v) is not str:
             return None
         prompt = v
         fields_set.add("prompt")
-        v = d.get("url", _MISS)
-        if v is _MISS:
+        v = d.get("url", MISS)
+        if v is MISS:
             url: Any = None
         else:
             if type(v) is not str:
                 return None
             url = v
             fields_set.add("url")
-        v = d.get("data", _MISS)
-        if v is _MISS:
+        v = d.get("data", MISS)
+        if v is MISS:
             data: Any = None
         else:
             if type(v) is not dict or not _sound(v, FREE_DEPTH):
                 return None
             data = v
             fields_set.add("data")
-        v = d.get("expiresAt", _MISS)
-        if v is _MISS:
+        v = d.get("expiresAt", MISS)
+        if v is MISS:
             expires_at: Any = None
         else:
             if type(v) is not str or not _Request_expires_at(v):
@@ -272,30 +262,30 @@ def _make_Answer(cls: type[Any], nested: Callable[[str], Decoder | None]) -> Dec
         if type(d) is not dict:
             return None
         fields_set: set[str] = set()
-        v = d.get("id", _MISS)
-        if v is _MISS:
+        v = d.get("id", MISS)
+        if v is MISS:
             return None
         if type(v) is not str:
             return None
         id = v
         fields_set.add("id")
-        v = d.get("ok", _MISS)
-        if v is _MISS:
+        v = d.get("ok", MISS)
+        if v is MISS:
             return None
         if type(v) is not bool:
             return None
         ok = v
         fields_set.add("ok")
-        v = d.get("data", _MISS)
-        if v is _MISS:
+        v = d.get("data", MISS)
+        if v is MISS:
             data: Any = None
         else:
             if type(v) is not dict or not _sound(v, FREE_DEPTH):
                 return None
             data = v
             fields_set.add("data")
-        v = d.get("reason", _MISS)
-        if v is _MISS:
+        v = d.get("reason", MISS)
+        if v is MISS:
             reason: Any = None
         else:
             if type(v) is not str or v not in (
@@ -341,23 +331,23 @@ def _make_ToolResult(cls: type[Any], nested: Callable[[str], Decoder | None]) ->
         if type(d) is not dict:
             return None
         fields_set: set[str] = set()
-        v = d.get("output", _MISS)
-        if v is _MISS:
+        v = d.get("output", MISS)
+        if v is MISS:
             return None
         if type(v) is not str:
             return None
         output = v
         fields_set.add("output")
-        v = d.get("isError", _MISS)
-        if v is _MISS:
+        v = d.get("isError", MISS)
+        if v is MISS:
             is_error: Any = False
         else:
             if type(v) is not bool:
                 return None
             is_error = v
             fields_set.add("is_error")
-        v = d.get("parts", _MISS)
-        if v is _MISS:
+        v = d.get("parts", MISS)
+        if v is MISS:
             parts: Any = []
         else:
             if type(v) is not list:
@@ -369,8 +359,8 @@ def _make_ToolResult(cls: type[Any], nested: Callable[[str], Decoder | None]) ->
                     return None
                 parts.append(item)
             fields_set.add("parts")
-        v = d.get("metadata", _MISS)
-        if v is _MISS:
+        v = d.get("metadata", MISS)
+        if v is MISS:
             metadata: Any = None
         else:
             if type(v) is not dict or not _sound(v, FREE_DEPTH):
@@ -409,29 +399,29 @@ def _make_ToolSpec(cls: type[Any], nested: Callable[[str], Decoder | None]) -> D
         if type(d) is not dict:
             return None
         fields_set: set[str] = set()
-        v = d.get("name", _MISS)
-        if v is _MISS:
+        v = d.get("name", MISS)
+        if v is MISS:
             return None
         if type(v) is not str or not _ToolSpec_name(v):
             return None
         name = v
         fields_set.add("name")
-        v = d.get("description", _MISS)
-        if v is _MISS:
+        v = d.get("description", MISS)
+        if v is MISS:
             return None
         if type(v) is not str:
             return None
         description = v
         fields_set.add("description")
-        v = d.get("inputSchema", _MISS)
-        if v is _MISS:
+        v = d.get("inputSchema", MISS)
+        if v is MISS:
             return None
         if type(v) is not dict or not _sound(v, FREE_DEPTH):
             return None
         input_schema = v
         fields_set.add("input_schema")
-        v = d.get("source", _MISS)
-        if v is _MISS:
+        v = d.get("source", MISS)
+        if v is MISS:
             source: Any = None
         else:
             if type(v) is not str:
@@ -470,22 +460,22 @@ def _make_ToolCall(cls: type[Any], nested: Callable[[str], Decoder | None]) -> D
         if type(d) is not dict:
             return None
         fields_set: set[str] = set()
-        v = d.get("id", _MISS)
-        if v is _MISS:
+        v = d.get("id", MISS)
+        if v is MISS:
             return None
         if type(v) is not str:
             return None
         id = v
         fields_set.add("id")
-        v = d.get("name", _MISS)
-        if v is _MISS:
+        v = d.get("name", MISS)
+        if v is MISS:
             return None
         if type(v) is not str:
             return None
         name = v
         fields_set.add("name")
-        v = d.get("arguments", _MISS)
-        if v is _MISS:
+        v = d.get("arguments", MISS)
+        if v is MISS:
             return None
         if type(v) is not dict or not _sound(v, FREE_DEPTH):
             return None
@@ -525,22 +515,22 @@ def _make_ToolCallResult(cls: type[Any], nested: Callable[[str], Decoder | None]
         if type(d) is not dict:
             return None
         fields_set: set[str] = set()
-        v = d.get("id", _MISS)
-        if v is _MISS:
+        v = d.get("id", MISS)
+        if v is MISS:
             return None
         if type(v) is not str:
             return None
         id = v
         fields_set.add("id")
-        v = d.get("name", _MISS)
-        if v is _MISS:
+        v = d.get("name", MISS)
+        if v is MISS:
             return None
         if type(v) is not str:
             return None
         name = v
         fields_set.add("name")
-        v = d.get("result", _MISS)
-        if v is _MISS:
+        v = d.get("result", MISS)
+        if v is MISS:
             return None
         result = decode_result(v)
         if result is None:
@@ -589,8 +579,8 @@ def _make_RunResult(cls: type[Any], nested: Callable[[str], Decoder | None]) -> 
         if type(d) is not dict:
             return None
         fields_set: set[str] = set()
-        v = d.get("status", _MISS)
-        if v is _MISS:
+        v = d.get("status", MISS)
+        if v is MISS:
             return None
         if type(v) is not str or v not in (
             "done",
@@ -599,8 +589,8 @@ def _make_RunResult(cls: type[Any], nested: Callable[[str], Decoder | None]) -> 
             return None
         status = v
         fields_set.add("status")
-        v = d.get("results", _MISS)
-        if v is _MISS:
+        v = d.get("results", MISS)
+        if v is MISS:
             return None
         if type(v) is not list:
             return None
@@ -611,16 +601,16 @@ def _make_RunResult(cls: type[Any], nested: Callable[[str], Decoder | None]) -> 
                 return None
             results.append(item)
         fields_set.add("results")
-        v = d.get("pending", _MISS)
-        if v is _MISS:
+        v = d.get("pending", MISS)
+        if v is MISS:
             pending: Any = None
         else:
             pending = decode_pending(v)
             if pending is None:
                 return None
             fields_set.add("pending")
-        v = d.get("calls", _MISS)
-        if v is _MISS:
+        v = d.get("calls", MISS)
+        if v is MISS:
             calls: Any = []
         else:
             if type(v) is not list:
@@ -632,8 +622,8 @@ def _make_RunResult(cls: type[Any], nested: Callable[[str], Decoder | None]) -> 
                     return None
                 calls.append(item)
             fields_set.add("calls")
-        v = d.get("requests", _MISS)
-        if v is _MISS:
+        v = d.get("requests", MISS)
+        if v is MISS:
             requests: Any = []
         else:
             if type(v) is not list:
@@ -645,8 +635,8 @@ def _make_RunResult(cls: type[Any], nested: Callable[[str], Decoder | None]) -> 
                     return None
                 requests.append(item)
             fields_set.add("requests")
-        v = d.get("order", _MISS)
-        if v is _MISS:
+        v = d.get("order", MISS)
+        if v is MISS:
             order: Any = []
         else:
             if type(v) is not list:
@@ -656,8 +646,8 @@ def _make_RunResult(cls: type[Any], nested: Callable[[str], Decoder | None]) -> 
                     return None
             order = v
             fields_set.add("order")
-        v = d.get("seal", _MISS)
-        if v is _MISS:
+        v = d.get("seal", MISS)
+        if v is MISS:
             seal: Any = None
         else:
             if type(v) is not str:
@@ -716,7 +706,7 @@ def _json_ContentPart(m: Any) -> dict[str, Any] | None:
         out["name"] = v
     extra = m.__pydantic_extra__
     if extra:
-        if not plain(extra, FREE_DEPTH):
+        if not _plain(extra, FREE_DEPTH):
             return None
         out.update(extra)
     return out
@@ -745,7 +735,7 @@ def _json_Request(m: Any) -> dict[str, Any] | None:
         out["url"] = v
     if m.data is not None:
         v = m.data
-        if type(v) is not dict or not plain(v, FREE_DEPTH):
+        if type(v) is not dict or not _plain(v, FREE_DEPTH):
             return None
         out["data"] = v
     if m.expires_at is not None:
@@ -755,7 +745,7 @@ def _json_Request(m: Any) -> dict[str, Any] | None:
         out["expiresAt"] = v
     extra = m.__pydantic_extra__
     if extra:
-        if not plain(extra, FREE_DEPTH):
+        if not _plain(extra, FREE_DEPTH):
             return None
         out.update(extra)
     return out
@@ -775,7 +765,7 @@ def _json_Answer(m: Any) -> dict[str, Any] | None:
     out["ok"] = v
     if m.data is not None:
         v = m.data
-        if type(v) is not dict or not plain(v, FREE_DEPTH):
+        if type(v) is not dict or not _plain(v, FREE_DEPTH):
             return None
         out["data"] = v
     if m.reason is not None:
@@ -785,7 +775,7 @@ def _json_Answer(m: Any) -> dict[str, Any] | None:
         out["reason"] = v
     extra = m.__pydantic_extra__
     if extra:
-        if not plain(extra, FREE_DEPTH):
+        if not _plain(extra, FREE_DEPTH):
             return None
         out.update(extra)
     return out
@@ -813,12 +803,12 @@ def _json_ToolResult(m: Any) -> dict[str, Any] | None:
         out["parts"] = v
     if m.metadata is not None:
         v = m.metadata
-        if type(v) is not dict or not plain(v, FREE_DEPTH):
+        if type(v) is not dict or not _plain(v, FREE_DEPTH):
             return None
         out["metadata"] = v
     extra = m.__pydantic_extra__
     if extra:
-        if not plain(extra, FREE_DEPTH):
+        if not _plain(extra, FREE_DEPTH):
             return None
         out.update(extra)
     return out
@@ -837,7 +827,7 @@ def _json_ToolSpec(m: Any) -> dict[str, Any] | None:
         return None
     out["description"] = v
     v = m.input_schema
-    if type(v) is not dict or not plain(v, FREE_DEPTH):
+    if type(v) is not dict or not _plain(v, FREE_DEPTH):
         return None
     out["inputSchema"] = v
     if m.source is not None:
@@ -847,7 +837,7 @@ def _json_ToolSpec(m: Any) -> dict[str, Any] | None:
         out["source"] = v
     extra = m.__pydantic_extra__
     if extra:
-        if not plain(extra, FREE_DEPTH):
+        if not _plain(extra, FREE_DEPTH):
             return None
         out.update(extra)
     return out
@@ -866,12 +856,12 @@ def _json_ToolCall(m: Any) -> dict[str, Any] | None:
         return None
     out["name"] = v
     v = m.arguments
-    if type(v) is not dict or not plain(v, FREE_DEPTH):
+    if type(v) is not dict or not _plain(v, FREE_DEPTH):
         return None
     out["arguments"] = v
     extra = m.__pydantic_extra__
     if extra:
-        if not plain(extra, FREE_DEPTH):
+        if not _plain(extra, FREE_DEPTH):
             return None
         out.update(extra)
     return out
@@ -895,7 +885,7 @@ def _json_ToolCallResult(m: Any) -> dict[str, Any] | None:
     out["result"] = v
     extra = m.__pydantic_extra__
     if extra:
-        if not plain(extra, FREE_DEPTH):
+        if not _plain(extra, FREE_DEPTH):
             return None
         out.update(extra)
     return out
@@ -950,7 +940,7 @@ def _json_RunResult(m: Any) -> dict[str, Any] | None:
         out["seal"] = v
     extra = m.__pydantic_extra__
     if extra:
-        if not plain(extra, FREE_DEPTH):
+        if not _plain(extra, FREE_DEPTH):
             return None
         out.update(extra)
     return out

@@ -19,21 +19,11 @@ from typing import Any, get_args
 import orjson
 from pydantic_core import SchemaValidator, core_schema
 
-__all__ = [
-    "DECODERS",
-    "FREE_DEPTH",
-    "JSON_ENCODERS",
-    "MISS",
-    "decoder_for",
-    "json_encoder_for",
-    "plain",
-    "register",
-]
+__all__ = ["DECODERS", "JSON_ENCODERS", "MISS", "decoder_for", "json_encoder_for", "register"]
 
 Decoder = Callable[[Any], Any]
 #: What `loads_sound` returns when the model's own parser must read the document.
 MISS: Any = object()
-_MISS = MISS
 _new = object.__new__
 _set = object.__setattr__
 
@@ -49,7 +39,7 @@ _INT_MAX = 2**64 - 1
 _INF = float("inf")
 
 
-def plain(value: Any, depth: int) -> bool:
+def _plain(value: Any, depth: int) -> bool:
     """True when a dict or list `value` is JSON that orjson writes exactly as `json` does,
     no deeper than `depth`.
 
@@ -75,7 +65,7 @@ def plain(value: Any, depth: int) -> bool:
             if not (v == 0.0 or _FLOAT_MIN <= abs(v) < _INF):
                 return False
         elif t is dict or t is list:
-            if not plain(v, depth - 1):
+            if not _plain(v, depth - 1):
                 return False
         else:
             return False
@@ -120,23 +110,23 @@ def _make_Note(cls: type[Any], nested: Callable[[str], Decoder | None]) -> Decod
         if type(d) is not dict:
             return None
         fields_set: set[str] = set()
-        v = d.get("text", _MISS)
-        if v is _MISS:
+        v = d.get("text", MISS)
+        if v is MISS:
             return None
         if type(v) is not str:
             return None
         text = v
         fields_set.add("text")
-        v = d.get("isPinned", _MISS)
-        if v is _MISS:
+        v = d.get("isPinned", MISS)
+        if v is MISS:
             is_pinned: Any = False
         else:
             if type(v) is not bool:
                 return None
             is_pinned = v
             fields_set.add("is_pinned")
-        v = d.get("author", _MISS)
-        if v is _MISS:
+        v = d.get("author", MISS)
+        if v is MISS:
             author: Any = None
         else:
             if type(v) is not str or len(v) < 1:
@@ -187,7 +177,7 @@ def _json_Note(m: Any) -> dict[str, Any] | None:
         out["author"] = v
     extra = m.__pydantic_extra__
     if extra:
-        if not plain(extra, FREE_DEPTH):
+        if not _plain(extra, FREE_DEPTH):
             return None
         out.update(extra)
     return out

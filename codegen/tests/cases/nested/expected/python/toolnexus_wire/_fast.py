@@ -19,21 +19,11 @@ from typing import Any, get_args
 import orjson
 from pydantic_core import SchemaValidator, core_schema
 
-__all__ = [
-    "DECODERS",
-    "FREE_DEPTH",
-    "JSON_ENCODERS",
-    "MISS",
-    "decoder_for",
-    "json_encoder_for",
-    "plain",
-    "register",
-]
+__all__ = ["DECODERS", "JSON_ENCODERS", "MISS", "decoder_for", "json_encoder_for", "register"]
 
 Decoder = Callable[[Any], Any]
 #: What `loads_sound` returns when the model's own parser must read the document.
 MISS: Any = object()
-_MISS = MISS
 _new = object.__new__
 _set = object.__setattr__
 
@@ -49,7 +39,7 @@ _INT_MAX = 2**64 - 1
 _INF = float("inf")
 
 
-def plain(value: Any, depth: int) -> bool:
+def _plain(value: Any, depth: int) -> bool:
     """True when a dict or list `value` is JSON that orjson writes exactly as `json` does,
     no deeper than `depth`.
 
@@ -75,7 +65,7 @@ def plain(value: Any, depth: int) -> bool:
             if not (v == 0.0 or _FLOAT_MIN <= abs(v) < _INF):
                 return False
         elif t is dict or t is list:
-            if not plain(v, depth - 1):
+            if not _plain(v, depth - 1):
                 return False
         else:
             return False
@@ -123,15 +113,15 @@ def _make_Item(cls: type[Any], nested: Callable[[str], Decoder | None]) -> Decod
         if type(d) is not dict:
             return None
         fields_set: set[str] = set()
-        v = d.get("code", _MISS)
-        if v is _MISS:
+        v = d.get("code", MISS)
+        if v is MISS:
             return None
         if type(v) is not str or not _Item_code(v):
             return None
         code = v
         fields_set.add("code")
-        v = d.get("size", _MISS)
-        if v is _MISS:
+        v = d.get("size", MISS)
+        if v is MISS:
             return None
         if type(v) is not str or v not in (
             "s",
@@ -141,16 +131,16 @@ def _make_Item(cls: type[Any], nested: Callable[[str], Decoder | None]) -> Decod
             return None
         size = v
         fields_set.add("size")
-        v = d.get("count", _MISS)
-        if v is _MISS:
+        v = d.get("count", MISS)
+        if v is MISS:
             count: Any = None
         else:
             if type(v) is not int:
                 return None
             count = v
             fields_set.add("count")
-        v = d.get("weight", _MISS)
-        if v is _MISS:
+        v = d.get("weight", MISS)
+        if v is MISS:
             weight: Any = None
         else:
             if type(v) is not float or not abs(v) < _FLOAT_MAX:
@@ -195,15 +185,15 @@ def _make_Box(cls: type[Any], nested: Callable[[str], Decoder | None]) -> Decode
         if type(d) is not dict:
             return None
         fields_set: set[str] = set()
-        v = d.get("main", _MISS)
-        if v is _MISS:
+        v = d.get("main", MISS)
+        if v is MISS:
             return None
         main = decode_main(v)
         if main is None:
             return None
         fields_set.add("main")
-        v = d.get("items", _MISS)
-        if v is _MISS:
+        v = d.get("items", MISS)
+        if v is MISS:
             items: Any = []
         else:
             if type(v) is not list:
@@ -215,8 +205,8 @@ def _make_Box(cls: type[Any], nested: Callable[[str], Decoder | None]) -> Decode
                     return None
                 items.append(item)
             fields_set.add("items")
-        v = d.get("tags", _MISS)
-        if v is _MISS:
+        v = d.get("tags", MISS)
+        if v is MISS:
             return None
         if type(v) is not list:
             return None
@@ -225,8 +215,8 @@ def _make_Box(cls: type[Any], nested: Callable[[str], Decoder | None]) -> Decode
                 return None
         tags = v
         fields_set.add("tags")
-        v = d.get("labels", _MISS)
-        if v is _MISS:
+        v = d.get("labels", MISS)
+        if v is MISS:
             labels: Any = None
         else:
             if type(v) is not dict or not _sound(v, FREE_DEPTH):
@@ -278,12 +268,12 @@ def _json_Item(m: Any) -> dict[str, Any] | None:
         out["count"] = v
     if m.weight is not None:
         v = m.weight
-        if not plain([v], 1):
+        if not _plain([v], 1):
             return None
         out["weight"] = v
     extra = m.__pydantic_extra__
     if extra:
-        if not plain(extra, FREE_DEPTH):
+        if not _plain(extra, FREE_DEPTH):
             return None
         out.update(extra)
     return out
@@ -312,12 +302,12 @@ def _json_Box(m: Any) -> dict[str, Any] | None:
     out["tags"] = v
     if m.labels is not None:
         v = m.labels
-        if type(v) is not dict or not plain(v, FREE_DEPTH):
+        if type(v) is not dict or not _plain(v, FREE_DEPTH):
             return None
         out["labels"] = v
     extra = m.__pydantic_extra__
     if extra:
-        if not plain(extra, FREE_DEPTH):
+        if not _plain(extra, FREE_DEPTH):
             return None
         out.update(extra)
     return out
