@@ -32,7 +32,7 @@ class ToolContext:
 
 
 _DEFAULT_CONTEXT = ToolContext()
-_validate_result = ToolResult.__pydantic_validator__.validate_python
+_ok = ToolResult.ok  # bound once: `call` builds one for every `str` a handler returns
 
 
 def _exception_text(exc: BaseException) -> str:
@@ -131,8 +131,8 @@ class Tool:
                     return ToolResult.error(f"{self.name} timed out after {ctx.timeout:g} s")
         except Exception as exc:
             return ToolResult.error(_exception_text(exc))
-        if type(value) is str:  # the common return, as `ToolResult.ok` but without its call
-            return _validate_result({"output": value, "parts": []})  # type: ignore[no-any-return]
+        if type(value) is str:  # the common return, ahead of `_as_result`'s other rules
+            return _ok(value)
         return _as_result(value)
 
     async def _run(self, args: dict[str, Any], ctx: ToolContext) -> Any:
