@@ -1,0 +1,23 @@
+# Generated from idl/ (strict schema 1.0.0, sha256 52b71e45b42915016b3bc2cf85db424c9e2687e0c6a4cf0fab8e7ed053c1291f).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+"""The strict wire types (schema 1.0.0) as pydantic v2 models.
+
+Every model has `to_wire`, `to_json`, `from_wire` and `from_json`. Most users
+want the `toolnexus` package, which builds on these.
+"""
+
+from . import _serde  # noqa: F401  (fills in the encoders)
+from ._base import WireError, WireModel
+from .models import (
+    Point,
+)
+
+SCHEMA_VERSION = "1.0.0"
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Point",
+    "WireError",
+    "WireModel",
+]

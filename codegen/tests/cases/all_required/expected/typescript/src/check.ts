@@ -1,0 +1,203 @@
+// Generated from idl/ (strict schema 1.0.0, sha256 52b71e45b42915016b3bc2cf85db424c9e2687e0c6a4cf0fab8e7ed053c1291f).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+// The checks the generated parsers and emitters are made of. Internal: not exported by index.ts.
+
+import { WireError } from "./errors.js";
+import {
+  childPath,
+  describe,
+  isPlainObject,
+  JsonNumber,
+  keepOrder,
+  orderedKeys,
+  setKey,
+  type JsonObject,
+  type JsonValue,
+} from "./json.js";
+
+/** What a JSON Schema string may further require: `pattern` and `minLength`. */
+export interface StringRule {
+  readonly pattern?: RegExp;
+  readonly minLength?: number;
+}
+
+/** The value as an object whose properties can be read, or a WireError saying it is not one. */
+export function expectObject(value: unknown, path: string, expected: string): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof JsonNumber) {
+    throw new WireError(path, expected, describe(value));
+  }
+  return value as Record<string, unknown>;
+}
+
+/** True when `src` has the key with a value other than `undefined` (which counts as absent). */
+export function has(src: Record<string, unknown>, key: string): boolean {
+  return Object.hasOwn(src, key) && src[key] !== undefined;
+}
+
+/** The value of a required key; a missing key is an error at the path of the object. */
+export function need(src: Record<string, unknown>, key: string, path: string): unknown {
+  if (!has(src, key)) {
+    throw new WireError(path, `an object with the required key ${JSON.stringify(key)}`, "one without it");
+  }
+  return src[key];
+}
+
+/** True when `s` has at least `min` code points (JSON Schema's `minLength` counts those). */
+function hasCodePoints(s: string, min: number): boolean {
+  if (s.length < min) {
+    return false;
+  }
+  let n = 0;
+  for (let i = 0; i < s.length && n < min; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        i++;
+      }
+    }
+    n++;
+  }
+  return n >= min;
+}
+
+function expectedString(rule: StringRule): string {
+  const parts: string[] = [];
+  if (rule.minLength !== undefined) {
+    parts.push(`of at least ${rule.minLength} character${rule.minLength === 1 ? "" : "s"}`);
+  }
+  if (rule.pattern !== undefined) {
+    parts.push(`matching ${rule.pattern.source}`);
+  }
+  return ["a string", ...parts].join(" ");
+}
+
+export function expectString(value: unknown, path: string, rule?: StringRule): string {
+  if (
+    typeof value !== "string" ||
+    (rule !== undefined &&
+      ((rule.minLength !== undefined && !hasCodePoints(value, rule.minLength)) ||
+        (rule.pattern !== undefined && !rule.pattern.test(value))))
+  ) {
+    throw new WireError(path, rule === undefined ? "a string" : expectedString(rule), describe(value));
+  }
+  return value;
+}
+
+export function expectEnum<T extends string>(value: unknown, path: string, values: readonly T[]): T {
+  if (typeof value !== "string" || !(values as readonly string[]).includes(value)) {
+    const expected = `one of ${values.map((v) => JSON.stringify(v)).join(", ")}`;
+    throw new WireError(path, expected, describe(value));
+  }
+  return value as T;
+}
+
+export function expectBoolean(value: unknown, path: string): boolean {
+  if (typeof value !== "boolean") {
+    throw new WireError(path, "a boolean", describe(value));
+  }
+  return value;
+}
+
+export function expectNumber(value: unknown, path: string): number | JsonNumber {
+  if ((typeof value === "number" && Number.isFinite(value)) || value instanceof JsonNumber) {
+    return value;
+  }
+  throw new WireError(path, "a number", describe(value));
+}
+
+export function expectInteger(value: unknown, path: string): number | JsonNumber {
+  // JSON Schema counts any number with a zero fraction as an integer, `1.0` and `1e3` too.
+  if ((typeof value === "number" || value instanceof JsonNumber) && Number.isInteger(Number(value))) {
+    return value;
+  }
+  if (value instanceof JsonNumber && /^-?[0-9]+$/.test(value.text)) {
+    return value; // beyond what a double holds, yet an integer
+  }
+  throw new WireError(path, "an integer", describe(value));
+}
+
+export function expectArray<T>(value: unknown, path: string, item: (value: unknown, path: string) => T): T[] {
+  if (!Array.isArray(value)) {
+    throw new WireError(path, "an array", describe(value));
+  }
+  const out: T[] = new Array<T>(value.length);
+  for (let i = 0; i < value.length; i++) {
+    out[i] = item(value[i], `${path}[${i}]`);
+  }
+  return out;
+}
+
+/** Checks that `value` is JSON all the way down; returns it unchanged. */
+export function expectJson(value: unknown, path: string): JsonValue {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      if (Number.isFinite(value)) {
+        return value;
+      }
+      break;
+    case "object":
+      if (value === null || value instanceof JsonNumber) {
+        return value;
+      }
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          expectJson(value[i], `${path}[${i}]`);
+        }
+        return value as JsonValue[];
+      }
+      if (isPlainObject(value)) {
+        for (const key of Object.keys(value)) {
+          if (value[key] !== undefined) {
+            expectJson(value[key], childPath(path, key));
+          }
+        }
+        return value as JsonObject;
+      }
+      break;
+  }
+  throw new WireError(path, "a JSON value", describe(value));
+}
+
+/** A free-form JSON object (`"type": "object"` without properties), checked all the way down. */
+export function expectMap(value: unknown, path: string): JsonObject {
+  if (!isPlainObject(value)) {
+    throw new WireError(path, "an object", describe(value));
+  }
+  return expectJson(value, path) as JsonObject;
+}
+
+/**
+ * Copies the keys of `src` that the schema does not name onto `out`, after the known ones and
+ * in their order in `src`, each checked to be JSON.
+ */
+export function keepUnknown<T extends object>(src: Record<string, unknown>, out: T, known: ReadonlySet<string>, path: string): T {
+  let unknown: string[] | undefined;
+  for (const key of orderedKeys(src)) {
+    if (!known.has(key) && src[key] !== undefined) {
+      setKey(out, key, expectJson(src[key], childPath(path, key)));
+      (unknown ??= []).push(key);
+    }
+  }
+  if (unknown !== undefined) {
+    keepOrder(out, [...Object.keys(out).filter((k) => known.has(k)), ...unknown]);
+  }
+  return out;
+}
+
+/**
+ * For a closed type (`additionalProperties: false`): a key the schema does not name is an error
+ * at the path of the object, as JSON Schema validators report it.
+ */
+export function rejectUnknown<T extends object>(src: Record<string, unknown>, out: T, known: ReadonlySet<string>, path: string): T {
+  for (const key of orderedKeys(src)) {
+    if (!known.has(key) && src[key] !== undefined) {
+      throw new WireError(path, `an object without the key ${JSON.stringify(key)} (its type allows no others)`, "one with it");
+    }
+  }
+  return out;
+}

@@ -1,0 +1,25 @@
+// Generated from idl/ (strict schema 1.0.0, sha256 52b71e45b42915016b3bc2cf85db424c9e2687e0c6a4cf0fab8e7ed053c1291f).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+/**
+ * The one error that reading, parsing and emitting wire values throws.
+ *
+ * You get it when JSON text is not JSON (`path` is `$`), when a value does not have the shape
+ * the schema requires (a wrong type, a missing required key, an enum value outside the set, a
+ * `pattern` or `minLength` violation), or when a value handed to an emitter is not JSON (such
+ * as `NaN` or a `Date`). It is never thrown for a tool's own failure: that is a `ToolResult`
+ * with `isError: true`, which parses without error.
+ */
+export class WireError extends Error {
+  /** The JSON path of the offending value: `$`, then `.key` and `[index]` steps. */
+  readonly path: string;
+  /** What the schema wants at `path`, such as `a string` or `one of "done", "pending"`. */
+  readonly expected: string;
+
+  constructor(path: string, expected: string, got: string) {
+    super(`${path}: expected ${expected}, got ${got}`);
+    this.name = "WireError";
+    this.path = path;
+    this.expected = expected;
+  }
+}

@@ -1,0 +1,344 @@
+// Generated from idl/ (deep schema 0.3.0, sha256 4dc98f140ed7c0ffdcb8df9a9b23e58b0b4ab442c36ab15e0be5a35f0940376b).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+//! The wire types of the deep schema 0.3.0, one struct per IDL file.
+//!
+//! Emitting is serde's derive (keys in schema order, absent optionals and empty arrays
+//! skipped, unknown keys flattened in last); parsing is written out below field by
+//! field from the IDL, so it checks what the JSON Schema checks and names the path of
+//! what it rejects.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+
+use crate::wire::{self, JsonPath, Wire, WireError};
+
+/// The version of the schema these types were generated from.
+pub const SCHEMA_VERSION: &str = "0.3.0";
+
+/// The names of the wire types, in the order of the IDL manifest.
+pub const TYPE_NAMES: [&str; 4] = [
+    "Span",
+    "Para",
+    "Section",
+    "Doc",
+];
+
+/// Parses `json` as the wire type named `type_name` and emits it again, as a
+/// conformance run does; `None` when no wire type has that name.
+pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireError>> {
+    let emitted = match type_name {
+        "Span" => Span::from_slice(json).map(|v| v.to_json()),
+        "Para" => Para::from_slice(json).map(|v| v.to_json()),
+        "Section" => Section::from_slice(json).map(|v| v.to_json()),
+        "Doc" => Doc::from_slice(json).map(|v| v.to_json()),
+        _ => return None,
+    };
+    Some(emitted)
+}
+
+/// A run of text in one style.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct Span {
+    /// The text.
+    pub text: String,
+    /// How it is set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub style: Option<SpanStyle>,
+    /// Keys this version of the schema does not know, kept from parsing in the order
+    /// they came and written after the known keys. Must not repeat a known key.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Span {
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut text = None;
+        let mut style = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "text" => {
+                    let at = &at.key("text");
+                    text = Some(wire::string(value, at)?);
+                }
+                "style" => {
+                    let at = &at.key("style");
+                    style = Some(SpanStyle::parse_at(value, at)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        Ok(Span {
+            text: text.ok_or_else(|| wire::missing(at, "text"))?,
+            style,
+            extra,
+        })
+    }
+}
+
+impl Wire for Span {
+    const NAME: &'static str = "Span";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for Span {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
+/// A paragraph of spans.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct Para {
+    /// The spans; always written.
+    pub spans: Vec<Span>,
+    /// Rows of spans: an array of arrays of references.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub grid: Vec<Vec<Span>>,
+    /// Keys this version of the schema does not know, kept from parsing in the order
+    /// they came and written after the known keys. Must not repeat a known key.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Para {
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut spans = None;
+        let mut grid = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "spans" => {
+                    let at = &at.key("spans");
+                    spans = Some(wire::array(value, at, Span::parse_at)?);
+                }
+                "grid" => {
+                    let at = &at.key("grid");
+                    grid = Some(wire::array(value, at, |value, at| wire::array(value, at, Span::parse_at))?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        Ok(Para {
+            spans: spans.ok_or_else(|| wire::missing(at, "spans"))?,
+            grid: grid.unwrap_or_default(),
+            extra,
+        })
+    }
+}
+
+impl Wire for Para {
+    const NAME: &'static str = "Para";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for Para {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
+/// A section of paragraphs.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct Section {
+    /// The section heading.
+    pub heading: String,
+    /// The paragraphs; always written.
+    pub paras: Vec<Para>,
+    /// Keys this version of the schema does not know, kept from parsing in the order
+    /// they came and written after the known keys. Must not repeat a known key.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Section {
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut heading = None;
+        let mut paras = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "heading" => {
+                    let at = &at.key("heading");
+                    heading = Some(wire::string(value, at)?);
+                }
+                "paras" => {
+                    let at = &at.key("paras");
+                    paras = Some(wire::array(value, at, Para::parse_at)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        Ok(Section {
+            heading: heading.ok_or_else(|| wire::missing(at, "heading"))?,
+            paras: paras.ok_or_else(|| wire::missing(at, "paras"))?,
+            extra,
+        })
+    }
+}
+
+impl Wire for Section {
+    const NAME: &'static str = "Section";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for Section {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
+/// A document of sections.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct Doc {
+    /// The document's title.
+    pub title: String,
+    /// The sections, in order; omitted when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sections: Vec<Section>,
+    /// An optional first section.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lead: Option<Section>,
+    /// Keys this version of the schema does not know, kept from parsing in the order
+    /// they came and written after the known keys. Must not repeat a known key.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Doc {
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut title = None;
+        let mut sections = None;
+        let mut lead = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "title" => {
+                    let at = &at.key("title");
+                    title = Some(wire::string(value, at)?);
+                }
+                "sections" => {
+                    let at = &at.key("sections");
+                    sections = Some(wire::array(value, at, Section::parse_at)?);
+                }
+                "lead" => {
+                    let at = &at.key("lead");
+                    lead = Some(Section::parse_at(value, at)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        Ok(Doc {
+            title: title.ok_or_else(|| wire::missing(at, "title"))?,
+            sections: sections.unwrap_or_default(),
+            lead,
+            extra,
+        })
+    }
+}
+
+impl Wire for Doc {
+    const NAME: &'static str = "Doc";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for Doc {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
+/// How it is set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum SpanStyle {
+    /// The wire value `plain`.
+    #[serde(rename = "plain")]
+    Plain,
+    /// The wire value `bold`.
+    #[serde(rename = "bold")]
+    Bold,
+    /// The wire value `code`.
+    #[serde(rename = "code")]
+    Code,
+}
+
+impl SpanStyle {
+    /// Every value, in schema order.
+    pub const ALL: [Self; 3] = [Self::Plain, Self::Bold, Self::Code];
+
+    /// The wire value, such as `"plain"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Plain => "plain",
+            Self::Bold => "bold",
+            Self::Code => "code",
+        }
+    }
+
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        wire::enum_value(value, at, &Self::ALL.map(|v| (v.as_str(), v)))
+    }
+}
+
+impl fmt::Display for SpanStyle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for SpanStyle {
+    type Err = WireError;
+
+    fn from_str(s: &str) -> Result<Self, WireError> {
+        Self::parse_at(Value::from(s), &JsonPath::Root).map_err(|e| e.in_type("SpanStyle"))
+    }
+}
+
+impl PartialEq<str> for SpanStyle {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for SpanStyle {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<SpanStyle> for &str {
+    fn eq(&self, other: &SpanStyle) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl<'de> Deserialize<'de> for SpanStyle {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(deserializer)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}

@@ -1,0 +1,53 @@
+// Generated from idl/ (deep schema 0.3.0, sha256 4dc98f140ed7c0ffdcb8df9a9b23e58b0b4ab442c36ab15e0be5a35f0940376b).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+// One interface per wire type. Property names are the wire keys; an optional property is
+// absent from the wire when it is absent here. In a type open to unknown keys, keys a newer
+// schema adds are kept on the object itself (the index signature), so a parse/emit round trip
+// loses nothing.
+
+/** A run of text in one style. */
+export interface Span {
+  /** The text. */
+  text: string;
+  /** How it is set. */
+  style?: "plain" | "bold" | "code";
+  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
+  [key: string]: unknown;
+}
+
+/** A paragraph of spans. */
+export interface Para {
+  /** The spans; always written. */
+  spans: Span[];
+  /** Rows of spans: an array of arrays of references. */
+  grid?: Span[][];
+  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
+  [key: string]: unknown;
+}
+
+/** A section of paragraphs. */
+export interface Section {
+  /** The section heading. */
+  heading: string;
+  /** The paragraphs; always written. */
+  paras: Para[];
+  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
+  [key: string]: unknown;
+}
+
+/** A document of sections. */
+export interface Doc {
+  /** The document's title. */
+  title: string;
+  /**
+   * The sections, in order; omitted when empty.
+   *
+   * @defaultValue `[]`
+   */
+  sections?: Section[];
+  /** An optional first section. */
+  lead?: Section;
+  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
+  [key: string]: unknown;
+}

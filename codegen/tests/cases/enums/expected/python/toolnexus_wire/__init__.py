@@ -1,0 +1,23 @@
+# Generated from idl/ (enums schema 1.2.0, sha256 1b3351d4174578732efb74c03e93d6509b883db9b5a81ef4d561b8dcdffd2475).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+"""The enums wire types (schema 1.2.0) as pydantic v2 models.
+
+Every model has `to_wire`, `to_json`, `from_wire` and `from_json`. Most users
+want the `toolnexus` package, which builds on these.
+"""
+
+from . import _serde  # noqa: F401  (fills in the encoders)
+from ._base import WireError, WireModel
+from .models import (
+    Light,
+)
+
+SCHEMA_VERSION = "1.2.0"
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Light",
+    "WireError",
+    "WireModel",
+]

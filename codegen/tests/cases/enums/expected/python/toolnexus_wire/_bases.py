@@ -1,0 +1,27 @@
+# Generated from idl/ (enums schema 1.2.0, sha256 1b3351d4174578732efb74c03e93d6509b883db9b5a81ef4d561b8dcdffd2475).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+"""Per-type bases: an optional field is None in Python and absent on the wire, so an
+explicit `null` is refused, at the cost of a check only when the key is present."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import field_validator
+
+from ._base import WireModel
+
+__all__ = [
+    "LightBase",
+]
+
+
+def _refuse_null(value: Any) -> Any:
+    if value is None:
+        raise ValueError("null is not allowed: leave the key out instead")
+    return value
+
+
+class LightBase(WireModel):
+    _no_null = field_validator("mode", mode="before", check_fields=False)(_refuse_null)

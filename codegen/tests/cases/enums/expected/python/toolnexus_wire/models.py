@@ -1,0 +1,30 @@
+# Generated from idl/ (enums schema 1.2.0, sha256 1b3351d4174578732efb74c03e93d6509b883db9b5a81ef4d561b8dcdffd2475).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+from pydantic import ConfigDict, Field
+from toolnexus_wire._bases import LightBase
+
+
+class Light(LightBase):
+    """
+    A traffic light.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    color: Literal["red", "amber", "green"]
+    """
+    What it shows now.
+    """
+    mode: Literal["auto", "manual", "off-line"] | None = None
+    """
+    How it runs, when set.
+    """
+    cycle: list[Literal["red", "amber", "green"]] | None = None
+    """
+    The colours it steps through.
+    """

@@ -1,0 +1,313 @@
+// Generated from idl/ (enums schema 1.2.0, sha256 1b3351d4174578732efb74c03e93d6509b883db9b5a81ef4d561b8dcdffd2475).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+//! The wire types of the enums schema 1.2.0, one struct per IDL file.
+//!
+//! Emitting is serde's derive (keys in schema order, absent optionals and empty arrays
+//! skipped, unknown keys flattened in last); parsing is written out below field by
+//! field from the IDL, so it checks what the JSON Schema checks and names the path of
+//! what it rejects.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+
+use crate::wire::{self, JsonPath, Wire, WireError};
+
+/// The version of the schema these types were generated from.
+pub const SCHEMA_VERSION: &str = "1.2.0";
+
+/// The names of the wire types, in the order of the IDL manifest.
+pub const TYPE_NAMES: [&str; 1] = [
+    "Light",
+];
+
+/// Parses `json` as the wire type named `type_name` and emits it again, as a
+/// conformance run does; `None` when no wire type has that name.
+pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireError>> {
+    let emitted = match type_name {
+        "Light" => Light::from_slice(json).map(|v| v.to_json()),
+        _ => return None,
+    };
+    Some(emitted)
+}
+
+/// A traffic light.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Light {
+    /// What it shows now.
+    pub color: LightColor,
+    /// How it runs, when set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<LightMode>,
+    /// The colours it steps through.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cycle: Vec<LightCycleItem>,
+    /// Keys this version of the schema does not know, kept from parsing in the order
+    /// they came and written after the known keys. Must not repeat a known key.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Light {
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut color = None;
+        let mut mode = None;
+        let mut cycle = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "color" => {
+                    let at = &at.key("color");
+                    color = Some(LightColor::parse_at(value, at)?);
+                }
+                "mode" => {
+                    let at = &at.key("mode");
+                    mode = Some(LightMode::parse_at(value, at)?);
+                }
+                "cycle" => {
+                    let at = &at.key("cycle");
+                    cycle = Some(wire::array(value, at, LightCycleItem::parse_at)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        Ok(Light {
+            color: color.ok_or_else(|| wire::missing(at, "color"))?,
+            mode,
+            cycle: cycle.unwrap_or_default(),
+            extra,
+        })
+    }
+}
+
+impl Wire for Light {
+    const NAME: &'static str = "Light";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for Light {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
+/// What it shows now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum LightColor {
+    /// The wire value `red`.
+    #[serde(rename = "red")]
+    Red,
+    /// The wire value `amber`.
+    #[serde(rename = "amber")]
+    Amber,
+    /// The wire value `green`.
+    #[serde(rename = "green")]
+    Green,
+}
+
+impl LightColor {
+    /// Every value, in schema order.
+    pub const ALL: [Self; 3] = [Self::Red, Self::Amber, Self::Green];
+
+    /// The wire value, such as `"red"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Red => "red",
+            Self::Amber => "amber",
+            Self::Green => "green",
+        }
+    }
+
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        wire::enum_value(value, at, &Self::ALL.map(|v| (v.as_str(), v)))
+    }
+}
+
+impl fmt::Display for LightColor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for LightColor {
+    type Err = WireError;
+
+    fn from_str(s: &str) -> Result<Self, WireError> {
+        Self::parse_at(Value::from(s), &JsonPath::Root).map_err(|e| e.in_type("LightColor"))
+    }
+}
+
+impl PartialEq<str> for LightColor {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for LightColor {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<LightColor> for &str {
+    fn eq(&self, other: &LightColor) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl<'de> Deserialize<'de> for LightColor {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(deserializer)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// How it runs, when set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum LightMode {
+    /// The wire value `auto`.
+    #[serde(rename = "auto")]
+    Auto,
+    /// The wire value `manual`.
+    #[serde(rename = "manual")]
+    Manual,
+    /// The wire value `off-line`.
+    #[serde(rename = "off-line")]
+    OffLine,
+}
+
+impl LightMode {
+    /// Every value, in schema order.
+    pub const ALL: [Self; 3] = [Self::Auto, Self::Manual, Self::OffLine];
+
+    /// The wire value, such as `"auto"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Auto => "auto",
+            Self::Manual => "manual",
+            Self::OffLine => "off-line",
+        }
+    }
+
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        wire::enum_value(value, at, &Self::ALL.map(|v| (v.as_str(), v)))
+    }
+}
+
+impl fmt::Display for LightMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for LightMode {
+    type Err = WireError;
+
+    fn from_str(s: &str) -> Result<Self, WireError> {
+        Self::parse_at(Value::from(s), &JsonPath::Root).map_err(|e| e.in_type("LightMode"))
+    }
+}
+
+impl PartialEq<str> for LightMode {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for LightMode {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<LightMode> for &str {
+    fn eq(&self, other: &LightMode) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl<'de> Deserialize<'de> for LightMode {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(deserializer)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// The colours it steps through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum LightCycleItem {
+    /// The wire value `red`.
+    #[serde(rename = "red")]
+    Red,
+    /// The wire value `amber`.
+    #[serde(rename = "amber")]
+    Amber,
+    /// The wire value `green`.
+    #[serde(rename = "green")]
+    Green,
+}
+
+impl LightCycleItem {
+    /// Every value, in schema order.
+    pub const ALL: [Self; 3] = [Self::Red, Self::Amber, Self::Green];
+
+    /// The wire value, such as `"red"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Red => "red",
+            Self::Amber => "amber",
+            Self::Green => "green",
+        }
+    }
+
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        wire::enum_value(value, at, &Self::ALL.map(|v| (v.as_str(), v)))
+    }
+}
+
+impl fmt::Display for LightCycleItem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for LightCycleItem {
+    type Err = WireError;
+
+    fn from_str(s: &str) -> Result<Self, WireError> {
+        Self::parse_at(Value::from(s), &JsonPath::Root).map_err(|e| e.in_type("LightCycleItem"))
+    }
+}
+
+impl PartialEq<str> for LightCycleItem {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for LightCycleItem {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<LightCycleItem> for &str {
+    fn eq(&self, other: &LightCycleItem) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl<'de> Deserialize<'de> for LightCycleItem {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(deserializer)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}

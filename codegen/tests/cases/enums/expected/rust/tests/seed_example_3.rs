@@ -1,0 +1,26 @@
+// Generated from idl/ (enums schema 1.2.0, sha256 1b3351d4174578732efb74c03e93d6509b883db9b5a81ef4d561b8dcdffd2475).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+// Source: codegen/templates/rust/tests/seed_example_3.rs (hand-written, copied verbatim).
+
+use toolnexus::{Request, ToolResult, auth_required, pending, pending_of};
+
+fn main() {
+    let r = pending(Request {
+        kind: "approval".into(),
+        prompt: "Delete 3 files?".into(),
+        ..Default::default()
+    });
+    assert!(r.is_error);
+    assert_eq!(r.output, "Delete 3 files?");
+    let req = pending_of(&r).expect("a suspension");
+    assert_eq!(req.kind, "approval");
+    assert!(req.id.starts_with("pnd-"), "an empty id is generated");
+
+    let auth = auth_required("https://example.com/login", "");
+    assert_eq!(auth.output, "Authorization required to continue\nhttps://example.com/login");
+    assert_eq!(pending_of(&auth).unwrap().kind, "authorization");
+
+    // An ordinary error is not a suspension.
+    assert!(pending_of(&ToolResult::error("boom")).is_none());
+    println!("ok: {} {}", req.kind, req.id);
+}

@@ -1,0 +1,22 @@
+// Generated from idl/ (enums schema 1.2.0, sha256 1b3351d4174578732efb74c03e93d6509b883db9b5a81ef4d561b8dcdffd2475).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+// Source: codegen/templates/rust/tests/seed_example_4.rs (hand-written, copied verbatim).
+
+use std::path::PathBuf;
+
+use toolnexus::{ContentPart, ToolResult};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // TOOLNEXUS_REPO is set by the docs test runner; in your own code just use a path.
+    let png = PathBuf::from(std::env::var("TOOLNEXUS_REPO")?).join("examples/media/fixture.png");
+    let mut r = ToolResult::ok("fixture.png (image/png)");
+    r.parts.push(ContentPart::from_path(&png)?);
+
+    assert_eq!(r.parts[0].kind, "image");
+    assert_eq!(r.parts[0].mime_type, "image/png");
+    assert!(!r.parts[0].data.is_empty());
+    let wire = serde_json::to_value(&r)?;
+    assert_eq!(wire["parts"][0]["mimeType"], "image/png");
+    println!("ok: {} + {} part(s)", r.output, r.parts.len());
+    Ok(())
+}
