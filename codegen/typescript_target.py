@@ -1,10 +1,15 @@
 """TypeScript target: the npm package `@toolnexus/wire` in `generated/typescript/`.
 
-Written from the jinja2 templates in `templates/typescript/`: the interfaces (`types.ts`),
-a parser and an emitter per type (`codec.ts`), a lossless JSON reader and writer
-(`json.ts`), the checks the codec is made of (`check.ts`), `WireError` (`errors.ts`) and,
-when the IDL has `Request` and `ToolResult`, the suspension helpers (`suspend.ts`).
-The package compiles with `tsc` alone (no `@types`), under `strict`.
+Two kinds of files make the package. From the IDL, through the jinja2 templates in
+`templates/typescript/`: the interfaces (`types.ts`), a parser and an emitter per type
+(`codec.ts`), the public surface (`index.ts`), `package.json` and `tsconfig.json`. Copied
+from the hand-written sources in `support/typescript/src/` (each marked `// codegen: copy`,
+see `common.support_files`): `WireError` (`errors.ts`), the lossless JSON reader and writer
+(`json.ts`), the checks the codec is made of (`check.ts`) and the suspension helpers
+(`suspend.ts`, copied only when the IDL has `Request` and `ToolResult`). `index.ts` exports
+from a support module only when it was copied. The support sources are type-checked where they
+are edited (`support/typescript/tsconfig.json`, `bash tests/typescript/run.sh lint`); the
+package compiles with `tsc` alone (no `@types`), under `strict`.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any
 
-from .common import environment, header_lines
+from .common import environment, header_lines, support_files
 from .idl import Field, Idl, TypeRef, WireType
 
 __all__ = ["PACKAGE_NAME", "TYPESCRIPT_VERSION", "render"]
@@ -258,7 +263,7 @@ def _codec_imports(types: list[_TypeView]) -> list[str]:
 def render(idl: Idl) -> dict[str, str]:
     env = environment("typescript")
     types = [_type_view(t) for t in idl.types]
-    has_helpers = {"Request", "ToolResult"} <= {t.name for t in idl.types}
+    support = support_files(idl, "typescript", "//")
     ctx = {
         "header": "".join(f"// {line}\n" for line in header_lines(idl)).rstrip("\n"),
         "idl": idl,
@@ -268,15 +273,15 @@ def render(idl: Idl) -> dict[str, str]:
             ("JsonNumber", "JsonValue"), " ".join(f.ts_type for t in types for f in t.fields)
         ),
         "codec_imports": _codec_imports(types),
-        "has_helpers": has_helpers,
+        # The support modules copied into src/, by module name (`suspend`), for index.ts.
+        "support": {rel.removeprefix("src/").removesuffix(".ts") for rel in support},
     }
-    sources = ["errors.ts", "json.ts", "check.ts", "types.ts", "codec.ts", "index.ts"]
-    if has_helpers:
-        sources.append("suspend.ts")
     files = {
         "typescript/package.json": _package_json(idl),
         "typescript/tsconfig.json": env.get_template("tsconfig.json.j2").render(**ctx),
     }
-    for src in sources:
+    for src in ("types.ts", "codec.ts", "index.ts"):
         files[f"typescript/src/{src}"] = env.get_template(f"{src}.j2").render(**ctx)
+    for rel, text in support.items():
+        files[f"typescript/{rel}"] = text
     return files

@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # The TypeScript tests: installs the pinned npm packages (npm ci, only when package-lock.json
-# changed), compiles generated/typescript with its own tsconfig (strict) and these tests, and
-# runs them with node --test. Needs `make gen` first.
+# changed), type-checks the hand-written support sources where they are edited
+# (support/typescript, strict, no emit), compiles generated/typescript with its own tsconfig
+# (strict) and these tests, and runs them with node --test. Needs `make gen` first.
 #
-#   bash tests/typescript/run.sh          build, then test
-#   bash tests/typescript/run.sh build    build only (for conformance.js and ajv_check.mjs)
+#   bash tests/typescript/run.sh          install, lint, build, then test
+#   bash tests/typescript/run.sh install  install the pinned packages only
+#   bash tests/typescript/run.sh lint     install, then type-check support/typescript only
+#   bash tests/typescript/run.sh build    install, lint and build (for conformance.js and ajv_check.mjs)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 pkg="$here/../../generated/typescript"
-if [ ! -f "$pkg/package.json" ]; then
-  echo "tests/typescript/run.sh: generated/typescript is missing; run \`make gen\` first" >&2
-  exit 1
-fi
+support="$here/../../support/typescript"
+mode="${1:-}"
+case "$mode" in
+  ""|install|lint|build) ;;
+  *) echo "usage: bash tests/typescript/run.sh [install|lint|build]" >&2; exit 2 ;;
+esac
 cd "$here"
 
 # node_modules/.lock-stamp is the package-lock.json the installed packages came from.
@@ -20,6 +25,21 @@ if ! cmp -s package-lock.json node_modules/.lock-stamp; then
   npm ci --no-audit --no-fund --ignore-scripts --loglevel=error >/dev/null
   cp package-lock.json node_modules/.lock-stamp
 fi
+if [ "$mode" = install ]; then
+  exit 0
+fi
+
+if [ ! -f "$pkg/package.json" ]; then
+  echo "tests/typescript/run.sh: generated/typescript is missing; run \`make gen\` first" >&2
+  exit 1
+fi
+# The support sources import the IDL-derived modules (./types.js, ./codec.js) from
+# generated/typescript/src (rootDirs in support/typescript/tsconfig.json).
+node_modules/.bin/tsc -p "$support/tsconfig.json"
+if [ "$mode" = lint ]; then
+  exit 0
+fi
+
 # The tests import the package by its name, as a user would; it resolves to generated/typescript.
 mkdir -p node_modules/@toolnexus
 ln -sfn ../../../../generated/typescript node_modules/@toolnexus/wire
@@ -28,7 +48,7 @@ rm -rf "$pkg/dist" .cache
 node_modules/.bin/tsc -p "$pkg/tsconfig.json"
 node_modules/.bin/tsc -p tsconfig.json
 
-if [ "${1:-}" = build ]; then
+if [ "$mode" = build ]; then
   exit 0
 fi
 node --test --test-reporter=spec .cache/*.test.js

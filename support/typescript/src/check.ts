@@ -1,5 +1,4 @@
-// Generated from idl/ (nest schema 2.0.0, sha256 97126eb81160e4cbc9fbb0e6ef8c8b197963ea825c0f6c9aadd45fd2706b192f).
-// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+// codegen: copy
 
 // The checks the generated parsers and emitters are made of. Internal: not exported by index.ts.
 

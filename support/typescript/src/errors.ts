@@ -1,5 +1,4 @@
-// Generated from idl/ (mini schema 0.1.0, sha256 48fd3a01ee3a8aeff58393457f1c5b3755201e6590414d3b8acb17333de67558).
-// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+// codegen: copy
 
 /**
  * The one error that reading, parsing and emitting wire values throws.
