@@ -1,0 +1,108 @@
+"""The TypeScript goldens build: each case's whole package (support copies included, as
+`make gen` writes it, but rendered by the TypeScript target alone, so that a failure of another
+target does not fail these tests) compiles with the pinned tsc under `--strict`, and every document of the
+case's samples.json parses and re-emits byte for byte through the compiled package. A few
+documents per case pin what the case is about: defaults written, empty optional arrays
+omitted, and where the parsers reject (the WireError path)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from codegen import typescript_target
+from codegen.idl import load
+from codegen.tests.lang_typescript import ROOT, build, build_and_roundtrip, check
+from codegen.tests.test_goldens import CASE_NAMES, CASES, samples
+
+# Per case, per type: (sent, re-emitted) pairs that are not already canonical.
+REWRITES: dict[str, dict[str, list[tuple[str, str]]]] = {
+    "minimal": {"Note": [('{"text":"a"}', '{"text":"a","isPinned":false}')]},
+    "nested": {
+        "Box": [
+            (
+                '{"main":{"code":"A","size":"s"},"items":[],"tags":[]}',
+                '{"main":{"code":"A","size":"s"},"tags":[]}',
+            )
+        ]
+    },
+    "deep": {"Doc": [('{"title":"T","sections":[]}', '{"title":"T"}')]},
+}
+# Per case, per type: (document, the path of the WireError it raises).
+REJECTS: dict[str, dict[str, list[tuple[str, str]]]] = {
+    "minimal": {"Note": [('{"text":"a","author":""}', "$.author"), ('{"isPinned":true}', "$")]},
+    "nested": {
+        "Box": [
+            ('{"main":{"code":"a","size":"s"},"tags":[]}', "$.main.code"),
+            ('{"main":{"code":"A","size":"s"},"tags":[1]}', "$.tags[0]"),
+            ('{"main":{"code":"A","size":"s","count":1.5},"tags":[]}', "$.main.count"),
+        ]
+    },
+    "deep": {
+        "Doc": [
+            (
+                '{"title":"T","sections":[{"heading":"H","paras":[{"spans":[],"grid":[[{"text":1}]]}]}]}',
+                "$.sections[0].paras[0].grid[0][0].text",
+            ),
+            ('{"title":"T","lead":{"heading":"H"}}', "$.lead"),
+        ]
+    },
+    "enums": {
+        "Light": [
+            ('{"color":"blue"}', "$.color"),
+            ('{"color":"red","mode":"offline"}', "$.mode"),
+            ('{"color":"red","cycle":["red","off"]}', "$.cycle[1]"),
+        ]
+    },
+    "all_required": {
+        "Point": [
+            ('{"x":1,"y":2,"label":"p","tags":[],"visible":true,"attrs":{},"z":0}', "$"),
+            ('{"x":1,"y":2,"label":"p","tags":[],"visible":true}', "$"),
+            ('{"x":1,"y":2,"label":"","tags":[],"visible":true,"attrs":{}}', "$.label"),
+        ]
+    },
+}
+
+
+def test_every_case_has_pinned_documents() -> None:
+    assert set(REWRITES) | set(REJECTS) <= set(CASE_NAMES)
+    assert set(REJECTS) == set(CASE_NAMES)
+
+
+def write_typescript_package(case: Path, dest: Path) -> Path:
+    """`test_goldens.write_package(case, "typescript", dest)`, with the TypeScript target only."""
+    for rel, text in typescript_target.render(load(case / "idl")).items():
+        out = dest / rel
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8", newline="\n")
+    return dest / "typescript"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", CASE_NAMES)
+def test_typescript_golden_builds_and_round_trips(case: str, tmp_path: Path) -> None:
+    pkg = write_typescript_package(CASES / case, tmp_path / "out")
+    index = build(pkg, tmp_path)
+    check(index, samples(CASES / case), rewrites=REWRITES.get(case), rejects=REJECTS.get(case))
+
+
+# Canonical documents of the real IDL (keys in schema order, compact, empty arrays omitted).
+REAL = {
+    "ToolResult": [
+        '{"output":"4","isError":false}',
+        '{"output":"Delete 3 files?","isError":true,'
+        '"metadata":{"pending":{"id":"pnd-1","kind":"approval","prompt":"Delete 3 files?"}}}',
+        '{"output":"","isError":false,"parts":[{"kind":"image","mimeType":"image/png","data":"AA=="}],'
+        '"metadata":{"n":1.0,"x":[9007199254740993]},"later":true}',
+    ],
+    "Request": ['{"id":"pnd-2","kind":"authorization","prompt":"Sign in","url":"https://example.com/a"}'],
+    "Answer": ['{"id":"pnd-2","ok":false,"reason":"declined"}'],
+    "RunResult": ['{"status":"done","results":[]}'],
+}
+
+
+@pytest.mark.slow
+def test_the_real_package_builds_and_round_trips() -> None:
+    """build_and_roundtrip on generated/typescript itself, which it leaves unwritten."""
+    build_and_roundtrip(ROOT / "generated" / "typescript", REAL)
