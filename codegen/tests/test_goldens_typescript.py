@@ -79,6 +79,21 @@ def write_typescript_package(case: Path, dest: Path) -> Path:
     return dest / "typescript"
 
 
+def test_support_modules_are_copied_when_the_idl_has_what_they_require() -> None:
+    """suspend.ts (`requires Request, ToolResult`) is in the real package and exported by index.ts;
+    a case without those types gets the other support modules only, and no export of it."""
+    real = typescript_target.render(load(ROOT / "idl"))
+    case = typescript_target.render(load(CASES / "minimal" / "idl"))
+    support = {"typescript/src/errors.ts", "typescript/src/json.ts", "typescript/src/check.ts"}
+    assert support | {"typescript/src/suspend.ts"} <= set(real)
+    assert support <= set(case) and "typescript/src/suspend.ts" not in case
+    assert '"./suspend.js"' in real["typescript/src/index.ts"]
+    assert '"./suspend.js"' not in case["typescript/src/index.ts"]
+    for rel in support:
+        assert "// Source: support/typescript/src/" in case[rel].split("\n")[2], rel
+        assert "DO NOT EDIT" in case[rel].split("\n")[1], rel
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("case", CASE_NAMES)
 def test_typescript_golden_builds_and_round_trips(case: str, tmp_path: Path) -> None:
