@@ -1,13 +1,22 @@
 """Rust target: the crate `toolnexus` in `generated/rust/`.
 
-The wire types (`src/types.rs`), `lib.rs` and `Cargo.toml` are rendered from
-the jinja2 templates in `templates/rust/`; the runtime helpers (`src/wire.rs`,
-`src/result.rs`, `src/suspend.rs`, `src/media.rs`) and the crate's tests are
-hand-written Rust kept next to the templates and copied verbatim behind the
-header. Structs serialize through serde's derive; parsing is generated code
-that walks a `serde_json::Value` field by field, so it accepts exactly what the
-schema accepts (types, enums, `minLength`, `pattern`, no `null` for an absent
-optional) and names the JSON path of what it rejects.
+What derives from the IDL is rendered from the jinja2 templates in `templates/rust/`:
+the wire types (`src/types.rs`), `src/lib.rs` (its `mod` and `pub use` lines name only
+the modules copied for this IDL), `Cargo.toml` (the dependencies those modules need,
+and a libtest-free `[[test]]` for each copied test with its own `fn main`),
+`rustfmt.toml`, and `.cargo/config.toml` when a copied test reads `TOOLNEXUS_REPO`.
+
+The runtime helpers and the crate's tests are hand-written Rust in `support/rust/`
+(`src/wire.rs`, `src/result.rs`, `src/suspend.rs`, `src/media.rs`, `tests/*.rs`),
+compiled, linted and tested there against the generated types by
+`bash tests/rust/run.sh lint`. Each is copied behind the header when the IDL has the
+types its `// codegen: copy; requires ...` line names (`common.support_files`), so a
+small IDL gets `wire.rs` alone.
+
+Structs serialize through serde's derive; parsing is generated code that walks a
+`serde_json::Value` field by field, so it accepts exactly what the schema accepts
+(types, enums, `minLength`, `pattern`, no `null` for an absent optional, no unknown key
+in a closed type) and names the JSON path of what it rejects.
 """
 
 from __future__ import annotations
@@ -16,44 +25,31 @@ import json
 import re
 from dataclasses import dataclass
 
-from .common import TEMPLATES, environment, header_lines
+from .common import environment, header_lines, support_files
 from .idl import Field, Idl, IdlError, TypeRef, WireType
 
 __all__ = ["CRATE", "DEPENDENCIES", "render"]
 
 CRATE = "rust"
 
-# Exact pins, so two machines build the same crate. serde_json's features:
-# `preserve_order` keeps metadata keys in insertion order, `arbitrary_precision`
-# keeps numbers as written (a big integer survives byte for byte).
-DEPENDENCIES: tuple[tuple[str, str], ...] = (
-    ("base64", '"=0.23.1"'),
-    ("getrandom", '"=0.4.3"'),
+# Exact pins, so two machines build the same crate, each with the support module that
+# needs it (None: every crate). serde_json's features: `preserve_order` keeps metadata
+# keys in insertion order, `arbitrary_precision` keeps numbers as written (a big
+# integer survives byte for byte). support/rust/Cargo.toml repeats them.
+DEPENDENCIES: tuple[tuple[str, str, str | None], ...] = (
+    ("base64", '"=0.23.1"', "src/media.rs"),
+    ("getrandom", '"=0.4.3"', "src/suspend.rs"),
     # ecma_to_rust_regex spells every class out in ASCII ranges, so the Unicode
     # tables and the literal optimisations are left out to keep the build small.
     (
         "regex",
         '{ version = "=1.13.2", default-features = false, features = '
         '["std", "perf-cache", "perf-dfa", "perf-onepass", "perf-backtrack"] }',
+        None,
     ),
-    ("serde", '{ version = "=1.0.229", features = ["derive"] }'),
-    ("serde_json", '{ version = "=1.0.154", features = ["preserve_order", "arbitrary_precision"] }'),
+    ("serde", '{ version = "=1.0.229", features = ["derive"] }', None),
+    ("serde_json", '{ version = "=1.0.154", features = ["preserve_order", "arbitrary_precision"] }', None),
 )
-
-# Hand-written files copied verbatim (behind the header), relative to templates/rust/.
-VERBATIM = (
-    "src/media.rs",
-    "src/result.rs",
-    "src/suspend.rs",
-    "src/wire.rs",
-    "tests/runtime.rs",
-    "tests/seed_example_2.rs",
-    "tests/seed_example_3.rs",
-    "tests/seed_example_4.rs",
-    "tests/wire.rs",
-)
-# The spec's examples have a `fn main`; they run as tests without the libtest harness.
-SEED_TESTS = ("seed_example_2", "seed_example_3", "seed_example_4")
 
 # Rust keywords: a field with one of these names becomes a raw identifier (`r#type`).
 _KEYWORD_LIST = (
@@ -413,20 +409,24 @@ def use_list(module: str, names: list[str], width: int = 100) -> str:
     return f"pub use {module}::{{\n" + "\n".join(lines) + "\n};"
 
 
-def _verbatim(rel: str, comment: str) -> str:
-    body = (TEMPLATES / CRATE / rel).read_text(encoding="utf-8")
-    return comment + f"// Source: codegen/templates/rust/{rel} (hand-written, copied verbatim).\n\n" + body
+# A copied test with its own `fn main` (the spec's examples) runs without libtest.
+_MAIN = re.compile(r"^fn main\(", re.MULTILINE)
 
 
 def render(idl: Idl) -> dict[str, str]:
     builder = _Builder(idl)
     structs = [builder.struct(t) for t in idl.types]
+    support = support_files(idl, CRATE, "//")
+    modules = sorted(rel[len("src/") : -len(".rs")] for rel in support if rel.startswith("src/"))
+    if "wire" not in modules:
+        raise IdlError("rust target: support/rust/src/wire.rs is missing or not marked `// codegen: copy`")
     env = environment(CRATE)
     env.filters["rust_str"] = rust_str
     env.globals["doc_lines"] = doc_lines
     env.globals["use_list"] = use_list
     slash = "".join(f"// {line}\n" for line in header_lines(idl))
     hash_ = "".join(f"# {line}\n" for line in header_lines(idl))
+    names = {s.name for s in structs}
     ctx = {
         "idl": idl,
         "structs": structs,
@@ -440,19 +440,30 @@ def render(idl: Idl) -> dict[str, str]:
             + ["SCHEMA_VERSION", "TYPE_NAMES", "roundtrip"]
         ),
         "uses_number": any("Number" in f.rust_type for s in structs for f in s.fields),
-        "dependencies": DEPENDENCIES,
-        "seed_tests": SEED_TESTS,
+        "uses_map": any(s.open or any("Map<" in f.rust_type for f in s.fields) for s in structs),
+        "modules": modules,
+        # The crate doc's example parses a ToolResult with an image part.
+        "result_example": {"ToolResult", "ContentPart"} <= names,
+        "dependencies": [
+            (name, spec) for name, spec, needed_by in DEPENDENCIES if needed_by in (None, *support)
+        ],
+        "main_tests": sorted(
+            rel[len("tests/") : -len(".rs")]
+            for rel, text in support.items()
+            if rel.startswith("tests/") and _MAIN.search(text)
+        ),
         "crate_description": json.dumps(idl.description),
         "slash_header": slash,
         "hash_header": hash_,
     }
     files = {
         f"{CRATE}/Cargo.toml": env.get_template("Cargo.toml.jinja").render(ctx),
-        f"{CRATE}/.cargo/config.toml": env.get_template("config.toml.jinja").render(ctx),
         f"{CRATE}/rustfmt.toml": env.get_template("rustfmt.toml.jinja").render(ctx),
         f"{CRATE}/src/lib.rs": env.get_template("lib.rs.jinja").render(ctx),
         f"{CRATE}/src/types.rs": env.get_template("types.rs.jinja").render(ctx),
     }
-    for rel in VERBATIM:
-        files[f"{CRATE}/{rel}"] = _verbatim(rel, slash)
+    if any("TOOLNEXUS_REPO" in text for text in support.values()):  # the spec's example 4
+        files[f"{CRATE}/.cargo/config.toml"] = env.get_template("config.toml.jinja").render(ctx)
+    for rel, text in support.items():
+        files[f"{CRATE}/{rel}"] = text
     return files

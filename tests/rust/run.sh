@@ -8,14 +8,20 @@
 #   bash tests/rust/run.sh conformance [--check] DIR
 #                                                   builds (if needed) and runs the conformance
 #                                                   binary: one JSON line per vector in DIR
+#   bash tests/rust/run.sh lint                     the hand-written Rust where it is edited
+#                                                   (support/rust, over the generated types):
+#                                                   rustfmt --check, cargo clippy --all-targets
+#                                                   -D warnings, cargo test
 #
-# Dependencies come from crates.io through cargo. The crate and the conformance binary
-# share one target folder (generated/rust/target, ignored by git and by `make check`).
+# Dependencies come from crates.io through cargo. The crate, the conformance binary and
+# support/rust share one target folder (generated/rust/target, ignored by git and by
+# `make check`; CARGO_TARGET_DIR overrides it).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 CRATE="$ROOT/generated/rust"
 CONFORMANCE="$ROOT/tests/rust/conformance"
+SUPPORT="$ROOT/support/rust"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$CRATE/target}"
 # The spec's example 4 reads examples/media/fixture.png under it.
 export TOOLNEXUS_REPO="${TOOLNEXUS_REPO:-$ROOT}"
@@ -30,15 +36,55 @@ step() {
     echo "== $*"
 }
 
+# Sets clippy_ok to 1 when cargo clippy runs (installing it with rustup if it can), else 0.
+find_clippy() {
+    clippy_ok=1
+    if ! cargo clippy --version >/dev/null 2>&1; then
+        if command -v rustup >/dev/null 2>&1 && rustup component add clippy >/dev/null 2>&1 \
+            && cargo clippy --version >/dev/null 2>&1; then
+            echo "installed clippy with rustup"
+        else
+            clippy_ok=0
+            echo "clippy is not installed and rustup could not add it: skipping cargo clippy"
+        fi
+    fi
+}
+
 command -v cargo >/dev/null 2>&1 || die "cargo is not installed (see https://rustup.rs)"
 [[ -f "$CRATE/Cargo.toml" ]] || die "generated/rust is missing: run \`make gen\` first"
+
+if [[ "${1:-}" == "lint" ]]; then
+    [[ $# -eq 1 ]] || die "usage: run.sh lint"
+    # check/lib.rs is the crate root: it reads src/*.rs in place, and the wire types from
+    # generated/rust/src/types.rs.
+    [[ -f "$CRATE/src/types.rs" ]] || die "generated/rust/src/types.rs is missing: run \`make gen\` first"
+    cd "$SUPPORT"
+    if rustfmt --version >/dev/null 2>&1; then
+        step "rustfmt --check (support/rust)"
+        # check/lib.rs brings in src/ (the generated types.rs is #[rustfmt::skip]); the
+        # spec's examples are left as the spec prints them.
+        rustfmt --check --edition 2021 check/lib.rs tests/runtime.rs tests/wire.rs
+    else
+        echo "rustfmt is not installed: skipping the format check (rustup component add rustfmt)"
+    fi
+    find_clippy
+    if [[ $clippy_ok == 1 ]]; then
+        step "cargo clippy --all-targets -- -D warnings (support/rust)"
+        cargo clippy --all-targets -- -D warnings
+    fi
+    step "cargo test (support/rust)"
+    cargo test
+    echo
+    echo "tests/rust/run.sh lint: the support Rust is clean"
+    exit 0
+fi
 
 if [[ "${1:-}" == "conformance" ]]; then
     shift
     cargo build --quiet --manifest-path "$CONFORMANCE/Cargo.toml"
     exec "$BIN" "$@"
 fi
-[[ $# -eq 0 ]] || die "usage: run.sh [conformance [--check] DIR]"
+[[ $# -eq 0 ]] || die "usage: run.sh [conformance [--check] DIR | lint]"
 
 cd "$CRATE"
 
@@ -55,16 +101,7 @@ fi
 step "cargo test"
 cargo test
 
-clippy_ok=1
-if ! cargo clippy --version >/dev/null 2>&1; then
-    if command -v rustup >/dev/null 2>&1 && rustup component add clippy >/dev/null 2>&1 \
-        && cargo clippy --version >/dev/null 2>&1; then
-        echo "installed clippy with rustup"
-    else
-        clippy_ok=0
-        echo "clippy is not installed and rustup could not add it: skipping cargo clippy"
-    fi
-fi
+find_clippy
 if [[ $clippy_ok == 1 ]]; then
     step "cargo clippy --all-targets -- -D warnings"
     cargo clippy --all-targets -- -D warnings

@@ -1,9 +1,13 @@
 // Generated from idl/ (toolnexus schema 1.0.0, sha256 d106c0605c0b7741ba15055557e7193c5afe8392ed0e5add12ef0e6abed99f3f).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
-// Source: codegen/templates/rust/src/wire.rs (hand-written, copied verbatim).
+// Source: support/rust/src/wire.rs (hand-written, copied verbatim).
+// codegen: copy
 
 //! Parsing and emitting the wire form: the [`Wire`] trait, [`WireError`], and the
 //! checks the generated parsers in `types.rs` are made of.
+//!
+//! A parser calls only the checks its IDL needs (a schema with no array calls no
+//! [`array`]), so each check that some IDL leaves unused is `#[allow(dead_code)]`.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -139,6 +143,7 @@ pub(crate) fn deserialize<'de, T: Wire, D: Deserializer<'de>>(
 pub(crate) enum JsonPath<'a> {
     Root,
     Key(&'a JsonPath<'a>, &'a str),
+    #[allow(dead_code)] // for an array; the IDL may have none
     Index(&'a JsonPath<'a>, usize),
 }
 
@@ -147,6 +152,7 @@ impl<'a> JsonPath<'a> {
         JsonPath::Key(self, key)
     }
 
+    #[allow(dead_code)] // for an array; the IDL may have none
     pub(crate) fn index(&'a self, index: usize) -> JsonPath<'a> {
         JsonPath::Index(self, index)
     }
@@ -175,6 +181,7 @@ impl fmt::Display for JsonPath<'_> {
 
 /// The checks the IDL puts on a string field: `minLength` and `pattern` (compiled
 /// on first use).
+#[allow(dead_code)] // for `minLength` or `pattern`; the IDL may have neither
 pub(crate) struct StringRule {
     min_length: usize,
     /// The pattern as the schema writes it (ECMA-262), quoted in errors.
@@ -184,9 +191,9 @@ pub(crate) struct StringRule {
     compiled: OnceLock<Regex>,
 }
 
+#[allow(dead_code)] // for `minLength` or `pattern`; the IDL may have neither
 impl StringRule {
     /// A rule whose pattern, if any, reads the same in ECMA-262 and in Rust's regex.
-    #[allow(dead_code)] // the IDL's patterns may all need translating
     pub(crate) const fn new(min_length: usize, pattern: Option<&'static str>) -> Self {
         StringRule {
             min_length,
@@ -197,7 +204,6 @@ impl StringRule {
     }
 
     /// A rule whose pattern is spelled `regex` in Rust's syntax.
-    #[allow(dead_code)] // the IDL's patterns may all read the same in both
     pub(crate) const fn translated(
         min_length: usize,
         pattern: &'static str,
@@ -237,11 +243,12 @@ fn expected(what: &str, value: &Value, at: &JsonPath<'_>) -> WireError {
 }
 
 /// A required key is missing: the error is at the object that lacks it.
+#[allow(dead_code)] // for a required key; the IDL may have none
 pub(crate) fn missing(at: &JsonPath<'_>, key: &str) -> WireError {
     WireError::new(at, format!("the required key {key:?} is missing"))
 }
 
-#[allow(dead_code)] // for a closed type or a numeric field; the IDL may have none
+#[allow(dead_code)] // for a closed type; the IDL may have none
 pub(crate) fn unknown_key(at: &JsonPath<'_>, key: &str) -> WireError {
     WireError::new(&at.key(key), "unknown key (this type allows no others)")
 }
@@ -253,6 +260,7 @@ pub(crate) fn object(value: Value, at: &JsonPath<'_>) -> Result<Map<String, Valu
     }
 }
 
+#[allow(dead_code)] // for a string or an enum; the IDL may have neither
 pub(crate) fn string(value: Value, at: &JsonPath<'_>) -> Result<String, WireError> {
     match value {
         Value::String(s) => Ok(s),
@@ -260,6 +268,7 @@ pub(crate) fn string(value: Value, at: &JsonPath<'_>) -> Result<String, WireErro
     }
 }
 
+#[allow(dead_code)] // for `minLength` or `pattern`; the IDL may have neither
 pub(crate) fn checked_string(
     value: Value,
     at: &JsonPath<'_>,
@@ -280,6 +289,7 @@ pub(crate) fn checked_string(
     Ok(s)
 }
 
+#[allow(dead_code)] // for a boolean; the IDL may have none
 pub(crate) fn boolean(value: Value, at: &JsonPath<'_>) -> Result<bool, WireError> {
     match value {
         Value::Bool(b) => Ok(b),
@@ -287,7 +297,7 @@ pub(crate) fn boolean(value: Value, at: &JsonPath<'_>) -> Result<bool, WireError
     }
 }
 
-#[allow(dead_code)] // for a closed type or a numeric field; the IDL may have none
+#[allow(dead_code)] // for a number; the IDL may have none
 pub(crate) fn number(value: Value, at: &JsonPath<'_>) -> Result<Number, WireError> {
     match value {
         Value::Number(n) => Ok(n),
@@ -296,7 +306,7 @@ pub(crate) fn number(value: Value, at: &JsonPath<'_>) -> Result<Number, WireErro
 }
 
 /// JSON Schema's `integer`: any number whose fractional part is zero (`1.0` too).
-#[allow(dead_code)] // for a closed type or a numeric field; the IDL may have none
+#[allow(dead_code)] // for an integer; the IDL may have none
 pub(crate) fn integer(value: Value, at: &JsonPath<'_>) -> Result<Number, WireError> {
     let n = number(value, at)?;
     let whole = n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0);
@@ -307,6 +317,7 @@ pub(crate) fn integer(value: Value, at: &JsonPath<'_>) -> Result<Number, WireErr
     }
 }
 
+#[allow(dead_code)] // for an array; the IDL may have none
 pub(crate) fn array<T>(
     value: Value,
     at: &JsonPath<'_>,
@@ -322,6 +333,7 @@ pub(crate) fn array<T>(
     }
 }
 
+#[allow(dead_code)] // for an enum; the IDL may have none
 pub(crate) fn enum_value<T: Copy>(
     value: Value,
     at: &JsonPath<'_>,

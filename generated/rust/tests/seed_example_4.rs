@@ -1,6 +1,7 @@
 // Generated from idl/ (toolnexus schema 1.0.0, sha256 d106c0605c0b7741ba15055557e7193c5afe8392ed0e5add12ef0e6abed99f3f).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
-// Source: codegen/templates/rust/tests/seed_example_4.rs (hand-written, copied verbatim).
+// Source: support/rust/tests/seed_example_4.rs (hand-written, copied verbatim).
+// codegen: copy; requires ContentPart, ToolResult
 
 use std::path::PathBuf;
 

@@ -1,38 +1,19 @@
 // Generated from idl/ (enums schema 1.2.0, sha256 1b3351d4174578732efb74c03e93d6509b883db9b5a81ef4d561b8dcdffd2475).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
-//! The enums wire contract in Rust: the envelope an LLM tool returns
-//! ([`ToolResult`]), and the suspend-and-resume protocol built on it
-//! ([`pending`], [`auth_required`], [`pending_of`], [`Request`], [`Answer`]).
+//! The enums wire contract in Rust.
+//!
+//! Closed sets of strings, required, optional and in arrays.
 //!
 //! The types are generated from the JSON Schema files in `idl/` (schema
 //! 1.2.0), the same source as the Python and TypeScript packages, and
-//! they read and write the same bytes:
-//!
-//! ```
-//! use toolnexus::{ToolResult, Wire};
-//!
-//! let r = ToolResult::from_json(r#"{"output":"4","isError":false,"trace":"t-1"}"#)?;
-//! assert_eq!(r.output, "4");
-//! assert_eq!(r.to_json(), r#"{"output":"4","isError":false,"trace":"t-1"}"#);
-//!
-//! let bad = ToolResult::from_json(r#"{"output":"4","parts":[{"kind":"image","mimeType":""}]}"#);
-//! let err = bad.unwrap_err();
-//! assert_eq!(err.path(), "$.parts[0].mimeType");
-//! assert_eq!(err.message(), "shorter than the minimum length 1");
-//! # Ok::<(), toolnexus::WireError>(())
-//! ```
+//! they read and write the same bytes.
 #![warn(missing_docs)]
 
-mod media;
-mod result;
-mod suspend;
 #[rustfmt::skip] // laid out by its template
 mod types;
 mod wire;
 
-pub use media::{DEFAULT_MAX_BYTES, FileError};
-pub use suspend::{DEFAULT_AUTH_PROMPT, auth_required, new_request_id, pending, pending_of};
 pub use types::{
     Light, LightColor, LightCycleItem, LightMode, SCHEMA_VERSION, TYPE_NAMES, roundtrip,
 };

@@ -8,9 +8,6 @@
 //! field from the IDL, so it checks what the JSON Schema checks and names the path of
 //! what it rejects.
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 

@@ -1,38 +1,19 @@
 // Generated from idl/ (nest schema 2.0.0, sha256 97126eb81160e4cbc9fbb0e6ef8c8b197963ea825c0f6c9aadd45fd2706b192f).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
-//! The nest wire contract in Rust: the envelope an LLM tool returns
-//! ([`ToolResult`]), and the suspend-and-resume protocol built on it
-//! ([`pending`], [`auth_required`], [`pending_of`], [`Request`], [`Answer`]).
+//! The nest wire contract in Rust.
+//!
+//! A type that holds another.
 //!
 //! The types are generated from the JSON Schema files in `idl/` (schema
 //! 2.0.0), the same source as the Python and TypeScript packages, and
-//! they read and write the same bytes:
-//!
-//! ```
-//! use toolnexus::{ToolResult, Wire};
-//!
-//! let r = ToolResult::from_json(r#"{"output":"4","isError":false,"trace":"t-1"}"#)?;
-//! assert_eq!(r.output, "4");
-//! assert_eq!(r.to_json(), r#"{"output":"4","isError":false,"trace":"t-1"}"#);
-//!
-//! let bad = ToolResult::from_json(r#"{"output":"4","parts":[{"kind":"image","mimeType":""}]}"#);
-//! let err = bad.unwrap_err();
-//! assert_eq!(err.path(), "$.parts[0].mimeType");
-//! assert_eq!(err.message(), "shorter than the minimum length 1");
-//! # Ok::<(), toolnexus::WireError>(())
-//! ```
+//! they read and write the same bytes.
 #![warn(missing_docs)]
 
-mod media;
-mod result;
-mod suspend;
 #[rustfmt::skip] // laid out by its template
 mod types;
 mod wire;
 
-pub use media::{DEFAULT_MAX_BYTES, FileError};
-pub use suspend::{DEFAULT_AUTH_PROMPT, auth_required, new_request_id, pending, pending_of};
 pub use types::{Box, Item, ItemSize, SCHEMA_VERSION, TYPE_NAMES, roundtrip};
 pub use wire::{Wire, WireError, parse};
 

@@ -1,0 +1,28 @@
+//! The crate `toolnexus` as generated/rust/src/lib.rs lays it out, with the hand-written
+//! modules read from support/rust/src/ (where they are edited) and the wire types from
+//! generated/rust/src/types.rs (written by `make gen` from idl/). Only for compiling,
+//! linting and testing the support files in place; not copied into the crate.
+#![warn(missing_docs)]
+
+#[path = "../src/media.rs"]
+mod media;
+#[path = "../src/result.rs"]
+mod result;
+#[path = "../src/suspend.rs"]
+mod suspend;
+#[path = "../../../generated/rust/src/types.rs"]
+#[rustfmt::skip] // generated, laid out by its template
+mod types;
+#[path = "../src/wire.rs"]
+mod wire;
+
+pub use media::{DEFAULT_MAX_BYTES, FileError};
+pub use suspend::{DEFAULT_AUTH_PROMPT, auth_required, new_request_id, pending, pending_of};
+pub use types::{
+    Answer, AnswerReason, ContentPart, ContentPartKind, Request, RunResult, RunResultStatus,
+    SCHEMA_VERSION, TYPE_NAMES, ToolCall, ToolCallResult, ToolResult, ToolSpec, roundtrip,
+};
+pub use wire::{Wire, WireError, parse};
+
+/// The `serde_json` the crate is built with (`Map` and `Value` are in its API).
+pub use serde_json;

@@ -1,0 +1,392 @@
+// codegen: copy; requires ContentPart
+
+//! Non-text parts from files and bytes: [`ContentPart::from_path`] and its siblings.
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use base64::Engine;
+use base64::alphabet;
+use base64::engine::DecodePaddingMode;
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+use serde_json::{Map, Value};
+
+use crate::wire::{JsonPath, WireError};
+use crate::{ContentPart, ContentPartKind};
+
+/// The default size limit of [`ContentPart::from_path`]: 20 MiB.
+pub const DEFAULT_MAX_BYTES: u64 = 20 * 1024 * 1024;
+
+/// Bytes read from the head of a file to tell its type.
+const SNIFF_BYTES: usize = 64;
+
+/// Standard base64 (RFC 4648 section 4) with padding; decoding, like Python's
+/// `binascii.a2b_base64(strict_mode=True)`, does not insist that unused bits are zero.
+const BASE64: GeneralPurpose = GeneralPurpose::new(
+    &alphabet::STANDARD,
+    GeneralPurposeConfig::new()
+        .with_encode_padding(true)
+        .with_decode_padding_mode(DecodePaddingMode::RequireCanonical)
+        .with_decode_allow_trailing_bits(true),
+);
+
+/// A file could not be made into a [`ContentPart`]; the message names the file.
+///
+/// [`ContentPart::from_path`] returns it before any JSON is involved; a document that
+/// is not a valid wire value is a [`WireError`](crate::WireError) instead.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum FileError {
+    /// Nothing exists at the path.
+    NotFound {
+        /// The path as given.
+        path: PathBuf,
+    },
+    /// The path is a directory.
+    IsDirectory {
+        /// The path as given.
+        path: PathBuf,
+    },
+    /// The path is a FIFO, a socket or a device, which is not read.
+    NotRegularFile {
+        /// The path as given.
+        path: PathBuf,
+    },
+    /// The file is larger than the limit (or grew past it while being read).
+    TooLarge {
+        /// The path as given.
+        path: PathBuf,
+        /// Its size in bytes, as far as it was seen.
+        size: u64,
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// Reading failed otherwise, such as for a missing permission.
+    Io {
+        /// The path as given.
+        path: PathBuf,
+        /// What the operating system said.
+        source: io::Error,
+    },
+}
+
+impl FileError {
+    /// The path of the file that could not be read.
+    pub fn path(&self) -> &Path {
+        match self {
+            FileError::NotFound { path }
+            | FileError::IsDirectory { path }
+            | FileError::NotRegularFile { path }
+            | FileError::TooLarge { path, .. }
+            | FileError::Io { path, .. } => path,
+        }
+    }
+
+    fn io(path: &Path, source: io::Error) -> FileError {
+        let path = path.to_path_buf();
+        if source.kind() == io::ErrorKind::NotFound {
+            FileError::NotFound { path }
+        } else {
+            FileError::Io { path, source }
+        }
+    }
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot read {:?}: ", self.path())?;
+        match self {
+            FileError::NotFound { .. } => f.write_str("no such file or directory"),
+            FileError::IsDirectory { .. } => f.write_str("is a directory, not a file"),
+            FileError::NotRegularFile { .. } => {
+                f.write_str("not a regular file (a FIFO, socket or device)")
+            }
+            FileError::TooLarge { size, limit, .. } => {
+                write!(f, "{size} bytes or more, over the limit of {limit} bytes")
+            }
+            FileError::Io { source, .. } => write!(f, "{source}"),
+        }
+    }
+}
+
+impl std::error::Error for FileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FileError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+impl ContentPart {
+    /// A part holding the file at `path`, named after it, up to [`DEFAULT_MAX_BYTES`].
+    ///
+    /// The MIME type comes from the file's first bytes for common formats (PNG, JPEG,
+    /// GIF, WebP, PDF, WAV, MP3, OGG, FLAC, MP4, WebM...), else from its extension,
+    /// else `application/octet-stream`; `kind` follows the MIME family.
+    pub fn from_path(path: impl AsRef<Path>) -> Result<ContentPart, FileError> {
+        ContentPart::from_path_with_limit(path, DEFAULT_MAX_BYTES)
+    }
+
+    /// [`ContentPart::from_path`] with a size limit of `max_bytes`.
+    pub fn from_path_with_limit(
+        path: impl AsRef<Path>,
+        max_bytes: u64,
+    ) -> Result<ContentPart, FileError> {
+        let path = path.as_ref();
+        // Follows links; fails for a missing file or a link loop.
+        let meta = std::fs::metadata(path).map_err(|e| FileError::io(path, e))?;
+        if meta.is_dir() {
+            return Err(FileError::IsDirectory {
+                path: path.to_path_buf(),
+            });
+        }
+        if !meta.is_file() {
+            return Err(FileError::NotRegularFile {
+                path: path.to_path_buf(),
+            });
+        }
+        let too_large = |size| FileError::TooLarge {
+            path: path.to_path_buf(),
+            size,
+            limit: max_bytes,
+        };
+        if meta.len() > max_bytes {
+            return Err(too_large(meta.len()));
+        }
+        let mut raw = Vec::new();
+        File::open(path)
+            .and_then(|f| f.take(max_bytes.saturating_add(1)).read_to_end(&mut raw))
+            .map_err(|e| FileError::io(path, e))?;
+        let size = raw.len() as u64;
+        if size > max_bytes {
+            return Err(too_large(size));
+        }
+        let suffix = path
+            .extension()
+            .map(|ext| format!(".{}", ext.to_string_lossy()))
+            .unwrap_or_default();
+        let head = &raw[..raw.len().min(SNIFF_BYTES)];
+        let mut part = ContentPart::from_bytes(&raw, sniff_mime(head, &suffix));
+        part.name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        Ok(part)
+    }
+
+    /// A part holding `raw`, base64-encoded; `kind` follows the MIME family.
+    pub fn from_bytes(raw: &[u8], mime_type: impl Into<String>) -> ContentPart {
+        let mime_type = mime_type.into();
+        ContentPart {
+            kind: ContentPartKind::of_mime(&mime_type),
+            mime_type,
+            data: BASE64.encode(raw),
+            name: None,
+            extra: Map::<String, Value>::new(),
+        }
+    }
+
+    /// The decoded bytes of `data`; an error (at `$.data`) when it is not standard
+    /// base64 with padding.
+    pub fn raw(&self) -> Result<Vec<u8>, WireError> {
+        BASE64.decode(&self.data).map_err(|e| {
+            WireError::new(
+                &JsonPath::Root.key("data"),
+                format!("not standard base64: {e}"),
+            )
+            .in_type("ContentPart")
+        })
+    }
+}
+
+impl ContentPartKind {
+    /// `image`, `audio` or `video` from the family of `mime_type`; `file` for
+    /// everything else.
+    pub fn of_mime(mime_type: &str) -> ContentPartKind {
+        let family = mime_type
+            .split('/')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_lowercase();
+        match family.as_str() {
+            "image" => ContentPartKind::Image,
+            "audio" => ContentPartKind::Audio,
+            "video" => ContentPartKind::Video,
+            _ => ContentPartKind::File,
+        }
+    }
+}
+
+const EXTENSIONS: &[(&str, &str)] = &[
+    (".png", "image/png"),
+    (".jpg", "image/jpeg"),
+    (".jpeg", "image/jpeg"),
+    (".gif", "image/gif"),
+    (".webp", "image/webp"),
+    (".bmp", "image/bmp"),
+    (".svg", "image/svg+xml"),
+    (".tif", "image/tiff"),
+    (".tiff", "image/tiff"),
+    (".ico", "image/vnd.microsoft.icon"),
+    (".pdf", "application/pdf"),
+    (".wav", "audio/wav"),
+    (".mp3", "audio/mpeg"),
+    (".ogg", "audio/ogg"),
+    (".oga", "audio/ogg"),
+    (".opus", "audio/ogg"),
+    (".flac", "audio/flac"),
+    (".m4a", "audio/mp4"),
+    (".aac", "audio/aac"),
+    (".mp4", "video/mp4"),
+    (".m4v", "video/mp4"),
+    (".mov", "video/quicktime"),
+    (".webm", "video/webm"),
+    (".mkv", "video/x-matroska"),
+    (".avi", "video/x-msvideo"),
+    (".txt", "text/plain"),
+    (".md", "text/markdown"),
+    (".csv", "text/csv"),
+    (".html", "text/html"),
+    (".htm", "text/html"),
+    (".json", "application/json"),
+    (".xml", "application/xml"),
+    (".zip", "application/zip"),
+    (".gz", "application/gzip"),
+];
+
+/// The MIME type of content starting with `head`, in a file whose extension
+/// (with its dot) is `suffix`. The same table as the Python runtime's.
+fn sniff_mime(head: &[u8], suffix: &str) -> &'static str {
+    if let Some(mime) = sniff_magic(head, suffix) {
+        return mime;
+    }
+    let suffix = suffix.to_lowercase();
+    EXTENSIONS
+        .iter()
+        .find(|(ext, _)| *ext == suffix)
+        .map_or("application/octet-stream", |(_, mime)| mime)
+}
+
+fn sniff_magic(head: &[u8], suffix: &str) -> Option<&'static str> {
+    let at = |range: std::ops::Range<usize>| head.get(range).unwrap_or(&[]);
+    if head.starts_with(b"\x89PNG\r\n\x1a\n") {
+        return Some("image/png");
+    }
+    if head.starts_with(b"\xff\xd8\xff") {
+        return Some("image/jpeg");
+    }
+    if head.starts_with(b"GIF87a") || head.starts_with(b"GIF89a") {
+        return Some("image/gif");
+    }
+    if head.starts_with(b"RIFF") {
+        match at(8..12) {
+            b"WEBP" => return Some("image/webp"),
+            b"WAVE" => return Some("audio/wav"),
+            b"AVI " => return Some("video/x-msvideo"),
+            _ => {}
+        }
+    }
+    if head.starts_with(b"%PDF-") {
+        return Some("application/pdf");
+    }
+    if head.starts_with(b"OggS") {
+        return Some("audio/ogg");
+    }
+    if head.starts_with(b"fLaC") {
+        return Some("audio/flac");
+    }
+    // An ID3 tag, or an MPEG audio frame header (sync bits set, layer III).
+    if head.starts_with(b"ID3") || (head.len() > 1 && head[0] == 0xFF && head[1] & 0xE6 == 0xE2) {
+        return Some("audio/mpeg");
+    }
+    if at(4..8) == b"ftyp" {
+        return Some(match at(8..12) {
+            b"M4A " | b"M4B " => "audio/mp4",
+            b"qt  " => "video/quicktime",
+            _ => "video/mp4",
+        });
+    }
+    if head.starts_with(b"\x1a\x45\xdf\xa3") {
+        let webm = head.windows(4).any(|w| w == b"webm");
+        return Some(if webm {
+            "video/webm"
+        } else {
+            "video/x-matroska"
+        });
+    }
+    if head.starts_with(b"II*\x00") || head.starts_with(b"MM\x00*") {
+        return Some("image/tiff");
+    }
+    if head.starts_with(b"BM") && suffix == ".bmp" {
+        return Some("image/bmp");
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ContentPartKind, sniff_mime};
+
+    #[test]
+    fn magic_bytes_win_over_the_extension() {
+        let cases: &[(&[u8], &str, &str)] = &[
+            (b"\x89PNG\r\n\x1a\n....", ".txt", "image/png"),
+            (b"\xff\xd8\xff\xe0", "", "image/jpeg"),
+            (b"GIF89a", "", "image/gif"),
+            (b"RIFF\0\0\0\0WEBPVP8 ", "", "image/webp"),
+            (b"RIFF\0\0\0\0WAVEfmt ", "", "audio/wav"),
+            (b"RIFF\0\0\0\0AVI LIST", "", "video/x-msvideo"),
+            (b"%PDF-1.7", "", "application/pdf"),
+            (b"OggS\0", "", "audio/ogg"),
+            (b"fLaC", "", "audio/flac"),
+            (b"ID3\x04", "", "audio/mpeg"),
+            (b"\xff\xfb\x90", "", "audio/mpeg"),
+            (b"\0\0\0\x20ftypisom", "", "video/mp4"),
+            (b"\0\0\0\x20ftypM4A ", "", "audio/mp4"),
+            (b"\0\0\0\x14ftypqt  ", "", "video/quicktime"),
+            (b"\x1a\x45\xdf\xa3\x9fB\x82\x84webm", "", "video/webm"),
+            (
+                b"\x1a\x45\xdf\xa3\x9fB\x82\x88matroska",
+                "",
+                "video/x-matroska",
+            ),
+            (b"II*\0", "", "image/tiff"),
+            (b"BM....", ".bmp", "image/bmp"),
+            (b"BM....", ".BMP", "image/bmp"),
+        ];
+        for (head, suffix, want) in cases {
+            assert_eq!(sniff_mime(head, suffix), *want, "{head:?} {suffix}");
+        }
+    }
+
+    #[test]
+    fn the_extension_then_octet_stream() {
+        assert_eq!(sniff_mime(b"hello", ".TXT"), "text/plain");
+        assert_eq!(sniff_mime(b"{}", ".json"), "application/json");
+        assert_eq!(sniff_mime(b"RIFF\0\0\0\0XXXX", ".wav"), "audio/wav");
+        assert_eq!(sniff_mime(b"", ""), "application/octet-stream");
+        assert_eq!(sniff_mime(b"\x00\x01", ".bin"), "application/octet-stream");
+    }
+
+    #[test]
+    fn kind_follows_the_mime_family() {
+        assert_eq!(
+            ContentPartKind::of_mime("image/png"),
+            ContentPartKind::Image
+        );
+        assert_eq!(
+            ContentPartKind::of_mime(" Audio/ogg"),
+            ContentPartKind::Audio
+        );
+        assert_eq!(
+            ContentPartKind::of_mime("video/mp4"),
+            ContentPartKind::Video
+        );
+        assert_eq!(
+            ContentPartKind::of_mime("application/pdf"),
+            ContentPartKind::File
+        );
+        assert_eq!(ContentPartKind::of_mime(""), ContentPartKind::File);
+    }
+}

@@ -1,0 +1,38 @@
+// codegen: copy; requires ToolResult
+
+//! The helpers a tool builds its [`ToolResult`] with.
+
+use serde_json::{Map, Value};
+
+use crate::ToolResult;
+
+impl ToolResult {
+    /// A successful result with `output` for the model.
+    pub fn ok(output: impl Into<String>) -> ToolResult {
+        ToolResult {
+            output: output.into(),
+            ..ToolResult::default()
+        }
+    }
+
+    /// A failed result: `message` is what the model reads. A failure is a result,
+    /// never a panic or an error crossing the tool boundary.
+    pub fn error(message: impl Into<String>) -> ToolResult {
+        ToolResult {
+            output: message.into(),
+            is_error: true,
+            ..ToolResult::default()
+        }
+    }
+
+    /// This result with `meta`'s keys added to its metadata, replacing the values of
+    /// keys it already has (which keep their place); its other metadata, such as a
+    /// pending request, is kept.
+    pub fn with_metadata(mut self, meta: Map<String, Value>) -> ToolResult {
+        match &mut self.metadata {
+            Some(existing) => existing.extend(meta),
+            None => self.metadata = Some(meta),
+        }
+        self
+    }
+}

@@ -1,0 +1,76 @@
+// codegen: copy; requires Request, ToolResult
+
+//! Suspensions: a [`ToolResult`] whose `metadata["pending"]` is a [`Request`].
+
+use serde_json::Map;
+
+use crate::{Request, ToolResult, Wire};
+
+/// The prompt of [`auth_required`] when it is given an empty one.
+pub const DEFAULT_AUTH_PROMPT: &str = "Authorization required to continue";
+
+/// A fresh request id: `pnd-` and 128 bits from the operating system's random
+/// source, in lowercase hex, so ids are unique across processes without coordination.
+///
+/// # Panics
+///
+/// When the operating system has no random source to read (it always has one on
+/// the platforms Rust's standard library supports, once booted).
+pub fn new_request_id() -> String {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).expect("the operating system's random source is readable");
+    let mut id = String::with_capacity(4 + 2 * bytes.len());
+    id.push_str("pnd-");
+    for b in bytes {
+        id.push(char::from(b"0123456789abcdef"[usize::from(b >> 4)]));
+        id.push(char::from(b"0123456789abcdef"[usize::from(b & 0x0f)]));
+    }
+    id
+}
+
+/// A suspension asking `request` of the host.
+///
+/// The result is an error (`is_error` true) whose output is the prompt, followed by
+/// the url on a line of its own when there is one, so a host that knows nothing of
+/// suspensions still shows something sensible; `metadata["pending"]` holds the
+/// request's wire form. An empty id is replaced with [`new_request_id`].
+pub fn pending(mut request: Request) -> ToolResult {
+    if request.id.is_empty() {
+        request.id = new_request_id();
+    }
+    let output = match request.url.as_deref() {
+        Some(url) if !url.is_empty() => format!("{}\n{}", request.prompt, url),
+        _ => request.prompt.clone(),
+    };
+    let mut metadata = Map::new();
+    metadata.insert("pending".to_owned(), request.to_wire());
+    ToolResult {
+        output,
+        is_error: true,
+        metadata: Some(metadata),
+        ..ToolResult::default()
+    }
+}
+
+/// A suspension asking the person to authorize at `url`; an empty `prompt` becomes
+/// [`DEFAULT_AUTH_PROMPT`].
+pub fn auth_required(url: impl Into<String>, prompt: impl Into<String>) -> ToolResult {
+    let prompt = prompt.into();
+    pending(Request {
+        kind: "authorization".to_owned(),
+        prompt: if prompt.is_empty() {
+            DEFAULT_AUTH_PROMPT.to_owned()
+        } else {
+            prompt
+        },
+        url: Some(url.into()),
+        ..Request::default()
+    })
+}
+
+/// The [`Request`] a suspension carries, or `None` for any other result, including
+/// one whose `metadata["pending"]` is not a valid request.
+pub fn pending_of(result: &ToolResult) -> Option<Request> {
+    let value = result.metadata.as_ref()?.get("pending")?;
+    Request::from_wire(value.clone()).ok()
+}

@@ -1,0 +1,223 @@
+// codegen: copy; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult, ToolSpec
+
+//! The wire rules, pinned: what parses, what is rejected and where, and the bytes
+//! that come back out.
+
+use serde_json::{Value, json};
+use toolnexus::{
+    Answer, AnswerReason, ContentPart, ContentPartKind, Request, RunResult, RunResultStatus,
+    TYPE_NAMES, ToolCall, ToolCallResult, ToolResult, ToolSpec, Wire, WireError, parse, roundtrip,
+};
+
+fn same_bytes<T: Wire>(text: &str) {
+    let parsed = T::from_json(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    assert_eq!(parsed.to_json(), text);
+}
+
+fn rejected<T: Wire + std::fmt::Debug>(text: &str, path: &str) -> WireError {
+    let err = T::from_json(text).expect_err(text);
+    assert_eq!(err.path(), path, "{err}");
+    assert_eq!(err.type_name(), T::NAME);
+    assert!(err.to_string().contains(path), "{err}");
+    err
+}
+
+#[test]
+fn a_full_result_comes_back_byte_for_byte() {
+    same_bytes::<ToolResult>(
+        r#"{"output":"ok","isError":true,"parts":[{"kind":"image","mimeType":"image/png","data":"iVBORw0KGgo=","name":"a.png","dpi":72}],"metadata":{"z":1,"a":{"y":[1,2.50,-0],"x":null},"big":123456789012345678901234567890},"trace":"t","b":2}"#,
+    );
+    same_bytes::<ToolResult>(r#"{"output":"","isError":false}"#);
+    same_bytes::<ToolResult>(r#"{"output":"é ✓ \"q\" \\ \n\t\u0001 😀","isError":false}"#);
+}
+
+#[test]
+fn every_type_comes_back_byte_for_byte() {
+    same_bytes::<ContentPart>(r#"{"kind":"file","mimeType":"application/pdf","data":""}"#);
+    same_bytes::<Request>(
+        r#"{"id":"pnd-1","kind":"input","prompt":"Name?","url":"https://x","data":{"type":"object"},"expiresAt":"2030-01-02T03:04:05.123+01:00","k":[]}"#,
+    );
+    same_bytes::<Answer>(r#"{"id":"pnd-1","ok":false,"data":{},"reason":"expired"}"#);
+    same_bytes::<ToolSpec>(
+        r#"{"name":"read_file-2","description":"Reads","inputSchema":{"type":"object"},"source":"mcp:fs"}"#,
+    );
+    same_bytes::<ToolCall>(r#"{"id":"c1","name":"sqrt","arguments":{"n":16}}"#);
+    same_bytes::<ToolCallResult>(
+        r#"{"id":"c1","name":"sqrt","result":{"output":"4","isError":false}}"#,
+    );
+    same_bytes::<RunResult>(
+        r#"{"status":"pending","results":[],"pending":{"id":"p","kind":"approval","prompt":"?"},"calls":[{"id":"c2","name":"rm","arguments":{}}],"seal":"s"}"#,
+    );
+}
+
+#[test]
+fn defaults_are_written_and_empty_arrays_are_not() {
+    let r = ToolResult::from_json(r#"{"output":"x","parts":[]}"#).unwrap();
+    assert!(!r.is_error && r.parts.is_empty());
+    assert_eq!(r.to_json(), r#"{"output":"x","isError":false}"#);
+    let run = RunResult::from_json(r#"{"status":"done","results":[],"calls":[]}"#).unwrap();
+    assert_eq!(run.to_json(), r#"{"status":"done","results":[]}"#);
+}
+
+#[test]
+fn unknown_keys_are_kept_in_order_after_the_known_ones() {
+    let r = ToolResult::from_json(r#"{"zeta":1,"output":"x","alpha":2,"isError":false}"#).unwrap();
+    assert_eq!(r.extra.keys().collect::<Vec<_>>(), ["zeta", "alpha"]);
+    assert_eq!(
+        r.to_json(),
+        r#"{"output":"x","isError":false,"zeta":1,"alpha":2}"#
+    );
+}
+
+#[test]
+fn a_known_key_with_the_wrong_type_names_its_path() {
+    rejected::<ToolResult>(r#"{"output":"x","isError":"yes"}"#, "$.isError");
+    rejected::<ToolResult>(r#"{"output":1}"#, "$.output");
+    rejected::<ToolResult>(r#"{"output":"x","parts":{}}"#, "$.parts");
+    rejected::<ToolResult>(r#"{"output":"x","metadata":[]}"#, "$.metadata");
+    rejected::<ToolResult>(r#"{"output":"x","parts":[1]}"#, "$.parts[0]");
+    rejected::<ToolCallResult>(
+        r#"{"id":"c","name":"n","result":{"output":false}}"#,
+        "$.result.output",
+    );
+    rejected::<RunResult>(
+        r#"{"status":"done","results":[{"id":"c","name":"n","result":{"output":"x"}},{"id":"c","name":"n","result":{}}]}"#,
+        "$.results[1].result",
+    );
+}
+
+#[test]
+fn null_is_not_an_absent_optional() {
+    rejected::<ToolResult>(r#"{"output":"x","metadata":null}"#, "$.metadata");
+    rejected::<ToolResult>(r#"{"output":"x","isError":null}"#, "$.isError");
+    rejected::<Request>(
+        r#"{"id":"","kind":"input","prompt":"","url":null}"#,
+        "$.url",
+    );
+    rejected::<RunResult>(
+        r#"{"status":"done","results":[],"pending":null}"#,
+        "$.pending",
+    );
+}
+
+#[test]
+fn required_keys_enums_lengths_and_patterns_are_checked() {
+    // A missing key is reported at the object that lacks it.
+    let e = rejected::<ToolResult>(
+        r#"{"output":"x","parts":[{"kind":"image","data":""}]}"#,
+        "$.parts[0]",
+    );
+    assert_eq!(e.message(), r#"the required key "mimeType" is missing"#);
+    rejected::<ToolResult>(r#"{"isError":true}"#, "$");
+    rejected::<ContentPart>(r#"{"kind":"text","mimeType":"a/b","data":""}"#, "$.kind");
+    rejected::<ContentPart>(r#"{"kind":"image","mimeType":"","data":""}"#, "$.mimeType");
+    rejected::<ContentPart>(
+        r#"{"kind":"image","mimeType":"a/b","data":"abc"}"#,
+        "$.data",
+    );
+    // The schema's pattern does not ask for zero unused bits.
+    assert!(ContentPart::from_json(r#"{"kind":"image","mimeType":"a/b","data":"ab=="}"#).is_ok());
+    rejected::<ContentPart>(
+        r#"{"kind":"image","mimeType":"a/b","data":"YQ==\n"}"#,
+        "$.data",
+    );
+    rejected::<Request>(r#"{"id":"","kind":"","prompt":""}"#, "$.kind");
+    rejected::<Request>(
+        r#"{"id":"","kind":"k","prompt":"","expiresAt":"2030-01-02 03:04:05Z"}"#,
+        "$.expiresAt",
+    );
+    rejected::<Answer>(r#"{"id":"","ok":false,"reason":"timeout"}"#, "$.reason");
+    rejected::<RunResult>(r#"{"status":"running","results":[]}"#, "$.status");
+    // `$` is the end of the text, as in ECMA-262, not "before a final newline".
+    rejected::<ToolSpec>(
+        r#"{"name":"abc\n","description":"","inputSchema":{}}"#,
+        "$.name",
+    );
+    rejected::<ToolSpec>(
+        r#"{"name":"a b","description":"","inputSchema":{}}"#,
+        "$.name",
+    );
+    // minLength counts characters, not bytes.
+    assert!(ContentPart::from_json(r#"{"kind":"file","mimeType":"é","data":""}"#).is_ok());
+}
+
+#[test]
+fn the_document_itself() {
+    rejected::<ToolResult>("[]", "$");
+    rejected::<ToolResult>("null", "$");
+    let e = rejected::<ToolResult>(r#"{"output":"x""#, "$");
+    assert!(e.message().starts_with("not valid JSON"), "{e}");
+    rejected::<ToolResult>(r#"{"output":"x"} {}"#, "$");
+    let e = ToolResult::from_slice(b"{\"output\":\"\xff\"}").unwrap_err();
+    assert_eq!(e.path(), "$");
+    assert!(e.message().starts_with("not UTF-8"), "{e}");
+    assert!(ToolResult::from_slice(b"{\"output\":\"x\"}\n").is_ok());
+}
+
+#[test]
+fn serde_deserialize_goes_through_the_same_checks() {
+    let ok: ToolResult = serde_json::from_str(r#"{"output":"x","k":1}"#).unwrap();
+    assert_eq!(ok.extra["k"], 1);
+    let err = serde_json::from_str::<ContentPart>(r#"{"kind":"image","mimeType":"","data":""}"#)
+        .unwrap_err();
+    assert!(err.to_string().contains("$.mimeType"), "{err}");
+    let kind: ContentPartKind = serde_json::from_value(json!("audio")).unwrap();
+    assert_eq!(kind, ContentPartKind::Audio);
+    assert!(serde_json::from_value::<ContentPartKind>(json!("text")).is_err());
+}
+
+#[test]
+fn enums_compare_with_strings() {
+    let part = ContentPart::from_bytes(b"x", "image/png");
+    assert_eq!(part.kind, "image");
+    assert!("image" == part.kind && part.kind == *"image");
+    assert_eq!(part.kind.to_string(), "image");
+    assert_eq!(
+        "declined".parse::<AnswerReason>().unwrap(),
+        AnswerReason::Declined
+    );
+    assert_eq!(
+        "nope".parse::<RunResultStatus>().unwrap_err().to_string(),
+        r#"invalid RunResultStatus: $: "nope" is not one of "done", "pending""#
+    );
+    assert_eq!(
+        serde_json::to_value(RunResultStatus::Pending).unwrap(),
+        json!("pending")
+    );
+}
+
+#[test]
+fn parse_and_roundtrip_by_name() {
+    let r: ToolResult = parse(r#"{"output":"x"}"#).unwrap();
+    assert_eq!(r.output, "x");
+    assert_eq!(r.to_wire(), json!({"output": "x", "isError": false}));
+    assert_eq!(TYPE_NAMES.len(), 8);
+    for name in TYPE_NAMES {
+        assert!(roundtrip(name, b"[]").unwrap().is_err());
+    }
+    assert_eq!(
+        roundtrip(
+            "ToolCall",
+            br#"{"id":"1","name":"n","arguments":{},"x":true}"#
+        )
+        .unwrap(),
+        Ok(r#"{"id":"1","name":"n","arguments":{},"x":true}"#.to_owned())
+    );
+    assert!(roundtrip("Nope", b"{}").is_none());
+    let v: Value = serde_json::from_str("1e400").unwrap();
+    assert_eq!(
+        v.to_string(),
+        "1e+400",
+        "arbitrary_precision keeps the digits"
+    );
+}
+
+#[test]
+fn a_large_part_is_validated_in_linear_time() {
+    let data = "QUJD".repeat(7 << 20); // 28 MiB of base64, a 21 MiB file
+    let text = format!(r#"{{"kind":"file","mimeType":"a/b","data":"{data}"}}"#);
+    let started = std::time::Instant::now();
+    let part = ContentPart::from_json(&text).unwrap();
+    assert_eq!(part.data.len(), data.len());
+    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+}
