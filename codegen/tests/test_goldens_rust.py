@@ -1,0 +1,118 @@
+"""The Rust goldens build: each case's whole crate (support copies included), and the real
+IDL's, compile and lint clean with every target, and re-emit their samples byte for byte."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from codegen import rust_target
+from codegen.idl import load
+from codegen.tests.lang_rust import ROOT, build_and_roundtrip, cargo_available
+from codegen.tests.test_goldens import CASE_NAMES, CASES, samples
+
+needs_cargo = pytest.mark.skipif(not cargo_available(), reason="cargo is not installed")
+
+
+@pytest.mark.slow
+@needs_cargo
+@pytest.mark.parametrize("case", CASE_NAMES)
+def test_rust_golden_builds_and_round_trips(case: str, tmp_path: Path) -> None:
+    crate = write_crate(CASES / case, tmp_path)
+    build_and_roundtrip(crate, samples(CASES / case), INVALID.get(case))
+
+
+# What each case's parser must reject, and where (samples.json holds only valid documents).
+INVALID: dict[str, dict[str, list[tuple[str, str]]]] = {
+    "all_required": {
+        "Point": [
+            ('{"x":1,"y":2,"label":"p","tags":[],"visible":true,"attrs":{},"z":0}', "$.z"),
+            ('{"x":1,"y":2,"label":"p","tags":[],"visible":true}', "$"),
+            ('{"x":1,"y":2,"label":"","tags":[],"visible":true,"attrs":{}}', "$.label"),
+            ('{"x":"1","y":2,"label":"p","tags":[],"visible":true,"attrs":{}}', "$.x"),
+        ]
+    },
+    "deep": {
+        "Doc": [
+            (
+                '{"title":"T","sections":[{"heading":"H","paras":[{"spans":[],"grid":[[],[{"text":1}]]}]}]}',
+                "$.sections[0].paras[0].grid[1][0].text",
+            ),
+            ('{"title":"T","lead":{"heading":"H"}}', "$.lead"),
+            ('{"title":"T","lead":null}', "$.lead"),
+        ],
+        "Span": [('{"text":"a","style":"italic"}', "$.style")],
+    },
+    "enums": {
+        "Light": [
+            ('{"color":"blue"}', "$.color"),
+            ('{"color":"red","mode":"off_line"}', "$.mode"),
+            ('{"color":"red","cycle":["red","Red"]}', "$.cycle[1]"),
+        ]
+    },
+    "minimal": {"Note": [('{"text":"a","author":""}', "$.author"), ('{"isPinned":true}', "$")]},
+    "nested": {
+        "Box": [('{"main":{"code":"a","size":"s"},"tags":[]}', "$.main.code")],
+        "Item": [('{"code":"A","size":"s","count":1.5}', "$.count")],
+    },
+}
+
+
+def write_crate(case: Path, dest: Path) -> Path:
+    """The case's whole crate, as write_package(case, "rust", dest) writes it, from the Rust
+    target alone (so a target being changed elsewhere cannot stop this test)."""
+    for rel, text in rust_target.render(load(case / "idl")).items():
+        out = dest / rel
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8", newline="\n")
+    return dest / rust_target.CRATE
+
+
+def _vectors() -> tuple[dict[str, list[str]], dict[str, list[tuple[str, str]]]]:
+    """The valid vectors of idl/examples that are canonical themselves (no sidecar), and the
+    invalid ones that are UTF-8, with the path of their error."""
+    valid: dict[str, list[str]] = {}
+    invalid: dict[str, list[tuple[str, str]]] = {}
+    for path in sorted((ROOT / "idl" / "examples").glob("*/*/*.json")):
+        type_name, kind = path.parent.parent.name, path.parent.name
+        if kind == "valid" and not (path.parent.parent / "canonical" / path.name).exists():
+            valid.setdefault(type_name, []).append(path.read_text(encoding="utf-8").removesuffix("\n"))
+        elif kind == "invalid":
+            try:
+                doc = path.read_bytes().decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+            where = path.with_suffix(".path").read_text(encoding="utf-8").strip()
+            invalid.setdefault(type_name, []).append((doc, where))
+    return valid, invalid
+
+
+@pytest.mark.slow
+@needs_cargo
+def test_the_real_crate_builds_and_round_trips(tmp_path: Path) -> None:
+    crate = tmp_path / "rust"
+    shutil.copytree(ROOT / "generated" / "rust", crate, ignore=shutil.ignore_patterns("target", "Cargo.lock"))
+    valid, invalid = _vectors()
+    assert len(valid) == len(invalid) == 8, (sorted(valid), sorted(invalid))
+    build_and_roundtrip(crate, valid, invalid)
+
+
+def test_support_crate_pins_the_dependencies_the_generated_crate_does() -> None:
+    manifest = tomllib.loads((ROOT / "support" / "rust" / "Cargo.toml").read_text(encoding="utf-8"))
+    generated = tomllib.loads(
+        "[dependencies]\n" + "".join(f"{name} = {spec}\n" for name, spec, _ in rust_target.DEPENDENCIES)
+    )
+    assert manifest["dependencies"] == generated["dependencies"]
+
+
+def test_a_case_crate_gets_only_the_support_it_can_use() -> None:
+    files = rust_target.render(load(CASES / "minimal" / "idl"))
+    assert "rust/src/wire.rs" in files
+    assert not {"rust/src/media.rs", "rust/src/suspend.rs", "rust/tests/seed_example_2.rs"} & set(files)
+    assert "getrandom" not in files["rust/Cargo.toml"] and "base64" not in files["rust/Cargo.toml"]
+    assert "[[test]]" not in files["rust/Cargo.toml"]
+    assert re.findall(r"^mod (\w+);", files["rust/src/lib.rs"], re.MULTILINE) == ["types", "wire"]
