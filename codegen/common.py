@@ -63,8 +63,13 @@ def support_files(idl: Idl, language: str, comment: str, root: Path = SUPPORT) -
     names = {t.name for t in idl.types}
     files: dict[str, str] = {}
     for path in sorted(base.rglob("*")):
-        if not path.is_file() or {"node_modules", "target", "__pycache__", ".cache"} & set(path.parts):
-            continue
+        parts = path.relative_to(base).parts
+        if (
+            not path.is_file()
+            or any(x.startswith(".") for x in parts)
+            or {"node_modules", "target", "__pycache__"} & set(parts)
+        ):
+            continue  # build products and tool caches
         copy, requires = _marker(path)
         if not copy:
             continue

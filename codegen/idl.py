@@ -15,9 +15,56 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Field", "Idl", "IdlError", "TypeRef", "WireType", "load", "snake_case"]
+__all__ = [
+    "FIELD_KEYWORDS",
+    "ITEM_KEYWORDS",
+    "REFUSED",
+    "TYPE_KEYWORDS",
+    "Field",
+    "Idl",
+    "IdlError",
+    "TypeRef",
+    "WireType",
+    "load",
+    "snake_case",
+]
 
 _PRIMITIVES = {"string", "boolean", "integer", "number"}
+
+# The closed model of the schema: every keyword the generator carries to every target.
+# Anything else is refused with the file, the JSON pointer and the keyword, never dropped.
+# docs/idl.md is the table; a test pins these sets to it.
+TYPE_KEYWORDS = frozenset(
+    {"$schema", "title", "description", "type", "properties", "required", "additionalProperties"}
+)
+FIELD_KEYWORDS = frozenset(
+    {"description", "type", "$ref", "enum", "pattern", "minLength", "items", "default"}
+)
+ITEM_KEYWORDS = frozenset({"description", "type", "$ref", "enum", "pattern", "minLength", "items"})
+#: Keywords a schema author may reach for that the generator deliberately does not model,
+#: each with the reason given in the error.
+REFUSED = {
+    "maxLength": "no length limit is enforced by every language yet",
+    "maxItems": "no array limit is enforced by every language yet",
+    "minItems": "no array limit is enforced by every language yet",
+    "uniqueItems": "no array uniqueness is enforced by every language",
+    "minimum": "numeric bounds are not modelled (JSON numbers are kept as written)",
+    "maximum": "numeric bounds are not modelled (JSON numbers are kept as written)",
+    "exclusiveMinimum": "numeric bounds are not modelled (JSON numbers are kept as written)",
+    "exclusiveMaximum": "numeric bounds are not modelled (JSON numbers are kept as written)",
+    "multipleOf": "numeric bounds are not modelled (JSON numbers are kept as written)",
+    "const": "use a one-value `enum` of strings instead",
+    "format": "formats are not checked alike by every language; use `pattern`",
+    "oneOf": "unions have no common shape in the three languages; use optional fields",
+    "anyOf": "unions have no common shape in the three languages; use optional fields",
+    "allOf": "composition is not modelled; write the fields out",
+    "not": "negation is not modelled",
+    "if": "conditional schemas are not modelled",
+    "nullable": "an absent optional field is omitted, never null",
+    "patternProperties": 'a free-form object is `{"type": "object"}` without properties',
+    "propertyNames": 'a free-form object is `{"type": "object"}` without properties',
+    "$defs": "one wire type per file; `$ref` a sibling file",
+}
 
 
 class IdlError(Exception):
@@ -114,24 +161,62 @@ def _ref_name(ref: str, where: str) -> str:
     return m.group(1)
 
 
-def _type_ref(prop: dict[str, Any], where: str) -> TypeRef:
+def _refuse_unknown(node: dict[str, Any], allowed: frozenset[str], file: str, pointer: str) -> None:
+    """Refuse a keyword outside the closed model, naming the file, the JSON pointer and the keyword."""
+    for key in node:
+        if key not in allowed:
+            why = REFUSED.get(key, "the generator does not model it")
+            escaped = key.replace("~", "~0").replace("/", "~1")
+            raise IdlError(
+                f"{file}#{pointer}/{escaped}: unsupported keyword `{key}`: {why} (see docs/idl.md)"
+            )
+
+
+def _type_ref(
+    prop: dict[str, Any], where: str, file: str = "", pointer: str = "", *, item: bool = False
+) -> TypeRef:
+    if not isinstance(prop, dict):
+        raise IdlError(f"{file}#{pointer}: a field's schema must be an object")
+    if prop.get("type") == "object" and "properties" in prop:
+        raise IdlError(
+            f"{where}: an inline object with properties has no name; "
+            "give it a file of its own with a `title` and `$ref` it"
+        )
+    _refuse_unknown(prop, ITEM_KEYWORDS if item else FIELD_KEYWORDS, file, pointer)
     if "$ref" in prop:
+        extra = set(prop) - {"$ref", "description", "default"}
+        if extra:
+            raise IdlError(
+                f"{file}#{pointer}: `$ref` stands alone (with a `description`); found {sorted(extra)}"
+            )
         return TypeRef("ref", ref=_ref_name(prop["$ref"], where))
     kind = prop.get("type")
+    string_only = [k for k in ("enum", "pattern", "minLength") if k in prop]
+    if string_only and kind != "string":
+        raise IdlError(f"{file}#{pointer}/{string_only[0]}: `{string_only[0]}` applies to strings only")
     if kind in _PRIMITIVES:
         enum = prop.get("enum")
-        if enum is not None and (kind != "string" or not all(isinstance(v, str) for v in enum)):
+        if enum is not None and (not enum or not all(isinstance(v, str) for v in enum)):
             raise IdlError(f"{where}: only string enums are supported")
+        min_length = prop.get("minLength")
+        if min_length is not None and (type(min_length) is not int or min_length < 0):
+            raise IdlError(f"{file}#{pointer}/minLength: must be a non-negative integer")
+        pattern = prop.get("pattern")
+        if pattern is not None and not isinstance(pattern, str):
+            raise IdlError(f"{file}#{pointer}/pattern: must be a string")
         return TypeRef(
             kind,
             enum=tuple(enum) if enum is not None else None,
-            pattern=prop.get("pattern"),
-            min_length=prop.get("minLength"),
+            pattern=pattern,
+            min_length=min_length,
         )
     if kind == "array":
         if "items" not in prop:
             raise IdlError(f"{where}: an array needs `items`")
-        return TypeRef("array", items=_type_ref(prop["items"], f"{where}.items"))
+        return TypeRef(
+            "array",
+            items=_type_ref(prop["items"], f"{where}.items", file, f"{pointer}/items", item=True),
+        )
     if kind == "object":
         if "properties" in prop:
             raise IdlError(
@@ -173,6 +258,9 @@ def load(root: Path) -> Idl:
         digest.update(raw)
         schema = json.loads(raw)
         where = f"idl/{name}.json"
+        _refuse_unknown(schema, TYPE_KEYWORDS, where, "")
+        if not isinstance(schema.get("additionalProperties", True), bool):
+            raise IdlError(f"{where}#/additionalProperties: must be true or false")
         if schema.get("title") != name:
             raise IdlError(f"{where}: `title` must be {name!r}")
         if schema.get("type") != "object":
@@ -185,7 +273,10 @@ def load(root: Path) -> Idl:
             fwhere = f"{where} properties.{wire_name}"
             if not prop.get("description"):
                 raise IdlError(f"{fwhere}: every field needs a `description`")
-            tref = _type_ref(prop, fwhere)
+            escaped = wire_name.replace("~", "~0").replace("/", "~1")
+            tref = _type_ref(prop, fwhere, where, f"/properties/{escaped}")
+            if "default" in prop and wire_name in required:
+                raise IdlError(f"{where}#/properties/{escaped}/default: a required field has no default")
             for ref in (tref.ref, tref.items.ref if tref.items else None):
                 if ref is not None and ref not in names:
                     raise IdlError(f"{fwhere}: refers to {ref!r}, which the manifest does not list")

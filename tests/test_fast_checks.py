@@ -295,6 +295,6 @@ def test_the_typed_check_gives_what_the_model_gives(fields: dict[str, Any], data
 
 
 def toolnexus_path(loc: tuple[int | str, ...]) -> str:
-    from toolnexus_wire._base import json_path
+    from toolnexus_wire import json_path
 
     return json_path(loc)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import secrets
 
-import toolnexus_wire as wire
-
 from ._result import Request, ToolResult, WireError
 
 __all__ = ["DEFAULT_AUTH_PROMPT", "auth_required", "new_request_id", "pending", "pending_of"]
@@ -48,8 +46,6 @@ def pending_of(result: ToolResult) -> Request | None:
         return None
     if isinstance(value, Request):
         return value
-    if isinstance(value, wire.Request):
-        value = value.to_wire()
     try:
         return Request.from_wire(value)
     except WireError:

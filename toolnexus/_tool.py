@@ -7,10 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeAlias, overload
 
-import toolnexus_wire as wire
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic_core import SchemaValidator, core_schema
-from toolnexus_wire._base import dumps, json_path
+from toolnexus_wire import dumps, json_path
 
 from ._result import Answer, ToolResult, ToolSpec
 
@@ -49,8 +48,6 @@ def _as_result(value: Any) -> ToolResult:
         return ToolResult.ok(value)
     if isinstance(value, ToolResult):
         return value
-    if isinstance(value, wire.ToolResult):  # the generated model, not the runtime one
-        return ToolResult.from_wire(value.to_wire())
     if isinstance(value, BaseModel):
         return ToolResult.ok(value.model_dump_json(by_alias=True))
     if isinstance(value, (bytes, bytearray, memoryview)):

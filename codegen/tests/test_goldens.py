@@ -111,7 +111,10 @@ def test_python_golden_builds_and_round_trips(case, tmp_path):
     )
     env = {**os.environ, "PYTHONPATH": str(pkg)}
     proc = subprocess.run(
-        [sys.executable, "-c", code, json.dumps(samples(CASES / case))], capture_output=True, text=True, env=env
+        [sys.executable, "-c", code, json.dumps(samples(CASES / case))],
+        capture_output=True,
+        text=True,
+        env=env,
     )
     assert proc.returncode == 0, proc.stderr
 
@@ -141,7 +144,11 @@ def test_generation_does_not_depend_on_the_process_or_its_environment(tmp_path):
     for seed, tz, lang in (("1", "UTC", "C.UTF-8"), ("4242", "Asia/Kathmandu", "POSIX")):
         env = {**os.environ, "PYTHONHASHSEED": seed, "TZ": tz, "LC_ALL": lang, "LANG": lang}
         run = subprocess.run(
-            [sys.executable, "-c", script, str(cli.ROOT)], capture_output=True, text=True, env=env, cwd=tmp_path
+            [sys.executable, "-c", script, str(cli.ROOT)],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
         )
         assert run.returncode == 0, run.stderr
         digests.add(run.stdout.strip())
@@ -178,8 +185,12 @@ def test_check_passes_when_current_and_fails_with_a_diff_when_idl_changes(tmp_pa
     capsys.readouterr()
     assert cli.check(root) == 1
     out = capsys.readouterr().out
-    added = [line for line in out.splitlines() if line.startswith("+") and "The words the model reads" in line]
-    removed = [line for line in out.splitlines() if line.startswith("-") and "The text the model reads" in line]
+    added = [
+        line for line in out.splitlines() if line.startswith("+") and "The words the model reads" in line
+    ]
+    removed = [
+        line for line in out.splitlines() if line.startswith("-") and "The text the model reads" in line
+    ]
     assert added and removed, out
     assert "--- generated/python/toolnexus_wire/models.py" in out
     assert cli.gen(root) == 0

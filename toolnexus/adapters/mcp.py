@@ -11,10 +11,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
-from toolnexus_wire import WireError
-from toolnexus_wire._base import dumps
+from toolnexus_wire import WireError, dumps
 
-from .._media import kind_of
 from .._result import Answer, ContentPart, Request, ToolResult
 from .._suspend import pending, pending_of
 from ._common import ToolLike, specs_of
@@ -100,7 +98,7 @@ def _resource(resource: Any, texts: list[str], parts: list[ContentPart], path: s
     if not isinstance(mime_type, str):
         raise _problem(f"{path}.mimeType", "expected a string")
     blob = _string(resource, "blob", path)
-    parts.append(_part(kind_of(mime_type), mime_type, blob, _name_of(uri), path, "blob"))
+    parts.append(_part(ContentPart.kind_for(mime_type), mime_type, blob, _name_of(uri), path, "blob"))
 
 
 def from_mcp_call_tool_result(obj: Mapping[str, Any]) -> ToolResult:

@@ -1,98 +1,85 @@
 # Generated from idl/ (toolnexus schema 1.0.0, sha256 d106c0605c0b7741ba15055557e7193c5afe8392ed0e5add12ef0e6abed99f3f).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
-
-"""The base of every wire model, and the error that parsing raises."""
+# Source: support/python/toolnexus_wire/_base.py (hand-written, copied verbatim).
+# codegen: copy
+"""The base of every wire model: the wire encoders and the parse entry points."""
 
 from __future__ import annotations
 
 import json
 import sys
 from collections.abc import Callable
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import orjson
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from ._fast import DECODERS, JSON_ENCODERS, MISS, decoder_for, json_encoder_for
+from . import _speed
+from ._errors import WireError
 
-__all__ = ["ENCODERS", "WireError", "WireModel", "dumps"]
+__all__ = ["WireModel", "dumps", "given", "install_encoders", "wire_init"]
 
-#: Wire encoder per generated model class; filled in by `_serde`.
-ENCODERS: dict[type[Any], Callable[[Any], dict[str, Any]]] = {}
-
-
-class WireError(ValueError):
-    """Raised by `from_wire` and `from_json` when a document is not a valid wire value.
-
-    `path` is the JSON path of the first offending place (`$` for the document
-    itself, `$.parts[0].mimeType` for a nested key); `errors` lists every
-    problem found as `(path, message)` pairs. It is the one error parsing
-    raises: malformed JSON, bytes that are not UTF-8, a missing key and a key
-    with the wrong type all end here. Encoding never raises it.
-    """
-
-    def __init__(self, type_name: str, errors: list[tuple[str, str]]) -> None:
-        self.type_name = type_name
-        self.errors = errors
-        self.path = errors[0][0] if errors else "$"
-        detail = "; ".join(f"{path}: {msg}" for path, msg in errors)
-        super().__init__(f"invalid {type_name}: {detail}")
-
-    @classmethod
-    def from_validation(cls, type_name: str, exc: ValidationError) -> WireError:
-        return cls(type_name, [(json_path(err["loc"]), err["msg"]) for err in exc.errors()])
+Encoder = Callable[[Any], dict[str, Any]]
+_ENCODERS: dict[type[Any], Encoder] = {}
 
 
-def json_path(loc: tuple[int | str, ...]) -> str:
-    """`('parts', 0, 'mimeType')` -> `$.parts[0].mimeType`."""
-    out = ["$"]
-    for part in loc:
-        if isinstance(part, int):
-            out.append(f"[{part}]")
-        elif part.isidentifier():
-            out.append(f".{part}")
-        else:
-            out.append(f"[{json.dumps(part, ensure_ascii=False)}]")
-    return "".join(out)
+def install_encoders(encoders: dict[type[Any], Encoder]) -> None:
+    """Called once by the generated `_serde` module with its wire encoder per type."""
+    _ENCODERS.update(encoders)
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-# `_ENCODER.encode` reaches the C encoder through Python-level set-up that costs more than
+def _encoder(cls: type[Any]) -> Encoder:
+    try:
+        return _ENCODERS[cls]
+    except KeyError:
+        for base in cls.__mro__:  # a subclass is written as the wire type it derives from
+            if base in _ENCODERS:
+                _ENCODERS[cls] = _ENCODERS[base]
+                return _ENCODERS[base]
+        raise TypeError(f"{cls.__name__} is not a wire type") from None
+
+
+_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+# `_JSON.encode` reaches the C encoder through Python-level set-up that costs more than
 # encoding a small result; calling the C encoder directly, with the same arguments (and a
 # fresh circular-reference memo each call), writes the same bytes for less.
-_c_encoder = json.encoder.c_make_encoder  # type: ignore[attr-defined]
+_c_encoder = getattr(json.encoder, "c_make_encoder", None)
 
 
-def _encode_json(value: Any) -> str:
+def dumps(value: Any) -> str:
+    """Compact JSON text, non-ASCII kept as is, no NaN or Infinity (`ValueError`)."""
     if _c_encoder is None or isinstance(value, str):  # no C accelerator (PyPy), or a bare string
-        return _ENCODER.encode(value)
+        return _JSON.encode(value)
     chunks = _c_encoder(
-        {}, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", False, False, False
+        {}, _JSON.default, json.encoder.encode_basestring, None, ":", ",", False, False, False
     )(value, 0)
     return "".join(chunks)
 
 
-def dumps(value: Any) -> str:
-    """Compact JSON text, non-ASCII kept as is, no NaN or Infinity."""
-    return _encode_json(value)
+_Init = TypeVar("_Init", bound=Callable[..., None])
 
 
-def _encoder(cls: type[Any]) -> Callable[[Any], dict[str, Any]]:
-    try:
-        return ENCODERS[cls]
-    except KeyError:
-        for base in cls.__mro__:
-            if base in ENCODERS:
-                ENCODERS[cls] = ENCODERS[base]
-                return ENCODERS[base]
-        raise TypeError(f"{cls.__name__} is not a wire type") from None
+def wire_init(init: _Init) -> _Init:
+    """Mark a generated positional constructor as one that only adds positional arguments.
+
+    pydantic calls a model's own `__init__` when it validates that model nested in another,
+    which would bypass the by-alias, JSON-mode validation of `from_json`. Marked the way
+    pydantic marks its own, the constructor is used only when user code calls it.
+    """
+    setattr(init, "__pydantic_base_init__", True)  # noqa: B010  (a plain attribute on a function)
+    return init
+
+
+def given(**fields: Any) -> dict[str, Any]:
+    """The optional fields that were given: None means absent, and the wire refuses `null`."""
+    return {k: v for k, v in fields.items() if v is not None}
 
 
 class WireModel(BaseModel):
     """A wire type: snake_case attributes over the wire's camelCase keys.
 
-    Unknown keys are kept and written back after the known ones; a known key
-    with the wrong type is a `WireError`. Constructors take the Python names or
+    Unknown keys are kept and written back after the known ones; a known key with the
+    wrong type is a `WireError`. Constructors take the Python names (positionally too) or
     the wire names; `from_wire` and `from_json` take the wire names only.
     """
 
@@ -109,17 +96,20 @@ class WireModel(BaseModel):
         return _encoder(type(self))(self)
 
     def to_json(self) -> str:
-        """The wire form as compact UTF-8 JSON text; `ValueError` when a value is nested too deeply to encode."""
-        cls = type(self)
-        wire = (JSON_ENCODERS.get(cls) or json_encoder_for(cls))(self)
-        if wire is not None:  # orjson writes the very bytes `json` would
-            try:
-                return orjson.dumps(wire).decode()
-            except orjson.JSONEncodeError:  # a lone surrogate in a string: `json` writes it
-                pass
-        wire = (ENCODERS.get(cls) or _encoder(cls))(self)
+        """The wire form as compact UTF-8 JSON text.
+
+        `ValueError` when a value is nested too deeply to encode.
+        """
+        encode = _speed.json_encoder_for(type(self))
+        if encode is not None:
+            wire = encode(self)
+            if wire is not None:  # orjson writes the very bytes `json` would
+                try:
+                    return orjson.dumps(wire).decode()
+                except orjson.JSONEncodeError:  # a lone surrogate in a string: `json` writes it
+                    pass
         try:
-            return _encode_json(wire)
+            return dumps(self.to_wire())
         except RecursionError:
             raise ValueError(
                 f"{type(self).__name__} is nested too deeply to encode as JSON "
@@ -137,9 +127,7 @@ class WireModel(BaseModel):
     @classmethod
     def from_json(cls, data: str | bytes | bytearray) -> Self:
         """Parse JSON text; raises `WireError`."""
-        decode = DECODERS.get(cls, MISS)
-        if decode is MISS:
-            decode = decoder_for(cls)
+        decode = _speed.decoder_for(cls)
         if decode is not None:  # the fast path; it leaves anything unusual to the validator
             try:
                 doc = orjson.loads(data)

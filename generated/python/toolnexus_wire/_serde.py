@@ -12,8 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import models
-from ._base import ENCODERS
-from ._fast import register
+from ._base import install_encoders
 
 __all__: list[str] = []
 
@@ -71,7 +70,7 @@ def _encode_ToolResult(m: models.ToolResult) -> dict[str, Any]:
         "isError": m.is_error,
     }
     if m.parts:
-        out["parts"] = [_encode_ContentPart(v) for v in m.parts]
+        out["parts"] = [_encode_ContentPart(v0) for v0 in m.parts]
     if m.metadata is not None:
         out["metadata"] = m.metadata
     extra = m.__pydantic_extra__
@@ -121,14 +120,14 @@ def _encode_ToolCallResult(m: models.ToolCallResult) -> dict[str, Any]:
 def _encode_RunResult(m: models.RunResult) -> dict[str, Any]:
     out: dict[str, Any] = {
         "status": m.status,
-        "results": [_encode_ToolCallResult(v) for v in m.results],
+        "results": [_encode_ToolCallResult(v0) for v0 in m.results],
     }
     if m.pending is not None:
         out["pending"] = _encode_Request(m.pending)
     if m.calls:
-        out["calls"] = [_encode_ToolCall(v) for v in m.calls]
+        out["calls"] = [_encode_ToolCall(v0) for v0 in m.calls]
     if m.requests:
-        out["requests"] = [_encode_Request(v) for v in m.requests]
+        out["requests"] = [_encode_Request(v0) for v0 in m.requests]
     if m.order:
         out["order"] = list(m.order)
     if m.seal is not None:
@@ -139,7 +138,7 @@ def _encode_RunResult(m: models.RunResult) -> dict[str, Any]:
     return out
 
 
-ENCODERS.update(
+install_encoders(
     {
         models.ContentPart: _encode_ContentPart,
         models.Request: _encode_Request,
@@ -151,11 +150,3 @@ ENCODERS.update(
         models.RunResult: _encode_RunResult,
     }
 )
-register(models.ContentPart, "ContentPart")
-register(models.Request, "Request")
-register(models.Answer, "Answer")
-register(models.ToolResult, "ToolResult")
-register(models.ToolSpec, "ToolSpec")
-register(models.ToolCall, "ToolCall")
-register(models.ToolCallResult, "ToolCallResult")
-register(models.RunResult, "RunResult")

@@ -4,16 +4,18 @@
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
-from pydantic import ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
+from toolnexus_wire._base import given, wire_init
 from toolnexus_wire._bases import (
     AnswerBase,
     ContentPartBase,
     RequestBase,
     RunResultBase,
+    ToolCallBase,
+    ToolCallResultBase,
     ToolResultBase,
     ToolSpecBase,
 )
-from toolnexus_wire._base import WireModel
 
 
 class ContentPart(ContentPartBase):
@@ -24,6 +26,19 @@ class ContentPart(ContentPartBase):
     model_config = ConfigDict(
         extra="allow",
     )
+
+    @wire_init
+    def __init__(
+        self,
+        kind: Literal["image", "audio", "video", "file"],
+        mime_type: str,
+        data: str,
+        name: str | None = None,
+    ) -> None:
+        BaseModel.__init__(
+            self, kind=kind, mime_type=mime_type, data=data, **given(name=name)
+        )
+
     kind: Literal["image", "audio", "video", "file"]
     """
     The family of the content, taken from the MIME type: `image`, `audio`, `video`, or `file` for anything else.
@@ -55,6 +70,25 @@ class Request(RequestBase):
     model_config = ConfigDict(
         extra="allow",
     )
+
+    @wire_init
+    def __init__(
+        self,
+        kind: str,
+        prompt: str,
+        id: str = "",
+        url: str | None = None,
+        data: dict[str, Any] | None = None,
+        expires_at: str | None = None,
+    ) -> None:
+        BaseModel.__init__(
+            self,
+            id=id,
+            kind=kind,
+            prompt=prompt,
+            **given(url=url, data=data, expires_at=expires_at),
+        )
+
     id: str
     """
     Identifies the request; the `Answer` carries the same id. Generated as `pnd-` followed by random hex when a tool leaves it empty.
@@ -95,6 +129,17 @@ class Answer(AnswerBase):
     model_config = ConfigDict(
         extra="allow",
     )
+
+    @wire_init
+    def __init__(
+        self,
+        id: str,
+        ok: bool,
+        data: dict[str, Any] | None = None,
+        reason: Literal["declined", "cancelled", "expired"] | None = None,
+    ) -> None:
+        BaseModel.__init__(self, id=id, ok=ok, **given(data=data, reason=reason))
+
     id: str
     """
     The id of the `Request` this answers.
@@ -121,6 +166,22 @@ class ToolResult(ToolResultBase):
     model_config = ConfigDict(
         extra="allow",
     )
+
+    @wire_init
+    def __init__(
+        self,
+        output: str,
+        is_error: bool = False,
+        parts: list[ContentPart] | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> None:
+        BaseModel.__init__(
+            self,
+            output=output,
+            is_error=is_error,
+            **given(parts=parts, metadata=metadata),
+        )
+
     output: str
     """
     The text the model reads; structured data goes in as JSON text.
@@ -147,6 +208,23 @@ class ToolSpec(ToolSpecBase):
     model_config = ConfigDict(
         extra="allow",
     )
+
+    @wire_init
+    def __init__(
+        self,
+        name: str,
+        description: str,
+        input_schema: dict[str, Any],
+        source: str | None = None,
+    ) -> None:
+        BaseModel.__init__(
+            self,
+            name=name,
+            description=description,
+            input_schema=input_schema,
+            **given(source=source),
+        )
+
     name: Annotated[str, Field(pattern="^[A-Za-z0-9_-]+$")]
     """
     The tool's name, made of ASCII letters, digits, `_` and `-`.
@@ -165,7 +243,7 @@ class ToolSpec(ToolSpecBase):
     """
 
 
-class ToolCall(WireModel):
+class ToolCall(ToolCallBase):
     """
     One tool call that a model asked for in a turn.
     """
@@ -173,6 +251,11 @@ class ToolCall(WireModel):
     model_config = ConfigDict(
         extra="allow",
     )
+
+    @wire_init
+    def __init__(self, id: str, name: str, arguments: dict[str, Any]) -> None:
+        BaseModel.__init__(self, id=id, name=name, arguments=arguments)
+
     id: str
     """
     The provider's id for the call; the result goes back under the same id.
@@ -187,7 +270,7 @@ class ToolCall(WireModel):
     """
 
 
-class ToolCallResult(WireModel):
+class ToolCallResult(ToolCallResultBase):
     """
     The result of one `ToolCall`, under the call's id and tool name.
     """
@@ -195,6 +278,11 @@ class ToolCallResult(WireModel):
     model_config = ConfigDict(
         extra="allow",
     )
+
+    @wire_init
+    def __init__(self, id: str, name: str, result: ToolResult) -> None:
+        BaseModel.__init__(self, id=id, name=name, result=result)
+
     id: str
     """
     The id of the `ToolCall` this answers.
@@ -217,6 +305,27 @@ class RunResult(RunResultBase):
     model_config = ConfigDict(
         extra="allow",
     )
+
+    @wire_init
+    def __init__(
+        self,
+        status: Literal["done", "pending"],
+        results: list[ToolCallResult],
+        pending: Request | None = None,
+        calls: list[ToolCall] | None = None,
+        requests: list[Request] | None = None,
+        order: list[str] | None = None,
+        seal: str | None = None,
+    ) -> None:
+        BaseModel.__init__(
+            self,
+            status=status,
+            results=results,
+            **given(
+                pending=pending, calls=calls, requests=requests, order=order, seal=seal
+            ),
+        )
+
     status: Literal["done", "pending"]
     """
     `done` when every call has its result; `pending` when the run stopped on a suspension and waits for an `Answer`.

@@ -1,8 +1,9 @@
 # Generated from idl/ (strict schema 1.0.0, sha256 52b71e45b42915016b3bc2cf85db424c9e2687e0c6a4cf0fab8e7ed053c1291f).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
-"""Per-type bases: an optional field is None in Python and absent on the wire, so an
-explicit `null` is refused, at the cost of a check only when the key is present."""
+"""Per-type bases of the generated models: the type's hand-written helpers, when it has any
+(`_helpers/`), and the refusal of `null` for an optional field: None in Python, absent on
+the wire, at the cost of a check only when the key is present."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pydantic import field_validator
 from ._base import WireModel
 
 __all__ = [
+    "PointBase",
 ]
 
 
@@ -20,3 +22,7 @@ def _refuse_null(value: Any) -> Any:
     if value is None:
         raise ValueError("null is not allowed: leave the key out instead")
     return value
+
+
+class PointBase(WireModel):
+    pass

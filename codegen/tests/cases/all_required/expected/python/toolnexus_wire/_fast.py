@@ -1,179 +1,83 @@
 # Generated from idl/ (strict schema 1.0.0, sha256 52b71e45b42915016b3bc2cf85db424c9e2687e0c6a4cf0fab8e7ed053c1291f).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+"""The fast paths of `to_json` and `from_json`, written out field by field from the IDL.
 
-"""Fast paths for `to_json` and `from_json`, written out field by field from the IDL.
-
-`from_json` first parses with orjson and checks each field here with the same rules as
-the pydantic model (strict types, enums, lengths and pydantic-core's own pattern
-validators); on anything it is unsure of it returns None and the model's validator
-decides, so errors and edge cases (big integers, deep nesting, `null`) are the model's.
-`to_json` writes with orjson when every value is one it writes byte for byte as the
-standard `json` module does, and with `json` otherwise.
+The rules they follow, and when they decline, are in `_speed`'s docstring.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, get_args
+from typing import Any
 
-import orjson
-from pydantic_core import SchemaValidator, core_schema
+from . import models
+from ._speed import FLOAT_MAX as _FLOAT_MAX
+from ._speed import FREE_DEPTH as _FREE_DEPTH
+from ._speed import INT_MAX as _INT_MAX
+from ._speed import INT_MIN as _INT_MIN
+from ._speed import MISS as _MISS
+from ._speed import check_for, install
+from ._speed import new_model as _new_model
+from ._speed import plain as _plain
+from ._speed import plain_float as _plain_float
+from ._speed import sound as _sound
 
-__all__ = ["DECODERS", "JSON_ENCODERS", "MISS", "decoder_for", "json_encoder_for", "register"]
-
-Decoder = Callable[[Any], Any]
-#: What `loads_sound` returns when the model's own parser must read the document.
-MISS: Any = object()
-_new = object.__new__
-_set = object.__setattr__
-
-#: The deepest a free-form value (metadata, unknown keys) may nest on the fast path;
-#: deeper documents go to the model's validator, which owns the nesting limit.
-FREE_DEPTH = 64
-#: Floats the fast path passes through: 0 and |x| >= 1e-4 print the same in orjson and
-#: `repr`; below 2**63 a float cannot be an integer orjson parsed as a float.
-_FLOAT_MIN = 1e-4
-_FLOAT_MAX = 9.2e18
-_INT_MIN = -(2**63)
-_INT_MAX = 2**64 - 1
-_INF = float("inf")
+__all__: list[str] = []
 
 
-def _plain(value: Any, depth: int) -> bool:
-    """True when a dict or list `value` is JSON that orjson writes exactly as `json` does,
-    no deeper than `depth`.
-
-    Scalars are checked in the loop, and only containers recurse: most values are scalars.
-    """
-    if depth <= 0:
-        return False
-    if type(value) is dict:
-        for k in value:
-            if type(k) is not str:
-                return False
-        items = value.values()
-    else:
-        items = value
-    for v in items:
-        t = type(v)
-        if t is str or t is bool or v is None:
-            continue
-        if t is int:
-            if not _INT_MIN <= v <= _INT_MAX:
-                return False
-        elif t is float:
-            if not (v == 0.0 or _FLOAT_MIN <= abs(v) < _INF):
-                return False
-        elif t is dict or t is list:
-            if not _plain(v, depth - 1):
-                return False
-        else:
-            return False
-    return True
-
-
-def _sound(value: Any, depth: int) -> bool:
-    """True when a parsed dict or list `value` is what the model's JSON parser would give
-    (no float that may have been a big integer), and no deeper than `depth`."""
-    if depth <= 0:
-        return False
-    for v in value.values() if type(value) is dict else value:
-        t = type(v)
-        if t is float:
-            if not abs(v) < _FLOAT_MAX:  # a bigger one may be an integer orjson made a float
-                return False
-        elif (t is dict or t is list) and not _sound(v, depth - 1):
-            return False
-    return True
-
-
-def _pattern(pattern: str) -> Callable[[Any], bool]:
-    """pydantic-core's check of `pattern`, the very one the model's field uses."""
-    return SchemaValidator(core_schema.str_schema(pattern=pattern, strict=True)).isinstance_python
-
-
-_BASE64_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-
-
-def _base64(value: str) -> bool:
-    """The standard padded base64 pattern, checked without a regex: for a large part the
-    regex costs more than parsing the JSON. A test pins it to pydantic-core's regex."""
-    if len(value) % 4 or not value.isascii():
-        return False
-    rest = value.encode("ascii").translate(None, _BASE64_ALPHABET)  # what is not in the alphabet
-    return not rest or (rest in (b"=", b"==") and value.endswith(rest.decode("ascii")))
-
-
-def _make_Point(cls: type[Any], nested: Callable[[str], Decoder | None]) -> Decoder | None:
-
-    def decode(d: Any) -> Any:
-        if type(d) is not dict:
+def _decode_Point(d: Any) -> Any:
+    """A `Point` from orjson's parse of its JSON, or None to let the validator decide."""
+    if type(d) is not dict:
+        return None
+    fields_set: set[str] = set()
+    v = d.get("x", _MISS)
+    if v is _MISS:
+        return None
+    if type(v) is not float or not abs(v) < _FLOAT_MAX:
+        return None
+    x = v
+    fields_set.add("x")
+    v = d.get("y", _MISS)
+    if v is _MISS:
+        return None
+    if type(v) is not float or not abs(v) < _FLOAT_MAX:
+        return None
+    y = v
+    fields_set.add("y")
+    v = d.get("label", _MISS)
+    if v is _MISS:
+        return None
+    if type(v) is not str or len(v) < 1:
+        return None
+    label = v
+    fields_set.add("label")
+    v = d.get("tags", _MISS)
+    if v is _MISS:
+        return None
+    if type(v) is not list:
+        return None
+    for tags_i0 in v:
+        if type(tags_i0) is not str:
             return None
-        fields_set: set[str] = set()
-        v = d.get("x", MISS)
-        if v is MISS:
-            return None
-        if type(v) is not float or not abs(v) < _FLOAT_MAX:
-            return None
-        x = v
-        fields_set.add("x")
-        v = d.get("y", MISS)
-        if v is MISS:
-            return None
-        if type(v) is not float or not abs(v) < _FLOAT_MAX:
-            return None
-        y = v
-        fields_set.add("y")
-        v = d.get("label", MISS)
-        if v is MISS:
-            return None
-        if type(v) is not str or len(v) < 1:
-            return None
-        label = v
-        fields_set.add("label")
-        v = d.get("tags", MISS)
-        if v is MISS:
-            return None
-        if type(v) is not list:
-            return None
-        for item in v:
-            if type(item) is not str:
-                return None
-        tags = v
-        fields_set.add("tags")
-        v = d.get("visible", MISS)
-        if v is MISS:
-            return None
-        if type(v) is not bool:
-            return None
-        visible = v
-        fields_set.add("visible")
-        v = d.get("attrs", MISS)
-        if v is MISS:
-            return None
-        if type(v) is not dict or not _sound(v, FREE_DEPTH):
-            return None
-        attrs = v
-        fields_set.add("attrs")
-        values = {
-            "x": x,
-            "y": y,
-            "label": label,
-            "tags": tags,
-            "visible": visible,
-            "attrs": attrs,
-        }
-        if len(d) > len(fields_set):
-            return None
-        extra = None
-        obj = _new(cls)  # the four slots `model_construct` sets, without its overhead
-        _set(obj, "__dict__", values)
-        _set(obj, "__pydantic_fields_set__", fields_set)
-        _set(obj, "__pydantic_extra__", extra)
-        _set(obj, "__pydantic_private__", None)
-        return obj
-
-    return decode
+    tags = v
+    fields_set.add("tags")
+    v = d.get("visible", _MISS)
+    if v is _MISS:
+        return None
+    if type(v) is not bool:
+        return None
+    visible = v
+    fields_set.add("visible")
+    v = d.get("attrs", _MISS)
+    if v is _MISS:
+        return None
+    if type(v) is not dict or not _sound(v, _FREE_DEPTH):
+        return None
+    attrs = v
+    fields_set.add("attrs")
+    values = {"x": x, "y": y, "label": label, "tags": tags, "visible": visible, "attrs": attrs}
+    if len(d) > len(fields_set):
+        return None
+    return _new_model(models.Point, values, fields_set, None)
 
 
 _KNOWN_Point = frozenset({"x", "y", "label", "tags", "visible", "attrs"})
@@ -183,98 +87,35 @@ def _json_Point(m: Any) -> dict[str, Any] | None:
     """The wire form of `m`, as `_serde` writes it, or None when orjson would not write it
     byte for byte as `json` does."""
     out: dict[str, Any] = {}
-    v = m.x
-    if not _plain([v], 1):
+    x_v = m.x
+    if not _plain_float(x_v):
         return None
-    out["x"] = v
-    v = m.y
-    if not _plain([v], 1):
+    out["x"] = x_v
+    y_v = m.y
+    if not _plain_float(y_v):
         return None
-    out["y"] = v
-    v = m.label
-    if type(v) is not str:
+    out["y"] = y_v
+    label_v = m.label
+    if type(label_v) is not str:
         return None
-    out["label"] = v
-    v = list(m.tags)
-    for item in v:
-        if type(item) is not str:
+    out["label"] = label_v
+    tags_v = list(m.tags)
+    for tags_v_i0 in tags_v:
+        if type(tags_v_i0) is not str:
             return None
-    out["tags"] = v
-    v = m.visible
-    if type(v) is not bool:
+    out["tags"] = tags_v
+    visible_v = m.visible
+    if type(visible_v) is not bool:
         return None
-    out["visible"] = v
-    v = m.attrs
-    if type(v) is not dict or not _plain(v, FREE_DEPTH):
+    out["visible"] = visible_v
+    attrs_v = m.attrs
+    if type(attrs_v) is not dict or not _plain(attrs_v, _FREE_DEPTH):
         return None
-    out["attrs"] = v
+    out["attrs"] = attrs_v
     return out
 
 
-#: Per generated model, its JSON-ready encoder (see `_json_ToolResult`).
-_JSON: dict[str, Callable[[Any], dict[str, Any] | None]] = {
-    "Point": _json_Point,
-}
-
-
-#: Per generated model, the factory of its fast decoder: `(cls, nested) -> decoder`, where
-#: `nested(field)` gives the decoder of the class `cls` declares for that field.
-FACTORIES: dict[str, Callable[[type[Any], Callable[[str], Decoder | None]], Decoder | None]] = {
-    "Point": _make_Point,
-}
-
-
-#: The classes with a fast decoder, each with the generated type it has the fields of:
-#: the generated models and the runtime classes that register themselves. A subclass
-#: of either is not listed, as it may add validators, and takes the validator's path.
-_TYPES: dict[type[Any], str] = {}
-#: The decoder of each class asked for so far (None: it has none); see `decoder_for`.
-DECODERS: dict[type[Any], Decoder | None] = {}
-
-
-#: The JSON-ready encoder of each class asked for so far; see `json_encoder_for`.
-JSON_ENCODERS: dict[type[Any], Callable[[Any], dict[str, Any] | None]] = {}
-
-
-def register(cls: type[Any], type_name: str) -> None:
-    """Give `cls`, whose fields are exactly those of the wire type `type_name`, a fast decoder."""
-    _TYPES[cls] = type_name
-    DECODERS.clear()
-    JSON_ENCODERS.clear()
-
-
-def _none(m: Any) -> None:
-    return None
-
-
-def json_encoder_for(cls: type[Any]) -> Callable[[Any], dict[str, Any] | None]:
-    """The JSON-ready encoder of `cls`: that of the nearest wire type it derives from, as
-    for `to_wire` (a subclass's own fields are not on the wire)."""
-    encoder = next((_JSON[_TYPES[base]] for base in cls.__mro__ if base in _TYPES), _none)
-    JSON_ENCODERS[cls] = encoder
-    return encoder
-
-
-def _field_class(cls: type[Any], field: str) -> type[Any] | None:
-    """The model class a field of `cls` holds (`X`, `X | None` or `list[X]`), or None."""
-    annotation = cls.model_fields[field].annotation
-    candidates = [a for a in (annotation, *get_args(annotation)) if isinstance(a, type) and a in _TYPES]
-    return candidates[0] if len(candidates) == 1 else None
-
-
-def decoder_for(cls: type[Any]) -> Decoder | None:
-    """The fast decoder of `cls`, or None when it has none."""
-    try:
-        return DECODERS[cls]
-    except KeyError:
-        pass
-    decoder = None
-    if cls in _TYPES:
-
-        def nested(field: str) -> Decoder | None:
-            inner = _field_class(cls, field)
-            return None if inner is None else decoder_for(inner)
-
-        decoder = FACTORIES[_TYPES[cls]](cls, nested)
-    DECODERS[cls] = decoder
-    return decoder
+install(
+    {models.Point: _decode_Point},
+    {models.Point: _json_Point},
+)

@@ -12,8 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import models
-from ._base import ENCODERS
-from ._fast import register
+from ._base import install_encoders
 
 __all__: list[str] = []
 
@@ -30,9 +29,8 @@ def _encode_Point(m: models.Point) -> dict[str, Any]:
     return out
 
 
-ENCODERS.update(
+install_encoders(
     {
         models.Point: _encode_Point,
     }
 )
-register(models.Point, "Point")

@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-from pydantic import ConfigDict, Field
-from toolnexus_wire._base import WireModel
+from typing import Annotated, Any, Literal
+from pydantic import BaseModel, ConfigDict, Field
+from toolnexus_wire._base import given, wire_init
+from toolnexus_wire._bases import PointBase
 
 
-class Point(WireModel):
+class Point(PointBase):
     """
     A labelled point.
     """
@@ -16,6 +17,21 @@ class Point(WireModel):
     model_config = ConfigDict(
         extra="forbid",
     )
+
+    @wire_init
+    def __init__(
+        self,
+        x: float,
+        y: float,
+        label: str,
+        tags: list[str],
+        visible: bool,
+        attrs: dict[str, Any],
+    ) -> None:
+        BaseModel.__init__(
+            self, x=x, y=y, label=label, tags=tags, visible=visible, attrs=attrs
+        )
+
     x: float
     """
     Across.

@@ -7,8 +7,9 @@ Every model has `to_wire`, `to_json`, `from_wire` and `from_json`. Most users
 want the `toolnexus` package, which builds on these.
 """
 
-from . import _serde  # noqa: F401  (fills in the encoders)
-from ._base import WireError, WireModel
+from . import _fast, _serde  # noqa: F401  (they install the encoders and the fast paths)
+from ._base import WireModel, dumps
+from ._errors import WireError, json_path
 from .models import (
     Light,
 )
@@ -16,8 +17,10 @@ from .models import (
 SCHEMA_VERSION = "1.2.0"
 
 __all__ = [
-    "SCHEMA_VERSION",
+    "dumps",
+    "json_path",
     "Light",
+    "SCHEMA_VERSION",
     "WireError",
     "WireModel",
 ]

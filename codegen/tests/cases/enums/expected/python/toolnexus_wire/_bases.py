@@ -1,8 +1,9 @@
 # Generated from idl/ (enums schema 1.2.0, sha256 1b3351d4174578732efb74c03e93d6509b883db9b5a81ef4d561b8dcdffd2475).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
-"""Per-type bases: an optional field is None in Python and absent on the wire, so an
-explicit `null` is refused, at the cost of a check only when the key is present."""
+"""Per-type bases of the generated models: the type's hand-written helpers, when it has any
+(`_helpers/`), and the refusal of `null` for an optional field: None in Python, absent on
+the wire, at the cost of a check only when the key is present."""
 
 from __future__ import annotations
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import models
-from ._base import ENCODERS
-from ._fast import register
+from ._base import install_encoders
 
 __all__: list[str] = []
 
@@ -32,9 +31,8 @@ def _encode_Light(m: models.Light) -> dict[str, Any]:
     return out
 
 
-ENCODERS.update(
+install_encoders(
     {
         models.Light: _encode_Light,
     }
 )
-register(models.Light, "Light")

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
-from pydantic import ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
+from toolnexus_wire._base import given, wire_init
 from toolnexus_wire._bases import LightBase
 
 
@@ -16,6 +17,16 @@ class Light(LightBase):
     model_config = ConfigDict(
         extra="allow",
     )
+
+    @wire_init
+    def __init__(
+        self,
+        color: Literal["red", "amber", "green"],
+        mode: Literal["auto", "manual", "off-line"] | None = None,
+        cycle: list[Literal["red", "amber", "green"]] | None = None,
+    ) -> None:
+        BaseModel.__init__(self, color=color, **given(mode=mode, cycle=cycle))
+
     color: Literal["red", "amber", "green"]
     """
     What it shows now.

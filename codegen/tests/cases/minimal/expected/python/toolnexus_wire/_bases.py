@@ -1,8 +1,9 @@
 # Generated from idl/ (mini schema 0.1.0, sha256 48fd3a01ee3a8aeff58393457f1c5b3755201e6590414d3b8acb17333de67558).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
-"""Per-type bases: an optional field is None in Python and absent on the wire, so an
-explicit `null` is refused, at the cost of a check only when the key is present."""
+"""Per-type bases of the generated models: the type's hand-written helpers, when it has any
+(`_helpers/`), and the refusal of `null` for an optional field: None in Python, absent on
+the wire, at the cost of a check only when the key is present."""
 
 from __future__ import annotations
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import models
-from ._base import ENCODERS
-from ._fast import register
+from ._base import install_encoders
 
 __all__: list[str] = []
 
@@ -31,9 +30,8 @@ def _encode_Note(m: models.Note) -> dict[str, Any]:
     return out
 
 
-ENCODERS.update(
+install_encoders(
     {
         models.Note: _encode_Note,
     }
 )
-register(models.Note, "Note")

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-from pydantic import ConfigDict, Field
+from typing import Annotated, Any, Literal
+from pydantic import BaseModel, ConfigDict, Field
+from toolnexus_wire._base import given, wire_init
 from toolnexus_wire._bases import NoteBase
 
 
@@ -16,6 +17,13 @@ class Note(NoteBase):
     model_config = ConfigDict(
         extra="allow",
     )
+
+    @wire_init
+    def __init__(
+        self, text: str, is_pinned: bool = False, author: str | None = None
+    ) -> None:
+        BaseModel.__init__(self, text=text, is_pinned=is_pinned, **given(author=author))
+
     text: str
     """
     What it says.

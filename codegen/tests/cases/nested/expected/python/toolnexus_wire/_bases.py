@@ -1,8 +1,9 @@
 # Generated from idl/ (nest schema 2.0.0, sha256 97126eb81160e4cbc9fbb0e6ef8c8b197963ea825c0f6c9aadd45fd2706b192f).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
-"""Per-type bases: an optional field is None in Python and absent on the wire, so an
-explicit `null` is refused, at the cost of a check only when the key is present."""
+"""Per-type bases of the generated models: the type's hand-written helpers, when it has any
+(`_helpers/`), and the refusal of `null` for an optional field: None in Python, absent on
+the wire, at the cost of a check only when the key is present."""
 
 from __future__ import annotations
 

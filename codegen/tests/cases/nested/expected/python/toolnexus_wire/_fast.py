@@ -1,249 +1,137 @@
 # Generated from idl/ (nest schema 2.0.0, sha256 97126eb81160e4cbc9fbb0e6ef8c8b197963ea825c0f6c9aadd45fd2706b192f).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+"""The fast paths of `to_json` and `from_json`, written out field by field from the IDL.
 
-"""Fast paths for `to_json` and `from_json`, written out field by field from the IDL.
-
-`from_json` first parses with orjson and checks each field here with the same rules as
-the pydantic model (strict types, enums, lengths and pydantic-core's own pattern
-validators); on anything it is unsure of it returns None and the model's validator
-decides, so errors and edge cases (big integers, deep nesting, `null`) are the model's.
-`to_json` writes with orjson when every value is one it writes byte for byte as the
-standard `json` module does, and with `json` otherwise.
+The rules they follow, and when they decline, are in `_speed`'s docstring.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, get_args
+from typing import Any
 
-import orjson
-from pydantic_core import SchemaValidator, core_schema
+from . import models
+from ._speed import FLOAT_MAX as _FLOAT_MAX
+from ._speed import FREE_DEPTH as _FREE_DEPTH
+from ._speed import INT_MAX as _INT_MAX
+from ._speed import INT_MIN as _INT_MIN
+from ._speed import MISS as _MISS
+from ._speed import check_for, install
+from ._speed import new_model as _new_model
+from ._speed import plain as _plain
+from ._speed import plain_float as _plain_float
+from ._speed import sound as _sound
 
-__all__ = ["DECODERS", "JSON_ENCODERS", "MISS", "decoder_for", "json_encoder_for", "register"]
+__all__: list[str] = []
 
-Decoder = Callable[[Any], Any]
-#: What `loads_sound` returns when the model's own parser must read the document.
-MISS: Any = object()
-_new = object.__new__
-_set = object.__setattr__
-
-#: The deepest a free-form value (metadata, unknown keys) may nest on the fast path;
-#: deeper documents go to the model's validator, which owns the nesting limit.
-FREE_DEPTH = 64
-#: Floats the fast path passes through: 0 and |x| >= 1e-4 print the same in orjson and
-#: `repr`; below 2**63 a float cannot be an integer orjson parsed as a float.
-_FLOAT_MIN = 1e-4
-_FLOAT_MAX = 9.2e18
-_INT_MIN = -(2**63)
-_INT_MAX = 2**64 - 1
-_INF = float("inf")
+_PATTERN_0 = check_for("^[A-Z]+$")
 
 
-def _plain(value: Any, depth: int) -> bool:
-    """True when a dict or list `value` is JSON that orjson writes exactly as `json` does,
-    no deeper than `depth`.
-
-    Scalars are checked in the loop, and only containers recurse: most values are scalars.
-    """
-    if depth <= 0:
-        return False
-    if type(value) is dict:
-        for k in value:
-            if type(k) is not str:
-                return False
-        items = value.values()
+def _decode_Item(d: Any) -> Any:
+    """A `Item` from orjson's parse of its JSON, or None to let the validator decide."""
+    if type(d) is not dict:
+        return None
+    fields_set: set[str] = set()
+    v = d.get("code", _MISS)
+    if v is _MISS:
+        return None
+    if type(v) is not str or not _PATTERN_0(v):
+        return None
+    code = v
+    fields_set.add("code")
+    v = d.get("size", _MISS)
+    if v is _MISS:
+        return None
+    if type(v) is not str or v not in (
+        "s",
+        "m",
+        "l",
+    ):
+        return None
+    size = v
+    fields_set.add("size")
+    v = d.get("count", _MISS)
+    if v is _MISS:
+        count: Any = None
     else:
-        items = value
-    for v in items:
-        t = type(v)
-        if t is str or t is bool or v is None:
-            continue
-        if t is int:
-            if not _INT_MIN <= v <= _INT_MAX:
-                return False
-        elif t is float:
-            if not (v == 0.0 or _FLOAT_MIN <= abs(v) < _INF):
-                return False
-        elif t is dict or t is list:
-            if not _plain(v, depth - 1):
-                return False
-        else:
-            return False
-    return True
-
-
-def _sound(value: Any, depth: int) -> bool:
-    """True when a parsed dict or list `value` is what the model's JSON parser would give
-    (no float that may have been a big integer), and no deeper than `depth`."""
-    if depth <= 0:
-        return False
-    for v in value.values() if type(value) is dict else value:
-        t = type(v)
-        if t is float:
-            if not abs(v) < _FLOAT_MAX:  # a bigger one may be an integer orjson made a float
-                return False
-        elif (t is dict or t is list) and not _sound(v, depth - 1):
-            return False
-    return True
-
-
-def _pattern(pattern: str) -> Callable[[Any], bool]:
-    """pydantic-core's check of `pattern`, the very one the model's field uses."""
-    return SchemaValidator(core_schema.str_schema(pattern=pattern, strict=True)).isinstance_python
-
-
-_BASE64_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-
-
-def _base64(value: str) -> bool:
-    """The standard padded base64 pattern, checked without a regex: for a large part the
-    regex costs more than parsing the JSON. A test pins it to pydantic-core's regex."""
-    if len(value) % 4 or not value.isascii():
-        return False
-    rest = value.encode("ascii").translate(None, _BASE64_ALPHABET)  # what is not in the alphabet
-    return not rest or (rest in (b"=", b"==") and value.endswith(rest.decode("ascii")))
-
-
-_Item_code = _pattern("^[A-Z]+$")
-
-
-def _make_Item(cls: type[Any], nested: Callable[[str], Decoder | None]) -> Decoder | None:
-
-    def decode(d: Any) -> Any:
-        if type(d) is not dict:
+        if type(v) is not int:
             return None
-        fields_set: set[str] = set()
-        v = d.get("code", MISS)
-        if v is MISS:
+        count = v
+        fields_set.add("count")
+    v = d.get("weight", _MISS)
+    if v is _MISS:
+        weight: Any = None
+    else:
+        if type(v) is not float or not abs(v) < _FLOAT_MAX:
             return None
-        if type(v) is not str or not _Item_code(v):
+        weight = v
+        fields_set.add("weight")
+    values = {"code": code, "size": size, "count": count, "weight": weight}
+    if len(d) > len(fields_set):
+        extra = {k: v for k, v in d.items() if k not in _KNOWN_Item}
+        if not _sound(extra, _FREE_DEPTH):
             return None
-        code = v
-        fields_set.add("code")
-        v = d.get("size", MISS)
-        if v is MISS:
-            return None
-        if type(v) is not str or v not in (
-            "s",
-            "m",
-            "l",
-        ):
-            return None
-        size = v
-        fields_set.add("size")
-        v = d.get("count", MISS)
-        if v is MISS:
-            count: Any = None
-        else:
-            if type(v) is not int:
-                return None
-            count = v
-            fields_set.add("count")
-        v = d.get("weight", MISS)
-        if v is MISS:
-            weight: Any = None
-        else:
-            if type(v) is not float or not abs(v) < _FLOAT_MAX:
-                return None
-            weight = v
-            fields_set.add("weight")
-        values = {
-            "code": code,
-            "size": size,
-            "count": count,
-            "weight": weight,
-        }
-        if len(d) > len(fields_set):
-            extra = {k: v for k, v in d.items() if k not in _KNOWN_Item}
-            if not _sound(extra, FREE_DEPTH):
-                return None
-            fields_set.update(extra)  # pydantic counts unknown keys as set fields too
-        else:
-            extra = {}
-        obj = _new(cls)  # the four slots `model_construct` sets, without its overhead
-        _set(obj, "__dict__", values)
-        _set(obj, "__pydantic_fields_set__", fields_set)
-        _set(obj, "__pydantic_extra__", extra)
-        _set(obj, "__pydantic_private__", None)
-        return obj
-
-    return decode
+        fields_set.update(extra)  # pydantic counts unknown keys as set fields too
+    else:
+        extra = {}
+    return _new_model(models.Item, values, fields_set, extra)
 
 
 _KNOWN_Item = frozenset({"code", "size", "count", "weight"})
 
 
-def _make_Box(cls: type[Any], nested: Callable[[str], Decoder | None]) -> Decoder | None:
-    decode_main = nested("main")
-    if decode_main is None:
+def _decode_Box(d: Any) -> Any:
+    """A `Box` from orjson's parse of its JSON, or None to let the validator decide."""
+    if type(d) is not dict:
         return None
-    decode_items = nested("items")
-    if decode_items is None:
+    fields_set: set[str] = set()
+    v = d.get("main", _MISS)
+    if v is _MISS:
         return None
-
-    def decode(d: Any) -> Any:
-        if type(d) is not dict:
-            return None
-        fields_set: set[str] = set()
-        v = d.get("main", MISS)
-        if v is MISS:
-            return None
-        main = decode_main(v)
-        if main is None:
-            return None
-        fields_set.add("main")
-        v = d.get("items", MISS)
-        if v is MISS:
-            items: Any = []
-        else:
-            if type(v) is not list:
-                return None
-            items = []
-            for item in v:
-                item = decode_items(item)
-                if item is None:
-                    return None
-                items.append(item)
-            fields_set.add("items")
-        v = d.get("tags", MISS)
-        if v is MISS:
-            return None
+    main = _decode_Item(v)
+    if main is None:
+        return None
+    fields_set.add("main")
+    v = d.get("items", _MISS)
+    if v is _MISS:
+        items: Any = []
+    else:
         if type(v) is not list:
             return None
-        for item in v:
-            if type(item) is not str:
+        items_a0: list[Any] = []
+        for items_i0 in v:
+            items_x0 = _decode_Item(items_i0)
+            if items_x0 is None:
                 return None
-        tags = v
-        fields_set.add("tags")
-        v = d.get("labels", MISS)
-        if v is MISS:
-            labels: Any = None
-        else:
-            if type(v) is not dict or not _sound(v, FREE_DEPTH):
-                return None
-            labels = v
-            fields_set.add("labels")
-        values = {
-            "main": main,
-            "items": items,
-            "tags": tags,
-            "labels": labels,
-        }
-        if len(d) > len(fields_set):
-            extra = {k: v for k, v in d.items() if k not in _KNOWN_Box}
-            if not _sound(extra, FREE_DEPTH):
-                return None
-            fields_set.update(extra)  # pydantic counts unknown keys as set fields too
-        else:
-            extra = {}
-        obj = _new(cls)  # the four slots `model_construct` sets, without its overhead
-        _set(obj, "__dict__", values)
-        _set(obj, "__pydantic_fields_set__", fields_set)
-        _set(obj, "__pydantic_extra__", extra)
-        _set(obj, "__pydantic_private__", None)
-        return obj
-
-    return decode
+            items_a0.append(items_x0)
+        items = items_a0
+        fields_set.add("items")
+    v = d.get("tags", _MISS)
+    if v is _MISS:
+        return None
+    if type(v) is not list:
+        return None
+    for tags_i0 in v:
+        if type(tags_i0) is not str:
+            return None
+    tags = v
+    fields_set.add("tags")
+    v = d.get("labels", _MISS)
+    if v is _MISS:
+        labels: Any = None
+    else:
+        if type(v) is not dict or not _sound(v, _FREE_DEPTH):
+            return None
+        labels = v
+        fields_set.add("labels")
+    values = {"main": main, "items": items, "tags": tags, "labels": labels}
+    if len(d) > len(fields_set):
+        extra = {k: v for k, v in d.items() if k not in _KNOWN_Box}
+        if not _sound(extra, _FREE_DEPTH):
+            return None
+        fields_set.update(extra)  # pydantic counts unknown keys as set fields too
+    else:
+        extra = {}
+    return _new_model(models.Box, values, fields_set, extra)
 
 
 _KNOWN_Box = frozenset({"main", "items", "tags", "labels"})
@@ -253,27 +141,27 @@ def _json_Item(m: Any) -> dict[str, Any] | None:
     """The wire form of `m`, as `_serde` writes it, or None when orjson would not write it
     byte for byte as `json` does."""
     out: dict[str, Any] = {}
-    v = m.code
-    if type(v) is not str:
+    code_v = m.code
+    if type(code_v) is not str:
         return None
-    out["code"] = v
-    v = m.size
-    if type(v) is not str:
+    out["code"] = code_v
+    size_v = m.size
+    if type(size_v) is not str:
         return None
-    out["size"] = v
+    out["size"] = size_v
     if m.count is not None:
-        v = m.count
-        if type(v) is not int or not _INT_MIN <= v <= _INT_MAX:
+        count_v = m.count
+        if type(count_v) is not int or not _INT_MIN <= count_v <= _INT_MAX:
             return None
-        out["count"] = v
+        out["count"] = count_v
     if m.weight is not None:
-        v = m.weight
-        if not _plain([v], 1):
+        weight_v = m.weight
+        if not _plain_float(weight_v):
             return None
-        out["weight"] = v
+        out["weight"] = weight_v
     extra = m.__pydantic_extra__
     if extra:
-        if not _plain(extra, FREE_DEPTH):
+        if not _plain(extra, _FREE_DEPTH):
             return None
         out.update(extra)
     return out
@@ -283,102 +171,38 @@ def _json_Box(m: Any) -> dict[str, Any] | None:
     """The wire form of `m`, as `_serde` writes it, or None when orjson would not write it
     byte for byte as `json` does."""
     out: dict[str, Any] = {}
-    v = _json_Item(m.main)
-    if v is None:
+    main_v = _json_Item(m.main)
+    if main_v is None:
         return None
-    out["main"] = v
+    out["main"] = main_v
     if m.items:
-        v = []
-        for item in m.items:
-            item = _json_Item(item)
-            if item is None:
+        items_v_a0: list[Any] = []
+        for items_v_i0 in m.items:
+            items_v_x0 = _json_Item(items_v_i0)
+            if items_v_x0 is None:
                 return None
-            v.append(item)
-        out["items"] = v
-    v = list(m.tags)
-    for item in v:
-        if type(item) is not str:
+            items_v_a0.append(items_v_x0)
+        items_v = items_v_a0
+        out["items"] = items_v
+    tags_v = list(m.tags)
+    for tags_v_i0 in tags_v:
+        if type(tags_v_i0) is not str:
             return None
-    out["tags"] = v
+    out["tags"] = tags_v
     if m.labels is not None:
-        v = m.labels
-        if type(v) is not dict or not _plain(v, FREE_DEPTH):
+        labels_v = m.labels
+        if type(labels_v) is not dict or not _plain(labels_v, _FREE_DEPTH):
             return None
-        out["labels"] = v
+        out["labels"] = labels_v
     extra = m.__pydantic_extra__
     if extra:
-        if not _plain(extra, FREE_DEPTH):
+        if not _plain(extra, _FREE_DEPTH):
             return None
         out.update(extra)
     return out
 
 
-#: Per generated model, its JSON-ready encoder (see `_json_ToolResult`).
-_JSON: dict[str, Callable[[Any], dict[str, Any] | None]] = {
-    "Item": _json_Item,
-    "Box": _json_Box,
-}
-
-
-#: Per generated model, the factory of its fast decoder: `(cls, nested) -> decoder`, where
-#: `nested(field)` gives the decoder of the class `cls` declares for that field.
-FACTORIES: dict[str, Callable[[type[Any], Callable[[str], Decoder | None]], Decoder | None]] = {
-    "Item": _make_Item,
-    "Box": _make_Box,
-}
-
-
-#: The classes with a fast decoder, each with the generated type it has the fields of:
-#: the generated models and the runtime classes that register themselves. A subclass
-#: of either is not listed, as it may add validators, and takes the validator's path.
-_TYPES: dict[type[Any], str] = {}
-#: The decoder of each class asked for so far (None: it has none); see `decoder_for`.
-DECODERS: dict[type[Any], Decoder | None] = {}
-
-
-#: The JSON-ready encoder of each class asked for so far; see `json_encoder_for`.
-JSON_ENCODERS: dict[type[Any], Callable[[Any], dict[str, Any] | None]] = {}
-
-
-def register(cls: type[Any], type_name: str) -> None:
-    """Give `cls`, whose fields are exactly those of the wire type `type_name`, a fast decoder."""
-    _TYPES[cls] = type_name
-    DECODERS.clear()
-    JSON_ENCODERS.clear()
-
-
-def _none(m: Any) -> None:
-    return None
-
-
-def json_encoder_for(cls: type[Any]) -> Callable[[Any], dict[str, Any] | None]:
-    """The JSON-ready encoder of `cls`: that of the nearest wire type it derives from, as
-    for `to_wire` (a subclass's own fields are not on the wire)."""
-    encoder = next((_JSON[_TYPES[base]] for base in cls.__mro__ if base in _TYPES), _none)
-    JSON_ENCODERS[cls] = encoder
-    return encoder
-
-
-def _field_class(cls: type[Any], field: str) -> type[Any] | None:
-    """The model class a field of `cls` holds (`X`, `X | None` or `list[X]`), or None."""
-    annotation = cls.model_fields[field].annotation
-    candidates = [a for a in (annotation, *get_args(annotation)) if isinstance(a, type) and a in _TYPES]
-    return candidates[0] if len(candidates) == 1 else None
-
-
-def decoder_for(cls: type[Any]) -> Decoder | None:
-    """The fast decoder of `cls`, or None when it has none."""
-    try:
-        return DECODERS[cls]
-    except KeyError:
-        pass
-    decoder = None
-    if cls in _TYPES:
-
-        def nested(field: str) -> Decoder | None:
-            inner = _field_class(cls, field)
-            return None if inner is None else decoder_for(inner)
-
-        decoder = FACTORIES[_TYPES[cls]](cls, nested)
-    DECODERS[cls] = decoder
-    return decoder
+install(
+    {models.Item: _decode_Item, models.Box: _decode_Box},
+    {models.Item: _json_Item, models.Box: _json_Box},
+)

@@ -12,8 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import models
-from ._base import ENCODERS
-from ._fast import register
+from ._base import install_encoders
 
 __all__: list[str] = []
 
@@ -39,7 +38,7 @@ def _encode_Box(m: models.Box) -> dict[str, Any]:
         "tags": list(m.tags),
     }
     if m.items:
-        out["items"] = [_encode_Item(v) for v in m.items]
+        out["items"] = [_encode_Item(v0) for v0 in m.items]
     if m.labels is not None:
         out["labels"] = m.labels
     extra = m.__pydantic_extra__
@@ -48,11 +47,9 @@ def _encode_Box(m: models.Box) -> dict[str, Any]:
     return out
 
 
-ENCODERS.update(
+install_encoders(
     {
         models.Item: _encode_Item,
         models.Box: _encode_Box,
     }
 )
-register(models.Item, "Item")
-register(models.Box, "Box")

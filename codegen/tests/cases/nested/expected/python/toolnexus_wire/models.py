@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
-from pydantic import ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
+from toolnexus_wire._base import given, wire_init
 from toolnexus_wire._bases import BoxBase, ItemBase
 
 
@@ -16,6 +17,19 @@ class Item(ItemBase):
     model_config = ConfigDict(
         extra="allow",
     )
+
+    @wire_init
+    def __init__(
+        self,
+        code: str,
+        size: Literal["s", "m", "l"],
+        count: int | None = None,
+        weight: float | None = None,
+    ) -> None:
+        BaseModel.__init__(
+            self, code=code, size=size, **given(count=count, weight=weight)
+        )
+
     code: Annotated[str, Field(pattern="^[A-Z]+$")]
     """
     Upper-case code.
@@ -42,6 +56,19 @@ class Box(BoxBase):
     model_config = ConfigDict(
         extra="allow",
     )
+
+    @wire_init
+    def __init__(
+        self,
+        main: Item,
+        tags: list[str],
+        items: list[Item] | None = None,
+        labels: dict[str, Any] | None = None,
+    ) -> None:
+        BaseModel.__init__(
+            self, main=main, tags=tags, **given(items=items, labels=labels)
+        )
+
     main: Item
     """
     The main item.

@@ -1,9 +1,13 @@
+# Generated from idl/ (toolnexus schema 1.0.0, sha256 d106c0605c0b7741ba15055557e7193c5afe8392ed0e5add12ef0e6abed99f3f).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+# Source: support/python/toolnexus_wire/_media.py (hand-written, copied verbatim).
+# codegen: copy; requires ContentPart
 """Content sniffing for `ContentPart.from_path`: the MIME type from the first bytes,
 then from the file extension, then `application/octet-stream`."""
 
 from __future__ import annotations
 
-__all__ = ["kind_of", "sniff_mime"]
+__all__ = ["SNIFF_BYTES", "kind_of", "sniff_mime"]
 
 #: Bytes read from the head of a file to sniff its type.
 SNIFF_BYTES = 64

@@ -1,0 +1,32 @@
+# Generated from idl/ (deep schema 0.3.0, sha256 4dc98f140ed7c0ffdcb8df9a9b23e58b0b4ab442c36ab15e0be5a35f0940376b).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+"""The deep wire types (schema 0.3.0) as pydantic v2 models.
+
+Every model has `to_wire`, `to_json`, `from_wire` and `from_json`. Most users
+want the `toolnexus` package, which builds on these.
+"""
+
+from . import _fast, _serde  # noqa: F401  (they install the encoders and the fast paths)
+from ._base import WireModel, dumps
+from ._errors import WireError, json_path
+from .models import (
+    Doc,
+    Para,
+    Section,
+    Span,
+)
+
+SCHEMA_VERSION = "0.3.0"
+
+__all__ = [
+    "Doc",
+    "dumps",
+    "json_path",
+    "Para",
+    "SCHEMA_VERSION",
+    "Section",
+    "Span",
+    "WireError",
+    "WireModel",
+]

@@ -1,0 +1,191 @@
+# Generated from idl/ (toolnexus schema 1.0.0, sha256 d106c0605c0b7741ba15055557e7193c5afe8392ed0e5add12ef0e6abed99f3f).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+# Source: support/python/toolnexus_wire/_speed.py (hand-written, copied verbatim).
+# codegen: copy
+"""The speed layer of `to_json` and `from_json`: everything the fast paths assume, in one place.
+
+The contract
+------------
+The generated module `_fast` holds, per wire type, a decoder and a JSON-ready encoder written
+out field by field from the IDL; it hands them to `install`. This module holds what they share
+and decides when they may run. Every fast path either gives exactly what the reference path
+(the pydantic model's validator for `from_json`, the standard `json` module for `to_json`)
+would give, or declines, and the reference path decides.
+
+What it assumes of pydantic (the range in pyproject.toml, tested at both ends in CI):
+- A model instance is complete once four slots are set: `__dict__` (the fields by Python
+  name), `__pydantic_fields_set__`, `__pydantic_extra__` (unknown keys, or None for a closed
+  model) and `__pydantic_private__` (None: wire models have no private attributes). This is
+  what `BaseModel.model_construct` sets; a decoder sets the same slots without its overhead.
+- pydantic-core's string validator with `pattern=` is the check the model's field applies,
+  so the decoders use it for patterns (`_pattern`).
+
+What it assumes of CPython and orjson:
+- `orjson.loads` gives the same values as pydantic's JSON parser for plain JSON, except for
+  integers beyond 64 bits (orjson gives a float) and nesting beyond its own limit: a float of
+  9.2e18 or more, or a free-form value deeper than `FREE_DEPTH`, makes the decoder decline.
+- `orjson.dumps` writes the bytes `json.dumps(..., separators=(",", ":"), ensure_ascii=False)`
+  writes for `str`, `bool`, `None`, 64-bit `int`, `dict` with `str` keys, `list`, and finite
+  floats that are 0 or at least 1e-4 in size (below that, orjson writes `0.00001` where `repr`
+  writes `1e-05`). Anything else makes the encoder decline (`_plain`).
+
+What falls back to the reference path: every document orjson refuses, every field check that
+fails (so errors are always the validator's), `null` for an optional field, subclasses of the
+generated models (they may add validators), and everything when the environment variable
+`TOOLNEXUS_NO_FAST_PATH=1` is set at import, which turns this layer off for debugging.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from pydantic_core import SchemaValidator, core_schema
+
+__all__ = [
+    "ENABLED",
+    "FREE_DEPTH",
+    "MISS",
+    "decoder_for",
+    "install",
+    "json_encoder_for",
+    "new_model",
+]
+
+#: False when `TOOLNEXUS_NO_FAST_PATH=1`: every call takes the reference path.
+ENABLED = os.environ.get("TOOLNEXUS_NO_FAST_PATH", "") not in ("1", "true", "yes")
+
+Decoder = Callable[[Any], Any]
+JsonEncoder = Callable[[Any], "dict[str, Any] | None"]
+
+#: A missing key, distinct from an explicit `null`.
+MISS: Any = object()
+
+#: The deepest a free-form value (metadata, unknown keys) may nest on the fast path;
+#: deeper documents go to the validator, which owns the nesting limit.
+FREE_DEPTH = 64
+#: Floats the fast path passes through: 0 and |x| >= 1e-4 print the same in orjson and
+#: `repr`; below 2**63 a float cannot be an integer orjson parsed as a float.
+FLOAT_MIN = 1e-4
+FLOAT_MAX = 9.2e18
+INT_MIN = -(2**63)
+INT_MAX = 2**64 - 1
+_INF = float("inf")
+
+_new = object.__new__
+_set = object.__setattr__
+
+_DECODERS: dict[type[Any], Decoder] = {}
+_JSON_ENCODERS: dict[type[Any], JsonEncoder] = {}
+_RESOLVED: dict[type[Any], JsonEncoder | None] = {}
+
+
+def install(decoders: dict[type[Any], Decoder], json_encoders: dict[type[Any], JsonEncoder]) -> None:
+    """Called once by the generated `_fast` module with its tables (nothing when disabled)."""
+    if ENABLED:
+        _DECODERS.update(decoders)
+        _JSON_ENCODERS.update(json_encoders)
+        _RESOLVED.clear()
+
+
+def decoder_for(cls: type[Any]) -> Decoder | None:
+    """The fast decoder of exactly `cls`; None for a subclass, which may add validators."""
+    return _DECODERS.get(cls)
+
+
+def json_encoder_for(cls: type[Any]) -> JsonEncoder | None:
+    """The JSON-ready encoder of the nearest wire type `cls` derives from (a subclass's own
+    fields are not on the wire, as for `to_wire`), or None."""
+    try:
+        return _RESOLVED[cls]
+    except KeyError:
+        found = next((_JSON_ENCODERS[base] for base in cls.__mro__ if base in _JSON_ENCODERS), None)
+        _RESOLVED[cls] = found
+        return found
+
+
+def new_model(
+    cls: type[Any], values: dict[str, Any], fields_set: set[str], extra: dict[str, Any] | None
+) -> Any:
+    """An instance of `cls` from checked values: the four slots `model_construct` sets."""
+    obj = _new(cls)
+    _set(obj, "__dict__", values)
+    _set(obj, "__pydantic_fields_set__", fields_set)
+    _set(obj, "__pydantic_extra__", extra)
+    _set(obj, "__pydantic_private__", None)
+    return obj
+
+
+def plain(value: Any, depth: int) -> bool:
+    """True when a dict or list `value` is JSON that orjson writes exactly as `json` does,
+    no deeper than `depth`. Scalars are checked in the loop, and only containers recurse."""
+    if depth <= 0:
+        return False
+    if type(value) is dict:
+        for k in value:
+            if type(k) is not str:
+                return False
+        items = value.values()
+    else:
+        items = value
+    for v in items:
+        t = type(v)
+        if t is str or t is bool or v is None:
+            continue
+        if t is int:
+            if not INT_MIN <= v <= INT_MAX:
+                return False
+        elif t is float:
+            if not (v == 0.0 or FLOAT_MIN <= abs(v) < _INF):
+                return False
+        elif t is dict or t is list:
+            if not plain(v, depth - 1):
+                return False
+        else:
+            return False
+    return True
+
+
+def plain_float(v: Any) -> bool:
+    """A float orjson writes as `json` does (an int is checked by the caller)."""
+    return type(v) is float and (v == 0.0 or FLOAT_MIN <= abs(v) < _INF)
+
+
+def sound(value: Any, depth: int) -> bool:
+    """True when a parsed dict or list `value` is what the model's JSON parser would give
+    (no float that may have been a big integer), and no deeper than `depth`."""
+    if depth <= 0:
+        return False
+    for v in value.values() if type(value) is dict else value:
+        t = type(v)
+        if t is float:
+            if not abs(v) < FLOAT_MAX:  # a bigger one may be an integer orjson made a float
+                return False
+        elif (t is dict or t is list) and not sound(v, depth - 1):
+            return False
+    return True
+
+
+def pattern(regex: str) -> Callable[[Any], bool]:
+    """pydantic-core's check of `regex`, the very one the model's field uses."""
+    return SchemaValidator(core_schema.str_schema(pattern=regex, strict=True)).isinstance_python
+
+
+#: The IDL's pattern for standard padded base64 (RFC 4648 section 4), checked by `base64`.
+BASE64_PATTERN = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+_BASE64_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def base64(value: str) -> bool:
+    """`BASE64_PATTERN` checked without a regex: for a large part the regex costs more than
+    parsing the JSON. A test pins it to pydantic-core's regex."""
+    if len(value) % 4 or not value.isascii():
+        return False
+    rest = value.encode("ascii").translate(None, _BASE64_ALPHABET)  # what is not in the alphabet
+    return not rest or (rest in (b"=", b"==") and value.endswith(rest.decode("ascii")))
+
+
+def check_for(regex: str) -> Callable[[Any], bool]:
+    """The fastest exact check of `regex`."""
+    return base64 if regex == BASE64_PATTERN else pattern(regex)

@@ -1,0 +1,140 @@
+# codegen: copy
+"""The base of every wire model: the wire encoders and the parse entry points."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, Self, TypeVar
+
+import orjson
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from . import _speed
+from ._errors import WireError
+
+__all__ = ["WireModel", "dumps", "given", "install_encoders", "wire_init"]
+
+Encoder = Callable[[Any], dict[str, Any]]
+_ENCODERS: dict[type[Any], Encoder] = {}
+
+
+def install_encoders(encoders: dict[type[Any], Encoder]) -> None:
+    """Called once by the generated `_serde` module with its wire encoder per type."""
+    _ENCODERS.update(encoders)
+
+
+def _encoder(cls: type[Any]) -> Encoder:
+    try:
+        return _ENCODERS[cls]
+    except KeyError:
+        for base in cls.__mro__:  # a subclass is written as the wire type it derives from
+            if base in _ENCODERS:
+                _ENCODERS[cls] = _ENCODERS[base]
+                return _ENCODERS[base]
+        raise TypeError(f"{cls.__name__} is not a wire type") from None
+
+
+_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+# `_JSON.encode` reaches the C encoder through Python-level set-up that costs more than
+# encoding a small result; calling the C encoder directly, with the same arguments (and a
+# fresh circular-reference memo each call), writes the same bytes for less.
+_c_encoder = getattr(json.encoder, "c_make_encoder", None)
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text, non-ASCII kept as is, no NaN or Infinity (`ValueError`)."""
+    if _c_encoder is None or isinstance(value, str):  # no C accelerator (PyPy), or a bare string
+        return _JSON.encode(value)
+    chunks = _c_encoder(
+        {}, _JSON.default, json.encoder.encode_basestring, None, ":", ",", False, False, False
+    )(value, 0)
+    return "".join(chunks)
+
+
+_Init = TypeVar("_Init", bound=Callable[..., None])
+
+
+def wire_init(init: _Init) -> _Init:
+    """Mark a generated positional constructor as one that only adds positional arguments.
+
+    pydantic calls a model's own `__init__` when it validates that model nested in another,
+    which would bypass the by-alias, JSON-mode validation of `from_json`. Marked the way
+    pydantic marks its own, the constructor is used only when user code calls it.
+    """
+    setattr(init, "__pydantic_base_init__", True)  # noqa: B010  (a plain attribute on a function)
+    return init
+
+
+def given(**fields: Any) -> dict[str, Any]:
+    """The optional fields that were given: None means absent, and the wire refuses `null`."""
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+class WireModel(BaseModel):
+    """A wire type: snake_case attributes over the wire's camelCase keys.
+
+    Unknown keys are kept and written back after the known ones; a known key with the
+    wrong type is a `WireError`. Constructors take the Python names (positionally too) or
+    the wire names; `from_wire` and `from_json` take the wire names only.
+    """
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="allow",
+        validate_by_name=True,
+        validate_by_alias=True,
+        serialize_by_alias=True,
+    )
+
+    def to_wire(self) -> dict[str, Any]:
+        """The wire form as plain JSON values; it shares `metadata` and unknown values with this object."""
+        return _encoder(type(self))(self)
+
+    def to_json(self) -> str:
+        """The wire form as compact UTF-8 JSON text.
+
+        `ValueError` when a value is nested too deeply to encode.
+        """
+        encode = _speed.json_encoder_for(type(self))
+        if encode is not None:
+            wire = encode(self)
+            if wire is not None:  # orjson writes the very bytes `json` would
+                try:
+                    return orjson.dumps(wire).decode()
+                except orjson.JSONEncodeError:  # a lone surrogate in a string: `json` writes it
+                    pass
+        try:
+            return dumps(self.to_wire())
+        except RecursionError:
+            raise ValueError(
+                f"{type(self).__name__} is nested too deeply to encode as JSON "
+                f"(over the interpreter's recursion limit of {sys.getrecursionlimit()})"
+            ) from None
+
+    @classmethod
+    def from_wire(cls, obj: object) -> Self:
+        """Parse an already-decoded JSON value; raises `WireError`."""
+        try:
+            return cls.model_validate(obj, by_alias=True, by_name=False)
+        except ValidationError as exc:
+            raise WireError.from_validation(cls.__name__, exc) from None
+
+    @classmethod
+    def from_json(cls, data: str | bytes | bytearray) -> Self:
+        """Parse JSON text; raises `WireError`."""
+        decode = _speed.decoder_for(cls)
+        if decode is not None:  # the fast path; it leaves anything unusual to the validator
+            try:
+                doc = orjson.loads(data)
+            except (TypeError, orjson.JSONDecodeError):
+                pass  # not JSON orjson reads: the validator says why
+            else:
+                obj = decode(doc)
+                if obj is not None:
+                    return obj  # type: ignore[no-any-return]
+        try:
+            return cls.model_validate_json(data, by_alias=True, by_name=False)
+        except ValidationError as exc:
+            raise WireError.from_validation(cls.__name__, exc) from None
