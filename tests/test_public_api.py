@@ -1,55 +1,79 @@
-"""The public names are pinned: every addition to the API is deliberate."""
+"""The public names are pinned: every addition to the API is deliberate.
+
+The wire types' names come from the IDL, so a type added to `idl/` must show up here
+through `make gen` and the runtime's re-exports, not through an edit of this list.
+"""
+
+import inspect
+from pathlib import Path
+
+import toolnexus_wire
 
 import toolnexus
+from codegen.idl import load
+
+IDL = load(Path(__file__).resolve().parent.parent / "idl")
+WIRE_TYPES = [t.name for t in IDL.types]
+
+RUNTIME_NAMES = [
+    "ResumeError",
+    "Tool",
+    "ToolContext",
+    "Toolkit",
+    "WireError",
+    "auth_required",
+    "define_tool",
+    "pending",
+    "pending_of",
+    "tool",
+]
 
 
-def test_all_is_pinned_and_sorted():
-    assert toolnexus.__all__ == [
-        "Answer",
-        "ContentPart",
-        "Request",
-        "ResumeError",
-        "RunResult",
-        "Tool",
-        "ToolCall",
-        "ToolCallResult",
-        "ToolContext",
-        "ToolResult",
-        "ToolSpec",
-        "Toolkit",
-        "WireError",
-        "auth_required",
-        "define_tool",
-        "pending",
-        "pending_of",
-        "tool",
-    ]
-    assert toolnexus.__all__ == sorted(toolnexus.__all__)
+def test_all_is_the_wire_types_and_the_runtime_names_sorted():
+    assert toolnexus.__all__ == sorted(WIRE_TYPES + RUNTIME_NAMES)
     for name in toolnexus.__all__:
         assert getattr(toolnexus, name) is not None
 
 
-def test_runtime_types_keep_the_wire_fields():
-    """A runtime class that re-declares a field (to use a runtime type) keeps its wire key and default."""
-    import toolnexus_wire as wire
+def test_the_wire_package_exports_the_idl_types_and_its_base():
+    assert toolnexus_wire.__all__ == sorted(
+        [*WIRE_TYPES, "SCHEMA_VERSION", "WireError", "WireModel", "dumps", "json_path"]
+    )
+    assert IDL.version == toolnexus_wire.SCHEMA_VERSION
 
-    for name in [
-        "Answer",
-        "ContentPart",
-        "Request",
-        "RunResult",
-        "ToolCall",
-        "ToolCallResult",
-        "ToolResult",
-        "ToolSpec",
+
+def test_one_class_per_wire_type():
+    """`toolnexus.X` is the generated model itself: no second class, no re-declared field."""
+    for name in WIRE_TYPES:
+        cls = getattr(toolnexus, name)
+        assert cls is getattr(toolnexus_wire, name), name
+        assert cls.__module__ == "toolnexus_wire.models", name
+        wire_keys = [t for t in IDL.types if t.name == name][0].fields
+        assert [f.alias or k for k, f in cls.model_fields.items()] == [f.wire_name for f in wire_keys], name
+
+
+def test_errors_name_their_public_package():
+    assert toolnexus.WireError is toolnexus_wire.WireError
+    assert toolnexus.WireError.__module__ == "toolnexus_wire"
+    assert toolnexus.ResumeError.__module__ == "toolnexus"
+
+
+def test_the_runtime_imports_only_public_names_of_the_wire_package():
+    root = Path(toolnexus.__file__).parent
+    for path in root.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "toolnexus_wire._" not in text, path
+        assert "type: ignore" not in text, path
+
+
+def test_the_positional_constructor_is_the_generated_class_own():
+    """Required fields first, in schema order; a constructor default (Request.id) moves a field after them."""
+    for name, want in [
+        ("ContentPart", ["self", "kind", "mime_type", "data", "name"]),
+        ("Request", ["self", "kind", "prompt", "id", "url", "data", "expires_at"]),
+        ("Answer", ["self", "id", "ok", "data", "reason"]),
+        ("RunResult", ["self", "status", "results", "pending", "calls", "requests", "order", "seal"]),
     ]:
-        runtime, generated = getattr(toolnexus, name), getattr(wire, name)
-        assert issubclass(runtime, generated)
-        assert list(runtime.model_fields) == list(generated.model_fields), name
-        for field, info in runtime.model_fields.items():
-            base = generated.model_fields[field]
-            assert (info.alias, info.is_required()) == (base.alias, base.is_required()), (name, field)
-            if not info.is_required():
-                assert info.get_default(call_default_factory=True) == base.get_default(
-                    call_default_factory=True
-                )
+        cls = getattr(toolnexus, name)
+        assert "__init__" in vars(cls), name
+        assert list(inspect.signature(cls.__init__).parameters) == want, name

@@ -2,6 +2,7 @@
 
 from typing import TYPE_CHECKING, Any
 
+from ._errors import ResumeError, WireError
 from ._result import (
     Answer,
     ContentPart,
@@ -11,13 +12,12 @@ from ._result import (
     ToolCallResult,
     ToolResult,
     ToolSpec,
-    WireError,
 )
 from ._suspend import auth_required, pending, pending_of
 from ._tool import Tool, ToolContext, define_tool, tool
 
 if TYPE_CHECKING:
-    from ._toolkit import ResumeError, Toolkit
+    from ._toolkit import Toolkit
 
 __all__ = [
     "Answer",
@@ -43,8 +43,8 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     # The toolkit (and asyncio under it) loads on first use, so `import toolnexus` stays cheap.
-    if name in ("ResumeError", "Toolkit"):
-        from . import _toolkit
+    if name == "Toolkit":
+        from ._toolkit import Toolkit
 
-        return getattr(_toolkit, name)
+        return Toolkit
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

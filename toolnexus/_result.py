@@ -12,7 +12,6 @@ from toolnexus_wire import (
     ToolCallResult,
     ToolResult,
     ToolSpec,
-    WireError,
 )
 
 __all__ = [
@@ -24,5 +23,4 @@ __all__ = [
     "ToolCallResult",
     "ToolResult",
     "ToolSpec",
-    "WireError",
 ]

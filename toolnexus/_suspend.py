@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import secrets
 
-from ._result import Request, ToolResult, WireError
+from ._errors import WireError
+from ._result import Request, ToolResult
 
 __all__ = ["DEFAULT_AUTH_PROMPT", "auth_required", "new_request_id", "pending", "pending_of"]
 

@@ -19,13 +19,14 @@ import re
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Any, Literal, TypeAlias
+from typing import Any, TypeAlias
 
+from ._errors import ResumeError
 from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 from ._suspend import pending, pending_of
 from ._tool import Tool, ToolContext
 
-__all__ = ["ResultHook", "ResumeError", "Toolkit", "WaitFor", "normalize_tool_name"]
+__all__ = ["ResultHook", "Toolkit", "WaitFor", "normalize_tool_name"]
 
 #: Answers a request during `run_calls`; sync (run off the event loop) or async.
 WaitFor: TypeAlias = Callable[[Request], "Answer | Awaitable[Answer]"]
@@ -47,31 +48,6 @@ _canonical = json.JSONEncoder(
 def normalize_tool_name(name: str) -> str:
     """`name` with every character outside `[a-zA-Z0-9_-]` replaced by `_`."""
     return _NAME_REJECTS.sub("_", name)
-
-
-class ResumeError(ValueError):
-    """Raised when an `Answer` cannot continue a run; the run is left as it was.
-
-    You get it from `Toolkit.resume` (and from `Toolkit.run_calls` when `wait_for`
-    answers a request other than the one it was given). `reason` names the check
-    that failed:
-
-    - `"mismatch"`: the answer's id is not the id of the request the run waits on;
-    - `"replayed"`: this toolkit already took an answer to that request (the same
-      answer given twice, or an old copy of the run resumed again);
-    - `"not_pending"`: the run waits on nothing (`status` is `done`, or it has no
-      `pending` request or no waiting call);
-    - `"seal"`: the toolkit has a secret and the run's seal is missing, altered or
-      forged, or the run is sealed and the toolkit has no secret to check it.
-
-    It differs from `WireError`, which is raised while *parsing* a document that is
-    not valid wire data: a run that parses cleanly can still be refused here. Neither
-    is raised for a tool failure, which is always an error result.
-    """
-
-    def __init__(self, reason: Literal["mismatch", "replayed", "not_pending", "seal"], message: str) -> None:
-        self.reason = reason
-        super().__init__(message)
 
 
 def _parse_time(text: str) -> datetime:

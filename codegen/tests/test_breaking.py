@@ -8,10 +8,13 @@ Set TOOLNEXUS_UPDATE_GOLDENS=1 to rewrite the expected files after a deliberate 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,24 +50,31 @@ def test_every_rule_has_a_golden_case_that_fires_it() -> None:
     assert set(breaking.RULES) <= fired
 
 
-@pytest.mark.parametrize(
-    ("name", "rules"),
-    [
-        ("no_change", set()),
-        ("added_optional_field", set()),
-        ("removed_field", {"removed-field"}),
-        ("added_required_field", {"added-required-field"}),
-        ("now_required", {"now-required"}),
-        ("changed_type", {"changed-type"}),
-        ("enum_value_removed", {"enum-value-removed"}),
-        ("enum_value_added", {"enum-value-added"}),
-        ("enum_gained", {"changed-type"}),
-        ("renamed_key", {"renamed-key"}),
-        ("closed_object", {"closed-object"}),
-        ("removed_type", {"removed-type", "removed-field"}),
-        ("breaking_with_major_bump", {"removed-field"}),
-    ],
-)
+#: The rules each case is meant to fire, written independently of the golden reports.
+CASE_RULES: dict[str, set[str]] = {
+    "no_change": set(),
+    "added_optional_field": set(),
+    "removed_field": {"removed-field"},
+    "added_required_field": {"added-required-field"},
+    "now_required": {"now-required"},
+    "changed_type": {"changed-type"},
+    "enum_value_removed": {"enum-value-removed"},
+    "enum_value_added": {"enum-value-added"},
+    "enum_gained": {"changed-type"},
+    "renamed_key": {"renamed-key"},
+    "closed_object": {"closed-object"},
+    "removed_type": {"removed-type", "removed-field"},
+    "breaking_with_major_bump": {"removed-field"},
+    "tightened_constraint": {"tightened-constraint"},
+    "loosened_constraint": set(),
+}
+
+
+def test_every_case_has_its_rules_written_down() -> None:
+    assert sorted(CASE_RULES) == NAMES
+
+
+@pytest.mark.parametrize(("name", "rules"), sorted(CASE_RULES.items()))
 def test_each_case_fires_exactly_its_rules(name: str, rules: set[str]) -> None:
     """Independent of the golden text: the rules each case is meant to show, and no others."""
     changes = breaking.compare(load(CASES / name / "before"), load(CASES / name / "after"))
@@ -86,9 +96,33 @@ def test_the_comparison_is_not_symmetric_where_it_should_not_be() -> None:
     assert [c.rule for c in reverse] == ["removed-field"]
 
 
-def test_the_repository_idl_has_no_breaking_change_against_itself() -> None:
-    idl = load(CASES.parent.parent.parent / "idl")
-    assert breaking.compare(idl, idl) == []
+def test_the_repository_idl_against_edited_copies_of_itself(tmp_path: Path) -> None:
+    """The check runs on the real IDL: a copy with an optional field added passes, a copy
+    with a field removed or a type closed fails, naming the field or type."""
+    root = CASES.parent.parent.parent / "idl"
+    original = load(root)
+
+    def edited(name: str, edit: Callable[[dict[str, Any]], None]) -> list[str]:
+        copy = tmp_path / name
+        shutil.copytree(root, copy)
+        path = copy / "ToolResult.json"
+        schema = json.loads(path.read_text())
+        edit(schema)
+        path.write_text(json.dumps(schema))
+        return [f"{c.rule}: {c.type_name}.{c.field}" for c in breaking.compare(original, load(copy))]
+
+    def add(s: dict[str, Any]) -> None:
+        s["properties"]["durationMs"] = {"description": "How long it took.", "type": "integer"}
+
+    def remove(s: dict[str, Any]) -> None:
+        del s["properties"]["metadata"]
+
+    def close(s: dict[str, Any]) -> None:
+        s["additionalProperties"] = False
+
+    assert edited("added", add) == []
+    assert edited("removed", remove) == ["removed-field: ToolResult.metadata"]
+    assert [c.split(":")[0] for c in edited("closed", close)] == ["closed-object"]
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")

@@ -26,8 +26,6 @@ SCHEMA_VERSION = "1.0.0"
 __all__ = [
     "Answer",
     "ContentPart",
-    "dumps",
-    "json_path",
     "Request",
     "RunResult",
     "SCHEMA_VERSION",
@@ -37,4 +35,6 @@ __all__ = [
     "ToolSpec",
     "WireError",
     "WireModel",
+    "dumps",
+    "json_path",
 ]

@@ -17,10 +17,10 @@ from .models import (
 SCHEMA_VERSION = "1.0.0"
 
 __all__ = [
-    "dumps",
-    "json_path",
     "Point",
     "SCHEMA_VERSION",
     "WireError",
     "WireModel",
+    "dumps",
+    "json_path",
 ]

@@ -21,12 +21,12 @@ SCHEMA_VERSION = "0.3.0"
 
 __all__ = [
     "Doc",
-    "dumps",
-    "json_path",
     "Para",
     "SCHEMA_VERSION",
     "Section",
     "Span",
     "WireError",
     "WireModel",
+    "dumps",
+    "json_path",
 ]

@@ -17,10 +17,10 @@ from .models import (
 SCHEMA_VERSION = "0.1.0"
 
 __all__ = [
-    "dumps",
-    "json_path",
     "Note",
     "SCHEMA_VERSION",
     "WireError",
     "WireModel",
+    "dumps",
+    "json_path",
 ]

@@ -19,10 +19,10 @@ SCHEMA_VERSION = "2.0.0"
 
 __all__ = [
     "Box",
-    "dumps",
     "Item",
-    "json_path",
     "SCHEMA_VERSION",
     "WireError",
     "WireModel",
+    "dumps",
+    "json_path",
 ]

@@ -1,0 +1,41 @@
+"""The public errors of toolnexus, each documented against its nearest sibling.
+
+`WireError` is defined by the wire package (it is what parsing raises there too) and
+re-exported here; `ResumeError` is the runtime's own. A tool failure is never either of
+them: `Tool.call` and the toolkit turn it into an error result.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from toolnexus_wire import WireError
+
+__all__ = ["ResumeError", "WireError"]
+
+
+class ResumeError(ValueError):
+    """Raised when an `Answer` cannot continue a run; the run is left as it was.
+
+    You get it from `Toolkit.resume` (and from `Toolkit.run_calls` when `wait_for`
+    answers a request other than the one it was given). `reason` names the check
+    that failed:
+
+    - `"mismatch"`: the answer's id is not the id of the request the run waits on;
+    - `"replayed"`: this toolkit already took an answer to that request (the same
+      answer given twice, or an old copy of the run resumed again);
+    - `"not_pending"`: the run waits on nothing (`status` is `done`, or it has no
+      `pending` request or no waiting call);
+    - `"seal"`: the toolkit has a secret and the run's seal is missing, altered or
+      forged, or the run is sealed and the toolkit has no secret to check it.
+
+    It differs from `WireError`, which is raised while *parsing* a document that is
+    not valid wire data: a run that parses cleanly can still be refused here. Neither
+    is raised for a tool failure, which is always an error result.
+    """
+
+    __module__ = "toolnexus"
+
+    def __init__(self, reason: Literal["mismatch", "replayed", "not_pending", "seal"], message: str) -> None:
+        self.reason = reason
+        super().__init__(message)
