@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: gen check test test-python test-typescript test-rust lint bench clean fuzz breaking
+.PHONY: gen check test test-fast test-floor lint bench clean fuzz breaking
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,17 +21,35 @@ gen: $(STAMP)
 check: $(STAMP)
 	$(PY) -m codegen check
 
-## test: every test in every language, including cross-language conformance
+## test: every test in every language, including cross-language conformance; each language
+## runs even when another fails, and a summary line per language ends the output
 test: $(STAMP)
-	bash tests/typescript/run.sh
-	bash tests/rust/run.sh
-	$(PY) -m pytest -q
+	bash tests/run_all.sh $(PY)
 
-## lint: ruff and mypy (strict) on the runtime and the generator
+## test-fast: the quick Python subset (no package builds, no large property runs; under a minute)
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -m "not slow"
+
+## test-floor: the wire and runtime tests on the lowest versions pyproject.toml allows
+## (pydantic, orjson), in a virtualenv of their own; `make test` covers the pinned top
+FLOOR_VENV := .venv-floor
+test-floor: $(STAMP)
+	@test -x $(FLOOR_VENV)/bin/python || $(PYTHON) -m venv $(FLOOR_VENV)
+	$(FLOOR_VENV)/bin/python -m pip install -q --disable-pip-version-check \
+		$$($(PY) codegen/floor.py) $$($(PY) codegen/floor.py --test-tools)
+	PYTHONPATH=$(CURDIR):$(CURDIR)/generated/python $(FLOOR_VENV)/bin/python -m pytest -q -p no:cacheprovider \
+		tests/test_wire.py tests/test_fast_wire.py tests/test_tool.py tests/test_suspend.py \
+		tests/test_content_part.py tests/test_public_api.py tests/test_toolkit.py tests/test_conformance.py
+
+## lint: ruff and mypy (strict) on the runtime, the generator and the Python support code where
+## it is edited; tsc on the TypeScript support code, rustfmt and clippy on the Rust support crate
 lint: $(STAMP)
-	$(VENV)/bin/ruff check toolnexus codegen tests examples bench
-	$(VENV)/bin/ruff format --check toolnexus codegen
+	$(VENV)/bin/ruff check toolnexus codegen tests examples bench support/python
+	$(VENV)/bin/ruff format --check toolnexus codegen support/python
 	$(VENV)/bin/mypy toolnexus codegen
+	cd support/python && ../../$(VENV)/bin/mypy --config-file mypy.ini -p toolnexus_wire
+	bash tests/typescript/run.sh lint
+	bash tests/rust/run.sh lint
 
 ## bench: time the hot paths against their peers and write bench/RESULTS.md (about 3 minutes; not in CI)
 bench: $(STAMP)
@@ -50,4 +68,4 @@ breaking: $(STAMP)
 	$(PY) -m codegen breaking --against $(AGAINST)
 
 clean:
-	rm -rf $(VENV) .cache tests/typescript/node_modules tests/typescript/.cache generated/typescript/dist generated/rust/target
+	rm -rf $(VENV) $(FLOOR_VENV) .cache tests/typescript/node_modules tests/typescript/.cache generated/typescript/dist generated/rust/target
