@@ -48,7 +48,7 @@ def test_one_class_per_wire_type():
         cls = getattr(toolnexus, name)
         assert cls is getattr(toolnexus_wire, name), name
         assert cls.__module__ == "toolnexus_wire.models", name
-        wire_keys = [t for t in IDL.types if t.name == name][0].fields
+        wire_keys = next(t for t in IDL.types if t.name == name).fields
         assert [f.alias or k for k, f in cls.model_fields.items()] == [f.wire_name for f in wire_keys], name
 
 
