@@ -92,31 +92,11 @@ def write_package(case: Path, language: str, dest: Path) -> Path:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", CASE_NAMES)
-def test_python_golden_builds_and_round_trips(case, tmp_path):
+def test_python_golden_builds_and_round_trips(case: str, tmp_path: Path) -> None:
     """The case's Python package passes mypy --strict, imports, and re-emits every sample byte for byte."""
-    pkg = write_package(CASES / case, "python", tmp_path)
-    mypy = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--config-file=", "toolnexus_wire"],
-        capture_output=True,
-        text=True,
-        cwd=pkg,
-    )
-    assert mypy.returncode == 0, mypy.stdout + mypy.stderr
-    code = (
-        "import json, sys, toolnexus_wire as w\n"
-        "for name, docs in json.loads(sys.argv[1]).items():\n"
-        "    for doc in docs:\n"
-        "        got = getattr(w, name).from_json(doc).to_json()\n"
-        "        assert got == doc, (name, doc, got)\n"
-    )
-    env = {**os.environ, "PYTHONPATH": str(pkg)}
-    proc = subprocess.run(
-        [sys.executable, "-c", code, json.dumps(samples(CASES / case))],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
-    assert proc.returncode == 0, proc.stderr
+    from codegen.tests.lang_python import build_and_roundtrip
+
+    build_and_roundtrip(write_package(CASES / case, "python", tmp_path), samples(CASES / case))
 
 
 def test_nested_golden_omits_empty_optional_arrays_but_keeps_required_ones(tmp_path):
