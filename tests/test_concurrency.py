@@ -9,8 +9,13 @@ import subprocess
 import sys
 from typing import Any
 
+import pytest
+
 from toolnexus import Answer, Request, ToolCall, ToolContext, define_tool, pending, pending_of
 from toolnexus._toolkit import Toolkit
+
+#: Left out by `make test-fast`: starts processes.
+pytestmark = pytest.mark.slow
 
 CALLS = 10_000
 SUSPENDING = 1_000  # every tenth call

@@ -13,6 +13,9 @@ import pytest
 
 from toolnexus import RunResult
 
+#: Left out by `make test-fast`: starts processes.
+pytestmark = pytest.mark.slow
+
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "durable_host.py"
 
 

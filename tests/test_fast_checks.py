@@ -24,6 +24,9 @@ import toolnexus
 from toolnexus._schema import fast_acceptor, validator_for
 from toolnexus._tool import _fields_check
 
+#: Left out by `make test-fast`: 1,500 generated schemas.
+pytestmark = pytest.mark.slow
+
 SCALE = int(os.environ.get("TOOLNEXUS_FUZZ_SCALE", "1"))
 
 # --- schemas in (and slightly outside) the subset the acceptor compiles ----------------------------

@@ -33,6 +33,9 @@ import toolnexus
 from .test_properties import IDL, JSON_VALUES, MODELS, wire_documents
 from .vectors import vectors
 
+#: Left out by `make test-fast`: hundreds of generated documents per type.
+pytestmark = pytest.mark.slow
+
 SCALE = int(os.environ.get("TOOLNEXUS_FUZZ_SCALE", "1"))
 SETTINGS = settings(
     max_examples=300 * SCALE,

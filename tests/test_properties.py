@@ -26,6 +26,9 @@ from toolnexus import WireError
 
 from .conftest import REPO
 
+#: Left out by `make test-fast`: property tests over generated documents.
+pytestmark = pytest.mark.slow
+
 IDL: Idl = load(REPO / "idl")
 MODELS: dict[str, type[Any]] = {t.name: getattr(toolnexus, t.name) for t in IDL.types}
 
