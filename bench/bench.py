@@ -31,7 +31,7 @@ sys.path[:0] = [str(HERE), str(ROOT)]
 import orjson  # noqa: E402
 import peers  # noqa: E402
 import pydantic  # noqa: E402
-from toolnexus_wire import _fast  # noqa: E402
+from toolnexus_wire import _speed  # noqa: E402
 
 import toolnexus  # noqa: E402
 
@@ -103,7 +103,7 @@ def bench_round_trip() -> None:
         # Two parts of ours on their own, to show what bounds it: the JSON text to and from
         # plain dicts (orjson), and building the pydantic object from the parsed dict.
         wire, parsed = rt.ours.to_wire(), orjson.loads(rt.ours.to_json())
-        decode = _fast.decoder_for(toolnexus.ToolResult)
+        decode = _speed.decoder_for(toolnexus.ToolResult)
         assert decode is not None and decode(parsed) == rt.ours
         fns = {
             "ours": rt.rt_ours,
