@@ -3,22 +3,31 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
+SUM := $(shell cksum < pyproject.toml | cut -d' ' -f1)
+# What the generator needs (the `gen` pins only), and what the tests and linters need.
+GEN_STAMP := $(VENV)/.gen-$(SUM)
+STAMP := $(VENV)/.installed-$(SUM)
 
-.PHONY: gen check test test-fast test-floor lint bench clean fuzz breaking
+.PHONY: gen check test test-fast test-floor lint bench clean fuzz breaking dist
 
-$(STAMP): pyproject.toml
+$(GEN_STAMP): pyproject.toml codegen/pins.py
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check $$($(PYTHON) codegen/pins.py extra gen)
+	@rm -f $(VENV)/.gen-*
+	@touch $(GEN_STAMP)
+
+$(STAMP): $(GEN_STAMP)
 	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
 	@rm -f $(VENV)/.installed-*
 	@touch $(STAMP)
 
-## gen: regenerate generated/ from idl/ (Python, TypeScript, Rust, bundled JSON Schema)
-gen: $(STAMP)
+## gen: regenerate generated/ from idl/ (Python, TypeScript, Rust, bundled JSON Schema);
+## installs only the generator's pinned tools
+gen: $(GEN_STAMP)
 	$(PY) -m codegen gen
 
 ## check: fail with a diff when generated/ does not match idl/
-check: $(STAMP)
+check: $(GEN_STAMP)
 	$(PY) -m codegen check
 
 ## test: every test in every language, including cross-language conformance; each language
@@ -36,10 +45,16 @@ FLOOR_VENV := .venv-floor
 test-floor: $(STAMP)
 	@test -x $(FLOOR_VENV)/bin/python || $(PYTHON) -m venv $(FLOOR_VENV)
 	$(FLOOR_VENV)/bin/python -m pip install -q --disable-pip-version-check \
-		$$($(PY) codegen/floor.py) $$($(PY) codegen/floor.py --test-tools)
+		$$($(PY) codegen/pins.py floor) $$($(PY) codegen/pins.py test-tools)
 	PYTHONPATH=$(CURDIR):$(CURDIR)/generated/python $(FLOOR_VENV)/bin/python -m pytest -q -p no:cacheprovider \
 		tests/test_wire.py tests/test_fast_wire.py tests/test_tool.py tests/test_suspend.py \
 		tests/test_content_part.py tests/test_public_api.py tests/test_toolkit.py tests/test_conformance.py
+
+## dist: the wheel and sdist, the npm tarball and the .crate, into dist/
+dist: $(STAMP)
+	bash tests/dist/python.sh dist
+	bash tests/dist/typescript.sh dist
+	bash tests/dist/rust.sh dist
 
 ## lint: ruff and mypy (strict) on the runtime, the generator and the Python support code where
 ## it is edited; tsc on the TypeScript support code, rustfmt and clippy on the Rust support crate
@@ -68,4 +83,4 @@ breaking: $(STAMP)
 	$(PY) -m codegen breaking --against $(AGAINST)
 
 clean:
-	rm -rf $(VENV) $(FLOOR_VENV) .cache tests/typescript/node_modules tests/typescript/.cache generated/typescript/dist generated/rust/target
+	rm -rf $(VENV) $(FLOOR_VENV) dist .cache tests/typescript/node_modules tests/typescript/.cache generated/typescript/dist generated/rust/target

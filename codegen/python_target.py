@@ -75,10 +75,20 @@ def _helpers(idl: Idl, support: dict[str, str]) -> dict[str, dict[str, Any]]:
         if rel not in support:
             continue
         tree = ast.parse((SUPPORT / "python" / rel).read_text(encoding="utf-8"))
-        info: dict[str, Any] = {"module": _helper_module(t), "class": None, "init_defaults": {}}
+        info: dict[str, Any] = {
+            "module": _helper_module(t),
+            "class": None,
+            "init_defaults": {},
+            "methods": [],
+        }
         for node in tree.body:
             if isinstance(node, ast.ClassDef) and node.name == f"{t.name}Helpers":
                 info["class"] = node.name
+                info["methods"] = [
+                    f.name
+                    for f in node.body
+                    if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and not f.name.startswith("_")
+                ]
             elif isinstance(node, ast.Assign) and any(
                 isinstance(x, ast.Name) and x.id == "INIT_DEFAULTS" for x in node.targets
             ):
@@ -134,9 +144,23 @@ def _init_lines(t: WireType, init_defaults: dict[str, Any]) -> list[str]:
     return [
         "@wire_init",
         f"def __init__({params}) -> None:",
+        f'    """A `{t.name}` from Python values; an optional field left as None is absent on the wire."""',
         # BaseModel's own `__init__` (`**data: Any`), as type checkers see the bases' as field-less.
         f"    BaseModel.__init__(self, {', '.join(args)})",
     ]
+
+
+def _doc_lines(t: WireType, helper: dict[str, Any] | None) -> list[str]:
+    """The class docstring after the type's description, so help() shows the fields and the
+    helpers before pydantic's own members."""
+    lines = ["", "Fields (wire key in brackets where it differs):"]
+    for f in t.fields:
+        key = f" [{f.wire_name}]" if f.wire_name != f.py_name else ""
+        lines.append(f"    {f.py_name}{key}: {f.description}")
+    if helper and helper["methods"]:
+        lines += ["", f"Helpers (from {helper['class']}): {', '.join(helper['methods'])}."]
+    lines += ["", "Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text)."]
+    return lines
 
 
 def _models(idl: Idl, helpers: dict[str, dict[str, Any]]) -> str:
@@ -144,7 +168,10 @@ def _models(idl: Idl, helpers: dict[str, dict[str, Any]]) -> str:
     bin_dir = str(Path(sys.executable).parent)
     env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
     extra = {
-        t.name: {"init_lines": _init_lines(t, helpers.get(t.name, {}).get("init_defaults", {}))}
+        t.name: {
+            "init_lines": _init_lines(t, helpers.get(t.name, {}).get("init_defaults", {})),
+            "doc_lines": _doc_lines(t, helpers.get(t.name)),
+        }
         for t in idl.types
     }
     bases = {t.name: f"toolnexus_wire._bases.{t.name}Base" for t in idl.types}
@@ -446,6 +473,54 @@ class _Fast:
         return "\n".join(head + body) + "\n"
 
 
+def _type_schemas(idl: Idl) -> dict[str, dict[str, Any]]:
+    """Each type's schema with the types it refers to, transitively, under `$defs`."""
+
+    def refs(node: Any) -> set[str]:
+        if isinstance(node, dict):
+            found = {node["$ref"][len("#/$defs/") :]} if isinstance(node.get("$ref"), str) else set()
+            for v in node.values():
+                found |= refs(v)
+            return found
+        if isinstance(node, list):
+            return set().union(*(refs(v) for v in node)) if node else set()
+        return set()
+
+    out: dict[str, dict[str, Any]] = {}
+    for t in idl.types:
+        seen: set[str] = set()
+        todo = sorted(refs(idl.schemas[t.name]))
+        while todo:
+            name = todo.pop(0)
+            if name not in seen and name != t.name:
+                seen.add(name)
+                todo.extend(sorted(refs(idl.schemas[name])))
+        schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **idl.schemas[t.name]}
+        if seen:
+            schema["$defs"] = {n: idl.schemas[n] for n in sorted(seen)}
+        out[t.name] = schema
+    return out
+
+
+def _schemas_module(idl: Idl, header: str) -> str:
+    text = json.dumps(_type_schemas(idl), indent=1, ensure_ascii=False)
+    if '"""' in text:
+        raise RuntimeError("a schema holds three quotes in a row; _schemas.py cannot embed it")
+    names = ", ".join(f'models.{t.name}: _SCHEMAS["{t.name}"]' for t in idl.types)
+    return (
+        f"{header}"
+        '"""Each wire type\'s JSON Schema from the IDL: what `model_json_schema()` returns."""\n\n'
+        "from __future__ import annotations\n\n"
+        "import json\n"
+        "from typing import Any\n\n"
+        "from . import models\n"
+        "from ._base import install_schemas\n\n"
+        "__all__: list[str] = []\n\n"
+        f'_SCHEMAS: dict[str, Any] = json.loads(r"""{text}""")\n\n'
+        f"install_schemas({{{names}}})\n"
+    )
+
+
 def _nullable_fields(t: WireType) -> list[str]:
     """Optional fields without a default: None in Python, absent on the wire, never `null`."""
     return [f.py_name for f in t.fields if f.emit == "if_present"]
@@ -472,6 +547,7 @@ def render(idl: Idl) -> dict[str, str]:
         files[f"{PACKAGE}/{name}"] = env.get_template(name + ".jinja").render(ctx)
     # Written out field by field, it is long; ruff (pinned) lays it out.
     files[f"{PACKAGE}/_fast.py"] = _ruff_format(_Fast(idl).render(header))
+    files[f"{PACKAGE}/_schemas.py"] = _ruff_format(_schemas_module(idl, header))
     for rel, text in support.items():
         files[f"python/{rel}"] = text
     return files

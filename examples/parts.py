@@ -5,8 +5,10 @@ from pathlib import Path
 
 from toolnexus import ContentPart, ToolResult
 
-# TOOLNEXUS_REPO is set by the test runner; in your own code just use a path.
-png = Path(os.environ["TOOLNEXUS_REPO"]) / "examples/media/fixture.png"
+# The specification's example reads the checkout from TOOLNEXUS_REPO; without it, the
+# checkout this file sits in. In your own code just use a path.
+repo = os.environ.get("TOOLNEXUS_REPO") or Path(__file__).resolve().parent.parent
+png = Path(repo) / "examples/media/fixture.png"
 r = ToolResult.ok("fixture.png (image/png)")
 r.parts.append(ContentPart.from_path(png))
 

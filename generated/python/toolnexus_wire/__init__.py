@@ -7,7 +7,7 @@ Every model has `to_wire`, `to_json`, `from_wire` and `from_json`. Most users
 want the `toolnexus` package, which builds on these.
 """
 
-from . import _fast, _serde  # noqa: F401  (they install the encoders and the fast paths)
+from . import _fast, _schemas, _serde  # noqa: F401  (they install the fast paths, schemas, encoders)
 from ._base import WireModel, dumps
 from ._errors import WireError, json_path
 from .models import (

@@ -21,6 +21,16 @@ from toolnexus_wire._bases import (
 class ContentPart(ContentPartBase):
     """
     A non-text part of a tool result: an image, audio, video or any other file, carried inline as base64.
+
+    Fields (wire key in brackets where it differs):
+        kind: The family of the content, taken from the MIME type: `image`, `audio`, `video`, or `file` for anything else.
+        mime_type [mimeType]: The IANA media type of `data`, such as `image/png` or `application/pdf`.
+        data: The content's bytes, standard base64 (RFC 4648 section 4) with padding.
+        name: A file name for the content, when it has one; never a path.
+
+    Helpers (from ContentPartHelpers): kind_for, from_bytes, from_path, raw.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
 
     model_config = ConfigDict(
@@ -35,6 +45,7 @@ class ContentPart(ContentPartBase):
         data: str,
         name: str | None = None,
     ) -> None:
+        """A `ContentPart` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(
             self, kind=kind, mime_type=mime_type, data=data, **given(name=name)
         )
@@ -65,6 +76,16 @@ class ContentPart(ContentPartBase):
 class Request(RequestBase):
     """
     What a suspended tool asks of the host before it can finish: an approval, an authorization, input or an answer to a question. It travels in `ToolResult.metadata["pending"]`.
+
+    Fields (wire key in brackets where it differs):
+        id: Identifies the request; the `Answer` carries the same id. Generated as `pnd-` followed by random hex when a tool leaves it empty.
+        kind: What is asked: `approval`, `authorization` (with a `url`; the only kind through which secrets may travel), `input` or `question`.
+        prompt: The text shown to the person who answers.
+        url: Where the person goes to answer, such as a login page for an `authorization` request.
+        data: Structured detail for the host, such as a JSON Schema for the input asked for.
+        expires_at [expiresAt]: When the request stops being answerable, as an RFC 3339 date-time; an answer after it counts as `expired`.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
 
     model_config = ConfigDict(
@@ -81,6 +102,7 @@ class Request(RequestBase):
         data: dict[str, Any] | None = None,
         expires_at: str | None = None,
     ) -> None:
+        """A `Request` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(
             self,
             id=id,
@@ -124,6 +146,14 @@ class Request(RequestBase):
 class Answer(AnswerBase):
     """
     The host's reply to a `Request`: the tool is run once more with it in its context.
+
+    Fields (wire key in brackets where it differs):
+        id: The id of the `Request` this answers.
+        ok: True when the request was granted or answered; false when it was declined, cancelled or expired.
+        data: What the person supplied, such as the input asked for.
+        reason: Why the answer is not ok: `declined`, `cancelled` or `expired`.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
 
     model_config = ConfigDict(
@@ -138,6 +168,7 @@ class Answer(AnswerBase):
         data: dict[str, Any] | None = None,
         reason: Literal["declined", "cancelled", "expired"] | None = None,
     ) -> None:
+        """A `Answer` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(self, id=id, ok=ok, **given(data=data, reason=reason))
 
     id: str
@@ -161,6 +192,16 @@ class Answer(AnswerBase):
 class ToolResult(ToolResultBase):
     """
     The envelope every tool returns: text for the model, an error flag, non-text parts, and host-only metadata that never reaches the model.
+
+    Fields (wire key in brackets where it differs):
+        output: The text the model reads; structured data goes in as JSON text.
+        is_error [isError]: True when the tool failed; the failure is a result the model can read, never an exception crossing the tool boundary.
+        parts: Non-text output such as images and files, in order; omitted from the wire when empty.
+        metadata: Free-form JSON for the host only (exit codes, diffs, timings); never sent to a model. The key `pending` is reserved: it holds a `Request` when the result is a suspension.
+
+    Helpers (from ToolResultHelpers): ok, error, with_metadata.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
 
     model_config = ConfigDict(
@@ -175,6 +216,7 @@ class ToolResult(ToolResultBase):
         parts: list[ContentPart] | None = None,
         metadata: dict[str, Any] | None = None,
     ) -> None:
+        """A `ToolResult` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(
             self,
             output=output,
@@ -203,6 +245,14 @@ class ToolResult(ToolResultBase):
 class ToolSpec(ToolSpecBase):
     """
     How a tool is declared to a model: its name, what it does, and the JSON Schema of its arguments.
+
+    Fields (wire key in brackets where it differs):
+        name: The tool's name, made of ASCII letters, digits, `_` and `-`.
+        description: What the tool does, written for the model.
+        input_schema [inputSchema]: The JSON Schema that the tool's arguments satisfy; an object schema.
+        source: Where the tool comes from, such as `python:package.module.function` or `mcp:server-name`.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
 
     model_config = ConfigDict(
@@ -217,6 +267,7 @@ class ToolSpec(ToolSpecBase):
         input_schema: dict[str, Any],
         source: str | None = None,
     ) -> None:
+        """A `ToolSpec` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(
             self,
             name=name,
@@ -246,6 +297,13 @@ class ToolSpec(ToolSpecBase):
 class ToolCall(ToolCallBase):
     """
     One tool call that a model asked for in a turn.
+
+    Fields (wire key in brackets where it differs):
+        id: The provider's id for the call; the result goes back under the same id.
+        name: The name of the tool to call.
+        arguments: The arguments, already parsed from the model's JSON text.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
 
     model_config = ConfigDict(
@@ -254,6 +312,7 @@ class ToolCall(ToolCallBase):
 
     @wire_init
     def __init__(self, id: str, name: str, arguments: dict[str, Any]) -> None:
+        """A `ToolCall` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(self, id=id, name=name, arguments=arguments)
 
     id: str
@@ -273,6 +332,13 @@ class ToolCall(ToolCallBase):
 class ToolCallResult(ToolCallResultBase):
     """
     The result of one `ToolCall`, under the call's id and tool name.
+
+    Fields (wire key in brackets where it differs):
+        id: The id of the `ToolCall` this answers.
+        name: The name of the tool that ran.
+        result: What the tool returned.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
 
     model_config = ConfigDict(
@@ -281,6 +347,7 @@ class ToolCallResult(ToolCallResultBase):
 
     @wire_init
     def __init__(self, id: str, name: str, result: ToolResult) -> None:
+        """A `ToolCallResult` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(self, id=id, name=name, result=result)
 
     id: str
@@ -300,6 +367,17 @@ class ToolCallResult(ToolCallResultBase):
 class RunResult(RunResultBase):
     """
     The outcome of running one turn of tool calls: every result, or a stop on a suspension that a host can store and resume from later, in another process.
+
+    Fields (wire key in brackets where it differs):
+        status: `done` when every call has its result; `pending` when the run stopped on a suspension and waits for an `Answer`.
+        results: The finished results, in call order.
+        pending: The request the run waits on; present exactly when `status` is `pending`.
+        calls: The calls that have no result yet, in call order; the first is the one whose suspension is `pending`. Omitted when empty.
+        requests: The suspensions of the calls in `calls`: one `Request` per call, in the same order, the first being `pending`. `resume` asks each waiting call's own request in turn rather than running the call again. Omitted when empty.
+        order: The ids of the turn's calls, in call order, kept by a `pending` run so that the results come back in call order after a `resume`. Omitted when empty.
+        seal: A tamper-evident seal over `results`, `pending`, `calls`, `requests` and `order`, present when the host runs with a secret; `resume` rejects a run whose seal does not match.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
 
     model_config = ConfigDict(
@@ -317,6 +395,7 @@ class RunResult(RunResultBase):
         order: list[str] | None = None,
         seal: str | None = None,
     ) -> None:
+        """A `RunResult` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(
             self,
             status=status,

@@ -3,21 +3,36 @@
 
 from __future__ import annotations
 
+import copy
+import inspect
 import json
 import sys
 from collections.abc import Callable
 from typing import Any, Self, TypeVar
 
 import orjson
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+)
 
 from . import _speed
 from ._errors import WireError
 
-__all__ = ["WireModel", "dumps", "given", "install_encoders", "wire_init"]
+__all__ = ["WireModel", "dumps", "given", "install_encoders", "install_schemas", "wire_init"]
 
 Encoder = Callable[[Any], dict[str, Any]]
 _ENCODERS: dict[type[Any], Encoder] = {}
+_SCHEMAS: dict[type[Any], dict[str, Any]] = {}
+
+
+def install_schemas(schemas: dict[type[Any], dict[str, Any]]) -> None:
+    """Called once by the generated `_schemas` module with each type's JSON Schema from the IDL."""
+    _SCHEMAS.update(schemas)
 
 
 def install_encoders(encoders: dict[type[Any], Encoder]) -> None:
@@ -76,8 +91,10 @@ class WireModel(BaseModel):
     """A wire type: snake_case attributes over the wire's camelCase keys.
 
     Unknown keys are kept and written back after the known ones; a known key with the
-    wrong type is a `WireError`. Constructors take the Python names (positionally too) or
-    the wire names; `from_wire` and `from_json` take the wire names only.
+    wrong type is a `WireError`. Constructors take the Python names (positionally too) and
+    refuse any other keyword; `from_wire` and `from_json` take the wire names only.
+    pydantic's own `model_dump`, `model_dump_json` and `model_json_schema` give the wire
+    form too, so a web framework that returns a model sends valid wire JSON.
     """
 
     model_config = ConfigDict(
@@ -88,9 +105,34 @@ class WireModel(BaseModel):
         serialize_by_alias=True,
     )
 
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        if "__init__" in vars(cls):  # help() and inspect show the constructor, not the aliases
+            sig = inspect.signature(cls.__init__)
+            setattr(cls, "__signature__", sig.replace(parameters=list(sig.parameters.values())[1:]))  # noqa: B010
+
     def to_wire(self) -> dict[str, Any]:
         """The wire form as plain JSON values; it shares `metadata` and unknown values with this object."""
         return _encoder(type(self))(self)
+
+    @model_serializer(mode="wrap")
+    def _serialize_as_wire(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+        """`model_dump()` and `model_dump_json()` give the wire form: wire keys, absent optional
+        fields left out, unknown keys kept. Asking for Python names (`by_alias=False`) or for a
+        part (`include`, `exclude`) gets pydantic's own dump instead."""
+        if info.by_alias is False or info.include is not None or info.exclude is not None:
+            return handler(self)
+        return _encoder(type(self))(self)
+
+    @classmethod
+    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """The type's JSON Schema from the IDL (wire keys; an optional field is never `null`),
+        with the types it refers to under `$defs`. With arguments, pydantic's own schema."""
+        schema = None if args or kwargs else next((_SCHEMAS[b] for b in cls.__mro__ if b in _SCHEMAS), None)
+        if schema is None:
+            return super().model_json_schema(*args, **kwargs)
+        return copy.deepcopy(schema)
 
     def to_json(self) -> str:
         """The wire form as compact UTF-8 JSON text.

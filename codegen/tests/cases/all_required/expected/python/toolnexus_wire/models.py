@@ -12,6 +12,16 @@ from toolnexus_wire._bases import PointBase
 class Point(PointBase):
     """
     A labelled point.
+
+    Fields (wire key in brackets where it differs):
+        x: Across.
+        y: Down.
+        label: Its name.
+        tags: Labels, written even when empty.
+        visible: Shown or not.
+        attrs: Free-form JSON.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
 
     model_config = ConfigDict(
@@ -28,6 +38,7 @@ class Point(PointBase):
         visible: bool,
         attrs: dict[str, Any],
     ) -> None:
+        """A `Point` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(
             self, x=x, y=y, label=label, tags=tags, visible=visible, attrs=attrs
         )

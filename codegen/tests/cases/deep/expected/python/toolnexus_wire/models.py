@@ -12,6 +12,12 @@ from toolnexus_wire._bases import DocBase, ParaBase, SectionBase, SpanBase
 class Span(SpanBase):
     """
     A run of text in one style.
+
+    Fields (wire key in brackets where it differs):
+        text: The text.
+        style: How it is set.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
 
     model_config = ConfigDict(
@@ -22,6 +28,7 @@ class Span(SpanBase):
     def __init__(
         self, text: str, style: Literal["plain", "bold", "code"] | None = None
     ) -> None:
+        """A `Span` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(self, text=text, **given(style=style))
 
     text: str
@@ -37,6 +44,12 @@ class Span(SpanBase):
 class Para(ParaBase):
     """
     A paragraph of spans.
+
+    Fields (wire key in brackets where it differs):
+        spans: The spans; always written.
+        grid: Rows of spans: an array of arrays of references.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
 
     model_config = ConfigDict(
@@ -45,6 +58,7 @@ class Para(ParaBase):
 
     @wire_init
     def __init__(self, spans: list[Span], grid: list[list[Span]] | None = None) -> None:
+        """A `Para` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(self, spans=spans, **given(grid=grid))
 
     spans: list[Span]
@@ -60,6 +74,12 @@ class Para(ParaBase):
 class Section(SectionBase):
     """
     A section of paragraphs.
+
+    Fields (wire key in brackets where it differs):
+        heading: The section heading.
+        paras: The paragraphs; always written.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
 
     model_config = ConfigDict(
@@ -68,6 +88,7 @@ class Section(SectionBase):
 
     @wire_init
     def __init__(self, heading: str, paras: list[Para]) -> None:
+        """A `Section` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(self, heading=heading, paras=paras)
 
     heading: str
@@ -83,6 +104,13 @@ class Section(SectionBase):
 class Doc(DocBase):
     """
     A document of sections.
+
+    Fields (wire key in brackets where it differs):
+        title: The document's title.
+        sections: The sections, in order; omitted when empty.
+        lead: An optional first section.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
 
     model_config = ConfigDict(
@@ -96,6 +124,7 @@ class Doc(DocBase):
         sections: list[Section] | None = None,
         lead: Section | None = None,
     ) -> None:
+        """A `Doc` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(self, title=title, **given(sections=sections, lead=lead))
 
     title: str

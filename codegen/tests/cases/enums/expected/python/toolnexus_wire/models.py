@@ -12,6 +12,13 @@ from toolnexus_wire._bases import LightBase
 class Light(LightBase):
     """
     A traffic light.
+
+    Fields (wire key in brackets where it differs):
+        color: What it shows now.
+        mode: How it runs, when set.
+        cycle: The colours it steps through.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
 
     model_config = ConfigDict(
@@ -25,6 +32,7 @@ class Light(LightBase):
         mode: Literal["auto", "manual", "off-line"] | None = None,
         cycle: list[Literal["red", "amber", "green"]] | None = None,
     ) -> None:
+        """A `Light` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(self, color=color, **given(mode=mode, cycle=cycle))
 
     color: Literal["red", "amber", "green"]

@@ -12,6 +12,13 @@ from toolnexus_wire._bases import NoteBase
 class Note(NoteBase):
     """
     A note.
+
+    Fields (wire key in brackets where it differs):
+        text: What it says.
+        is_pinned [isPinned]: Pinned to the top.
+        author: Who wrote it.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
 
     model_config = ConfigDict(
@@ -22,6 +29,7 @@ class Note(NoteBase):
     def __init__(
         self, text: str, is_pinned: bool = False, author: str | None = None
     ) -> None:
+        """A `Note` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(self, text=text, is_pinned=is_pinned, **given(author=author))
 
     text: str

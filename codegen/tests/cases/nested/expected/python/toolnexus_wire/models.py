@@ -12,6 +12,14 @@ from toolnexus_wire._bases import BoxBase, ItemBase
 class Item(ItemBase):
     """
     One item.
+
+    Fields (wire key in brackets where it differs):
+        code: Upper-case code.
+        size: How big.
+        count: How many.
+        weight: Kilograms.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
 
     model_config = ConfigDict(
@@ -26,6 +34,7 @@ class Item(ItemBase):
         count: int | None = None,
         weight: float | None = None,
     ) -> None:
+        """A `Item` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(
             self, code=code, size=size, **given(count=count, weight=weight)
         )
@@ -51,6 +60,14 @@ class Item(ItemBase):
 class Box(BoxBase):
     """
     Items and labels.
+
+    Fields (wire key in brackets where it differs):
+        main: The main item.
+        items: More items; omitted when empty.
+        tags: Free labels.
+        labels: Free-form JSON.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
 
     model_config = ConfigDict(
@@ -65,6 +82,7 @@ class Box(BoxBase):
         items: list[Item] | None = None,
         labels: dict[str, Any] | None = None,
     ) -> None:
+        """A `Box` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(
             self, main=main, tags=tags, **given(items=items, labels=labels)
         )

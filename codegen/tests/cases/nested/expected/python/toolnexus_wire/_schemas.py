@@ -1,0 +1,125 @@
+# Generated from idl/ (nest schema 2.0.0, sha256 97126eb81160e4cbc9fbb0e6ef8c8b197963ea825c0f6c9aadd45fd2706b192f).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+"""Each wire type's JSON Schema from the IDL: what `model_json_schema()` returns."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from . import models
+from ._base import install_schemas
+
+__all__: list[str] = []
+
+_SCHEMAS: dict[str, Any] = json.loads(r"""{
+ "Item": {
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "title": "Item",
+  "description": "One item.",
+  "type": "object",
+  "properties": {
+   "code": {
+    "description": "Upper-case code.",
+    "type": "string",
+    "pattern": "^[A-Z]+$"
+   },
+   "size": {
+    "description": "How big.",
+    "type": "string",
+    "enum": [
+     "s",
+     "m",
+     "l"
+    ]
+   },
+   "count": {
+    "description": "How many.",
+    "type": "integer"
+   },
+   "weight": {
+    "description": "Kilograms.",
+    "type": "number"
+   }
+  },
+  "required": [
+   "code",
+   "size"
+  ],
+  "additionalProperties": true
+ },
+ "Box": {
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "title": "Box",
+  "description": "Items and labels.",
+  "type": "object",
+  "properties": {
+   "main": {
+    "description": "The main item.",
+    "$ref": "#/$defs/Item"
+   },
+   "items": {
+    "description": "More items; omitted when empty.",
+    "type": "array",
+    "items": {
+     "$ref": "#/$defs/Item"
+    },
+    "default": []
+   },
+   "tags": {
+    "description": "Free labels.",
+    "type": "array",
+    "items": {
+     "type": "string"
+    }
+   },
+   "labels": {
+    "description": "Free-form JSON.",
+    "type": "object"
+   }
+  },
+  "required": [
+   "main",
+   "tags"
+  ],
+  "additionalProperties": true,
+  "$defs": {
+   "Item": {
+    "title": "Item",
+    "description": "One item.",
+    "type": "object",
+    "properties": {
+     "code": {
+      "description": "Upper-case code.",
+      "type": "string",
+      "pattern": "^[A-Z]+$"
+     },
+     "size": {
+      "description": "How big.",
+      "type": "string",
+      "enum": [
+       "s",
+       "m",
+       "l"
+      ]
+     },
+     "count": {
+      "description": "How many.",
+      "type": "integer"
+     },
+     "weight": {
+      "description": "Kilograms.",
+      "type": "number"
+     }
+    },
+    "required": [
+     "code",
+     "size"
+    ],
+    "additionalProperties": true
+   }
+  }
+ }
+}""")
+
+install_schemas({models.Item: _SCHEMAS["Item"], models.Box: _SCHEMAS["Box"]})

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The Python distribution from outside the repository: builds the wheel and the sdist into
+# DIST (default dist/), installs the wheel into a fresh virtualenv with only its declared
+# dependencies, and runs the README's Python examples and examples/ there, from a folder
+# outside the checkout. Then builds a wheel from the sdist, to show the sdist is complete.
+#
+#   bash tests/dist/python.sh [DIST]        (PY: the interpreter with `build`, default .venv/bin/python)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+DIST="$(mkdir -p "${1:-$ROOT/dist}" && cd "${1:-$ROOT/dist}" && pwd)"
+PY="${PY:-$ROOT/.venv/bin/python}"
+SCRATCH="$(mktemp -d)"
+trap 'rm -rf "$SCRATCH"' EXIT
+
+echo "== build: wheel and sdist into $DIST"
+rm -f "$DIST"/toolnexus_contract-*
+"$PY" -m build --outdir "$DIST" "$ROOT" >"$SCRATCH/build.log" 2>&1 || { cat "$SCRATCH/build.log"; exit 1; }
+WHEEL="$(ls "$DIST"/toolnexus_contract-*.whl)"
+SDIST="$(ls "$DIST"/toolnexus_contract-*.tar.gz)"
+echo "built $(basename "$WHEEL") and $(basename "$SDIST")"
+
+echo "== the sdist ships no tests and holds the license"
+tar tzf "$SDIST" >"$SCRATCH/sdist.txt"
+if grep -E '/(tests|codegen|support)/' "$SCRATCH/sdist.txt"; then
+    echo "the sdist ships files that cannot run from it" >&2
+    exit 1
+fi
+grep -q '/LICENSE$' "$SCRATCH/sdist.txt"
+echo "$(wc -l <"$SCRATCH/sdist.txt") entries; no tests, codegen or support"
+
+echo "== a fresh virtualenv with only the declared dependencies"
+python3 -m venv "$SCRATCH/venv"
+"$SCRATCH/venv/bin/python" -m pip install -q --disable-pip-version-check "$WHEEL"
+"$SCRATCH/venv/bin/python" -m pip list --disable-pip-version-check --format=freeze | sed 's/^/  /'
+
+echo "== from outside the checkout: the README's Python examples, examples/, a dict schema"
+cd "$SCRATCH"
+"$SCRATCH/venv/bin/python" - "$ROOT/README.md" <<'PYEOF'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+assert blocks, "the README has no Python examples"
+for i, block in enumerate(blocks, 1):
+    exec(compile(block, f"README block {i}", "exec"), {"__name__": "__main__"})
+    print(f"README block {i}: ok")
+PYEOF
+for example in "$ROOT"/examples/*.py; do
+    TOOLNEXUS_REPO="$ROOT" "$SCRATCH/venv/bin/python" "$example" >/dev/null
+    echo "$(basename "$example"): ok"
+done
+"$SCRATCH/venv/bin/python" - <<'PYEOF'
+import asyncio, importlib.metadata as md
+import toolnexus, toolnexus_wire
+from toolnexus import ToolResult, define_tool
+
+assert "site-packages" in toolnexus.__file__ and "site-packages" in toolnexus_wire.__file__, toolnexus.__file__
+assert md.version("toolnexus-contract") == toolnexus_wire.SCHEMA_VERSION, md.version("toolnexus-contract")
+
+async def handler(args, ctx):
+    return str(args["n"] * 2)
+
+twice = define_tool("twice", "Doubles n", {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}, handler)
+ok = asyncio.run(twice.call({"n": 2}))
+bad = asyncio.run(twice.call({"n": "x"}))
+assert ok.output == "4" and bad.is_error, (ok, bad)
+assert ToolResult.ok("a").model_dump_json() == '{"output":"a","isError":false}'
+try:
+    ToolResult(output="x", is_eror=True)  # type: ignore[call-arg]
+except TypeError as exc:
+    assert "is_eror" in str(exc)
+else:
+    raise AssertionError("a misspelled keyword was accepted")
+print(f"installed toolnexus-contract {toolnexus_wire.SCHEMA_VERSION}: a dict schema, model_dump_json and a misspelled keyword behave")
+PYEOF
+
+echo "== a wheel from the sdist"
+"$SCRATCH/venv/bin/python" -m pip wheel -q --disable-pip-version-check --no-deps -w "$SCRATCH/from-sdist" "$SDIST"
+ls "$SCRATCH/from-sdist"
+echo "tests/dist/python.sh: ok"
