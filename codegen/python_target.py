@@ -473,8 +473,8 @@ class _Fast:
         return "\n".join(head + body) + "\n"
 
 
-def _type_schemas(idl: Idl) -> dict[str, dict[str, Any]]:
-    """Each type's schema with the types it refers to, transitively, under `$defs`."""
+def _schema_refs(idl: Idl) -> dict[str, list[str]]:
+    """The types each type refers to, transitively (what its schema needs under `$defs`)."""
 
     def refs(node: Any) -> set[str]:
         if isinstance(node, dict):
@@ -486,7 +486,7 @@ def _type_schemas(idl: Idl) -> dict[str, dict[str, Any]]:
             return set().union(*(refs(v) for v in node)) if node else set()
         return set()
 
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, list[str]] = {}
     for t in idl.types:
         seen: set[str] = set()
         todo = sorted(refs(idl.schemas[t.name]))
@@ -495,18 +495,15 @@ def _type_schemas(idl: Idl) -> dict[str, dict[str, Any]]:
             if name not in seen and name != t.name:
                 seen.add(name)
                 todo.extend(sorted(refs(idl.schemas[name])))
-        schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **idl.schemas[t.name]}
-        if seen:
-            schema["$defs"] = {n: idl.schemas[n] for n in sorted(seen)}
-        out[t.name] = schema
+        out[t.name] = sorted(seen)
     return out
 
 
 def _schemas_module(idl: Idl, header: str) -> str:
-    text = json.dumps(_type_schemas(idl), indent=1, ensure_ascii=False)
+    text = json.dumps({t.name: idl.schemas[t.name] for t in idl.types}, indent=1, ensure_ascii=False)
     if '"""' in text:
         raise RuntimeError("a schema holds three quotes in a row; _schemas.py cannot embed it")
-    names = ", ".join(f'models.{t.name}: _SCHEMAS["{t.name}"]' for t in idl.types)
+    classes = ", ".join(f'models.{t.name}: "{t.name}"' for t in idl.types)
     return (
         f"{header}"
         '"""Each wire type\'s JSON Schema from the IDL: what `model_json_schema()` returns."""\n\n'
@@ -516,8 +513,9 @@ def _schemas_module(idl: Idl, header: str) -> str:
         "from . import models\n"
         "from ._base import install_schemas\n\n"
         "__all__: list[str] = []\n\n"
-        f'_SCHEMAS: dict[str, Any] = json.loads(r"""{text}""")\n\n'
-        f"install_schemas({{{names}}})\n"
+        f'_SCHEMAS: dict[str, Any] = json.loads(r"""{text}""")\n'
+        f"_REFS: dict[str, list[str]] = {_schema_refs(idl)!r}\n\n"
+        f"install_schemas({{{classes}}}, _SCHEMAS, _REFS)\n"
     )
 
 

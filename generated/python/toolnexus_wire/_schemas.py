@@ -14,7 +14,6 @@ __all__: list[str] = []
 
 _SCHEMAS: dict[str, Any] = json.loads(r"""{
  "ContentPart": {
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "title": "ContentPart",
   "description": "A non-text part of a tool result: an image, audio, video or any other file, carried inline as base64.",
   "type": "object",
@@ -52,7 +51,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "additionalProperties": true
  },
  "Request": {
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "title": "Request",
   "description": "What a suspended tool asks of the host before it can finish: an approval, an authorization, input or an answer to a question. It travels in `ToolResult.metadata[\"pending\"]`.",
   "type": "object",
@@ -92,7 +90,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "additionalProperties": true
  },
  "Answer": {
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "title": "Answer",
   "description": "The host's reply to a `Request`: the tool is run once more with it in its context.",
   "type": "object",
@@ -126,7 +123,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "additionalProperties": true
  },
  "ToolResult": {
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "title": "ToolResult",
   "description": "The envelope every tool returns: text for the model, an error flag, non-text parts, and host-only metadata that never reaches the model.",
   "type": "object",
@@ -156,49 +152,9 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "required": [
    "output"
   ],
-  "additionalProperties": true,
-  "$defs": {
-   "ContentPart": {
-    "title": "ContentPart",
-    "description": "A non-text part of a tool result: an image, audio, video or any other file, carried inline as base64.",
-    "type": "object",
-    "properties": {
-     "kind": {
-      "description": "The family of the content, taken from the MIME type: `image`, `audio`, `video`, or `file` for anything else.",
-      "type": "string",
-      "enum": [
-       "image",
-       "audio",
-       "video",
-       "file"
-      ]
-     },
-     "mimeType": {
-      "description": "The IANA media type of `data`, such as `image/png` or `application/pdf`.",
-      "type": "string",
-      "minLength": 1
-     },
-     "data": {
-      "description": "The content's bytes, standard base64 (RFC 4648 section 4) with padding.",
-      "type": "string",
-      "pattern": "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
-     },
-     "name": {
-      "description": "A file name for the content, when it has one; never a path.",
-      "type": "string"
-     }
-    },
-    "required": [
-     "kind",
-     "mimeType",
-     "data"
-    ],
-    "additionalProperties": true
-   }
-  }
+  "additionalProperties": true
  },
  "ToolSpec": {
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "title": "ToolSpec",
   "description": "How a tool is declared to a model: its name, what it does, and the JSON Schema of its arguments.",
   "type": "object",
@@ -229,7 +185,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "additionalProperties": true
  },
  "ToolCall": {
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "title": "ToolCall",
   "description": "One tool call that a model asked for in a turn.",
   "type": "object",
@@ -255,7 +210,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "additionalProperties": true
  },
  "ToolCallResult": {
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "title": "ToolCallResult",
   "description": "The result of one `ToolCall`, under the call's id and tool name.",
   "type": "object",
@@ -278,81 +232,9 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
    "name",
    "result"
   ],
-  "additionalProperties": true,
-  "$defs": {
-   "ContentPart": {
-    "title": "ContentPart",
-    "description": "A non-text part of a tool result: an image, audio, video or any other file, carried inline as base64.",
-    "type": "object",
-    "properties": {
-     "kind": {
-      "description": "The family of the content, taken from the MIME type: `image`, `audio`, `video`, or `file` for anything else.",
-      "type": "string",
-      "enum": [
-       "image",
-       "audio",
-       "video",
-       "file"
-      ]
-     },
-     "mimeType": {
-      "description": "The IANA media type of `data`, such as `image/png` or `application/pdf`.",
-      "type": "string",
-      "minLength": 1
-     },
-     "data": {
-      "description": "The content's bytes, standard base64 (RFC 4648 section 4) with padding.",
-      "type": "string",
-      "pattern": "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
-     },
-     "name": {
-      "description": "A file name for the content, when it has one; never a path.",
-      "type": "string"
-     }
-    },
-    "required": [
-     "kind",
-     "mimeType",
-     "data"
-    ],
-    "additionalProperties": true
-   },
-   "ToolResult": {
-    "title": "ToolResult",
-    "description": "The envelope every tool returns: text for the model, an error flag, non-text parts, and host-only metadata that never reaches the model.",
-    "type": "object",
-    "properties": {
-     "output": {
-      "description": "The text the model reads; structured data goes in as JSON text.",
-      "type": "string"
-     },
-     "isError": {
-      "description": "True when the tool failed; the failure is a result the model can read, never an exception crossing the tool boundary.",
-      "type": "boolean",
-      "default": false
-     },
-     "parts": {
-      "description": "Non-text output such as images and files, in order; omitted from the wire when empty.",
-      "type": "array",
-      "items": {
-       "$ref": "#/$defs/ContentPart"
-      },
-      "default": []
-     },
-     "metadata": {
-      "description": "Free-form JSON for the host only (exit codes, diffs, timings); never sent to a model. The key `pending` is reserved: it holds a `Request` when the result is a suspension.",
-      "type": "object"
-     }
-    },
-    "required": [
-     "output"
-    ],
-    "additionalProperties": true
-   }
-  }
+  "additionalProperties": true
  },
  "RunResult": {
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "title": "RunResult",
   "description": "The outcome of running one turn of tool calls: every result, or a stop on a suspension that a host can store and resume from later, in another process.",
   "type": "object",
@@ -409,179 +291,31 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
    "status",
    "results"
   ],
-  "additionalProperties": true,
-  "$defs": {
-   "ContentPart": {
-    "title": "ContentPart",
-    "description": "A non-text part of a tool result: an image, audio, video or any other file, carried inline as base64.",
-    "type": "object",
-    "properties": {
-     "kind": {
-      "description": "The family of the content, taken from the MIME type: `image`, `audio`, `video`, or `file` for anything else.",
-      "type": "string",
-      "enum": [
-       "image",
-       "audio",
-       "video",
-       "file"
-      ]
-     },
-     "mimeType": {
-      "description": "The IANA media type of `data`, such as `image/png` or `application/pdf`.",
-      "type": "string",
-      "minLength": 1
-     },
-     "data": {
-      "description": "The content's bytes, standard base64 (RFC 4648 section 4) with padding.",
-      "type": "string",
-      "pattern": "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
-     },
-     "name": {
-      "description": "A file name for the content, when it has one; never a path.",
-      "type": "string"
-     }
-    },
-    "required": [
-     "kind",
-     "mimeType",
-     "data"
-    ],
-    "additionalProperties": true
-   },
-   "Request": {
-    "title": "Request",
-    "description": "What a suspended tool asks of the host before it can finish: an approval, an authorization, input or an answer to a question. It travels in `ToolResult.metadata[\"pending\"]`.",
-    "type": "object",
-    "properties": {
-     "id": {
-      "description": "Identifies the request; the `Answer` carries the same id. Generated as `pnd-` followed by random hex when a tool leaves it empty.",
-      "type": "string"
-     },
-     "kind": {
-      "description": "What is asked: `approval`, `authorization` (with a `url`; the only kind through which secrets may travel), `input` or `question`.",
-      "type": "string",
-      "minLength": 1
-     },
-     "prompt": {
-      "description": "The text shown to the person who answers.",
-      "type": "string"
-     },
-     "url": {
-      "description": "Where the person goes to answer, such as a login page for an `authorization` request.",
-      "type": "string"
-     },
-     "data": {
-      "description": "Structured detail for the host, such as a JSON Schema for the input asked for.",
-      "type": "object"
-     },
-     "expiresAt": {
-      "description": "When the request stops being answerable, as an RFC 3339 date-time; an answer after it counts as `expired`.",
-      "type": "string",
-      "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})$"
-     }
-    },
-    "required": [
-     "id",
-     "kind",
-     "prompt"
-    ],
-    "additionalProperties": true
-   },
-   "ToolCall": {
-    "title": "ToolCall",
-    "description": "One tool call that a model asked for in a turn.",
-    "type": "object",
-    "properties": {
-     "id": {
-      "description": "The provider's id for the call; the result goes back under the same id.",
-      "type": "string"
-     },
-     "name": {
-      "description": "The name of the tool to call.",
-      "type": "string"
-     },
-     "arguments": {
-      "description": "The arguments, already parsed from the model's JSON text.",
-      "type": "object"
-     }
-    },
-    "required": [
-     "id",
-     "name",
-     "arguments"
-    ],
-    "additionalProperties": true
-   },
-   "ToolCallResult": {
-    "title": "ToolCallResult",
-    "description": "The result of one `ToolCall`, under the call's id and tool name.",
-    "type": "object",
-    "properties": {
-     "id": {
-      "description": "The id of the `ToolCall` this answers.",
-      "type": "string"
-     },
-     "name": {
-      "description": "The name of the tool that ran.",
-      "type": "string"
-     },
-     "result": {
-      "description": "What the tool returned.",
-      "$ref": "#/$defs/ToolResult"
-     }
-    },
-    "required": [
-     "id",
-     "name",
-     "result"
-    ],
-    "additionalProperties": true
-   },
-   "ToolResult": {
-    "title": "ToolResult",
-    "description": "The envelope every tool returns: text for the model, an error flag, non-text parts, and host-only metadata that never reaches the model.",
-    "type": "object",
-    "properties": {
-     "output": {
-      "description": "The text the model reads; structured data goes in as JSON text.",
-      "type": "string"
-     },
-     "isError": {
-      "description": "True when the tool failed; the failure is a result the model can read, never an exception crossing the tool boundary.",
-      "type": "boolean",
-      "default": false
-     },
-     "parts": {
-      "description": "Non-text output such as images and files, in order; omitted from the wire when empty.",
-      "type": "array",
-      "items": {
-       "$ref": "#/$defs/ContentPart"
-      },
-      "default": []
-     },
-     "metadata": {
-      "description": "Free-form JSON for the host only (exit codes, diffs, timings); never sent to a model. The key `pending` is reserved: it holds a `Request` when the result is a suspension.",
-      "type": "object"
-     }
-    },
-    "required": [
-     "output"
-    ],
-    "additionalProperties": true
-   }
-  }
+  "additionalProperties": true
  }
 }""")
+_REFS: dict[str, list[str]] = {
+    "ContentPart": [],
+    "Request": [],
+    "Answer": [],
+    "ToolResult": ["ContentPart"],
+    "ToolSpec": [],
+    "ToolCall": [],
+    "ToolCallResult": ["ContentPart", "ToolResult"],
+    "RunResult": ["ContentPart", "Request", "ToolCall", "ToolCallResult", "ToolResult"],
+}
 
 install_schemas(
     {
-        models.ContentPart: _SCHEMAS["ContentPart"],
-        models.Request: _SCHEMAS["Request"],
-        models.Answer: _SCHEMAS["Answer"],
-        models.ToolResult: _SCHEMAS["ToolResult"],
-        models.ToolSpec: _SCHEMAS["ToolSpec"],
-        models.ToolCall: _SCHEMAS["ToolCall"],
-        models.ToolCallResult: _SCHEMAS["ToolCallResult"],
-        models.RunResult: _SCHEMAS["RunResult"],
-    }
+        models.ContentPart: "ContentPart",
+        models.Request: "Request",
+        models.Answer: "Answer",
+        models.ToolResult: "ToolResult",
+        models.ToolSpec: "ToolSpec",
+        models.ToolCall: "ToolCall",
+        models.ToolCallResult: "ToolCallResult",
+        models.RunResult: "RunResult",
+    },
+    _SCHEMAS,
+    _REFS,
 )

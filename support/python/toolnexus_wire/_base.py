@@ -30,9 +30,16 @@ _ENCODERS: dict[type[Any], Encoder] = {}
 _SCHEMAS: dict[type[Any], dict[str, Any]] = {}
 
 
-def install_schemas(schemas: dict[type[Any], dict[str, Any]]) -> None:
-    """Called once by the generated `_schemas` module with each type's JSON Schema from the IDL."""
-    _SCHEMAS.update(schemas)
+def install_schemas(
+    classes: dict[type[Any], str], schemas: dict[str, dict[str, Any]], refs: dict[str, list[str]]
+) -> None:
+    """Called once by the generated `_schemas` module: each type's own JSON Schema from the IDL,
+    and the types it refers to, which go under `$defs`."""
+    for cls, name in classes.items():
+        schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **schemas[name]}
+        if refs[name]:
+            schema["$defs"] = {ref: schemas[ref] for ref in refs[name]}
+        _SCHEMAS[cls] = schema
 
 
 def install_encoders(encoders: dict[type[Any], Encoder]) -> None:

@@ -14,7 +14,6 @@ __all__: list[str] = []
 
 _SCHEMAS: dict[str, Any] = json.loads(r"""{
  "Point": {
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "title": "Point",
   "description": "A labelled point.",
   "type": "object",
@@ -59,5 +58,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "additionalProperties": false
  }
 }""")
+_REFS: dict[str, list[str]] = {"Point": []}
 
-install_schemas({models.Point: _SCHEMAS["Point"]})
+install_schemas({models.Point: "Point"}, _SCHEMAS, _REFS)

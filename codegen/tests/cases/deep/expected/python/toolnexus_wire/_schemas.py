@@ -14,7 +14,6 @@ __all__: list[str] = []
 
 _SCHEMAS: dict[str, Any] = json.loads(r"""{
  "Span": {
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "title": "Span",
   "description": "A run of text in one style.",
   "type": "object",
@@ -39,7 +38,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "additionalProperties": true
  },
  "Para": {
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "title": "Para",
   "description": "A paragraph of spans.",
   "type": "object",
@@ -65,36 +63,9 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "required": [
    "spans"
   ],
-  "additionalProperties": true,
-  "$defs": {
-   "Span": {
-    "title": "Span",
-    "description": "A run of text in one style.",
-    "type": "object",
-    "properties": {
-     "text": {
-      "description": "The text.",
-      "type": "string"
-     },
-     "style": {
-      "description": "How it is set.",
-      "type": "string",
-      "enum": [
-       "plain",
-       "bold",
-       "code"
-      ]
-     }
-    },
-    "required": [
-     "text"
-    ],
-    "additionalProperties": true
-   }
-  }
+  "additionalProperties": true
  },
  "Section": {
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "title": "Section",
   "description": "A section of paragraphs.",
   "type": "object",
@@ -115,64 +86,9 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
    "heading",
    "paras"
   ],
-  "additionalProperties": true,
-  "$defs": {
-   "Para": {
-    "title": "Para",
-    "description": "A paragraph of spans.",
-    "type": "object",
-    "properties": {
-     "spans": {
-      "description": "The spans; always written.",
-      "type": "array",
-      "items": {
-       "$ref": "#/$defs/Span"
-      }
-     },
-     "grid": {
-      "description": "Rows of spans: an array of arrays of references.",
-      "type": "array",
-      "items": {
-       "type": "array",
-       "items": {
-        "$ref": "#/$defs/Span"
-       }
-      }
-     }
-    },
-    "required": [
-     "spans"
-    ],
-    "additionalProperties": true
-   },
-   "Span": {
-    "title": "Span",
-    "description": "A run of text in one style.",
-    "type": "object",
-    "properties": {
-     "text": {
-      "description": "The text.",
-      "type": "string"
-     },
-     "style": {
-      "description": "How it is set.",
-      "type": "string",
-      "enum": [
-       "plain",
-       "bold",
-       "code"
-      ]
-     }
-    },
-    "required": [
-     "text"
-    ],
-    "additionalProperties": true
-   }
-  }
+  "additionalProperties": true
  },
  "Doc": {
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "title": "Doc",
   "description": "A document of sections.",
   "type": "object",
@@ -197,92 +113,16 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "required": [
    "title"
   ],
-  "additionalProperties": true,
-  "$defs": {
-   "Para": {
-    "title": "Para",
-    "description": "A paragraph of spans.",
-    "type": "object",
-    "properties": {
-     "spans": {
-      "description": "The spans; always written.",
-      "type": "array",
-      "items": {
-       "$ref": "#/$defs/Span"
-      }
-     },
-     "grid": {
-      "description": "Rows of spans: an array of arrays of references.",
-      "type": "array",
-      "items": {
-       "type": "array",
-       "items": {
-        "$ref": "#/$defs/Span"
-       }
-      }
-     }
-    },
-    "required": [
-     "spans"
-    ],
-    "additionalProperties": true
-   },
-   "Section": {
-    "title": "Section",
-    "description": "A section of paragraphs.",
-    "type": "object",
-    "properties": {
-     "heading": {
-      "description": "The section heading.",
-      "type": "string"
-     },
-     "paras": {
-      "description": "The paragraphs; always written.",
-      "type": "array",
-      "items": {
-       "$ref": "#/$defs/Para"
-      }
-     }
-    },
-    "required": [
-     "heading",
-     "paras"
-    ],
-    "additionalProperties": true
-   },
-   "Span": {
-    "title": "Span",
-    "description": "A run of text in one style.",
-    "type": "object",
-    "properties": {
-     "text": {
-      "description": "The text.",
-      "type": "string"
-     },
-     "style": {
-      "description": "How it is set.",
-      "type": "string",
-      "enum": [
-       "plain",
-       "bold",
-       "code"
-      ]
-     }
-    },
-    "required": [
-     "text"
-    ],
-    "additionalProperties": true
-   }
-  }
+  "additionalProperties": true
  }
 }""")
+_REFS: dict[str, list[str]] = {
+    "Span": [],
+    "Para": ["Span"],
+    "Section": ["Para", "Span"],
+    "Doc": ["Para", "Section", "Span"],
+}
 
 install_schemas(
-    {
-        models.Span: _SCHEMAS["Span"],
-        models.Para: _SCHEMAS["Para"],
-        models.Section: _SCHEMAS["Section"],
-        models.Doc: _SCHEMAS["Doc"],
-    }
+    {models.Span: "Span", models.Para: "Para", models.Section: "Section", models.Doc: "Doc"}, _SCHEMAS, _REFS
 )

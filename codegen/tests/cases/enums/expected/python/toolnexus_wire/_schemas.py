@@ -14,7 +14,6 @@ __all__: list[str] = []
 
 _SCHEMAS: dict[str, Any] = json.loads(r"""{
  "Light": {
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "title": "Light",
   "description": "A traffic light.",
   "type": "object",
@@ -56,5 +55,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "additionalProperties": true
  }
 }""")
+_REFS: dict[str, list[str]] = {"Light": []}
 
-install_schemas({models.Light: _SCHEMAS["Light"]})
+install_schemas({models.Light: "Light"}, _SCHEMAS, _REFS)

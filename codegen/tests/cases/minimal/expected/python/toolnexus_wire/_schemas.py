@@ -14,7 +14,6 @@ __all__: list[str] = []
 
 _SCHEMAS: dict[str, Any] = json.loads(r"""{
  "Note": {
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "title": "Note",
   "description": "A note.",
   "type": "object",
@@ -40,5 +39,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "additionalProperties": true
  }
 }""")
+_REFS: dict[str, list[str]] = {"Note": []}
 
-install_schemas({models.Note: _SCHEMAS["Note"]})
+install_schemas({models.Note: "Note"}, _SCHEMAS, _REFS)

@@ -14,7 +14,6 @@ __all__: list[str] = []
 
 _SCHEMAS: dict[str, Any] = json.loads(r"""{
  "Item": {
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "title": "Item",
   "description": "One item.",
   "type": "object",
@@ -49,7 +48,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "additionalProperties": true
  },
  "Box": {
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
   "title": "Box",
   "description": "Items and labels.",
   "type": "object",
@@ -82,44 +80,9 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
    "main",
    "tags"
   ],
-  "additionalProperties": true,
-  "$defs": {
-   "Item": {
-    "title": "Item",
-    "description": "One item.",
-    "type": "object",
-    "properties": {
-     "code": {
-      "description": "Upper-case code.",
-      "type": "string",
-      "pattern": "^[A-Z]+$"
-     },
-     "size": {
-      "description": "How big.",
-      "type": "string",
-      "enum": [
-       "s",
-       "m",
-       "l"
-      ]
-     },
-     "count": {
-      "description": "How many.",
-      "type": "integer"
-     },
-     "weight": {
-      "description": "Kilograms.",
-      "type": "number"
-     }
-    },
-    "required": [
-     "code",
-     "size"
-    ],
-    "additionalProperties": true
-   }
-  }
+  "additionalProperties": true
  }
 }""")
+_REFS: dict[str, list[str]] = {"Item": [], "Box": ["Item"]}
 
-install_schemas({models.Item: _SCHEMAS["Item"], models.Box: _SCHEMAS["Box"]})
+install_schemas({models.Item: "Item", models.Box: "Box"}, _SCHEMAS, _REFS)
