@@ -1,15 +1,26 @@
-"""TypeScript target: the npm package `@toolnexus/wire` in `generated/typescript/`.
+"""TypeScript target: the npm package `toolnexus-contract` in `generated/typescript/`.
 
 Two kinds of files make the package. From the IDL, through the jinja2 templates in
-`templates/typescript/`: the interfaces (`types.ts`), a parser and an emitter per type
-(`codec.ts`), the public surface (`index.ts`), `package.json` and `tsconfig.json`. Copied
-from the hand-written sources in `support/typescript/src/` (each marked `// codegen: copy`,
-see `common.support_files`): `WireError` (`errors.ts`), the lossless JSON reader and writer
-(`json.ts`), the checks the codec is made of (`check.ts`) and the suspension helpers
-(`suspend.ts`, copied only when the IDL has `Request` and `ToolResult`). `index.ts` exports
-from a support module only when it was copied. The support sources are type-checked where they
-are edited (`support/typescript/tsconfig.json`, `bash tests/typescript/run.sh lint`); the
-package compiles with `tsc` alone (no `@types`), under `strict`.
+`templates/typescript/`: the interfaces (`types.ts`), a parser and an emitter per type and
+`extraKeys` (`codec.ts`), the public surface (`index.ts`), `package.json`, `tsconfig.json`,
+`.npmrc`, `README.md` and `LICENSE` (the one file without the DO NOT EDIT header, so that
+license tools read it as the MIT text it is). Copied from the hand-written sources in
+`support/typescript/src/` (each marked `// codegen: copy`, see `common.support_files`):
+`WireError` (`errors.ts`), the lossless JSON reader and writer (`json.ts`), the checks the codec
+is made of (`check.ts`) and the suspension helpers (`suspend.ts`, copied only when the IDL has
+`Request` and `ToolResult`). `index.ts` exports from a support module only when it was copied.
+The support sources are type-checked where they are edited (`support/typescript/tsconfig.json`,
+`bash tests/typescript/run.sh lint`); the package compiles with `tsc` alone (no `@types`), under
+`strict`.
+
+The package is ESM-only (`"type": "module"`, `exports` with `types`, `import` and `default`)
+for Node.js >= 20.19, which loads it from `require()` too. Its version is the schema version
+(`idl/manifest.json`). `npm pack` builds `dist/` first (the `prepack` script, with the pinned
+`typescript` devDependency) and ships `dist/`, README.md, LICENSE and package.json; `.npmrc`
+keeps `npm install` from writing a package-lock.json into generated/. The interfaces have no
+index signature, so a misspelled key in an object literal is a compile error; unknown keys a
+peer sends are still kept on the parsed object and written back by the emitter, untyped
+(`extraKeys(value, "Type")` reads them).
 """
 
 from __future__ import annotations
@@ -23,9 +34,13 @@ from typing import Any
 from .common import environment, header_lines, support_files
 from .idl import Field, Idl, TypeRef, WireType
 
-__all__ = ["PACKAGE_NAME", "TYPESCRIPT_VERSION", "render"]
+__all__ = ["LICENSE_HOLDER", "NODE_VERSION", "PACKAGE_NAME", "TYPESCRIPT_VERSION", "render"]
 
-PACKAGE_NAME = "@toolnexus/wire"
+PACKAGE_NAME = "toolnexus-contract"
+#: The oldest Node.js the package supports: the first 20.x that loads ES modules from `require()`.
+NODE_VERSION = "20.19"
+#: The copyright line of the package's LICENSE (MIT).
+LICENSE_HOLDER = "Copyright (c) 2026 the toolnexus-contract authors"
 #: The compiler the package is checked with; tests/typescript/package.json pins the same.
 TYPESCRIPT_VERSION = "5.9.3"
 
@@ -211,19 +226,29 @@ def _type_view(t: WireType) -> _TypeView:
 
 
 def _package_json(idl: Idl) -> str:
+    clean = "node -e \"require('node:fs').rmSync('dist', {recursive: true, force: true})\""
     package = {
         "//": " ".join(header_lines(idl)),
         "name": PACKAGE_NAME,
         "version": idl.version,
         "description": f"Wire types, parsers and emitters for {idl.name} schema {idl.version}.",
+        "license": "MIT",
         "type": "module",
         "main": "./dist/index.js",
         "types": "./dist/index.d.ts",
-        "exports": {".": {"types": "./dist/index.d.ts", "default": "./dist/index.js"}},
-        "files": ["dist", "src"],
+        "exports": {
+            ".": {"types": "./dist/index.d.ts", "import": "./dist/index.js", "default": "./dist/index.js"},
+            "./package.json": "./package.json",
+        },
+        "files": ["dist"],
         "sideEffects": False,
-        "engines": {"node": ">=20"},
-        "scripts": {"build": "tsc -p tsconfig.json", "typecheck": "tsc -p tsconfig.json --noEmit"},
+        "engines": {"node": f">={NODE_VERSION}"},
+        "scripts": {
+            "build": "tsc -p tsconfig.json",
+            "clean": clean,
+            "prepack": "npm run clean && npm run build",
+            "typecheck": "tsc -p tsconfig.json --noEmit",
+        },
         "devDependencies": {"typescript": TYPESCRIPT_VERSION},
     }
     return json.dumps(package, indent=2, ensure_ascii=False) + "\n"
@@ -244,6 +269,7 @@ _CHECKS = (
     "need",
     "rejectUnknown",
     "StringRule",
+    "unknownKeys",
 )
 
 
@@ -252,7 +278,7 @@ def _uses(names: tuple[str, ...], text: str) -> list[str]:
 
 
 def _codec_imports(types: list[_TypeView]) -> list[str]:
-    code = ["expectObject"]
+    code = ["expectObject", "unknownKeys"]
     for t in types:
         code += [*t.consts, "keepUnknown" if t.open else "rejectUnknown"]
         code += [v for f in t.fields for v in (f.parse_value, f.wire_value)]
@@ -268,6 +294,9 @@ def render(idl: Idl) -> dict[str, str]:
         "header": "".join(f"// {line}\n" for line in header_lines(idl)).rstrip("\n"),
         "idl": idl,
         "package_name": PACKAGE_NAME,
+        "node_version": NODE_VERSION,
+        "license_holder": LICENSE_HOLDER,
+        "md_header": "".join(f"<!-- {line} -->\n" for line in header_lines(idl)).rstrip("\n"),
         "types": types,
         "types_imports": _uses(
             ("JsonNumber", "JsonValue"), " ".join(f.ts_type for t in types for f in t.fields)
@@ -279,6 +308,9 @@ def render(idl: Idl) -> dict[str, str]:
     files = {
         "typescript/package.json": _package_json(idl),
         "typescript/tsconfig.json": env.get_template("tsconfig.json.j2").render(**ctx),
+        "typescript/.npmrc": env.get_template("npmrc.j2").render(**ctx),
+        "typescript/README.md": env.get_template("README.md.j2").render(**ctx),
+        "typescript/LICENSE": env.get_template("LICENSE.j2").render(**ctx),
     }
     for src in ("types.ts", "codec.ts", "index.ts"):
         files[f"typescript/src/{src}"] = env.get_template(f"{src}.j2").render(**ctx)

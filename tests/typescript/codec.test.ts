@@ -20,11 +20,13 @@ import {
   toJsonToolCallResult,
   toJsonToolResult,
   toWireToolResult,
+  extraKeys,
   WireError,
+  writeJson,
   type ContentPart,
   type RunResult,
   type ToolResult,
-} from "@toolnexus/wire";
+} from "toolnexus-contract";
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP4z8DwHwAFAAH/VscvDQAAAABJRU5ErkJggg==";
 
@@ -123,13 +125,28 @@ describe("parsers", () => {
   it("keep unknown keys, nested ones too, in their order", () => {
     const text = '{"zeta":1,"output":"x","parts":[{"future":true,"kind":"file","mimeType":"a/b","data":""}],"alpha":{"k":[1]},"9":"nine"}';
     const r = fromJsonToolResult(text);
-    assert.equal(r["zeta"], 1);
-    assert.deepEqual(r["alpha"], { k: [1] });
-    assert.equal(r.parts?.[0]?.["future"], true);
+    assert.deepEqual(extraKeys(r, "ToolResult"), { zeta: 1, alpha: { k: [1] }, 9: "nine" });
+    assert.deepEqual(Object.keys(r).sort(), ["9", "alpha", "isError", "output", "parts", "zeta"]);
+    const part = r.parts?.[0];
+    assert.ok(part !== undefined);
+    assert.deepEqual(extraKeys(part, "ContentPart"), { future: true });
     assert.equal(
       toJsonToolResult(r),
       '{"output":"x","isError":false,"parts":[{"kind":"file","mimeType":"a/b","data":"","future":true}],"zeta":1,"alpha":{"k":[1]},"9":"nine"}',
     );
+  });
+
+  it("give the unknown keys of a value by extraKeys, in wire order, as a new object", () => {
+    const r = fromJsonToolResult('{"output":"x","b":1,"10":2,"a":null}');
+    const extra = extraKeys(r, "ToolResult");
+    assert.equal(writeJson(extra), '{"b":1,"10":2,"a":null}');
+    extra["c"] = 3;
+    assert.equal(toJsonToolResult(r), '{"output":"x","isError":false,"b":1,"10":2,"a":null}');
+    assert.deepEqual(extraKeys({ output: "x" }, "ToolResult"), {});
+    // A key a newer schema adds can be sent from a value that is not an object literal.
+    const later = { output: "x", later: true };
+    assert.equal(toJsonToolResult(later), '{"output":"x","isError":false,"later":true}');
+    rejected(() => extraKeys(null as unknown as ToolResult, "ToolResult"), "$", /a ToolResult object/);
   });
 });
 
@@ -189,7 +206,8 @@ describe("emitters", () => {
     rejected(() => toJsonToolResult({ output: 1 } as unknown as ToolResult), "$.output");
     rejected(() => toJsonToolResult({ output: "", parts: [{ kind: "image", mimeType: "image/png", data: "!" }] }), "$.parts[0].data");
     rejected(() => toJsonToolResult({ output: "", metadata: { t: Number.POSITIVE_INFINITY } }), "$.metadata.t");
-    rejected(() => toJsonToolResult({ output: "", extra: () => 0 }), "$.extra");
+    const withFunction = { output: "", extra: () => 0 }; // an unknown key: not in an object literal
+    rejected(() => toJsonToolResult(withFunction), "$.extra");
     rejected(() => toJsonContentPart({ kind: "pdf" } as unknown as ContentPart), "$.kind");
   });
 

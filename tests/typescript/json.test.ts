@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { JsonNumber, readJson, WireError, writeJson, type JsonObject } from "@toolnexus/wire";
+import { JsonNumber, readJson, WireError, writeJson, type JsonObject } from "toolnexus-contract";
 
 function same(text: string): void {
   assert.equal(writeJson(readJson(text)), text);

@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import * as wire from "@toolnexus/wire";
-import { HERE, PACKAGE } from "./paths.js";
+import * as wire from "toolnexus-contract";
+import { HERE, PACKAGE, ROOT } from "./paths.js";
 
 interface PackageJson {
   [key: string]: unknown;
@@ -17,11 +17,39 @@ const generated = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8")
 const tests = JSON.parse(readFileSync(join(HERE, "package.json"), "utf8")) as PackageJson;
 
 describe("generated/typescript", () => {
-  it("is the ES module package @toolnexus/wire", () => {
-    assert.equal(generated["name"], "@toolnexus/wire");
+  it("is the ES module package toolnexus-contract, versioned as the schema", () => {
+    assert.equal(generated["name"], "toolnexus-contract");
     assert.equal(generated["type"], "module");
     assert.equal(generated["version"], wire.SCHEMA_VERSION);
+    const manifest = JSON.parse(readFileSync(join(ROOT, "idl", "manifest.json"), "utf8")) as { version: string };
+    assert.equal(generated["version"], manifest.version);
     assert.match(String(generated["//"]), /DO NOT EDIT/);
+    assert.equal(generated["license"], "MIT");
+    assert.deepEqual(generated["engines"], { node: ">=20.19" });
+  });
+
+  it("packs dist/ built by prepack, with exports for import and require(esm)", () => {
+    assert.deepEqual(generated["files"], ["dist"]);
+    assert.deepEqual(generated["exports"], {
+      ".": { types: "./dist/index.d.ts", import: "./dist/index.js", default: "./dist/index.js" },
+      "./package.json": "./package.json",
+    });
+    assert.equal(generated["main"], "./dist/index.js");
+    assert.equal(generated["types"], "./dist/index.d.ts");
+    const scripts = generated["scripts"] as { [name: string]: string };
+    assert.match(scripts["prepack"] ?? "", /npm run build/);
+    assert.equal(scripts["build"], "tsc -p tsconfig.json");
+  });
+
+  it("ships a README and an MIT LICENSE, and writes no package-lock.json", () => {
+    const license = readFileSync(join(PACKAGE, "LICENSE"), "utf8");
+    assert.match(license, /^MIT License\n\nCopyright \(c\) 2026 the toolnexus-contract authors\n/);
+    const readme = readFileSync(join(PACKAGE, "README.md"), "utf8");
+    assert.match(readme, /^<!-- Generated from idl\/ .*-->\n<!-- Regenerate with `make gen`.* DO NOT EDIT\. -->\n/);
+    for (const word of ["npm install toolnexus-contract", "ES modules only", "Node.js 20.19", "fromJsonToolResult", "toJsonToolResult", "pendingOf", "WireError", "extraKeys"]) {
+      assert.ok(readme.includes(word), word);
+    }
+    assert.match(readFileSync(join(PACKAGE, ".npmrc"), "utf8"), /^package-lock=false$/m);
   });
 
   it("pins the same TypeScript as tests/typescript, exactly", () => {
@@ -55,6 +83,7 @@ describe("generated/typescript", () => {
       "SCHEMA_VERSION",
       "WireError",
       "authRequired",
+      "extraKeys",
       ...types.flatMap((t) => [`fromJson${t}`, `parse${t}`, `toJson${t}`, `toWire${t}`]),
       "pending",
       "pendingOf",

@@ -2,7 +2,9 @@
 # The TypeScript tests: installs the pinned npm packages (npm ci, only when package-lock.json
 # changed), type-checks the hand-written support sources where they are edited
 # (support/typescript, strict, no emit), compiles generated/typescript with its own tsconfig
-# (strict) and these tests, and runs them with node --test. Needs `make gen` first.
+# (strict) and these tests, and runs them with node --test (compile-fail.test.ts runs tsc over
+# compile-fail/, which must not compile). Needs `make gen` first. The packed package, installed
+# in a scratch project: bash tests/dist/typescript.sh.
 #
 #   bash tests/typescript/run.sh          install, lint, build, then test
 #   bash tests/typescript/run.sh install  install the pinned packages only
@@ -41,8 +43,8 @@ if [ "$mode" = lint ]; then
 fi
 
 # The tests import the package by its name, as a user would; it resolves to generated/typescript.
-mkdir -p node_modules/@toolnexus
-ln -sfn ../../../../generated/typescript node_modules/@toolnexus/wire
+rm -rf node_modules/@toolnexus  # the package's former name
+ln -sfn ../../../generated/typescript node_modules/toolnexus-contract
 
 rm -rf "$pkg/dist" .cache
 node_modules/.bin/tsc -p "$pkg/tsconfig.json"

@@ -12,7 +12,7 @@ import {
   WireError,
   type Request,
   type ToolResult,
-} from "@toolnexus/wire";
+} from "toolnexus-contract";
 
 describe("pending", () => {
   it("is an error result with the prompt as output and the request in metadata.pending", () => {
@@ -39,7 +39,8 @@ describe("pending", () => {
   });
 
   it("writes the request's wire form, optional fields and unknown keys included", () => {
-    const r = pending({ id: "p1", kind: "input", prompt: "Name?", data: { type: "string" }, expiresAt: "2030-01-01T00:00:00Z", note: "x" });
+    const request = { id: "p1", kind: "input", prompt: "Name?", data: { type: "string" }, expiresAt: "2030-01-01T00:00:00Z", note: "x" };
+    const r = pending(request);
     assert.equal(
       toJsonToolResult(r),
       '{"output":"Name?","isError":true,"metadata":{"pending":{"id":"p1","kind":"input","prompt":"Name?","data":{"type":"string"},"expiresAt":"2030-01-01T00:00:00Z","note":"x"}}}',

@@ -3,7 +3,7 @@
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import * as wire from "@toolnexus/wire";
+import * as wire from "toolnexus-contract";
 
 /** One vector: `<Type>/<valid|invalid>/<name>.json` under the examples folder. */
 export interface Vector {
@@ -50,7 +50,7 @@ export function roundTrip(type: string, bytes: Uint8Array): string {
   const from = api[`fromJson${type}`];
   const to = api[`toJson${type}`];
   if (typeof from !== "function" || typeof to !== "function") {
-    throw new Error(`@toolnexus/wire has no fromJson${type}/toJson${type}`);
+    throw new Error(`toolnexus-contract has no fromJson${type}/toJson${type}`);
   }
   let text: string;
   try {

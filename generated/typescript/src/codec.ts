@@ -17,9 +17,10 @@ import {
   keepUnknown,
   need,
   type StringRule,
+  unknownKeys,
 } from "./check.js";
 import { readJson, writeJson, type JsonObject } from "./json.js";
-import type { ContentPart, Request, Answer, ToolResult, ToolSpec, ToolCall, ToolCallResult, RunResult } from "./types.js";
+import type { ContentPart, Request, Answer, ToolResult, ToolSpec, ToolCall, ToolCallResult, RunResult, WireTypes } from "./types.js";
 
 // ---------------------------------------------------------------------------------- ContentPart
 
@@ -538,4 +539,36 @@ export function fromJsonRunResult(text: string): RunResult {
  */
 export function toJsonRunResult(value: RunResult): string {
   return writeJson(toWireRunResult(value));
+}
+
+// ---------------------------------------------------------------------------------- extra keys
+
+const KNOWN_KEYS: { readonly [N in keyof WireTypes]: ReadonlySet<string> } = {
+  ContentPart: CONTENT_PART_KEYS,
+  Request: REQUEST_KEYS,
+  Answer: ANSWER_KEYS,
+  ToolResult: TOOL_RESULT_KEYS,
+  ToolSpec: TOOL_SPEC_KEYS,
+  ToolCall: TOOL_CALL_KEYS,
+  ToolCallResult: TOOL_CALL_RESULT_KEYS,
+  RunResult: RUN_RESULT_KEYS,
+};
+
+/**
+ * The keys of `value` that its type does not name, in their wire order, as a new object: what
+ * a newer peer sent that this version of the schema does not know. The parsers keep such keys
+ * on the value and the emitters write them back after the known ones, but the interfaces do not
+ * declare them (so that a misspelled key is a compile error); this is how to read them.
+ *
+ * @example
+ * ```ts
+ * const r = fromJsonToolResult('{"output":"","isError":false,"later":[1]}');
+ * extraKeys(r, "ToolResult"); // { later: [1] }
+ * ```
+ *
+ * @param type - The name of the type of `value`.
+ * @throws {@link WireError} when `value` is not an object.
+ */
+export function extraKeys<N extends keyof WireTypes>(value: WireTypes[N], type: N): JsonObject {
+  return unknownKeys(expectObject(value, "$", `a ${type} object`), KNOWN_KEYS[type]);
 }

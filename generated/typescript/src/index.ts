@@ -2,7 +2,7 @@
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 /**
- * `@toolnexus/wire`: the toolnexus wire types (schema 1.0.0), generated from the IDL.
+ * `toolnexus-contract`: the toolnexus wire types (schema 1.0.0), generated from the IDL.
  *
  * @packageDocumentation
  */
@@ -12,8 +12,9 @@ export const SCHEMA_VERSION = "1.0.0";
 
 export { WireError } from "./errors.js";
 export { JsonNumber, readJson, writeJson, type JsonObject, type JsonValue } from "./json.js";
-export type { ContentPart, Request, Answer, ToolResult, ToolSpec, ToolCall, ToolCallResult, RunResult } from "./types.js";
+export type { ContentPart, Request, Answer, ToolResult, ToolSpec, ToolCall, ToolCallResult, RunResult, WireTypes } from "./types.js";
 export {
+  extraKeys,
   fromJsonContentPart,
   parseContentPart,
   toJsonContentPart,

@@ -2,9 +2,10 @@
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // One interface per wire type. Property names are the wire keys; an optional property is
-// absent from the wire when it is absent here. In a type open to unknown keys, keys a newer
-// schema adds are kept on the object itself (the index signature), so a parse/emit round trip
-// loses nothing.
+// absent from the wire when it is absent here. The interfaces have no index signature, so a
+// misspelled key in an object literal is a compile error. In a type open to unknown keys, keys
+// a newer schema adds are still kept on the parsed object itself and written back by the
+// emitter, so a parse/emit round trip loses nothing; they are untyped: `extraKeys` reads them.
 
 import type { JsonValue } from "./json.js";
 
@@ -24,8 +25,6 @@ export interface ContentPart {
   data: string;
   /** A file name for the content, when it has one; never a path. */
   name?: string;
-  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
-  [key: string]: unknown;
 }
 
 /**
@@ -54,8 +53,6 @@ export interface Request {
    * `expired`.
    */
   expiresAt?: string;
-  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
-  [key: string]: unknown;
 }
 
 /** The host's reply to a `Request`: the tool is run once more with it in its context. */
@@ -71,8 +68,6 @@ export interface Answer {
   data?: { [key: string]: JsonValue };
   /** Why the answer is not ok: `declined`, `cancelled` or `expired`. */
   reason?: "declined" | "cancelled" | "expired";
-  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
-  [key: string]: unknown;
 }
 
 /**
@@ -100,8 +95,6 @@ export interface ToolResult {
    * `pending` is reserved: it holds a `Request` when the result is a suspension.
    */
   metadata?: { [key: string]: JsonValue };
-  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
-  [key: string]: unknown;
 }
 
 /** How a tool is declared to a model: its name, what it does, and the JSON Schema of its arguments. */
@@ -114,8 +107,6 @@ export interface ToolSpec {
   inputSchema: { [key: string]: JsonValue };
   /** Where the tool comes from, such as `python:package.module.function` or `mcp:server-name`. */
   source?: string;
-  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
-  [key: string]: unknown;
 }
 
 /** One tool call that a model asked for in a turn. */
@@ -126,8 +117,6 @@ export interface ToolCall {
   name: string;
   /** The arguments, already parsed from the model's JSON text. */
   arguments: { [key: string]: JsonValue };
-  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
-  [key: string]: unknown;
 }
 
 /** The result of one `ToolCall`, under the call's id and tool name. */
@@ -138,8 +127,6 @@ export interface ToolCallResult {
   name: string;
   /** What the tool returned. */
   result: ToolResult;
-  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
-  [key: string]: unknown;
 }
 
 /**
@@ -183,6 +170,16 @@ export interface RunResult {
    * the host runs with a secret; `resume` rejects a run whose seal does not match.
    */
   seal?: string;
-  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
-  [key: string]: unknown;
+}
+
+/** Every wire type by its name, as `extraKeys` takes them. */
+export interface WireTypes {
+  ContentPart: ContentPart;
+  Request: Request;
+  Answer: Answer;
+  ToolResult: ToolResult;
+  ToolSpec: ToolSpec;
+  ToolCall: ToolCall;
+  ToolCallResult: ToolCallResult;
+  RunResult: RunResult;
 }

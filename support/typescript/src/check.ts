@@ -189,6 +189,24 @@ export function keepUnknown<T extends object>(src: Record<string, unknown>, out:
 }
 
 /**
+ * The own keys of `value` that `known` does not name (a key whose value is `undefined` counts as
+ * absent), with their values, in wire order, as a new object. What `extraKeys` returns.
+ */
+export function unknownKeys(value: object, known: ReadonlySet<string>): JsonObject {
+  const src = value as Record<string, unknown>;
+  const out: JsonObject = {};
+  const keys: string[] = [];
+  for (const key of orderedKeys(value)) {
+    if (!known.has(key) && src[key] !== undefined) {
+      setKey(out, key, src[key]);
+      keys.push(key);
+    }
+  }
+  keepOrder(out, keys);
+  return out;
+}
+
+/**
  * For a closed type (`additionalProperties: false`): a key the schema does not name is an error
  * at the path of the object, as JSON Schema validators report it.
  */

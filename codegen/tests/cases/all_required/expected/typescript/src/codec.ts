@@ -16,9 +16,10 @@ import {
   need,
   rejectUnknown,
   type StringRule,
+  unknownKeys,
 } from "./check.js";
 import { readJson, writeJson, type JsonObject } from "./json.js";
-import type { Point } from "./types.js";
+import type { Point, WireTypes } from "./types.js";
 
 // ---------------------------------------------------------------------------------- Point
 
@@ -78,4 +79,29 @@ export function fromJsonPoint(text: string): Point {
  */
 export function toJsonPoint(value: Point): string {
   return writeJson(toWirePoint(value));
+}
+
+// ---------------------------------------------------------------------------------- extra keys
+
+const KNOWN_KEYS: { readonly [N in keyof WireTypes]: ReadonlySet<string> } = {
+  Point: POINT_KEYS,
+};
+
+/**
+ * The keys of `value` that its type does not name, in their wire order, as a new object: what
+ * a newer peer sent that this version of the schema does not know. The parsers keep such keys
+ * on the value and the emitters write them back after the known ones, but the interfaces do not
+ * declare them (so that a misspelled key is a compile error); this is how to read them.
+ *
+ * @example
+ * ```ts
+ * const r = fromJsonToolResult('{"output":"","isError":false,"later":[1]}');
+ * extraKeys(r, "ToolResult"); // { later: [1] }
+ * ```
+ *
+ * @param type - The name of the type of `value`.
+ * @throws {@link WireError} when `value` is not an object.
+ */
+export function extraKeys<N extends keyof WireTypes>(value: WireTypes[N], type: N): JsonObject {
+  return unknownKeys(expectObject(value, "$", `a ${type} object`), KNOWN_KEYS[type]);
 }

@@ -14,9 +14,10 @@ import {
   has,
   keepUnknown,
   need,
+  unknownKeys,
 } from "./check.js";
 import { readJson, writeJson, type JsonObject } from "./json.js";
-import type { Span, Para, Section, Doc } from "./types.js";
+import type { Span, Para, Section, Doc, WireTypes } from "./types.js";
 
 // ---------------------------------------------------------------------------------- Span
 
@@ -244,4 +245,32 @@ export function fromJsonDoc(text: string): Doc {
  */
 export function toJsonDoc(value: Doc): string {
   return writeJson(toWireDoc(value));
+}
+
+// ---------------------------------------------------------------------------------- extra keys
+
+const KNOWN_KEYS: { readonly [N in keyof WireTypes]: ReadonlySet<string> } = {
+  Span: SPAN_KEYS,
+  Para: PARA_KEYS,
+  Section: SECTION_KEYS,
+  Doc: DOC_KEYS,
+};
+
+/**
+ * The keys of `value` that its type does not name, in their wire order, as a new object: what
+ * a newer peer sent that this version of the schema does not know. The parsers keep such keys
+ * on the value and the emitters write them back after the known ones, but the interfaces do not
+ * declare them (so that a misspelled key is a compile error); this is how to read them.
+ *
+ * @example
+ * ```ts
+ * const r = fromJsonToolResult('{"output":"","isError":false,"later":[1]}');
+ * extraKeys(r, "ToolResult"); // { later: [1] }
+ * ```
+ *
+ * @param type - The name of the type of `value`.
+ * @throws {@link WireError} when `value` is not an object.
+ */
+export function extraKeys<N extends keyof WireTypes>(value: WireTypes[N], type: N): JsonObject {
+  return unknownKeys(expectObject(value, "$", `a ${type} object`), KNOWN_KEYS[type]);
 }

@@ -2,9 +2,10 @@
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // One interface per wire type. Property names are the wire keys; an optional property is
-// absent from the wire when it is absent here. In a type open to unknown keys, keys a newer
-// schema adds are kept on the object itself (the index signature), so a parse/emit round trip
-// loses nothing.
+// absent from the wire when it is absent here. The interfaces have no index signature, so a
+// misspelled key in an object literal is a compile error. In a type open to unknown keys, keys
+// a newer schema adds are still kept on the parsed object itself and written back by the
+// emitter, so a parse/emit round trip loses nothing; they are untyped: `extraKeys` reads them.
 
 /** A run of text in one style. */
 export interface Span {
@@ -12,8 +13,6 @@ export interface Span {
   text: string;
   /** How it is set. */
   style?: "plain" | "bold" | "code";
-  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
-  [key: string]: unknown;
 }
 
 /** A paragraph of spans. */
@@ -22,8 +21,6 @@ export interface Para {
   spans: Span[];
   /** Rows of spans: an array of arrays of references. */
   grid?: Span[][];
-  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
-  [key: string]: unknown;
 }
 
 /** A section of paragraphs. */
@@ -32,8 +29,6 @@ export interface Section {
   heading: string;
   /** The paragraphs; always written. */
   paras: Para[];
-  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
-  [key: string]: unknown;
 }
 
 /** A document of sections. */
@@ -48,6 +43,12 @@ export interface Doc {
   sections?: Section[];
   /** An optional first section. */
   lead?: Section;
-  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
-  [key: string]: unknown;
+}
+
+/** Every wire type by its name, as `extraKeys` takes them. */
+export interface WireTypes {
+  Span: Span;
+  Para: Para;
+  Section: Section;
+  Doc: Doc;
 }

@@ -13,9 +13,10 @@ import {
   has,
   keepUnknown,
   need,
+  unknownKeys,
 } from "./check.js";
 import { readJson, writeJson, type JsonObject } from "./json.js";
-import type { Light } from "./types.js";
+import type { Light, WireTypes } from "./types.js";
 
 // ---------------------------------------------------------------------------------- Light
 
@@ -82,4 +83,29 @@ export function fromJsonLight(text: string): Light {
  */
 export function toJsonLight(value: Light): string {
   return writeJson(toWireLight(value));
+}
+
+// ---------------------------------------------------------------------------------- extra keys
+
+const KNOWN_KEYS: { readonly [N in keyof WireTypes]: ReadonlySet<string> } = {
+  Light: LIGHT_KEYS,
+};
+
+/**
+ * The keys of `value` that its type does not name, in their wire order, as a new object: what
+ * a newer peer sent that this version of the schema does not know. The parsers keep such keys
+ * on the value and the emitters write them back after the known ones, but the interfaces do not
+ * declare them (so that a misspelled key is a compile error); this is how to read them.
+ *
+ * @example
+ * ```ts
+ * const r = fromJsonToolResult('{"output":"","isError":false,"later":[1]}');
+ * extraKeys(r, "ToolResult"); // { later: [1] }
+ * ```
+ *
+ * @param type - The name of the type of `value`.
+ * @throws {@link WireError} when `value` is not an object.
+ */
+export function extraKeys<N extends keyof WireTypes>(value: WireTypes[N], type: N): JsonObject {
+  return unknownKeys(expectObject(value, "$", `a ${type} object`), KNOWN_KEYS[type]);
 }

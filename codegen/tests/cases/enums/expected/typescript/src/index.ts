@@ -2,7 +2,7 @@
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 /**
- * `@toolnexus/wire`: the enums wire types (schema 1.2.0), generated from the IDL.
+ * `toolnexus-contract`: the enums wire types (schema 1.2.0), generated from the IDL.
  *
  * @packageDocumentation
  */
@@ -12,8 +12,9 @@ export const SCHEMA_VERSION = "1.2.0";
 
 export { WireError } from "./errors.js";
 export { JsonNumber, readJson, writeJson, type JsonObject, type JsonValue } from "./json.js";
-export type { Light } from "./types.js";
+export type { Light, WireTypes } from "./types.js";
 export {
+  extraKeys,
   fromJsonLight,
   parseLight,
   toJsonLight,

@@ -2,7 +2,7 @@
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 /**
- * `@toolnexus/wire`: the mini wire types (schema 0.1.0), generated from the IDL.
+ * `toolnexus-contract`: the mini wire types (schema 0.1.0), generated from the IDL.
  *
  * @packageDocumentation
  */
@@ -12,8 +12,9 @@ export const SCHEMA_VERSION = "0.1.0";
 
 export { WireError } from "./errors.js";
 export { JsonNumber, readJson, writeJson, type JsonObject, type JsonValue } from "./json.js";
-export type { Note } from "./types.js";
+export type { Note, WireTypes } from "./types.js";
 export {
+  extraKeys,
   fromJsonNote,
   parseNote,
   toJsonNote,

@@ -2,9 +2,10 @@
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // One interface per wire type. Property names are the wire keys; an optional property is
-// absent from the wire when it is absent here. In a type open to unknown keys, keys a newer
-// schema adds are kept on the object itself (the index signature), so a parse/emit round trip
-// loses nothing.
+// absent from the wire when it is absent here. The interfaces have no index signature, so a
+// misspelled key in an object literal is a compile error. In a type open to unknown keys, keys
+// a newer schema adds are still kept on the parsed object itself and written back by the
+// emitter, so a parse/emit round trip loses nothing; they are untyped: `extraKeys` reads them.
 
 /** A note. */
 export interface Note {
@@ -18,6 +19,9 @@ export interface Note {
   isPinned?: boolean;
   /** Who wrote it. */
   author?: string;
-  /** Keys this version of the schema does not name, kept through a parse/emit round trip. */
-  [key: string]: unknown;
+}
+
+/** Every wire type by its name, as `extraKeys` takes them. */
+export interface WireTypes {
+  Note: Note;
 }

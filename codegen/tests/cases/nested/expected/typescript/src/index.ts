@@ -2,7 +2,7 @@
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 /**
- * `@toolnexus/wire`: the nest wire types (schema 2.0.0), generated from the IDL.
+ * `toolnexus-contract`: the nest wire types (schema 2.0.0), generated from the IDL.
  *
  * @packageDocumentation
  */
@@ -12,8 +12,9 @@ export const SCHEMA_VERSION = "2.0.0";
 
 export { WireError } from "./errors.js";
 export { JsonNumber, readJson, writeJson, type JsonObject, type JsonValue } from "./json.js";
-export type { Item, Box } from "./types.js";
+export type { Item, Box, WireTypes } from "./types.js";
 export {
+  extraKeys,
   fromJsonItem,
   parseItem,
   toJsonItem,
