@@ -1,10 +1,11 @@
-"""Rust target: the crate `toolnexus` in `generated/rust/`.
+"""Rust target: the crate in `generated/rust/`, package `toolnexus-contract`, library `toolnexus`.
 
 What derives from the IDL is rendered from the jinja2 templates in `templates/rust/`:
 the wire types (`src/types.rs`), `src/lib.rs` (its `mod` and `pub use` lines name only
-the modules copied for this IDL), `Cargo.toml` (the dependencies those modules need,
-and a libtest-free `[[test]]` for each copied test with its own `fn main`),
-`rustfmt.toml`, and `.cargo/config.toml` when a copied test reads `TOOLNEXUS_REPO`.
+the modules copied for this IDL), `Cargo.toml` (the package, versioned as the schema;
+the dependencies those modules need, as caret requirements; the opt-in `lossless`
+feature; a libtest-free `[[test]]` for each copied test with its own `fn main`),
+`README.md`, `LICENSE` (the one file without the DO NOT EDIT header) and `rustfmt.toml`.
 
 The runtime helpers and the crate's tests are hand-written Rust in `support/rust/`
 (`src/wire.rs`, `src/result.rs`, `src/suspend.rs`, `src/media.rs`, `tests/*.rs`),
@@ -12,6 +13,12 @@ compiled, linted and tested there against the generated types by
 `bash tests/rust/run.sh lint`. Each is copied behind the header when the IDL has the
 types its `// codegen: copy; requires ...` line names (`common.support_files`), so a
 small IDL gets `wire.rs` alone.
+
+A copied test that reads a file of the repository through `TOOLNEXUS_REPO` (the spec's
+example 4 reads `examples/media/fixture.png`) is run by a generated `tests/<name>/main.rs`
+that includes it unchanged and carries the file's bytes, so the crate packaged for
+crates.io tests on its own: with TOOLNEXUS_REPO unset, the runner writes the file under
+cargo's scratch folder for tests and points TOOLNEXUS_REPO there.
 
 Structs serialize through serde's derive; parsing is generated code that walks a
 `serde_json::Value` field by field, so it accepts exactly what the schema accepts
@@ -21,34 +28,61 @@ in a closed type) and names the JSON path of what it rejects.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
 
 from .common import environment, header_lines, support_files
 from .idl import Field, Idl, IdlError, TypeRef, WireType
 
-__all__ = ["CRATE", "DEPENDENCIES", "render"]
+__all__ = ["CRATE", "DEPENDENCIES", "FEATURES", "LIBRARY", "LICENSE_HOLDER", "PACKAGE_NAME", "render"]
 
 CRATE = "rust"
+#: The package name on crates.io (`toolnexus` there is the upstream crate the spec is
+#: written for); the library keeps the contract's name, so code says `use toolnexus::...`.
+PACKAGE_NAME = "toolnexus-contract"
+LIBRARY = "toolnexus"
+#: The copyright line of the crate's LICENSE (MIT).
+LICENSE_HOLDER = "Copyright (c) 2026 the toolnexus-contract authors"
+# Where the repository's files that a copied test reads through TOOLNEXUS_REPO are.
+_REPO = Path(__file__).resolve().parent.parent
 
-# Exact pins, so two machines build the same crate, each with the support module that
-# needs it (None: every crate). serde_json's features: `preserve_order` keeps metadata
-# keys in insertion order, `arbitrary_precision` keeps numbers as written (a big
-# integer survives byte for byte). support/rust/Cargo.toml repeats them.
+# Caret requirements, each the lowest version the crate's tests pass with, with and
+# without `lossless` (a scratch copy locked by `cargo +nightly update -Z
+# direct-minimal-versions`, then `cargo test`), so the crate resolves next to a user's
+# own serde, regex, ...; the repository's builds are reproducible through their
+# committed Cargo.lock files. Each with the support module that needs it (None: every
+# crate). No serde_json feature is turned on here: features are unified over a user's
+# whole dependency graph, and `preserve_order` and `arbitrary_precision` change how the
+# user's own serde code behaves (an f64 in an untagged enum or a flattened struct no
+# longer deserializes). They are the crate's opt-in feature `lossless` (FEATURES).
+# support/rust/Cargo.toml repeats these lines (a test keeps them equal).
 DEPENDENCIES: tuple[tuple[str, str, str | None], ...] = (
-    ("base64", '"=0.23.1"', "src/media.rs"),
-    ("getrandom", '"=0.4.3"', "src/suspend.rs"),
+    ("base64", '"0.23.0"', "src/media.rs"),
+    ("getrandom", '"0.4.0"', "src/suspend.rs"),
     # ecma_to_rust_regex spells every class out in ASCII ranges, so the Unicode
     # tables and the literal optimisations are left out to keep the build small.
     (
         "regex",
-        '{ version = "=1.13.2", default-features = false, features = '
+        '{ version = "1.10.0", default-features = false, features = '
         '["std", "perf-cache", "perf-dfa", "perf-onepass", "perf-backtrack"] }',
         None,
     ),
-    ("serde", '{ version = "=1.0.229", features = ["derive"] }', None),
-    ("serde_json", '{ version = "=1.0.154", features = ["preserve_order", "arbitrary_precision"] }', None),
+    # serde_json 1.0.152 is the first to keep `-0` with `arbitrary_precision` (the
+    # feature `lossless`); it needs serde_core, so serde 1.0.220 (serde_core's serde).
+    ("serde", '{ version = "1.0.220", features = ["derive"] }', None),
+    ("serde_json", '"1.0.152"', None),
+)
+
+# The crate's features (off by default), as `name = [...]` lines of Cargo.toml.
+# `lossless`: metadata and unknown keys keep their order, and numbers their text, so
+# every document comes back byte for byte (the conformance run builds with it).
+FEATURES: tuple[tuple[str, str], ...] = (
+    ("lossless", '["serde_json/preserve_order", "serde_json/arbitrary_precision"]'),
 )
 
 # Rust keywords: a field with one of these names becomes a raw identifier (`r#type`).
@@ -411,6 +445,40 @@ def use_list(module: str, names: list[str], width: int = 100) -> str:
 
 # A copied test with its own `fn main` (the spec's examples) runs without libtest.
 _MAIN = re.compile(r"^fn main\(", re.MULTILINE)
+# A copied test that reads a file of the repository, as the spec's example 4 does:
+# `PathBuf::from(std::env::var("TOOLNEXUS_REPO")?).join("examples/media/fixture.png")`.
+_REPO_FILE = re.compile(r'std::env::var\("TOOLNEXUS_REPO"\)\?\)\.join\("([^"]+)"\)')
+_BYTES_PER_LINE = 16  # as rustfmt lays a byte array out at 100 columns
+
+
+@dataclass(frozen=True)
+class RustTest:
+    """A copied test with its own `fn main`, a `[[test]]` with `harness = false`."""
+
+    name: str
+    path: str  # the target's file, in the crate
+    fixture: str | None  # the repository file its runner carries (then path is the runner)
+
+
+def _fixture_runner(env: jinja2.Environment, ctx: dict[str, object], name: str, fixture: str) -> str:
+    source = _REPO / fixture
+    if not source.is_file():
+        raise IdlError(f"rust target: tests/{name}.rs reads {fixture}, which is not in the repository")
+    data = source.read_bytes()
+    lines = [
+        " ".join(f"0x{b:02x}," for b in data[i : i + _BYTES_PER_LINE])
+        for i in range(0, len(data), _BYTES_PER_LINE)
+    ]
+    return env.get_template("fixture_runner.rs.jinja").render(
+        {
+            **ctx,
+            "test": name,
+            "fixture": fixture,
+            "fixture_size": len(data),
+            "fixture_sha256": hashlib.sha256(data).hexdigest(),
+            "fixture_lines": lines,
+        }
+    )
 
 
 def render(idl: Idl) -> dict[str, str]:
@@ -427,8 +495,18 @@ def render(idl: Idl) -> dict[str, str]:
     slash = "".join(f"// {line}\n" for line in header_lines(idl))
     hash_ = "".join(f"# {line}\n" for line in header_lines(idl))
     names = {s.name for s in structs}
+    main_tests = []
+    for rel, text in sorted(support.items()):
+        if rel.startswith("tests/") and rel.count("/") == 1 and _MAIN.search(text):
+            name = rel[len("tests/") : -len(".rs")]
+            found = _REPO_FILE.search(text)
+            fixture = found.group(1) if found else None
+            main_tests.append(RustTest(name, f"tests/{name}/main.rs" if fixture else rel, fixture))
     ctx = {
         "idl": idl,
+        "package_name": PACKAGE_NAME,
+        "library": LIBRARY,
+        "license_holder": LICENSE_HOLDER,
         "structs": structs,
         "enums": builder.enums,
         "rules": builder.rules,
@@ -444,26 +522,32 @@ def render(idl: Idl) -> dict[str, str]:
         "modules": modules,
         # The crate doc's example parses a ToolResult with an image part.
         "result_example": {"ToolResult", "ContentPart"} <= names,
+        "type_names": [s.name for s in structs],
         "dependencies": [
             (name, spec) for name, spec, needed_by in DEPENDENCIES if needed_by in (None, *support)
         ],
-        "main_tests": sorted(
-            rel[len("tests/") : -len(".rs")]
-            for rel, text in support.items()
-            if rel.startswith("tests/") and _MAIN.search(text)
-        ),
+        "dependency_versions": {
+            name: re.search(r'"([0-9][^"]*)"', spec).group(1)  # type: ignore[union-attr]
+            for name, spec, _ in DEPENDENCIES
+        },
+        "features": FEATURES,
+        "main_tests": main_tests,
         "crate_description": json.dumps(idl.description),
         "slash_header": slash,
         "hash_header": hash_,
+        "md_header": "".join(f"<!-- {line} -->\n" for line in header_lines(idl)).rstrip("\n"),
     }
     files = {
         f"{CRATE}/Cargo.toml": env.get_template("Cargo.toml.jinja").render(ctx),
+        f"{CRATE}/LICENSE": env.get_template("LICENSE.jinja").render(ctx),
+        f"{CRATE}/README.md": env.get_template("README.md.jinja").render(ctx),
         f"{CRATE}/rustfmt.toml": env.get_template("rustfmt.toml.jinja").render(ctx),
         f"{CRATE}/src/lib.rs": env.get_template("lib.rs.jinja").render(ctx),
         f"{CRATE}/src/types.rs": env.get_template("types.rs.jinja").render(ctx),
     }
-    if any("TOOLNEXUS_REPO" in text for text in support.values()):  # the spec's example 4
-        files[f"{CRATE}/.cargo/config.toml"] = env.get_template("config.toml.jinja").render(ctx)
+    for test in main_tests:
+        if test.fixture:
+            files[f"{CRATE}/{test.path}"] = _fixture_runner(env, ctx, test.name, test.fixture)
     for rel, text in support.items():
         files[f"{CRATE}/{rel}"] = text
     return files

@@ -5,8 +5,9 @@ golden case's (`test_goldens_rust.py`), the real IDL's, or one from an edited co
 `idl/`; always a scratch copy, since it adds a test file to the crate
 (`tests/golden_samples.rs`, the documents written in as string literals). It runs
 `cargo clippy --all-targets -- -D warnings` (every target compiles and lints clean),
-then that test alone: the crate's own tests pin the real contract, and need not hold
-for an edited one.
+then that test alone, with the crate's feature `lossless` (so numbers and key order come
+back as written): the crate's own tests pin the real contract, and need not hold for an
+edited one.
 
 Every crate shares one cargo target folder, so the dependencies build once:
 CARGO_TARGET_DIR when it is set, else `.cache/golden-target` (ignored by git); the
@@ -124,7 +125,8 @@ def build_and_roundtrip(
     )
     steps = (
         ["clippy", "--all-targets", "--quiet", "--", "-D", "warnings"],
-        ["test", "--quiet", "--test", SAMPLES_TEST],
+        # Byte for byte: with the crate's opt-in feature that keeps key order and number text.
+        ["test", "--quiet", "--features", "lossless", "--test", SAMPLES_TEST],
     )
     for args in steps:
         run = _cargo(args, crate_dir)

@@ -101,12 +101,36 @@ def test_the_real_crate_builds_and_round_trips(tmp_path: Path) -> None:
     build_and_roundtrip(crate, valid, invalid)
 
 
-def test_support_crate_pins_the_dependencies_the_generated_crate_does() -> None:
+def test_support_crate_has_the_dependencies_and_features_the_generated_crate_does() -> None:
     manifest = tomllib.loads((ROOT / "support" / "rust" / "Cargo.toml").read_text(encoding="utf-8"))
     generated = tomllib.loads(
-        "[dependencies]\n" + "".join(f"{name} = {spec}\n" for name, spec, _ in rust_target.DEPENDENCIES)
+        "[dependencies]\n"
+        + "".join(f"{name} = {spec}\n" for name, spec, _ in rust_target.DEPENDENCIES)
+        + "[features]\n"
+        + "".join(f"{name} = {spec}\n" for name, spec in rust_target.FEATURES)
     )
     assert manifest["dependencies"] == generated["dependencies"]
+    assert manifest["features"] == generated["features"]
+
+
+def test_the_crate_forces_no_serde_json_feature_and_pins_nothing() -> None:
+    """Features are unified over a user's whole build, so serde_json's `preserve_order` and
+    `arbitrary_precision` (which break f64s in a user's untagged and flattened types) are
+    only behind the opt-in `lossless`; requirements are caret, never `=` pins."""
+    manifest = tomllib.loads(rust_target.render(load(ROOT / "idl"))["rust/Cargo.toml"])
+    idl = load(ROOT / "idl")
+    assert manifest["package"]["name"] == rust_target.PACKAGE_NAME == "toolnexus-contract"
+    assert manifest["package"]["version"] == idl.version
+    assert manifest["lib"]["name"] == "toolnexus"
+    assert manifest["package"].get("publish", True) is True
+    assert manifest["package"]["license"] == "MIT"
+    assert "default" not in manifest["features"]
+    assert manifest["features"]["lossless"] == ["serde_json/preserve_order", "serde_json/arbitrary_precision"]
+    for name, spec in manifest["dependencies"].items():
+        dep = spec if isinstance(spec, dict) else {"version": spec}
+        assert re.fullmatch(r"[0-9]+\.[0-9]+\.[0-9]+", dep["version"]), (name, dep)
+        assert not dep.get("features", []) or name != "serde_json", dep
+    assert manifest["test"] and all(t["harness"] is False for t in manifest["test"])
 
 
 def test_a_case_crate_gets_only_the_support_it_can_use() -> None:

@@ -2,16 +2,20 @@
 # The Rust side of `make test`: checks the crate that `make gen` writes to generated/rust.
 #
 #   bash tests/rust/run.sh                          rustfmt --check, cargo test (the spec's
-#                                                   examples 2-4 included), cargo clippy
-#                                                   -D warnings, and the conformance binary
-#                                                   run over idl/examples with --check
+#                                                   examples 2-4 included) and cargo clippy
+#                                                   -D warnings, each without and with the
+#                                                   crate's feature `lossless`, and the
+#                                                   conformance binary (built with
+#                                                   `lossless`) run over idl/examples with
+#                                                   --check
 #   bash tests/rust/run.sh conformance [--check] DIR
 #                                                   builds (if needed) and runs the conformance
 #                                                   binary: one JSON line per vector in DIR
 #   bash tests/rust/run.sh lint                     the hand-written Rust where it is edited
 #                                                   (support/rust, over the generated types):
 #                                                   rustfmt --check, cargo clippy --all-targets
-#                                                   -D warnings, cargo test
+#                                                   -D warnings, cargo test, each without
+#                                                   and with the feature `lossless`
 #
 # Dependencies come from crates.io through cargo. The crate, the conformance binary and
 # support/rust share one target folder (generated/rust/target, ignored by git and by
@@ -23,8 +27,12 @@ CRATE="$ROOT/generated/rust"
 CONFORMANCE="$ROOT/tests/rust/conformance"
 SUPPORT="$ROOT/support/rust"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$CRATE/target}"
-# The spec's example 4 reads examples/media/fixture.png under it.
+# The spec's example 4 reads examples/media/fixture.png under it (unset, the crate's test
+# runner writes the copy it carries; tests/dist/rust.sh tests that).
 export TOOLNEXUS_REPO="${TOOLNEXUS_REPO:-$ROOT}"
+# The crate's configurations: serde_json as it comes, and with the opt-in feature that
+# keeps key order and number text (its tests pin what differs).
+CONFIGS=("" "--features=lossless")
 BIN="$CARGO_TARGET_DIR/debug/toolnexus-conformance"
 
 die() {
@@ -68,12 +76,14 @@ if [[ "${1:-}" == "lint" ]]; then
         echo "rustfmt is not installed: skipping the format check (rustup component add rustfmt)"
     fi
     find_clippy
-    if [[ $clippy_ok == 1 ]]; then
-        step "cargo clippy --all-targets -- -D warnings (support/rust)"
-        cargo clippy --all-targets -- -D warnings
-    fi
-    step "cargo test (support/rust)"
-    cargo test
+    for config in "${CONFIGS[@]}"; do
+        if [[ $clippy_ok == 1 ]]; then
+            step "cargo clippy --all-targets${config:+ $config} -- -D warnings (support/rust)"
+            cargo clippy --all-targets $config -- -D warnings
+        fi
+        step "cargo test${config:+ $config} (support/rust)"
+        cargo test $config
+    done
     echo
     echo "tests/rust/run.sh lint: the support Rust is clean"
     exit 0
@@ -93,18 +103,25 @@ if rustfmt --version >/dev/null 2>&1; then
     # lib.rs brings in the modules beside it (types.rs is #[rustfmt::skip]: laid out by
     # its template). The spec's examples are left as the spec prints them.
     rustfmt --check --edition 2021 src/lib.rs tests/runtime.rs tests/wire.rs
+    if [[ -f tests/seed_example_4/main.rs ]]; then
+        rustfmt --check --edition 2021 tests/seed_example_4/main.rs
+    fi
     rustfmt --check --edition 2021 "$CONFORMANCE/src/main.rs"
 else
     echo "rustfmt is not installed: skipping the format check (rustup component add rustfmt)"
 fi
 
-step "cargo test"
-cargo test
-
 find_clippy
+for config in "${CONFIGS[@]}"; do
+    step "cargo test${config:+ $config}"
+    cargo test $config
+    if [[ $clippy_ok == 1 ]]; then
+        step "cargo clippy --all-targets${config:+ $config} -- -D warnings"
+        cargo clippy --all-targets $config -- -D warnings
+    fi
+done
 if [[ $clippy_ok == 1 ]]; then
-    step "cargo clippy --all-targets -- -D warnings"
-    cargo clippy --all-targets -- -D warnings
+    step "cargo clippy (conformance)"
     cargo clippy --manifest-path "$CONFORMANCE/Cargo.toml" -- -D warnings
 fi
 

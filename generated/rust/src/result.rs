@@ -29,8 +29,9 @@ impl ToolResult {
     }
 
     /// This result with `meta`'s keys added to its metadata, replacing the values of
-    /// keys it already has (which keep their place); its other metadata, such as a
-    /// pending request, is kept.
+    /// keys it already has (which keep their place with the feature `lossless`; without
+    /// it the keys are in sorted order); its other metadata, such as a pending request,
+    /// is kept.
     pub fn with_metadata(mut self, meta: Map<String, Value>) -> ToolResult {
         match &mut self.metadata {
             Some(existing) => existing.extend(meta),

@@ -81,8 +81,9 @@ pub struct ContentPart {
     /// A file name for the content, when it has one; never a path.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// Keys this version of the schema does not know, kept from parsing in the order
-    /// they came and written after the known keys. Must not repeat a known key.
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -163,8 +164,9 @@ pub struct Request {
     /// counts as `expired`.
     #[serde(rename = "expiresAt", skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<String>,
-    /// Keys this version of the schema does not know, kept from parsing in the order
-    /// they came and written after the known keys. Must not repeat a known key.
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -249,8 +251,9 @@ pub struct Answer {
     /// Why the answer is not ok: `declined`, `cancelled` or `expired`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<AnswerReason>,
-    /// Keys this version of the schema does not know, kept from parsing in the order
-    /// they came and written after the known keys. Must not repeat a known key.
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -326,8 +329,9 @@ pub struct ToolResult {
     /// The key `pending` is reserved: it holds a `Request` when the result is a suspension.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Map<String, Value>>,
-    /// Keys this version of the schema does not know, kept from parsing in the order
-    /// they came and written after the known keys. Must not repeat a known key.
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -401,8 +405,9 @@ pub struct ToolSpec {
     /// `mcp:server-name`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
-    /// Keys this version of the schema does not know, kept from parsing in the order
-    /// they came and written after the known keys. Must not repeat a known key.
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -470,8 +475,9 @@ pub struct ToolCall {
     pub name: String,
     /// The arguments, already parsed from the model's JSON text.
     pub arguments: Map<String, Value>,
-    /// Keys this version of the schema does not know, kept from parsing in the order
-    /// they came and written after the known keys. Must not repeat a known key.
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -533,8 +539,9 @@ pub struct ToolCallResult {
     pub name: String,
     /// What the tool returned.
     pub result: ToolResult,
-    /// Keys this version of the schema does not know, kept from parsing in the order
-    /// they came and written after the known keys. Must not repeat a known key.
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -617,8 +624,9 @@ pub struct RunResult {
     /// match.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seal: Option<String>,
-    /// Keys this version of the schema does not know, kept from parsing in the order
-    /// they came and written after the known keys. Must not repeat a known key.
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }

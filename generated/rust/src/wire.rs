@@ -83,9 +83,10 @@ impl std::error::Error for WireError {}
 /// A wire type: parsed from and emitted as its JSON wire form.
 ///
 /// Emitting follows the wire rules: keys in schema order, an absent optional and an
-/// empty `parts` omitted, unknown keys kept from parsing and written last, in the
-/// order they came, compact UTF-8. Parsing accepts exactly what the type's JSON
-/// Schema accepts.
+/// empty `parts` omitted, unknown keys kept from parsing and written last, compact
+/// UTF-8. Parsing accepts exactly what the type's JSON Schema accepts. The unknown keys
+/// and those of free-form objects keep the order they came in, and numbers their text,
+/// with the crate's feature `lossless` (see the crate's documentation).
 pub trait Wire: Sized + Serialize {
     /// The type's name in the IDL, such as `ToolResult`.
     const NAME: &'static str;
@@ -108,7 +109,8 @@ pub trait Wire: Sized + Serialize {
         Self::from_json(text)
     }
 
-    /// The wire form as a JSON value.
+    /// The wire form as a JSON value (its objects' keys are in sorted order unless
+    /// serde_json's `preserve_order` is on, as with the feature `lossless`).
     fn to_wire(&self) -> Value {
         serde_json::to_value(self).expect("a wire type always serializes: its map keys are strings")
     }

@@ -48,8 +48,9 @@ pub struct Span {
     /// How it is set.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub style: Option<SpanStyle>,
-    /// Keys this version of the schema does not know, kept from parsing in the order
-    /// they came and written after the known keys. Must not repeat a known key.
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -104,8 +105,9 @@ pub struct Para {
     /// Rows of spans: an array of arrays of references.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub grid: Vec<Vec<Span>>,
-    /// Keys this version of the schema does not know, kept from parsing in the order
-    /// they came and written after the known keys. Must not repeat a known key.
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -159,8 +161,9 @@ pub struct Section {
     pub heading: String,
     /// The paragraphs; always written.
     pub paras: Vec<Para>,
-    /// Keys this version of the schema does not know, kept from parsing in the order
-    /// they came and written after the known keys. Must not repeat a known key.
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -218,8 +221,9 @@ pub struct Doc {
     /// An optional first section.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lead: Option<Section>,
-    /// Keys this version of the schema does not know, kept from parsing in the order
-    /// they came and written after the known keys. Must not repeat a known key.
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }

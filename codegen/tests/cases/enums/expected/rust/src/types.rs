@@ -45,8 +45,9 @@ pub struct Light {
     /// The colours it steps through.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cycle: Vec<LightCycleItem>,
-    /// Keys this version of the schema does not know, kept from parsing in the order
-    /// they came and written after the known keys. Must not repeat a known key.
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }

@@ -44,8 +44,9 @@ pub struct Note {
     /// Who wrote it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub author: Option<String>,
-    /// Keys this version of the schema does not know, kept from parsing in the order
-    /// they came and written after the known keys. Must not repeat a known key.
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }

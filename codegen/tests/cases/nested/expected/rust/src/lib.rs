@@ -8,6 +8,28 @@
 //! The types are generated from the JSON Schema files in `idl/` (schema
 //! 2.0.0), the same source as the Python and TypeScript packages, and
 //! they read and write the same bytes.
+//!
+//! # Exact bytes: the `lossless` feature
+//!
+//! Free-form JSON (the schema's open objects and the unknown keys a
+//! type keeps) is held as [`serde_json::Map`] and [`serde_json::Value`]. The crate's
+//! feature `lossless`, off by default, turns on serde_json's `preserve_order` and
+//! `arbitrary_precision`: keys then keep the order they came or were inserted in, and
+//! numbers their digits as written (only an exponent gets its sign: `1e2` comes back as
+//! `1e+2`), so every document in the contract's canonical form comes back byte for byte.
+//! It is opt-in because cargo turns a feature on for the whole build, and those two
+//! change how other serde code behaves (an `f64` in an `#[serde(untagged)]` enum or a
+//! `#[serde(flatten)]` struct no longer deserializes). Without it (unless another crate
+//! turns them on):
+//!
+//! - the keys of a free-form object, and the unknown keys of a type, are written in sorted
+//!   order, not in the order they came or were inserted ([`Wire::to_json`] writes a type's
+//!   own keys in schema order either way);
+//! - an integer outside the range of `i64` and `u64` is read as the nearest `f64`
+//!   (`123456789012345678901234567890` comes back as `1.2345678901234568e+29`), and a
+//!   number beyond the range of `f64` (`1e400`) is rejected as not valid JSON;
+//! - a number written with a fraction or an exponent (or as `-0`) is written in
+//!   serde_json's shortest form: `2.50` as `2.5`, `1e2` as `100.0`, `-0` as `-0.0`.
 #![warn(missing_docs)]
 
 #[rustfmt::skip] // laid out by its template

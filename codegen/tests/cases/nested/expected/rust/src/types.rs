@@ -51,8 +51,9 @@ pub struct Item {
     /// Kilograms.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub weight: Option<Number>,
-    /// Keys this version of the schema does not know, kept from parsing in the order
-    /// they came and written after the known keys. Must not repeat a known key.
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -124,8 +125,9 @@ pub struct Box {
     /// Free-form JSON.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub labels: Option<Map<String, Value>>,
-    /// Keys this version of the schema does not know, kept from parsing in the order
-    /// they came and written after the known keys. Must not repeat a known key.
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
