@@ -20,10 +20,14 @@ that includes it unchanged and carries the file's bytes, so the crate packaged f
 crates.io tests on its own: with TOOLNEXUS_REPO unset, the runner writes the file under
 cargo's scratch folder for tests and points TOOLNEXUS_REPO there.
 
-Structs serialize through serde's derive; parsing is generated code that walks a
-`serde_json::Value` field by field, so it accepts exactly what the schema accepts
-(types, enums, `minLength`, `pattern`, no `null` for an absent optional, no unknown key
-in a closed type) and names the JSON path of what it rejects.
+Structs serialize through a generated `Serialize` (what serde's derive would write:
+a map for an open type, its unknown keys last; a struct for a closed one) that first
+checks the value's nesting against `MAX_DEPTH` without recursing (`wire::Nest`, one
+generated impl per struct); parsing is generated code that walks a `serde_json::Value`
+field by field, after `wire::document` has checked its nesting and numbers, so it
+accepts exactly what the schema accepts (types, enums, `minLength`, `pattern`, no `null`
+for an absent optional, no unknown key in a closed type) and names the JSON path of what
+it rejects.
 """
 
 from __future__ import annotations
@@ -244,7 +248,8 @@ class RustField:
     wire_name: str
     description: str
     rust_type: str  # as declared on the struct (with Option<> when optional)
-    serde_attrs: tuple[str, ...]
+    emit_if: str | None  # the condition under which `Serialize` writes the field (None: always)
+    nests: bool  # holds objects or arrays (free-form JSON, a wire type, an array of them)
     parse: str  # an expression of type Result<T, WireError> over `value` and `at`
     local: str  # the parser's variable for the field (an Option)
     finish: str  # what turns `local` into the field's value ("" for an Option field)
@@ -395,9 +400,7 @@ class _Builder:
             if f.py_name == _EXTRA and t.open:
                 raise IdlError(f"{t.source} {f.wire_name}: `extra` is the Rust field for unknown keys")
             base, parse = self._rust_type(t, f, f.type)
-            attrs = []
-            if f.wire_name != f.py_name:
-                attrs.append(f"rename = {rust_str(f.wire_name)}")
+            emit_if = None
             missing = f"wire::missing(at, {rust_str(f.wire_name)})"
             if f.emit == "always" and f.required:
                 rust_type, finish = base, f".ok_or_else(|| {missing})?"
@@ -405,10 +408,10 @@ class _Builder:
                 rust_type, finish = base, self._default_finish(t, f)
             elif f.emit == "if_nonempty":
                 rust_type, finish = base, ".unwrap_or_default()"
-                attrs.append('skip_serializing_if = "Vec::is_empty"')
+                emit_if = f"!self.{ident}.is_empty()"
             else:
                 rust_type, finish = f"Option<{base}>", ""
-                attrs.append('skip_serializing_if = "Option::is_none"')
+                emit_if = f"self.{ident}.is_some()"
             local = ident + "_" if ident in _PARSER_LOCALS else ident
             fields.append(
                 RustField(
@@ -416,13 +419,22 @@ class _Builder:
                     wire_name=f.wire_name,
                     description=f.description,
                     rust_type=rust_type,
-                    serde_attrs=tuple(attrs),
+                    emit_if=emit_if,
+                    nests=_nests(f.type),
                     parse=parse,
                     local=local,
                     finish=finish,
                 )
             )
         return RustStruct(t.name, t.description, t.open, t.name in self.defaultable, tuple(fields))
+
+
+def _nests(t: TypeRef) -> bool:
+    """Whether a value of type `t` holds objects or arrays of its own."""
+    if t.kind == "array":
+        assert t.items is not None
+        return _nests(t.items)
+    return t.kind in ("map", "ref")
 
 
 def use_list(module: str, names: list[str], width: int = 100) -> str:
@@ -490,6 +502,7 @@ def render(idl: Idl) -> dict[str, str]:
         raise IdlError("rust target: support/rust/src/wire.rs is missing or not marked `// codegen: copy`")
     env = environment(CRATE)
     env.filters["rust_str"] = rust_str
+    env.filters["format_usize"] = lambda cond: f"usize::from({cond})"
     env.globals["doc_lines"] = doc_lines
     env.globals["use_list"] = use_list
     slash = "".join(f"// {line}\n" for line in header_lines(idl))

@@ -85,6 +85,10 @@ fi
 step "the packaged crate's own tests, unpacked in $WORK (TOOLNEXUS_REPO unset)"
 tar -xzf "$CRATE_FILE" -C "$WORK"
 UNPACKED="$WORK/$NAME-$VERSION"
+# cargo package stamps every file with one fixed old mtime, and the artifacts of a path
+# package in the shared target folder do not depend on its path: without this, cargo
+# would take the last run's build of the library for fresh and test stale code.
+find "$UNPACKED" -type f -exec touch {} +
 cd "$UNPACKED"
 for config in "" "--features=lossless"; do
     echo "-- cargo test --locked${config:+ $config}"

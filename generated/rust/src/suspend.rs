@@ -5,7 +5,7 @@
 
 //! Suspensions: a [`ToolResult`] whose `metadata["pending"]` is a [`Request`].
 
-use serde_json::Map;
+use serde_json::{Map, Value};
 
 use crate::{Request, ToolResult, Wire};
 
@@ -45,8 +45,26 @@ pub fn pending(mut request: Request) -> ToolResult {
         Some(url) if !url.is_empty() => format!("{}\n{}", request.prompt, url),
         _ => request.prompt.clone(),
     };
+    let wire = match request.try_to_wire() {
+        Ok(wire) => wire,
+        // Its free-form JSON nests past MAX_DEPTH: moved in as it is (after the other
+        // keys), never serialized, so nothing recurses; the result cannot be emitted
+        // (`try_to_json` says so) and `pending_of` finds no request in it.
+        Err(_) => {
+            let data = request.data.take();
+            let extra = std::mem::take(&mut request.extra);
+            let mut wire = request.to_wire();
+            if let Value::Object(map) = &mut wire {
+                if let Some(data) = data {
+                    map.insert("data".to_owned(), Value::Object(data));
+                }
+                map.extend(extra);
+            }
+            wire
+        }
+    };
     let mut metadata = Map::new();
-    metadata.insert("pending".to_owned(), request.to_wire());
+    metadata.insert("pending".to_owned(), wire);
     ToolResult {
         output,
         is_error: true,
@@ -75,5 +93,6 @@ pub fn auth_required(url: impl Into<String>, prompt: impl Into<String>) -> ToolR
 /// one whose `metadata["pending"]` is not a valid request.
 pub fn pending_of(result: &ToolResult) -> Option<Request> {
     let value = result.metadata.as_ref()?.get("pending")?;
-    Request::from_wire(value.clone()).ok()
+    // Checked before the clone, which would recurse through a deep value.
+    Request::from_wire(crate::wire::acceptable(value)?.clone()).ok()
 }

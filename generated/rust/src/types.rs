@@ -3,18 +3,20 @@
 
 //! The wire types of the toolnexus schema 1.0.0, one struct per IDL file.
 //!
-//! Emitting is serde's derive (keys in schema order, absent optionals and empty arrays
-//! skipped, unknown keys flattened in last); parsing is written out below field by
-//! field from the IDL, so it checks what the JSON Schema checks and names the path of
+//! Emitting and parsing are written out below field by field from the IDL. Emitting
+//! (each type's `Serialize`) first checks the value's nesting without recursing, then
+//! writes the keys in schema order, skipping absent optionals and empty arrays, and the
+//! unknown keys last; parsing checks what the JSON Schema checks and names the path of
 //! what it rejects.
 
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::ser::{Error as _, SerializeMap};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::wire::{self, JsonPath, StringRule, Wire, WireError};
+use crate::wire::{self, JsonPath, Nest, Nesting, StringRule, Wire, WireError};
 
 /// The version of the schema these types were generated from.
 pub const SCHEMA_VERSION: &str = "1.0.0";
@@ -35,14 +37,14 @@ pub const TYPE_NAMES: [&str; 8] = [
 /// conformance run does; `None` when no wire type has that name.
 pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireError>> {
     let emitted = match type_name {
-        "ContentPart" => ContentPart::from_slice(json).map(|v| v.to_json()),
-        "Request" => Request::from_slice(json).map(|v| v.to_json()),
-        "Answer" => Answer::from_slice(json).map(|v| v.to_json()),
-        "ToolResult" => ToolResult::from_slice(json).map(|v| v.to_json()),
-        "ToolSpec" => ToolSpec::from_slice(json).map(|v| v.to_json()),
-        "ToolCall" => ToolCall::from_slice(json).map(|v| v.to_json()),
-        "ToolCallResult" => ToolCallResult::from_slice(json).map(|v| v.to_json()),
-        "RunResult" => RunResult::from_slice(json).map(|v| v.to_json()),
+        "ContentPart" => ContentPart::from_slice(json).and_then(|v| v.try_to_json()),
+        "Request" => Request::from_slice(json).and_then(|v| v.try_to_json()),
+        "Answer" => Answer::from_slice(json).and_then(|v| v.try_to_json()),
+        "ToolResult" => ToolResult::from_slice(json).and_then(|v| v.try_to_json()),
+        "ToolSpec" => ToolSpec::from_slice(json).and_then(|v| v.try_to_json()),
+        "ToolCall" => ToolCall::from_slice(json).and_then(|v| v.try_to_json()),
+        "ToolCallResult" => ToolCallResult::from_slice(json).and_then(|v| v.try_to_json()),
+        "RunResult" => RunResult::from_slice(json).and_then(|v| v.try_to_json()),
         _ => return None,
     };
     Some(emitted)
@@ -68,23 +70,20 @@ static TOOL_SPEC_NAME: StringRule = StringRule::new(0, Some("^[A-Za-z0-9_-]+$"))
 
 /// A non-text part of a tool result: an image, audio, video or any other file, carried inline
 /// as base64.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContentPart {
     /// The family of the content, taken from the MIME type: `image`, `audio`, `video`, or
     /// `file` for anything else.
     pub kind: ContentPartKind,
     /// The IANA media type of `data`, such as `image/png` or `application/pdf`.
-    #[serde(rename = "mimeType")]
     pub mime_type: String,
     /// The content's bytes, standard base64 (RFC 4648 section 4) with padding.
     pub data: String,
     /// A file name for the content, when it has one; never a path.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
@@ -128,10 +127,37 @@ impl ContentPart {
     }
 }
 
+impl Nest for ContentPart {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for ContentPart {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("kind", &self.kind)?;
+        map.serialize_entry("mimeType", &self.mime_type)?;
+        map.serialize_entry("data", &self.data)?;
+        if self.name.is_some() {
+            map.serialize_entry("name", &self.name)?;
+        }
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
 impl Wire for ContentPart {
     const NAME: &'static str = "ContentPart";
 
     fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
         Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
     }
 }
@@ -144,7 +170,7 @@ impl<'de> Deserialize<'de> for ContentPart {
 
 /// What a suspended tool asks of the host before it can finish: an approval, an authorization,
 /// input or an answer to a question. It travels in `ToolResult.metadata["pending"]`.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Request {
     /// Identifies the request; the `Answer` carries the same id. Generated as `pnd-` followed
     /// by random hex when a tool leaves it empty.
@@ -155,19 +181,15 @@ pub struct Request {
     /// The text shown to the person who answers.
     pub prompt: String,
     /// Where the person goes to answer, such as a login page for an `authorization` request.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// Structured detail for the host, such as a JSON Schema for the input asked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Map<String, Value>>,
     /// When the request stops being answerable, as an RFC 3339 date-time; an answer after it
     /// counts as `expired`.
-    #[serde(rename = "expiresAt", skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<String>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
@@ -223,10 +245,44 @@ impl Request {
     }
 }
 
+impl Nest for Request {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        self.data.nest(level + 1, nesting);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for Request {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("id", &self.id)?;
+        map.serialize_entry("kind", &self.kind)?;
+        map.serialize_entry("prompt", &self.prompt)?;
+        if self.url.is_some() {
+            map.serialize_entry("url", &self.url)?;
+        }
+        if self.data.is_some() {
+            map.serialize_entry("data", &self.data)?;
+        }
+        if self.expires_at.is_some() {
+            map.serialize_entry("expiresAt", &self.expires_at)?;
+        }
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
 impl Wire for Request {
     const NAME: &'static str = "Request";
 
     fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
         Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
     }
 }
@@ -238,7 +294,7 @@ impl<'de> Deserialize<'de> for Request {
 }
 
 /// The host's reply to a `Request`: the tool is run once more with it in its context.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Answer {
     /// The id of the `Request` this answers.
     pub id: String,
@@ -246,15 +302,12 @@ pub struct Answer {
     /// expired.
     pub ok: bool,
     /// What the person supplied, such as the input asked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Map<String, Value>>,
     /// Why the answer is not ok: `declined`, `cancelled` or `expired`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<AnswerReason>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
@@ -298,10 +351,40 @@ impl Answer {
     }
 }
 
+impl Nest for Answer {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        self.data.nest(level + 1, nesting);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for Answer {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("id", &self.id)?;
+        map.serialize_entry("ok", &self.ok)?;
+        if self.data.is_some() {
+            map.serialize_entry("data", &self.data)?;
+        }
+        if self.reason.is_some() {
+            map.serialize_entry("reason", &self.reason)?;
+        }
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
 impl Wire for Answer {
     const NAME: &'static str = "Answer";
 
     fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
         Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
     }
 }
@@ -314,25 +397,21 @@ impl<'de> Deserialize<'de> for Answer {
 
 /// The envelope every tool returns: text for the model, an error flag, non-text parts, and
 /// host-only metadata that never reaches the model.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ToolResult {
     /// The text the model reads; structured data goes in as JSON text.
     pub output: String,
     /// True when the tool failed; the failure is a result the model can read, never an
     /// exception crossing the tool boundary.
-    #[serde(rename = "isError")]
     pub is_error: bool,
     /// Non-text output such as images and files, in order; omitted from the wire when empty.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub parts: Vec<ContentPart>,
     /// Free-form JSON for the host only (exit codes, diffs, timings); never sent to a model.
     /// The key `pending` is reserved: it holds a `Request` when the result is a suspension.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Map<String, Value>>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
@@ -376,10 +455,41 @@ impl ToolResult {
     }
 }
 
+impl Nest for ToolResult {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        self.parts.nest(level + 1, nesting);
+        self.metadata.nest(level + 1, nesting);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for ToolResult {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("output", &self.output)?;
+        map.serialize_entry("isError", &self.is_error)?;
+        if !self.parts.is_empty() {
+            map.serialize_entry("parts", &self.parts)?;
+        }
+        if self.metadata.is_some() {
+            map.serialize_entry("metadata", &self.metadata)?;
+        }
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
 impl Wire for ToolResult {
     const NAME: &'static str = "ToolResult";
 
     fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
         Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
     }
 }
@@ -392,23 +502,20 @@ impl<'de> Deserialize<'de> for ToolResult {
 
 /// How a tool is declared to a model: its name, what it does, and the JSON Schema of its
 /// arguments.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ToolSpec {
     /// The tool's name, made of ASCII letters, digits, `_` and `-`.
     pub name: String,
     /// What the tool does, written for the model.
     pub description: String,
     /// The JSON Schema that the tool's arguments satisfy; an object schema.
-    #[serde(rename = "inputSchema")]
     pub input_schema: Map<String, Value>,
     /// Where the tool comes from, such as `python:package.module.function` or
     /// `mcp:server-name`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
@@ -452,10 +559,38 @@ impl ToolSpec {
     }
 }
 
+impl Nest for ToolSpec {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        self.input_schema.nest(level + 1, nesting);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for ToolSpec {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("name", &self.name)?;
+        map.serialize_entry("description", &self.description)?;
+        map.serialize_entry("inputSchema", &self.input_schema)?;
+        if self.source.is_some() {
+            map.serialize_entry("source", &self.source)?;
+        }
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
 impl Wire for ToolSpec {
     const NAME: &'static str = "ToolSpec";
 
     fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
         Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
     }
 }
@@ -467,7 +602,7 @@ impl<'de> Deserialize<'de> for ToolSpec {
 }
 
 /// One tool call that a model asked for in a turn.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ToolCall {
     /// The provider's id for the call; the result goes back under the same id.
     pub id: String,
@@ -478,7 +613,6 @@ pub struct ToolCall {
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
@@ -516,10 +650,35 @@ impl ToolCall {
     }
 }
 
+impl Nest for ToolCall {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        self.arguments.nest(level + 1, nesting);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for ToolCall {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("id", &self.id)?;
+        map.serialize_entry("name", &self.name)?;
+        map.serialize_entry("arguments", &self.arguments)?;
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
 impl Wire for ToolCall {
     const NAME: &'static str = "ToolCall";
 
     fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
         Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
     }
 }
@@ -531,7 +690,7 @@ impl<'de> Deserialize<'de> for ToolCall {
 }
 
 /// The result of one `ToolCall`, under the call's id and tool name.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ToolCallResult {
     /// The id of the `ToolCall` this answers.
     pub id: String,
@@ -542,7 +701,6 @@ pub struct ToolCallResult {
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
@@ -580,10 +738,35 @@ impl ToolCallResult {
     }
 }
 
+impl Nest for ToolCallResult {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        self.result.nest(level + 1, nesting);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for ToolCallResult {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("id", &self.id)?;
+        map.serialize_entry("name", &self.name)?;
+        map.serialize_entry("result", &self.result)?;
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
 impl Wire for ToolCallResult {
     const NAME: &'static str = "ToolCallResult";
 
     fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
         Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
     }
 }
@@ -596,7 +779,7 @@ impl<'de> Deserialize<'de> for ToolCallResult {
 
 /// The outcome of running one turn of tool calls: every result, or a stop on a suspension that
 /// a host can store and resume from later, in another process.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunResult {
     /// `done` when every call has its result; `pending` when the run stopped on a suspension
     /// and waits for an `Answer`.
@@ -604,30 +787,24 @@ pub struct RunResult {
     /// The finished results, in call order.
     pub results: Vec<ToolCallResult>,
     /// The request the run waits on; present exactly when `status` is `pending`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pending: Option<Request>,
     /// The calls that have no result yet, in call order; the first is the one whose suspension
     /// is `pending`. Omitted when empty.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub calls: Vec<ToolCall>,
     /// The suspensions of the calls in `calls`: one `Request` per call, in the same order, the
     /// first being `pending`. `resume` asks each waiting call's own request in turn rather than
     /// running the call again. Omitted when empty.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub requests: Vec<Request>,
     /// The ids of the turn's calls, in call order, kept by a `pending` run so that the results
     /// come back in call order after a `resume`. Omitted when empty.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub order: Vec<String>,
     /// A tamper-evident seal over `results`, `pending`, `calls`, `requests` and `order`,
     /// present when the host runs with a secret; `resume` rejects a run whose seal does not
     /// match.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub seal: Option<String>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
@@ -689,10 +866,52 @@ impl RunResult {
     }
 }
 
+impl Nest for RunResult {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        self.results.nest(level + 1, nesting);
+        self.pending.nest(level + 1, nesting);
+        self.calls.nest(level + 1, nesting);
+        self.requests.nest(level + 1, nesting);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for RunResult {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("status", &self.status)?;
+        map.serialize_entry("results", &self.results)?;
+        if self.pending.is_some() {
+            map.serialize_entry("pending", &self.pending)?;
+        }
+        if !self.calls.is_empty() {
+            map.serialize_entry("calls", &self.calls)?;
+        }
+        if !self.requests.is_empty() {
+            map.serialize_entry("requests", &self.requests)?;
+        }
+        if !self.order.is_empty() {
+            map.serialize_entry("order", &self.order)?;
+        }
+        if self.seal.is_some() {
+            map.serialize_entry("seal", &self.seal)?;
+        }
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
 impl Wire for RunResult {
     const NAME: &'static str = "RunResult";
 
     fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
         Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
     }
 }

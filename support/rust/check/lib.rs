@@ -22,7 +22,7 @@ pub use types::{
     Answer, AnswerReason, ContentPart, ContentPartKind, Request, RunResult, RunResultStatus,
     SCHEMA_VERSION, TYPE_NAMES, ToolCall, ToolCallResult, ToolResult, ToolSpec, roundtrip,
 };
-pub use wire::{Wire, WireError, parse};
+pub use wire::{MAX_DEPTH, Wire, WireError, drop_deep, parse};
 
 /// The `serde_json` the crate is built with (`Map` and `Value` are in its API).
 pub use serde_json;

@@ -31,7 +31,14 @@ impl ToolResult {
     /// is kept.
     pub fn with_metadata(mut self, meta: Map<String, Value>) -> ToolResult {
         match &mut self.metadata {
-            Some(existing) => existing.extend(meta),
+            Some(existing) => {
+                for (key, value) in meta {
+                    if let Some(replaced) = existing.insert(key, value) {
+                        // However deeply it nests (see `drop_deep`).
+                        crate::drop_deep(replaced);
+                    }
+                }
+            }
             None => self.metadata = Some(meta),
         }
         self

@@ -26,10 +26,21 @@
 //!   order, not in the order they came or were inserted ([`Wire::to_json`] writes a type's
 //!   own keys in schema order either way);
 //! - an integer outside the range of `i64` and `u64` is read as the nearest `f64`
-//!   (`123456789012345678901234567890` comes back as `1.2345678901234568e+29`), and a
-//!   number beyond the range of `f64` (`1e400`) is rejected as not valid JSON;
+//!   (`123456789012345678901234567890` comes back as `1.2345678901234568e+29`); a number
+//!   beyond the range of `f64` (`1e400`) is rejected either way;
 //! - a number written with a fraction or an exponent (or as `-0`) is written in
 //!   serde_json's shortest form: `2.50` as `2.5`, `1e2` as `100.0`, `-0` as `-0.0`.
+//!
+//! # Limits
+//!
+//! Parsing rejects at `$`, before the schema's checks and as every language of the
+//! contract does, text that is not RFC 8259 JSON (`NaN`, a lone surrogate escape), a
+//! number beyond the range of a double, and a document nested more than [`MAX_DEPTH`]
+//! levels. Emitting refuses a value nested more than [`MAX_DEPTH`] levels, checked
+//! without recursing: [`Wire::try_to_json`] and every type's `Serialize` return an
+//! error, [`Wire::to_json`] panics. A [`serde_json::Value`] built in code many thousands
+//! of levels deep still overflows the stack when it is dropped (serde_json drops
+//! recursively); [`drop_deep`] drops one without recursing.
 #![warn(missing_docs)]
 
 #[rustfmt::skip] // laid out by its template
@@ -37,7 +48,7 @@ mod types;
 mod wire;
 
 pub use types::{Point, SCHEMA_VERSION, TYPE_NAMES, roundtrip};
-pub use wire::{Wire, WireError, parse};
+pub use wire::{MAX_DEPTH, Wire, WireError, drop_deep, parse};
 
 /// The `serde_json` this crate is built with (`Map` and `Value` are in its API).
 pub use serde_json;

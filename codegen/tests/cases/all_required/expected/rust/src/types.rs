@@ -3,15 +3,17 @@
 
 //! The wire types of the strict schema 1.0.0, one struct per IDL file.
 //!
-//! Emitting is serde's derive (keys in schema order, absent optionals and empty arrays
-//! skipped, unknown keys flattened in last); parsing is written out below field by
-//! field from the IDL, so it checks what the JSON Schema checks and names the path of
+//! Emitting and parsing are written out below field by field from the IDL. Emitting
+//! (each type's `Serialize`) first checks the value's nesting without recursing, then
+//! writes the keys in schema order, skipping absent optionals and empty arrays, and the
+//! unknown keys last; parsing checks what the JSON Schema checks and names the path of
 //! what it rejects.
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::ser::{Error as _, SerializeStruct};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Number, Value};
 
-use crate::wire::{self, JsonPath, StringRule, Wire, WireError};
+use crate::wire::{self, JsonPath, Nest, Nesting, StringRule, Wire, WireError};
 
 /// The version of the schema these types were generated from.
 pub const SCHEMA_VERSION: &str = "1.0.0";
@@ -25,7 +27,7 @@ pub const TYPE_NAMES: [&str; 1] = [
 /// conformance run does; `None` when no wire type has that name.
 pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireError>> {
     let emitted = match type_name {
-        "Point" => Point::from_slice(json).map(|v| v.to_json()),
+        "Point" => Point::from_slice(json).and_then(|v| v.try_to_json()),
         _ => return None,
     };
     Some(emitted)
@@ -34,7 +36,7 @@ pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireErro
 static POINT_LABEL: StringRule = StringRule::new(1, None);
 
 /// A labelled point.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Point {
     /// Across.
     pub x: Number,
@@ -98,10 +100,35 @@ impl Point {
     }
 }
 
+impl Nest for Point {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        self.attrs.nest(level + 1, nesting);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order.
+impl Serialize for Point {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let len = 6;
+        let mut state = serializer.serialize_struct("Point", len)?;
+        state.serialize_field("x", &self.x)?;
+        state.serialize_field("y", &self.y)?;
+        state.serialize_field("label", &self.label)?;
+        state.serialize_field("tags", &self.tags)?;
+        state.serialize_field("visible", &self.visible)?;
+        state.serialize_field("attrs", &self.attrs)?;
+        state.end()
+    }
+}
+
 impl Wire for Point {
     const NAME: &'static str = "Point";
 
     fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
         Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
     }
 }

@@ -3,18 +3,20 @@
 
 //! The wire types of the deep schema 0.3.0, one struct per IDL file.
 //!
-//! Emitting is serde's derive (keys in schema order, absent optionals and empty arrays
-//! skipped, unknown keys flattened in last); parsing is written out below field by
-//! field from the IDL, so it checks what the JSON Schema checks and names the path of
+//! Emitting and parsing are written out below field by field from the IDL. Emitting
+//! (each type's `Serialize`) first checks the value's nesting without recursing, then
+//! writes the keys in schema order, skipping absent optionals and empty arrays, and the
+//! unknown keys last; parsing checks what the JSON Schema checks and names the path of
 //! what it rejects.
 
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::ser::{Error as _, SerializeMap};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::wire::{self, JsonPath, Wire, WireError};
+use crate::wire::{self, JsonPath, Nest, Nesting, Wire, WireError};
 
 /// The version of the schema these types were generated from.
 pub const SCHEMA_VERSION: &str = "0.3.0";
@@ -31,27 +33,25 @@ pub const TYPE_NAMES: [&str; 4] = [
 /// conformance run does; `None` when no wire type has that name.
 pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireError>> {
     let emitted = match type_name {
-        "Span" => Span::from_slice(json).map(|v| v.to_json()),
-        "Para" => Para::from_slice(json).map(|v| v.to_json()),
-        "Section" => Section::from_slice(json).map(|v| v.to_json()),
-        "Doc" => Doc::from_slice(json).map(|v| v.to_json()),
+        "Span" => Span::from_slice(json).and_then(|v| v.try_to_json()),
+        "Para" => Para::from_slice(json).and_then(|v| v.try_to_json()),
+        "Section" => Section::from_slice(json).and_then(|v| v.try_to_json()),
+        "Doc" => Doc::from_slice(json).and_then(|v| v.try_to_json()),
         _ => return None,
     };
     Some(emitted)
 }
 
 /// A run of text in one style.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Span {
     /// The text.
     pub text: String,
     /// How it is set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub style: Option<SpanStyle>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
@@ -83,10 +83,35 @@ impl Span {
     }
 }
 
+impl Nest for Span {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for Span {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("text", &self.text)?;
+        if self.style.is_some() {
+            map.serialize_entry("style", &self.style)?;
+        }
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
 impl Wire for Span {
     const NAME: &'static str = "Span";
 
     fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
         Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
     }
 }
@@ -98,17 +123,15 @@ impl<'de> Deserialize<'de> for Span {
 }
 
 /// A paragraph of spans.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Para {
     /// The spans; always written.
     pub spans: Vec<Span>,
     /// Rows of spans: an array of arrays of references.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub grid: Vec<Vec<Span>>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
@@ -140,10 +163,37 @@ impl Para {
     }
 }
 
+impl Nest for Para {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        self.spans.nest(level + 1, nesting);
+        self.grid.nest(level + 1, nesting);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for Para {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("spans", &self.spans)?;
+        if !self.grid.is_empty() {
+            map.serialize_entry("grid", &self.grid)?;
+        }
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
 impl Wire for Para {
     const NAME: &'static str = "Para";
 
     fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
         Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
     }
 }
@@ -155,7 +205,7 @@ impl<'de> Deserialize<'de> for Para {
 }
 
 /// A section of paragraphs.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Section {
     /// The section heading.
     pub heading: String,
@@ -164,7 +214,6 @@ pub struct Section {
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
@@ -196,10 +245,34 @@ impl Section {
     }
 }
 
+impl Nest for Section {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        self.paras.nest(level + 1, nesting);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for Section {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("heading", &self.heading)?;
+        map.serialize_entry("paras", &self.paras)?;
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
 impl Wire for Section {
     const NAME: &'static str = "Section";
 
     fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
         Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
     }
 }
@@ -211,20 +284,17 @@ impl<'de> Deserialize<'de> for Section {
 }
 
 /// A document of sections.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Doc {
     /// The document's title.
     pub title: String,
     /// The sections, in order; omitted when empty.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sections: Vec<Section>,
     /// An optional first section.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub lead: Option<Section>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
@@ -262,10 +332,40 @@ impl Doc {
     }
 }
 
+impl Nest for Doc {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        self.sections.nest(level + 1, nesting);
+        self.lead.nest(level + 1, nesting);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for Doc {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("title", &self.title)?;
+        if !self.sections.is_empty() {
+            map.serialize_entry("sections", &self.sections)?;
+        }
+        if self.lead.is_some() {
+            map.serialize_entry("lead", &self.lead)?;
+        }
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
 impl Wire for Doc {
     const NAME: &'static str = "Doc";
 
     fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
         Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
     }
 }

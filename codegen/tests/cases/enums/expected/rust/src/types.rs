@@ -3,18 +3,20 @@
 
 //! The wire types of the enums schema 1.2.0, one struct per IDL file.
 //!
-//! Emitting is serde's derive (keys in schema order, absent optionals and empty arrays
-//! skipped, unknown keys flattened in last); parsing is written out below field by
-//! field from the IDL, so it checks what the JSON Schema checks and names the path of
+//! Emitting and parsing are written out below field by field from the IDL. Emitting
+//! (each type's `Serialize`) first checks the value's nesting without recursing, then
+//! writes the keys in schema order, skipping absent optionals and empty arrays, and the
+//! unknown keys last; parsing checks what the JSON Schema checks and names the path of
 //! what it rejects.
 
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::ser::{Error as _, SerializeMap};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::wire::{self, JsonPath, Wire, WireError};
+use crate::wire::{self, JsonPath, Nest, Nesting, Wire, WireError};
 
 /// The version of the schema these types were generated from.
 pub const SCHEMA_VERSION: &str = "1.2.0";
@@ -28,27 +30,24 @@ pub const TYPE_NAMES: [&str; 1] = [
 /// conformance run does; `None` when no wire type has that name.
 pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireError>> {
     let emitted = match type_name {
-        "Light" => Light::from_slice(json).map(|v| v.to_json()),
+        "Light" => Light::from_slice(json).and_then(|v| v.try_to_json()),
         _ => return None,
     };
     Some(emitted)
 }
 
 /// A traffic light.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Light {
     /// What it shows now.
     pub color: LightColor,
     /// How it runs, when set.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub mode: Option<LightMode>,
     /// The colours it steps through.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cycle: Vec<LightCycleItem>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
@@ -86,10 +85,38 @@ impl Light {
     }
 }
 
+impl Nest for Light {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for Light {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("color", &self.color)?;
+        if self.mode.is_some() {
+            map.serialize_entry("mode", &self.mode)?;
+        }
+        if !self.cycle.is_empty() {
+            map.serialize_entry("cycle", &self.cycle)?;
+        }
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
 impl Wire for Light {
     const NAME: &'static str = "Light";
 
     fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
         Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
     }
 }

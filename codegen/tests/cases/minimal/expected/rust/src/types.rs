@@ -3,15 +3,17 @@
 
 //! The wire types of the mini schema 0.1.0, one struct per IDL file.
 //!
-//! Emitting is serde's derive (keys in schema order, absent optionals and empty arrays
-//! skipped, unknown keys flattened in last); parsing is written out below field by
-//! field from the IDL, so it checks what the JSON Schema checks and names the path of
+//! Emitting and parsing are written out below field by field from the IDL. Emitting
+//! (each type's `Serialize`) first checks the value's nesting without recursing, then
+//! writes the keys in schema order, skipping absent optionals and empty arrays, and the
+//! unknown keys last; parsing checks what the JSON Schema checks and names the path of
 //! what it rejects.
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::ser::{Error as _, SerializeMap};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::wire::{self, JsonPath, StringRule, Wire, WireError};
+use crate::wire::{self, JsonPath, Nest, Nesting, StringRule, Wire, WireError};
 
 /// The version of the schema these types were generated from.
 pub const SCHEMA_VERSION: &str = "0.1.0";
@@ -25,7 +27,7 @@ pub const TYPE_NAMES: [&str; 1] = [
 /// conformance run does; `None` when no wire type has that name.
 pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireError>> {
     let emitted = match type_name {
-        "Note" => Note::from_slice(json).map(|v| v.to_json()),
+        "Note" => Note::from_slice(json).and_then(|v| v.try_to_json()),
         _ => return None,
     };
     Some(emitted)
@@ -34,20 +36,17 @@ pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireErro
 static NOTE_AUTHOR: StringRule = StringRule::new(1, None);
 
 /// A note.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Note {
     /// What it says.
     pub text: String,
     /// Pinned to the top.
-    #[serde(rename = "isPinned")]
     pub is_pinned: bool,
     /// Who wrote it.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub author: Option<String>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
@@ -85,10 +84,36 @@ impl Note {
     }
 }
 
+impl Nest for Note {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for Note {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("text", &self.text)?;
+        map.serialize_entry("isPinned", &self.is_pinned)?;
+        if self.author.is_some() {
+            map.serialize_entry("author", &self.author)?;
+        }
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
 impl Wire for Note {
     const NAME: &'static str = "Note";
 
     fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
         Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
     }
 }

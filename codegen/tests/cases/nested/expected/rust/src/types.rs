@@ -3,18 +3,20 @@
 
 //! The wire types of the nest schema 2.0.0, one struct per IDL file.
 //!
-//! Emitting is serde's derive (keys in schema order, absent optionals and empty arrays
-//! skipped, unknown keys flattened in last); parsing is written out below field by
-//! field from the IDL, so it checks what the JSON Schema checks and names the path of
+//! Emitting and parsing are written out below field by field from the IDL. Emitting
+//! (each type's `Serialize`) first checks the value's nesting without recursing, then
+//! writes the keys in schema order, skipping absent optionals and empty arrays, and the
+//! unknown keys last; parsing checks what the JSON Schema checks and names the path of
 //! what it rejects.
 
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::ser::{Error as _, SerializeMap};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Number, Value};
 
-use crate::wire::{self, JsonPath, StringRule, Wire, WireError};
+use crate::wire::{self, JsonPath, Nest, Nesting, StringRule, Wire, WireError};
 
 /// The version of the schema these types were generated from.
 pub const SCHEMA_VERSION: &str = "2.0.0";
@@ -29,8 +31,8 @@ pub const TYPE_NAMES: [&str; 2] = [
 /// conformance run does; `None` when no wire type has that name.
 pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireError>> {
     let emitted = match type_name {
-        "Item" => Item::from_slice(json).map(|v| v.to_json()),
-        "Box" => Box::from_slice(json).map(|v| v.to_json()),
+        "Item" => Item::from_slice(json).and_then(|v| v.try_to_json()),
+        "Box" => Box::from_slice(json).and_then(|v| v.try_to_json()),
         _ => return None,
     };
     Some(emitted)
@@ -39,22 +41,19 @@ pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireErro
 static ITEM_CODE: StringRule = StringRule::new(0, Some("^[A-Z]+$"));
 
 /// One item.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Item {
     /// Upper-case code.
     pub code: String,
     /// How big.
     pub size: ItemSize,
     /// How many.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<Number>,
     /// Kilograms.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub weight: Option<Number>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
@@ -98,10 +97,39 @@ impl Item {
     }
 }
 
+impl Nest for Item {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for Item {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("code", &self.code)?;
+        map.serialize_entry("size", &self.size)?;
+        if self.count.is_some() {
+            map.serialize_entry("count", &self.count)?;
+        }
+        if self.weight.is_some() {
+            map.serialize_entry("weight", &self.weight)?;
+        }
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
 impl Wire for Item {
     const NAME: &'static str = "Item";
 
     fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
         Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
     }
 }
@@ -113,22 +141,19 @@ impl<'de> Deserialize<'de> for Item {
 }
 
 /// Items and labels.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Box {
     /// The main item.
     pub main: Item,
     /// More items; omitted when empty.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<Item>,
     /// Free labels.
     pub tags: Vec<String>,
     /// Free-form JSON.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub labels: Option<Map<String, Value>>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
@@ -172,10 +197,42 @@ impl Box {
     }
 }
 
+impl Nest for Box {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        self.main.nest(level + 1, nesting);
+        self.items.nest(level + 1, nesting);
+        self.labels.nest(level + 1, nesting);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for Box {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("main", &self.main)?;
+        if !self.items.is_empty() {
+            map.serialize_entry("items", &self.items)?;
+        }
+        map.serialize_entry("tags", &self.tags)?;
+        if self.labels.is_some() {
+            map.serialize_entry("labels", &self.labels)?;
+        }
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
 impl Wire for Box {
     const NAME: &'static str = "Box";
 
     fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
         Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
     }
 }
