@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from functools import cache, lru_cache
 from typing import Any
 
-__all__ = ["ecma_pattern", "fast_acceptor", "validator_for"]
+__all__ = ["ecma_matcher", "ecma_pattern", "fast_acceptor", "validator_for"]
 
 
 @lru_cache(maxsize=1024)
@@ -39,10 +39,124 @@ def ecma_pattern(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(out), re.ASCII)
 
 
+# Python's `re` backtracks, holding the GIL: `^(a+)+$` against 30 `a` and a `!` takes seconds,
+# and no deadline or thread can interrupt it. A pattern within the subset below is matched by
+# pydantic-core's Rust regex engine instead, in time linear in the input, with the meaning
+# `ecma_pattern` gives it; anything else (lookaround, backreferences, flags, nested or POSIX
+# classes, possessive quantifiers...) stays with `re`.
+_RUST_CLASS = {"d": "0-9", "w": "0-9A-Za-z_", "s": "\\t\\n\\x0B\\x0C\\r "}
+_RUST_ESCAPE = {
+    "d": "[0-9]",
+    "D": "[^0-9]",
+    "w": "[0-9A-Za-z_]",
+    "W": "[^0-9A-Za-z_]",
+    "s": "[\\t\\n\\x0B\\x0C\\r ]",
+    "S": "[^\\t\\n\\x0B\\x0C\\r ]",
+    "b": "(?-u:\\b)",  # `\\B` is left to `re`: it never matches an empty string there
+}
+_QUANTIFIER = re.compile(r"\{[0-9]+(?:,[0-9]*)?\}")
+_HEX = re.compile(r"x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}")
+
+
+def _rust_escape(pattern: str, i: int, in_class: bool) -> tuple[str, int] | None:
+    """The Rust form of the escape at `pattern[i]` (the backslash) and the index after it."""
+    ch = pattern[i + 1 : i + 2]
+    if not ch:
+        return None
+    if in_class and ch in _RUST_CLASS:
+        if pattern[i - 1 : i] == "-" or pattern[i + 2 : i + 3] == "-":
+            return None  # a range bound: an error for `re`
+        return _RUST_CLASS[ch], i + 2
+    if not in_class and ch in _RUST_ESCAPE:
+        return _RUST_ESCAPE[ch], i + 2
+    if ch in "ntrfv":
+        return "\\" + ch, i + 2
+    hexa = _HEX.match(pattern, i + 1)
+    if hexa:
+        return "\\" + hexa.group(), hexa.end()
+    if ch.isascii() and not ch.isalnum() and ch not in "_<> " and ch.isprintable():
+        return "\\" + ch, i + 2  # escaped punctuation (`\\<` and `\\>` are word bounds in Rust)
+    return None
+
+
+def _rust_pattern(pattern: str) -> str | None:
+    """`pattern` (read as `ecma_pattern` reads it) in the Rust regex syntax, or None when it
+    uses anything outside the subset whose meaning is the same in both engines."""
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    in_class = False
+    state = 3  # 1: after a quantifier, 2: after a lazy one, 3: where nothing can be repeated
+    while i < n:
+        ch = pattern[i]
+        if not in_class and ch in "*+?{":
+            if state == 1 and ch == "?":
+                state = 2
+            elif state == 0:
+                state = 1
+            else:
+                return None  # repeating a quantifier, or nothing: errors or possessive, read differently
+        elif not in_class:
+            state = 3 if ch in "(|^$" else 0
+        if ch == "\\":
+            escaped = _rust_escape(pattern, i, in_class)
+            if escaped is None:
+                return None
+            if not in_class and pattern[i + 1] == "b":
+                state = 3  # an assertion: nothing to repeat
+            out.append(escaped[0])
+            i = escaped[1]
+            continue
+        if in_class:
+            if ch == "[" or pattern.startswith(("&&", "--", "~~"), i):
+                return None  # a nested or POSIX class, or a set operation, in Rust only
+            if ch == "]":
+                in_class = False
+        elif ch == "[":
+            start = i + 2 if pattern.startswith("[^", i) else i + 1
+            if pattern[start : start + 1] in ("]", ""):
+                return None  # `[]...]` and `[^]...]`: read differently
+            in_class = True
+            out.append(pattern[i:start])
+            i = start
+            continue
+        elif ch == "(":
+            if pattern.startswith("(?", i) and not pattern.startswith("(?:", i):
+                return None  # lookaround, named groups, flags, comments
+        elif ch == "{":
+            quantifier = _QUANTIFIER.match(pattern, i)
+            if quantifier is None:
+                return None  # a literal `{` for `re`, an error for Rust
+            out.append(quantifier.group())
+            i = quantifier.end()
+            continue
+        out.append(ch)
+        i += 1
+    return None if in_class else "".join(out)
+
+
+@lru_cache(maxsize=1024)
+def ecma_matcher(pattern: str) -> Callable[[str], bool]:
+    """Whether a string contains a match of the ECMA-262 `pattern` (JSON Schema's `pattern`).
+
+    The Rust engine (linear time) when the pattern is within its common subset, else `re`.
+    """
+    from pydantic_core import SchemaError, SchemaValidator
+    from pydantic_core import core_schema as cs
+
+    rust = _rust_pattern(pattern)
+    if rust is not None:
+        try:
+            return SchemaValidator(cs.str_schema(pattern=rust, regex_engine="rust-regex")).isinstance_python
+        except SchemaError:
+            pass  # beyond what the Rust engine compiles: `re` decides
+    search = ecma_pattern(pattern).search
+    return lambda text: search(text) is not None
+
+
 def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[Any]:
     import jsonschema
 
-    if validator.is_type(instance, "string") and not ecma_pattern(pattern).search(instance):
+    if validator.is_type(instance, "string") and not ecma_matcher(pattern)(instance):
         yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
 
 

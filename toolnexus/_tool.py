@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeAlias, overload
 
+import orjson
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic_core import SchemaValidator, core_schema
-from toolnexus_wire import dumps, json_path
+from toolnexus_wire import WireModel, dumps, json_path
 
 from ._result import Answer, ToolResult, ToolSpec
 
@@ -29,6 +31,14 @@ class ToolContext:
     timeout: float | None = None
     answer: Answer | None = None
 
+    def __post_init__(self) -> None:
+        if self.timeout is not None and (
+            not isinstance(self.timeout, (int, float))
+            or isinstance(self.timeout, bool)
+            or math.isnan(self.timeout)
+        ):
+            raise ValueError(f"timeout must be a number of seconds or None, got {self.timeout!r}")
+
 
 _DEFAULT_CONTEXT = ToolContext()
 _ok = ToolResult.ok  # bound once: `call` builds one for every `str` a handler returns
@@ -42,22 +52,106 @@ def _exception_text(exc: BaseException) -> str:
     return text or type(exc).__name__
 
 
+def _crosses(exc: BaseException) -> bool:
+    """Whether `exc` crosses `call`: cancellation and interpreter exits, alone or in a group."""
+    import asyncio  # loaded already whenever a CancelledError exists
+
+    kinds = (KeyboardInterrupt, SystemExit, asyncio.CancelledError)
+    if isinstance(exc, BaseExceptionGroup):
+        return exc.subgroup(kinds) is not None
+    return isinstance(exc, kinds)
+
+
+_MISSING = object()
+
+
+def _non_str_key(value: Any) -> Any:
+    """The first key of an object in `value` that is not a `str`, else `_MISSING`. Walked
+    without recursion (the encoder owns the nesting limit) and once per container (a cycle
+    is the encoder's to report)."""
+    stack = [value]
+    seen: set[int] = set()
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (dict, list, tuple)):
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+            if isinstance(item, dict):
+                for key in item:
+                    if not isinstance(key, str):
+                        return key
+                stack.extend(item.values())
+            else:
+                stack.extend(item)
+    return _MISSING
+
+
+def _json_text(value: Any) -> str:
+    """`value` as compact JSON text; `TypeError`/`ValueError` when it is not JSON."""
+    try:
+        orjson.dumps(value)  # in C: refuses an object key that is not a `str` (`dumps` converts it)
+    except orjson.JSONEncodeError:  # that, or a value beyond orjson (deep, a big int): look closer
+        key = _non_str_key(value)
+        if key is not _MISSING:
+            raise TypeError(f"an object key is not a string: {key!r}") from None
+    return dumps(value)
+
+
+def _not_json(exc: BaseException) -> ToolResult:
+    return ToolResult.error(f"the tool returned a value that is not JSON: {_exception_text(exc)}")
+
+
 def _as_result(value: Any) -> ToolResult:
     """The rules of `call` for what a handler returns."""
     if isinstance(value, str):
         return ToolResult.ok(value)
     if isinstance(value, ToolResult):
         return value
-    if isinstance(value, BaseModel):
-        return ToolResult.ok(value.model_dump_json(by_alias=True))
+    if isinstance(value, WireModel):  # a ToolCallResult, a RunResult...: their metadata is host-only
+        return ToolResult.error(
+            f"the tool returned a {type(value).__name__}, which is not a ToolResult; "
+            "return a ToolResult (or JSON data) instead"
+        )
     if isinstance(value, (bytes, bytearray, memoryview)):
         return ToolResult.error(
             "the tool returned bytes, which are not text; return a ToolResult with a ContentPart instead"
         )
     try:
-        return ToolResult.ok(dumps(value))
-    except (TypeError, ValueError, RecursionError) as exc:  # RecursionError: nested past the limit
-        return ToolResult.error(f"the tool returned a value that is not JSON: {_exception_text(exc)}")
+        if isinstance(value, BaseModel):
+            return ToolResult.ok(value.model_dump_json(by_alias=True))
+        return ToolResult.ok(_json_text(value))
+    except Exception as exc:  # TypeError, ValueError, RecursionError (nested past the limit), or
+        return _not_json(exc)  # whatever a dict or list subclass or a serializer raises
+
+
+def _copied(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    return value
+
+
+def _copy_args(args: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the arguments' dicts and lists (other values are shared), so a handler that
+    changes its arguments leaves the caller's, and a stored `ToolCall`'s, as they were."""
+    out = dict(args)
+    for key, value in args.items():
+        if isinstance(value, (dict, list)):
+            out[key] = _copied(value)
+    return out
+
+
+#: pydantic-core schema types whose validated value is never an object the caller holds.
+_SCALARS = frozenset({"int", "float", "str", "bool", "none", "literal", "enum", "bytes", "decimal"})
+
+
+def _may_share(schema: Any) -> bool:
+    """Whether a field validated by `schema` may hand the handler a dict or list the caller holds."""
+    while schema.get("type") in ("default", "nullable"):
+        schema = schema["schema"]
+    return schema.get("type") not in _SCALARS
 
 
 def _schema_errors(exc: ValidationError) -> list[str]:
@@ -67,7 +161,7 @@ def _schema_errors(exc: ValidationError) -> list[str]:
 class Tool:
     """A callable tool. Build one with `define_tool` or `@tool`; run it with `await tool.call(args)`."""
 
-    __slots__ = ("_check", "_handler", "_is_async", "description", "input_schema", "name", "source")
+    __slots__ = ("_check", "_copy", "_handler", "_is_async", "description", "input_schema", "name", "source")
 
     def __init__(
         self,
@@ -79,6 +173,7 @@ class Tool:
         check: Callable[[dict[str, Any]], tuple[dict[str, Any], list[str]]] | None,
         source: str | None = None,
         is_async: bool | None = None,
+        copy_args: bool = True,
     ) -> None:
         self.name = name
         self.description = description
@@ -86,6 +181,8 @@ class Tool:
         self.source = source
         self._handler = handler
         self._check = check
+        # `copy_args`: the handler may be given the caller's dicts and lists, so it gets a copy.
+        self._copy = _copy_args if copy_args else None
         # `is_async`: the handler returns an awaitable, though it may be a plain function.
         self._is_async = inspect.iscoroutinefunction(handler) if is_async is None else is_async
 
@@ -106,41 +203,90 @@ class Tool:
             return ToolResult.error(
                 f"invalid arguments for {self.name}: $: expected a JSON object, got {type(args).__name__}"
             )
-        if self._check is not None:
-            args, problems = self._check(args)
-            if problems:
-                return ToolResult.error(f"invalid arguments for {self.name}: " + "; ".join(problems))
         try:
-            if ctx.timeout is None and self._is_async:  # the common case, one await deep
-                value = await self._handler(args, ctx)
-            elif ctx.timeout is None:
-                value = await self._run(args, ctx)
+            if ctx.timeout is None:
+                checked = self._prepare(args)
+                if isinstance(checked, ToolResult):  # the arguments are refused
+                    return checked
+                if self._is_async:  # the common case, one await deep
+                    value = await self._handler(checked, ctx)
+                else:
+                    value = await self._run(checked, ctx)
             else:
                 import asyncio  # here, not at the top: `import toolnexus` stays cheap
 
                 scope = asyncio.timeout(ctx.timeout)
                 try:
-                    async with scope:
-                        value = await self._run(args, ctx)
+                    async with scope:  # the deadline covers checking the arguments too
+                        checked = await self._prepare_off_loop(args)
+                        if isinstance(checked, ToolResult):
+                            return checked
+                        value = await self._run(checked, ctx)
                 except TimeoutError:
                     if not scope.expired():
                         raise  # the handler's own TimeoutError: an ordinary failure
                     return ToolResult.error(f"{self.name} timed out after {ctx.timeout:g} s")
+            if type(value) is str:  # the common return, ahead of `_as_result`'s other rules
+                return _ok(value)
+            return _as_result(value)
         except Exception as exc:
             return ToolResult.error(_exception_text(exc))
-        if type(value) is str:  # the common return, ahead of `_as_result`'s other rules
-            return _ok(value)
-        return _as_result(value)
+        except BaseException as exc:  # GeneratorExit, a library's own BaseException, a group...
+            if _crosses(exc):
+                raise
+            return ToolResult.error(_exception_text(exc))
+
+    def _prepare(self, args: dict[str, Any]) -> dict[str, Any] | ToolResult:
+        """The handler's arguments (checked, and a copy), or the error result saying why not."""
+        try:
+            if self._check is not None:
+                args, problems = self._check(args)
+                if problems:
+                    return ToolResult.error(f"invalid arguments for {self.name}: " + "; ".join(problems))
+            return args if self._copy is None else self._copy(args)
+        except RecursionError:
+            return ToolResult.error(
+                f"invalid arguments for {self.name}: $: nested too deeply to check "
+                f"(over the interpreter's recursion limit)"
+            )
+
+    async def _prepare_off_loop(self, args: dict[str, Any]) -> dict[str, Any] | ToolResult:
+        """`_prepare` where a deadline can interrupt it: arguments the fast check accepts are
+        ready at once; any other check runs in a worker thread, so the loop goes on."""
+        quick: Callable[[dict[str, Any]], bool] | None = getattr(self._check, "quick", None)
+        if quick is None or quick(args):
+            return self._prepare(args)
+        import asyncio
+
+        return await asyncio.to_thread(self._prepare, args)
 
     async def _run(self, args: dict[str, Any], ctx: ToolContext) -> Any:
         if self._is_async:
             return await self._handler(args, ctx)
         import asyncio  # here, not at the top: `import toolnexus` stays cheap
 
-        value = await asyncio.to_thread(self._handler, args, ctx)
+        value = await asyncio.to_thread(_in_thread, self._handler, args, ctx)
+        if type(value) is _Raised:  # raised here, not thrown in by asyncio: `call` catches it
+            raise value.exc
         if inspect.isawaitable(value):  # a plain function that returned a coroutine
             value = await value
         return value
+
+
+class _Raised:
+    __slots__ = ("exc",)
+
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
+
+
+def _in_thread(handler: Handler, args: dict[str, Any], ctx: ToolContext) -> Any:
+    """A sync handler run in a worker thread. A `GeneratorExit` it raises comes back as a value:
+    asyncio would throw it into the awaiting task, which closes every coroutine on the way."""
+    try:
+        return handler(args, ctx)
+    except GeneratorExit as exc:
+        return _Raised(exc)
 
 
 def _json_schema_check(
@@ -163,19 +309,26 @@ def _json_schema_check(
     validator = cls(schema)
     accept = fast_acceptor(schema)
 
+    def quick(args: dict[str, Any]) -> bool:
+        """Whether the fast check accepts `args` (it takes time linear in their size)."""
+        if accept is None:
+            return False
+        try:
+            accept(args)
+            return True
+        except ValidationError:
+            return False  # refused, or beyond the fast check: the full validator decides, and says why
+
     def check(args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-        if accept is not None:
-            try:
-                accept(args)
-                return args, []
-            except ValidationError:
-                pass  # refused, or beyond the fast check: the full validator decides, and says why
+        if quick(args):
+            return args, []
         problems = [
             f"{err.json_path}: {err.message}"
             for err in sorted(validator.iter_errors(args), key=lambda e: list(map(str, e.absolute_path)))
         ]
         return args, problems
 
+    setattr(check, "quick", quick)  # noqa: B010  (read by `Tool.call` under a deadline)
     return check
 
 
@@ -271,6 +424,10 @@ def _from_function(fn: Callable[..., Any], name: str | None, description: str | 
     schema = model.model_json_schema()
     schema.pop("title", None)
     check = _fields_check(model)
+    core = model.__pydantic_core_schema__
+    plain = core["type"] == "model" and core["schema"]["type"] == "model-fields"
+    # The handler's keyword arguments are a fresh dict; only values may be the caller's.
+    copy_args = not plain or any(_may_share(f["schema"]) for f in core["schema"]["fields"].values())
 
     def handler(args: dict[str, Any], ctx: ToolContext) -> Any:
         # For an async `fn` this returns its coroutine, which `call` awaits directly.
@@ -287,6 +444,7 @@ def _from_function(fn: Callable[..., Any], name: str | None, description: str | 
         check=check,
         source=_source_of(fn),
         is_async=inspect.iscoroutinefunction(fn),
+        copy_args=copy_args,
     )
 
 

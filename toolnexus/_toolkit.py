@@ -9,21 +9,24 @@ host stores and later continues with `Toolkit.resume`, possibly in another proce
 from __future__ import annotations
 
 import asyncio
-import base64
+import bisect
 import copy
 import hashlib
-import hmac
 import inspect
-import json
+import itertools
 import re
+import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeAlias
 
+from . import _seal
 from ._errors import ResumeError
 from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
-from ._suspend import pending, pending_of
+from ._seal import NotJSON, SealKey
+from ._suspend import pending_of
 from ._tool import Tool, ToolContext
 
 __all__ = ["ResultHook", "Toolkit", "WaitFor", "normalize_tool_name"]
@@ -34,15 +37,9 @@ WaitFor: TypeAlias = Callable[[Request], "Answer | Awaitable[Answer]"]
 ResultHook: TypeAlias = Callable[[str, ToolResult], None]
 
 _NAME_REJECTS = re.compile(r"[^a-zA-Z0-9_-]")
-_SEAL_PREFIX = "v1.hmac-sha256."
-_SEAL_DOMAIN = b"toolnexus.RunResult.seal.v1\n"
-_SEALED_KEYS = ("status", "results", "pending", "calls", "order")
 _MIN_SECRET_BYTES = 16
 _ANSWERED_MEMORY = 10_000
 _FRACTION = re.compile(r"(\.\d{6})\d+")
-_canonical = json.JSONEncoder(
-    ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False
-).encode
 
 
 def normalize_tool_name(name: str) -> str:
@@ -78,6 +75,86 @@ def _declined(request: Request) -> ToolResult:
     return ToolResult.error(f"declined/expired: {request.prompt}")
 
 
+@dataclass(slots=True, eq=False)
+class _Track:
+    """What the toolkit knows of a pending run: enough to continue it without reading it all.
+
+    `run` is the run it describes when the toolkit returned it (a weak reference), with the
+    objects it held then, so a run that comes back unchanged is recognised at once. The
+    sealing fields are None without a secret: `call_chain` and `request_chain` are the chain
+    values over the turn's waiting calls and requests (`_seal.chain`), of which the run's
+    `calls` are the suffix from `offset`; `total` is the sum of its results' terms.
+    """
+
+    run: weakref.ref[RunResult] | None
+    seal: str | None
+    results: list[ToolCallResult]
+    n_results: int
+    calls: list[ToolCall]
+    n_calls: int
+    requests: list[Request]
+    n_requests: int
+    order: list[str]
+    n_order: int
+    pending: Request | None
+    positions: dict[str, int]
+    offset: int = 0
+    total: int = 0
+    order_digest: bytes = b""
+    call_chain: list[bytes] | None = None
+    request_digests: list[bytes] | None = None
+    request_chain: list[bytes] | None = None
+
+    def matches(self, run: RunResult) -> bool:
+        """Whether `run` is the very run described, holding what it held when returned."""
+        return (
+            self.run is not None
+            and self.run() is run
+            and run.status == "pending"
+            and run.seal == self.seal
+            and run.pending is self.pending
+            and run.results is self.results
+            and len(run.results) == self.n_results
+            and run.calls is self.calls
+            and len(run.calls) == self.n_calls
+            and run.requests is self.requests
+            and len(run.requests) == self.n_requests
+            and run.order is self.order
+            and len(run.order) == self.n_order
+        )
+
+
+def _track_of(run: RunResult, positions: dict[str, int], **sealing: Any) -> _Track:
+    return _Track(
+        None,
+        run.seal,
+        run.results,
+        len(run.results),
+        run.calls,
+        len(run.calls),
+        run.requests,
+        len(run.requests),
+        run.order,
+        len(run.order),
+        run.pending,
+        positions,
+        **sealing,
+    )
+
+
+def _not_sealable(item: ToolCallResult, problem: NotJSON) -> ToolCallResult:
+    """The error result that stands in for a finished result that has no JSON form."""
+    meta = item.result.metadata
+    what = "result"
+    if meta is not None:
+        try:
+            _seal.canonical(meta)
+        except NotJSON:
+            what = "metadata"
+    message = f"the tool's {what} is not JSON, so the run cannot be sealed: {problem}"
+    return ToolCallResult(item.id, item.name, ToolResult.error(message))
+
+
 class Toolkit:
     """A set of tools, addressed by name, and the loop that runs a model's calls to them.
 
@@ -104,9 +181,12 @@ class Toolkit:
             raise ValueError(f"secret must be bytes, at least {_MIN_SECRET_BYTES} of them")
         self._tools: dict[str, Tool] = {}
         self._secret = secret
+        self._key = SealKey(secret) if secret is not None else None
         self._on_result = on_result
         self._errors = 0
-        self._answered: OrderedDict[str, None] = OrderedDict()
+        # (call id, request id) of every answer taken: two calls may suspend with one fixed id.
+        self._answered: OrderedDict[tuple[str, str], None] = OrderedDict()
+        self._tracked: dict[int, _Track] = {}  # by id() of the pending runs returned and alive
         for t in tools:
             self.register(t)
 
@@ -204,39 +284,46 @@ class Toolkit:
         without `requests` runs its other waiting calls again instead.) The run's
         `order` keeps the results in call order throughout.
 
+        Each step costs the same however many calls wait, when the run given is the very
+        object this toolkit returned: it is recognised as such and continued from what the
+        toolkit kept of it, without reading it again (changes made to that object in memory
+        are not looked for; the seal guards runs that leave the process). Any other run,
+        such as one parsed from storage, is read and checked in full.
+
         Raises `ResumeError` (see there) without running anything when the answer
         does not belong to the run, was already given to this toolkit, or the seal
         does not hold. A replay is caught when it reaches the same `Toolkit` object
-        (it remembers the last 10,000 answered ids), or when the host passes the
-        run that resuming returned (its pending id has changed, or it is done). Two
+        (it remembers the last 10,000 answers, each by call id and request id, so two
+        calls that suspend with the same fixed request id are each answered once), or
+        when the host passes the run that resuming returned (its pending id has changed, or it is done). Two
         processes each resuming their own copy of the same stored run are not
         caught here: the host's store must hand a pending run out once (see
         `examples/durable_host.py`).
         """
-        if answer.id in self._answered:
-            raise ResumeError("replayed", f"request {answer.id!r} was already answered")
         request = run.pending
-        if run.status != "pending" or request is None or not run.calls:
+        head = run.calls[0] if run.calls else None
+        if head is not None and (head.id, answer.id) in self._answered:
+            raise ResumeError("replayed", f"request {answer.id!r} was already answered")
+        if run.status != "pending" or request is None or head is None:
             raise ResumeError(
                 "not_pending", f"the run waits on no request, so answer {answer.id!r} has no use"
             )
-        self._check_seal(run)
+        track = self._trusted(run) or self._verify(run)
         if answer.id != request.id:
             raise ResumeError(
                 "mismatch", f"answer {answer.id!r} does not answer the pending request {request.id!r}"
             )
-        stored = list(run.requests)
+        stored = run.requests
         if stored and (len(stored) != len(run.calls) or stored[0].id != request.id):
             raise ResumeError("not_pending", "the run's requests do not match its waiting calls")
-        self._remember(request.id)
-        head, rest = run.calls[0], list(run.calls[1:])
+        self._remember((head.id, request.id))
         result = await self._settle(head, request, answer)
-        done = [*run.results, ToolCallResult(head.id, head.name, result)]
-        if stored:  # the other calls' own suspensions: asked next, without running them again
-            waiting = [pending(r) for r in stored[1:]]
-        else:  # a run stored before `requests` existed: the other calls run again
+        item = ToolCallResult(head.id, head.name, result)
+        if not stored:  # a run stored before `requests` existed: the other calls run again
+            rest = list(run.calls[1:])
             waiting = await self._run_all(rest)
-        return self._collect(done, rest, waiting, run.order)
+            return self._collect([*run.results, item], rest, waiting, run.order)
+        return self._advance(run, track, item)
 
     # -- internals --------------------------------------------------------------------
 
@@ -304,7 +391,9 @@ class Toolkit:
         """`done` plus the finished `results`, or a stop on the first suspension among them.
 
         `order` is the turn's call ids in call order: the results are sorted by it, and a
-        pending run keeps it for the next `resume`.
+        pending run keeps it for the next `resume`. With a secret, every element of a pending
+        run must have a JSON form to be sealed: a finished result without one becomes an error
+        result saying so, and so does a waiting call whose arguments or request have none.
         """
         finished = list(done)
         waiting: list[ToolCall] = []
@@ -316,37 +405,218 @@ class Toolkit:
                 continue
             waiting.append(call)
             requests.append(suspended)
-        position = {call_id: i for i, call_id in enumerate(order)}
-        finished.sort(key=lambda r: position.get(r.id, len(position)))
-        if not requests:
+        positions = {call_id: i for i, call_id in enumerate(order)}
+        last = len(positions)
+
+        def position(item: ToolCallResult) -> int:
+            return positions.get(item.id, last)
+
+        key = self._key
+        if not requests or key is None:
+            finished.sort(key=position)
+            if not requests:
+                return RunResult("done", finished)
+            run = RunResult("pending", finished, requests[0], calls=waiting, requests=requests, order=order)
+            self._track(_track_of(run, positions), run)
+            return run
+        digests: dict[int, bytes] = {}
+        kept_calls: list[ToolCall] = []
+        kept_requests: list[Request] = []
+        call_digests: list[bytes] = []
+        request_digests: list[bytes] = []
+        for call, request in zip(waiting, requests, strict=True):
+            try:
+                pair = _seal.digest(call), _seal.digest(request)
+            except NotJSON as exc:
+                message = f"the call's arguments or request are not JSON, so the run cannot be sealed: {exc}"
+                finished.append(ToolCallResult(call.id, call.name, ToolResult.error(message)))
+                continue
+            kept_calls.append(call)
+            kept_requests.append(request)
+            call_digests.append(pair[0])
+            request_digests.append(pair[1])
+        for i, item in enumerate(finished):
+            try:
+                digests[id(item)] = _seal.digest(item)
+            except NotJSON as exc:
+                finished[i] = item = _not_sealable(item, exc)
+                digests[id(item)] = _seal.digest(item)
+        finished.sort(key=position)
+        if not kept_calls:
             return RunResult("done", finished)
-        run = RunResult("pending", finished, requests[0], calls=waiting, requests=requests, order=order)
-        if self._secret is not None:
-            run.seal = self._seal_of(run)  # the seal covers every key but itself
+        total = 0
+        for item in finished:
+            total = _seal.add(total, key.term(position(item), digests[id(item)]))
+        track = _Track(
+            None,
+            None,
+            finished,
+            0,
+            kept_calls,
+            0,
+            kept_requests,
+            0,
+            order,
+            0,
+            kept_requests[0],
+            positions,
+            offset=0,
+            total=total,
+            order_digest=hashlib.sha256(_seal.canonical(order)).digest(),
+            call_chain=_seal.chain(call_digests, _seal.CALLS_END),
+            request_digests=request_digests,
+            request_chain=_seal.chain(request_digests, _seal.REQUESTS_END),
+        )
+        run = RunResult(
+            "pending",
+            finished,
+            kept_requests[0],
+            calls=kept_calls,
+            requests=kept_requests,
+            order=order,
+            seal=self._seal_from(track, 0, total),
+        )
+        self._track(_track_of(run, positions, **_sealing(track)), run)
         return run
 
-    def _remember(self, request_id: str) -> None:
-        self._answered[request_id] = None
+    def _advance(self, run: RunResult, track: _Track, item: ToolCallResult) -> RunResult:
+        """`run` with its first waiting call settled as `item`: one step, whatever the run's size."""
+        positions = track.positions
+        last = len(positions)
+        key = self._key
+        digest = b""
+        if key is not None:
+            try:
+                digest = _seal.digest(item)
+            except NotJSON as exc:
+                item = _not_sealable(item, exc)
+                digest = _seal.digest(item)
+        results = list(run.results)
+        bisect.insort(results, item, key=lambda r: positions.get(r.id, last))
+        calls = run.calls[1:]
+        requests = run.requests[1:]
+        if not calls:
+            return RunResult("done", results)
+        offset = track.offset + 1
+        total = track.total
+        seal = None
+        if key is not None:
+            total = _seal.add(total, key.term(positions.get(item.id, last), digest))
+            seal = self._seal_from(track, offset, total)
+        new = RunResult.model_construct(
+            status="pending",
+            results=results,
+            pending=requests[0],
+            calls=calls,
+            requests=requests,
+            order=run.order,
+            seal=seal,
+        )
+        sealing = _sealing(track) | {"offset": offset, "total": total}
+        self._track(_track_of(new, positions, **sealing), new)
+        return new
+
+    def _seal_from(self, track: _Track, offset: int, total: int) -> str:
+        """The seal of the run that waits on the calls from `offset` of `track`'s chains."""
+        assert self._key is not None
+        assert track.call_chain is not None and track.request_chain is not None
+        assert track.request_digests is not None
+        return self._key.seal(
+            "pending",
+            track.request_digests[offset],
+            track.order_digest,
+            total,
+            track.call_chain[offset],
+            track.request_chain[offset],
+        )
+
+    def _track(self, track: _Track, run: RunResult) -> None:
+        """Keep `track` for `run` while `run` lives."""
+        track.run = weakref.ref(run)
+        ident = id(run)
+        self._tracked[ident] = track
+        weakref.finalize(run, self._tracked.pop, ident, None)
+
+    def _trusted(self, run: RunResult) -> _Track | None:
+        """What this toolkit kept of `run`, when `run` is a pending run it returned, unchanged."""
+        track = self._tracked.get(id(run))
+        if track is None or not track.matches(run):
+            return None
+        return track
+
+    def _verify(self, run: RunResult) -> _Track:
+        """Check `run` in full (its seal, when there is a secret) and say what continues it."""
+        positions = {call_id: i for i, call_id in enumerate(run.order)}
+        key = self._key
+        given = run.seal
+        if key is None:
+            if given is not None:
+                raise ResumeError("seal", "the run is sealed, but this toolkit has no secret to check it")
+            return _track_of(run, positions)
+        if given is None:
+            raise ResumeError("seal", "the run has no seal; this toolkit only resumes runs it sealed")
+        try:
+            track = self._digested(run, positions)
+            if given.startswith(_seal.V1_PREFIX):
+                expected = key.seal_v1(run)
+            else:
+                expected = self._seal_from(track, 0, track.total)
+        except Exception as exc:  # NotJSON, or a model edited past its types
+            raise ResumeError(
+                "seal", f"the run holds a value that is not JSON ({exc}); it was not sealed here"
+            ) from None
+        if not _seal.same(given, expected):
+            raise ResumeError("seal", "the run's seal does not match: it was altered or not sealed here")
+        last = len(positions)
+        places = [positions.get(r.id, last) for r in run.results]
+        if any(a > b for a, b in itertools.pairwise(places)):
+            raise ResumeError("seal", "the run's results are out of call order: it was altered")
+        return track
+
+    def _digested(self, run: RunResult, positions: dict[str, int]) -> _Track:
+        """The digests that seal `run` (version 2), computed from all of it; `NotJSON`."""
+        key = self._key
+        assert key is not None
+        last = len(positions)
+        total = 0
+        for item in run.results:
+            total = _seal.add(total, key.term(positions.get(item.id, last), _seal.digest(item)))
+        call_digests = [_seal.digest(c) for c in run.calls]
+        # A run stored before `requests` existed has none: its pending request is all.
+        request_digests = [_seal.digest(r) for r in run.requests]
+        pending_digest = _seal.digest(run.pending) if run.pending is not None else _seal.NO_PENDING
+        request_chain = _seal.chain(request_digests, _seal.REQUESTS_END)
+        # The pending request's digest is read at `request_digests[offset]`.
+        return _track_of(
+            run,
+            positions,
+            offset=0,
+            total=total,
+            order_digest=hashlib.sha256(_seal.canonical(run.order)).digest(),
+            call_chain=_seal.chain(call_digests, _seal.CALLS_END),
+            request_digests=[pending_digest, *request_digests[1:]],
+            request_chain=request_chain,
+        )
+
+    def _remember(self, answered: tuple[str, str]) -> None:
+        self._answered[answered] = None
         while len(self._answered) > _ANSWERED_MEMORY:
             self._answered.popitem(last=False)
 
     def _seal_of(self, run: RunResult) -> str:
-        assert self._secret is not None
-        wire = run.to_wire()
-        sealed = {key: wire.get(key) for key in _SEALED_KEYS}
-        if "requests" in wire:  # only when present, so runs sealed before it existed still verify
-            sealed["requests"] = wire["requests"]
-        body = _canonical(sealed).encode("utf-8")
-        mac = hmac.new(self._secret, _SEAL_DOMAIN + body, hashlib.sha256).digest()
-        return _SEAL_PREFIX + base64.urlsafe_b64encode(mac).rstrip(b"=").decode("ascii")
+        """The seal `run` gets from this toolkit, computed from all of it (`NotJSON` when it has
+        a value without a JSON form)."""
+        positions = {call_id: i for i, call_id in enumerate(run.order)}
+        track = self._digested(run, positions)
+        return self._seal_from(track, 0, track.total)
 
-    def _check_seal(self, run: RunResult) -> None:
-        given = run.seal
-        if self._secret is None:
-            if given is not None:
-                raise ResumeError("seal", "the run is sealed, but this toolkit has no secret to check it")
-            return
-        if given is None:
-            raise ResumeError("seal", "the run has no seal; this toolkit only resumes runs it sealed")
-        if not hmac.compare_digest(self._seal_of(run).encode("utf-8"), given.encode("utf-8")):
-            raise ResumeError("seal", "the run's seal does not match: it was altered or not sealed here")
+
+def _sealing(track: _Track) -> dict[str, Any]:
+    return {
+        "offset": track.offset,
+        "total": track.total,
+        "order_digest": track.order_digest,
+        "call_chain": track.call_chain,
+        "request_digests": track.request_digests,
+        "request_chain": track.request_chain,
+    }

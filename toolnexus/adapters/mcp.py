@@ -50,7 +50,8 @@ def mcp_call_tool_result(result: ToolResult) -> dict[str, Any]:
         if part.kind in ("image", "audio"):
             content.append({"type": part.kind, "data": part.data, "mimeType": part.mime_type})
         else:
-            uri = _PART_URI + str(i) + (f"/{quote(part.name)}" if part.name else "")
+            name = f"/{quote(part.name, safe='', errors='replace')}" if part.name else ""
+            uri = f"{_PART_URI}{i}{name}"
             resource = {"uri": uri, "mimeType": part.mime_type, "blob": part.data}
             content.append({"type": "resource", "resource": resource})
     out: dict[str, Any] = {"content": content}
@@ -82,9 +83,15 @@ def _part(kind: str, mime_type: str, data: str, name: str | None, path: str, dat
         raise WireError(_TYPE, [(keys.get(p, path), m) for p, m in exc.errors]) from None
 
 
-def _name_of(uri: str) -> str | None:
-    tail = urlsplit(uri).path.rstrip("/").rsplit("/", 1)[-1]
-    return unquote(tail) or None
+def _name_of(uri: str, path: str) -> str | None:
+    """The file name a resource's uri ends with: its last path segment, decoded, and cut after
+    any separator the decoding revealed, so never a path (`..%2F..%2Fx` names `x`)."""
+    try:
+        tail = urlsplit(uri).path
+    except ValueError as exc:  # `http://[`: urllib refuses the host
+        raise _problem(f"{path}.uri", f"not a valid URI: {exc}") from None
+    name = unquote(tail).replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    return None if name in ("", ".", "..") else name
 
 
 def _resource(resource: Any, texts: list[str], parts: list[ContentPart], path: str) -> None:
@@ -98,7 +105,7 @@ def _resource(resource: Any, texts: list[str], parts: list[ContentPart], path: s
     if not isinstance(mime_type, str):
         raise _problem(f"{path}.mimeType", "expected a string")
     blob = _string(resource, "blob", path)
-    parts.append(_part(ContentPart.kind_for(mime_type), mime_type, blob, _name_of(uri), path, "blob"))
+    parts.append(_part(ContentPart.kind_for(mime_type), mime_type, blob, _name_of(uri, path), path, "blob"))
 
 
 def from_mcp_call_tool_result(obj: Mapping[str, Any]) -> ToolResult:
@@ -146,7 +153,10 @@ def from_mcp_call_tool_result(obj: Mapping[str, Any]) -> ToolResult:
     output = "\n".join(texts)
     structured = obj.get("structuredContent")
     if not texts and structured is not None:
-        output = dumps(structured)
+        try:
+            output = dumps(structured)
+        except (ValueError, TypeError, RecursionError) as exc:  # NaN or Infinity, which `json.loads` reads
+            raise _problem("$.structuredContent", f"not JSON: {exc}") from None
     is_error = obj.get("isError", False)
     if not isinstance(is_error, bool):
         raise _problem("$.isError", "expected a boolean")

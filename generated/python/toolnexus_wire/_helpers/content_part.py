@@ -20,6 +20,30 @@ __all__ = ["DEFAULT_MAX_BYTES", "ContentPartHelpers"]
 #: The default size limit of `ContentPart.from_path`: 20 MiB.
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 
+_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # POSIX; Windows has no FIFOs to block on
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_O_BINARY = getattr(os, "O_BINARY", 0)  # Windows
+
+
+def _check_regular(p: Path, st: os.stat_result, max_bytes: int) -> None:
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(21, "is a directory, not a file", str(p))
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError(f"{str(p)!r} is not a regular file (a FIFO, socket or device); not read")
+    if st.st_size > max_bytes:
+        raise ValueError(f"{str(p)!r} is {st.st_size} bytes, over the limit of {max_bytes} bytes")
+
+
+def _name_of(p: Path) -> str:
+    """The file name of `p` as UTF-8 text: bytes that are not UTF-8 (kept by Python as lone
+    surrogates) become U+FFFD, as Rust's `to_string_lossy` writes them."""
+    name = p.name
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        name = os.fsencode(name).decode("utf-8", "replace")
+    return name
+
 
 class ContentPartHelpers(WireModel):
     """The constructors and accessors of `ContentPart` beyond its fields."""
@@ -53,27 +77,32 @@ class ContentPartHelpers(WireModel):
         extension, else `application/octet-stream`. Raises `FileNotFoundError`,
         `IsADirectoryError`, `PermissionError` or another `OSError` when the file
         cannot be read, and `ValueError` when it is not a regular file or is larger
-        than `max_bytes`; each message names the path.
+        than `max_bytes`; each message names the path. The part's `name` is the file
+        name, with U+FFFD for bytes of it that are not UTF-8.
         """
         p = Path(path)
         st = os.stat(p)  # follows links; raises for a missing file or a link loop
-        if stat.S_ISDIR(st.st_mode):
-            raise IsADirectoryError(21, "is a directory, not a file", str(p))
-        if not stat.S_ISREG(st.st_mode):
-            raise ValueError(f"{str(p)!r} is not a regular file (a FIFO, socket or device); not read")
-        if st.st_size > max_bytes:
-            raise ValueError(f"{str(p)!r} is {st.st_size} bytes, over the limit of {max_bytes} bytes")
-        with open(p, "rb") as f:
+        _check_regular(p, st, max_bytes)  # a FIFO or a device is refused before it is opened
+        # The path may be swapped between that check and the open (for a FIFO, whose open
+        # blocks until a writer comes): open without blocking, then check what was opened.
+        fd = os.open(p, os.O_RDONLY | _O_NONBLOCK | _O_CLOEXEC | _O_BINARY)
+        try:
+            f = open(fd, "rb")  # noqa: SIM115  (closed by the `with` below)
+        except BaseException:
+            os.close(fd)
+            raise
+        with f:
+            _check_regular(p, os.fstat(fd), max_bytes)
             raw = f.read(max_bytes + 1)
         if len(raw) > max_bytes:
             raise ValueError(f"{str(p)!r} grew past the limit of {max_bytes} bytes while being read")
         mime_type = sniff_mime(raw[:SNIFF_BYTES], p.suffix)
         encoded = binascii.b2a_base64(raw, newline=False)
         del raw  # freed before the text copy is made: the peak is two copies of the file, not three
-        part = cls._build(mime_type, "", p.name)
-        # Base64 written just now is valid by construction: assigned unchecked, as the data
-        # pattern's regex over a large file costs more than the encoding itself.
-        part.data = encoded.decode("ascii")
+        part = cls._build(mime_type, "", _name_of(p))
+        # Base64 written just now is valid by construction: set unchecked (assignment is
+        # validated), as the data pattern's regex over a large file costs more than the encoding.
+        part.__dict__["data"] = encoded.decode("ascii")
         return part
 
     def raw(self) -> bytes:
