@@ -113,6 +113,7 @@ class WireModel(BaseModel):
         validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
+        validate_assignment=True,  # `result.output = 5` is refused, as the constructor refuses it
     )
 
     @classmethod
@@ -147,7 +148,8 @@ class WireModel(BaseModel):
     def to_json(self) -> str:
         """The wire form as compact UTF-8 JSON text.
 
-        `ValueError` when a value is nested too deeply to encode.
+        `ValueError` when a value is nested too deeply to encode, or is not JSON: NaN or
+        Infinity, an object key that is not a string (set in place, or by `with_metadata`).
         """
         encode = _speed.json_encoder_for(type(self))
         if encode is not None:
@@ -157,8 +159,22 @@ class WireModel(BaseModel):
                     return orjson.dumps(wire).decode()
                 except orjson.JSONEncodeError:  # a lone surrogate in a string: `json` writes it
                     pass
+        wire = self.to_wire()
+        stack: list[Any] = [wire]
+        seen: set[int] = set()
+        while stack:  # `json` writes a key 1 as "1": {1: a, "1": b} would repeat a key
+            item = stack.pop()
+            if isinstance(item, (dict, list, tuple)) and id(item) not in seen:
+                seen.add(id(item))
+                if isinstance(item, dict):
+                    bad = next((key for key in item if not isinstance(key, str)), None)
+                    if bad is not None or None in item:
+                        raise ValueError(f"{type(self).__name__} has an object key that is not a string: {bad!r}")
+                    stack.extend(item.values())
+                else:
+                    stack.extend(item)
         try:
-            return dumps(self.to_wire())
+            return dumps(wire)
         except RecursionError:
             raise ValueError(
                 f"{type(self).__name__} is nested too deeply to encode as JSON "
