@@ -7,13 +7,14 @@ omitted, and where the parsers reject (the WireError path)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from codegen import typescript_target
 from codegen.idl import load
-from codegen.tests.lang_typescript import ROOT, build, build_and_roundtrip, check
+from codegen.tests.lang_typescript import ROOT, build, build_and_roundtrip, check, run_node
 from codegen.tests.test_goldens import CASE_NAMES, CASES, samples
 
 # Per case, per type: (sent, re-emitted) pairs that are not already canonical.
@@ -121,3 +122,83 @@ REAL = {
 def test_the_real_package_builds_and_round_trips() -> None:
     """build_and_roundtrip on generated/typescript itself, which it leaves unwritten."""
     build_and_roundtrip(ROOT / "generated" / "typescript", REAL)
+
+
+# A type that refers to itself nests as deep as the data does: the parsers and emitters refuse
+# past MAX_DEPTH levels with a WireError (issue #12), never a RangeError, also for a cycle.
+_RECURSIVE_NODE = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Node",
+    "description": "A tree node.",
+    "type": "object",
+    "properties": {
+        "name": {"description": "The name.", "type": "string"},
+        "children": {
+            "description": "The children.",
+            "type": "array",
+            "items": {"$ref": "Node.json"},
+            "default": [],
+        },
+        "next": {"description": "The next node.", "$ref": "Node.json"},
+    },
+    "required": ["name"],
+    "additionalProperties": True,
+}
+
+_RECURSIVE_CHECK = r"""
+import { pathToFileURL } from "node:url";
+const pkg = await import(pathToFileURL(process.argv[1]).href);
+const out = [];
+const what = (fn) => {
+  try { fn(); return "ok"; }
+  catch (e) {
+    if (!(e instanceof pkg.WireError)) return `${e.constructor.name}: ${e.message}`;
+    return `WireError ${e.path.slice(0, 12)} (${e.path.split(/[.[]/).length - 1} steps)`;
+  }
+};
+// n nodes, each the only child (or the next) of the one above
+const chain = (n, key) => {
+  let node = { name: "n" };
+  for (let i = 1; i < n; i++) {
+    node = key === "next" ? { name: "n", next: node } : { name: "n", children: [node] };
+  }
+  return node;
+};
+for (let i = 0; i < 2000; i++) pkg.toJsonNode(pkg.fromJsonNode(JSON.stringify(chain(20, "next"))));
+out.push(["next 100", what(() => pkg.toJsonNode(pkg.fromJsonNode(JSON.stringify(chain(100, "next")))))]);
+out.push(["next 101 text", what(() => pkg.fromJsonNode(JSON.stringify(chain(101, "next"))))]);
+out.push(["next 101 value", what(() => pkg.parseNode(chain(101, "next")))]);
+out.push(["children 50 value", what(() => pkg.parseNode(chain(50, "children")))]);
+out.push(["children 51 value", what(() => pkg.parseNode(chain(51, "children")))]);
+out.push(["next 20000 value", what(() => pkg.parseNode(chain(20000, "next")))]);
+out.push(["children 20000 emit", what(() => pkg.toJsonNode(chain(20000, "children")))]);
+const cyc = { name: "c" }; cyc.next = cyc;
+out.push(["cycle parse", what(() => pkg.parseNode(cyc))]);
+out.push(["cycle emit", what(() => pkg.toJsonNode(cyc))]);
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+@pytest.mark.slow
+def test_a_type_that_refers_to_itself_nests_at_most_max_depth_levels(tmp_path: Path) -> None:
+    idl = tmp_path / "idl"
+    idl.mkdir()
+    (idl / "manifest.json").write_text(
+        json.dumps({"name": "rec", "version": "0.1.0", "description": "A tree.", "types": ["Node"]}),
+        encoding="utf-8",
+    )
+    (idl / "Node.json").write_text(json.dumps(_RECURSIVE_NODE), encoding="utf-8")
+    pkg = write_typescript_package(idl.parent, tmp_path / "out")
+    index = build(pkg, tmp_path)
+    got = json.loads(run_node(_RECURSIVE_CHECK, str(index), cwd=tmp_path))
+    assert got == [
+        ["next 100", "ok"],
+        ["next 101 text", "WireError $ (0 steps)"],
+        ["next 101 value", "WireError $.next.next. (100 steps)"],
+        ["children 50 value", "ok"],  # 99 levels: each node but the first is two levels down
+        ["children 51 value", "WireError $.children[0 (100 steps)"],
+        ["next 20000 value", "WireError $.next.next. (100 steps)"],
+        ["children 20000 emit", "WireError $.children[0 (100 steps)"],
+        ["cycle parse", "WireError $.next.next. (100 steps)"],
+        ["cycle emit", "WireError $.next.next. (100 steps)"],
+    ]

@@ -7,6 +7,14 @@
 //   {"vector":"ToolResult/valid/x.json","ok":true}
 //   {"vector":"ToolResult/invalid/y.json","ok":false,"error":"<ajv's message>","path":"$.isError"}
 // `ok` is the schema's verdict; a file that is not UTF-8 (or has a BOM) or not JSON is rejected at `$`.
+//
+// "Not JSON" is what every toolnexus language refuses before its schema, as JSON Schema cannot say
+// it (tests/conformance.py does the same for the jsonschema column): text `JSON.parse` refuses,
+// and, as JSON.parse lets them through, a lone surrogate in a string or key (`"\ud800"`), a
+// number beyond the range of a double (`1e400`, which JSON.parse reads as Infinity) and arrays
+// and objects nested more than MAX_DEPTH levels deep (the document itself being level 1). These
+// rules are checked here, over what JSON.parse returns, apart from the package's reader, so that
+// this check stays independent of the code it checks.
 
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -27,6 +35,43 @@ ajv.addKeyword({ keyword: "version", schemaType: "string" });
 ajv.addSchema(bundle);
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** The deepest nesting the wire allows (MAX_DEPTH in every language). */
+const MAX_DEPTH = 100;
+
+/** Why `doc` (from JSON.parse) breaks a JSON-level rule, or undefined. Iterative: no depth limit of its own. */
+function notJson(doc) {
+  const stack = [[doc, 1]];
+  while (stack.length > 0) {
+    const [value, level] = stack.pop();
+    if (typeof value === "number") {
+      if (!Number.isFinite(value)) {
+        return "a number beyond the range of a double";
+      }
+    } else if (typeof value === "string") {
+      if (!value.isWellFormed()) {
+        return "a string with a lone surrogate";
+      }
+    } else if (typeof value === "object" && value !== null) {
+      if (level > MAX_DEPTH) {
+        return `arrays and objects nested more than ${MAX_DEPTH} levels deep`;
+      }
+      if (Array.isArray(value)) {
+        for (const item of value) {
+          stack.push([item, level + 1]);
+        }
+      } else {
+        for (const [key, item] of Object.entries(value)) {
+          if (!key.isWellFormed()) {
+            return "a key with a lone surrogate";
+          }
+          stack.push([item, level + 1]);
+        }
+      }
+    }
+  }
+  return undefined;
+}
 
 /** `/parts/0/mimeType` (a JSON pointer into `doc`) as `$.parts[0].mimeType`. */
 function jsonPath(doc, pointer) {
@@ -54,6 +99,10 @@ function check(type, file) {
     doc = JSON.parse(utf8.decode(readFileSync(file)));
   } catch (err) {
     return { ok: false, error: `not UTF-8 JSON: ${err.message}`, path: "$" };
+  }
+  const why = notJson(doc);
+  if (why !== undefined) {
+    return { ok: false, error: `not JSON: ${why}`, path: "$" };
   }
   if (validate(doc)) {
     return { ok: true };

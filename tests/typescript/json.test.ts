@@ -2,7 +2,9 @@
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { JsonNumber, readJson, WireError, writeJson, type JsonObject } from "toolnexus-contract";
+import { JsonNumber, MAX_DEPTH, readJson, WireError, writeJson, type JsonObject } from "toolnexus-contract";
+
+const nest50 = "[".repeat(50) + "]".repeat(50);
 
 function same(text: string): void {
   assert.equal(writeJson(readJson(text)), text);
@@ -25,7 +27,7 @@ describe("readJson", () => {
   });
 
   it("keeps numbers a double would change as JsonNumber, and writes them back as written", () => {
-    for (const text of ["9007199254740993", "-9007199254740993", "18446744073709551615", "123456789012345678901234567890", "1.0", "1e3", "1E+3", "-0", "0.10", "1e400"]) {
+    for (const text of ["9007199254740993", "-9007199254740993", "18446744073709551615", "123456789012345678901234567890", "1.0", "1e3", "1E+3", "-0", "0.10", "1e-400"]) {
       const value = readJson(text);
       assert.ok(value instanceof JsonNumber, text);
       assert.equal(value.text, text);
@@ -63,7 +65,8 @@ describe("readJson", () => {
 
   it("decodes escapes", () => {
     assert.equal(readJson('"\\u00e9\\/\\n\\ud83d\\ude00"'), "é/\n😀");
-    assert.equal(readJson('"\\ud800"'), "\ud800"); // a lone surrogate escape is JSON
+    assert.deepEqual(readJson('{"\\ud83d\\ude00":"\\uD83D\\uDE00"}'), { "😀": "😀" });
+    assert.equal(writeJson(readJson('"\\ud83d\\ude00"')), '"😀"'); // an escaped pair is written raw
   });
 
   it("rejects what is not JSON, at $", () => {
@@ -93,6 +96,76 @@ describe("readJson", () => {
     assert.throws(() => readJson("[".repeat(200_000)), WireError);
   });
 });
+
+// Issue #12, "one wire, one verdict": what every language refuses as not JSON, at $.
+describe("readJson: the JSON-level rules", () => {
+  it("R1: refuses NaN and the infinities", () => {
+    rejects("NaN", /"N" at offset 0/);
+    rejects("Infinity", /"I" at offset 0/);
+    rejects("-Infinity", /"-" at offset 0/);
+    rejects('{"m":{"x":NaN}}', /"N" at offset 10/);
+    rejects('{"m":[1,-Infinity]}', /"-" at offset 8/);
+  });
+
+  it("R1: refuses lone surrogate escapes, in values and in keys", () => {
+    const lone = /a string with a lone surrogate escape at offset/;
+    for (const s of ["\\ud800", "\\udbff", "\\udc00", "\\udfff", "\\ud800x", "x\\ud800", "\\ud800\\u0041", "\\ud800\\ud800", "\\udc00\\ud800", "\\ud83d\\ude00\\ude00", "\\ud800\\n"]) {
+      rejects(`"${s}"`, lone);
+      rejects(`{"output":"${s}"}`, /lone surrogate escape at offset 10/);
+      rejects(`{"${s}":1}`, /lone surrogate escape at offset 1/);
+      rejects(`[{"a":{"${s}":[]}}]`, /lone surrogate escape at offset 7/);
+    }
+  });
+
+  it("R1: refuses a lone surrogate code unit in the text itself", () => {
+    rejects('"\ud800"', /a lone surrogate at offset 1/);
+    rejects('{"a\udc00":1}', /a lone surrogate at offset 3/);
+    rejects('["😀", "\ude00"]', /a lone surrogate at offset 8/);
+    assert.equal(readJson('"😀\\u00e9"'), "😀é");
+  });
+
+  it("R2: refuses a number beyond the range of a double, keeps big integers within it", () => {
+    const beyond = /a number beyond the range of a double at offset/;
+    for (const text of ["1e400", "-1e400", "1E309", "1.7976931348623159e308", "-1.7976931348623159e308", "1" + "0".repeat(309), "-" + "9".repeat(309), "0.1e310"]) {
+      rejects(text, beyond);
+      rejects(`{"metadata":{"n":${text}}}`, /a number beyond the range of a double at offset 17/);
+    }
+    for (const text of ["1.7976931348623157e308", "-1.7976931348623158e308", "9".repeat(308), "1" + "0".repeat(308).slice(1), "1e-400", "4.9e-324"]) {
+      same(text);
+      same(`{"n":[${text}]}`);
+    }
+    const big = "12345678".repeat(38) + "1234"; // 308 digits
+    assert.equal(big.length, 308);
+    assert.equal(writeJson(readJson(`{"metadata":{"n":${big}}}`)), `{"metadata":{"n":${big}}}`);
+  });
+
+  it("R3: reads exactly MAX_DEPTH levels, refuses one more at $", () => {
+    assert.equal(MAX_DEPTH, 100);
+    const nest = (n: number, open = "[", close = "]"): string => open.repeat(n) + close.repeat(n);
+    const objects = (n: number): string => '{"a":'.repeat(n - 1) + "{}" + "}".repeat(n - 1);
+    for (const text of [nest(100), objects(100), '{"a":' + nest(99) + "}", "[" + objects(99) + "]"]) {
+      same(text);
+    }
+    rejects(nest(101), /expected JSON text nested at most 100 levels deep, got level 101 at offset 100/);
+    rejects(objects(101), /got level 101 at offset 500/);
+    rejects('{"a":' + nest(100) + "}", /level 101/);
+    rejects("[" + objects(100) + "]", /level 101/);
+    // Levels count depth, not how many arrays and objects there are.
+    same("[" + Array.from({ length: 50 }, () => nest(99)).join(",") + "]");
+    same('{"a":' + nest(99) + ',"b":' + nest(99) + ',"c":{"d":' + nest(98) + "}}");
+  });
+
+  it("R3: refuses any depth past the limit at once, also with the JIT warm", () => {
+    for (let i = 0; i < 3000; i++) {
+      readJson('{"output":"x","metadata":{"a":' + nest50 + "}}");
+    }
+    for (const depth of [101, 4_000, 6_000, 8_000, 10_000, 12_000, 16_000, 20_000, 40_000, 1_000_000]) {
+      rejects("[".repeat(depth) + "]".repeat(depth), /nested at most 100 levels deep, got level 101 at offset 100$/);
+      rejects('{"output":"x","metadata":{"a":' + "[".repeat(depth) + "]".repeat(depth) + "}}", /got level 101 at offset 128$/);
+    }
+  });
+});
+
 
 describe("writeJson", () => {
   it("writes compact JSON with raw non-ASCII and JSON.stringify's escapes", () => {
@@ -127,6 +200,49 @@ describe("writeJson", () => {
     const a: Record<string, unknown> = {};
     a["self"] = a;
     assert.throws(() => writeJson(a), WireError);
+  });
+});
+
+describe("writeJson: R4, nesting and cycles", () => {
+  function refuses(value: unknown, path: string, got: RegExp): void {
+    assert.throws(
+      () => writeJson(value),
+      (err: unknown) => err instanceof WireError && err.path === path && got.test(err.message),
+      path,
+    );
+  }
+
+  it("writes exactly MAX_DEPTH levels, refuses one more, naming the path", () => {
+    let deep: unknown = [];
+    for (let i = 1; i < 100; i++) {
+      deep = [deep];
+    }
+    assert.equal(writeJson(deep), "[".repeat(100) + "]".repeat(100));
+    refuses([deep], "$" + "[0]".repeat(100), /expected a value nested at most 100 levels deep, got an array at level 101$/);
+    refuses({ a: { b: deep } }, "$.a.b" + "[0]".repeat(98), /got an array at level 101$/);
+  });
+
+  it("refuses a cycle where it closes, arrays and objects alike", () => {
+    const o: Record<string, unknown> = { n: 1 };
+    o["self"] = o;
+    refuses(o, "$.self", /expected a JSON value without cycles, got the object at \$ again$/);
+    refuses({ m: o }, "$.m.self", /got the object at \$\.m again$/);
+    const a: unknown[] = [1];
+    a.push({ back: [a] });
+    refuses({ "x-y": a }, '$["x-y"][1].back[0]', /got the array at \$\["x-y"\] again$/);
+  });
+
+  it("writes a value shared by two keys (no cycle) twice", () => {
+    const shared = { s: [1] };
+    assert.equal(writeJson({ a: shared, b: [shared, shared] }), '{"a":{"s":[1]},"b":[{"s":[1]},{"s":[1]}]}');
+  });
+
+  it("refuses 100,000 levels with a WireError, never a RangeError", () => {
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 100_000; i++) {
+      deep = { d: deep };
+    }
+    refuses(deep, "$" + ".d".repeat(100), /got an object at level 101$/);
   });
 });
 

@@ -80,6 +80,7 @@ describe("generated/typescript", () => {
     const expected = [
       "AUTHORIZATION_PROMPT",
       "JsonNumber",
+      "MAX_DEPTH",
       "SCHEMA_VERSION",
       "WireError",
       "authRequired",

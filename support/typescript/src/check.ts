@@ -9,8 +9,11 @@ import {
   isPlainObject,
   JsonNumber,
   keepOrder,
+  MAX_DEPTH,
   orderedKeys,
   setKey,
+  tooDeep,
+  tooDeepOrCycle,
   type JsonObject,
   type JsonValue,
 } from "./json.js";
@@ -21,10 +24,18 @@ export interface StringRule {
   readonly minLength?: number;
 }
 
-/** The value as an object whose properties can be read, or a WireError saying it is not one. */
+/**
+ * The value as an object whose properties can be read, or a WireError saying it is not one, or
+ * that it is nested deeper than {@link MAX_DEPTH} (which only a type that refers to itself,
+ * directly or not, can be: the others nest as deep as the schema does).
+ */
 export function expectObject(value: unknown, path: string, expected: string): Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof JsonNumber) {
     throw new WireError(path, expected, describe(value));
+  }
+  // Each step of a path takes at least two characters: a shorter path is not deep enough to count.
+  if (path.length > 2 * MAX_DEPTH && levelOf(path) > MAX_DEPTH) {
+    throw tooDeep(path, value, levelOf(path));
   }
   return value as Record<string, unknown>;
 }
@@ -128,36 +139,89 @@ export function expectArray<T>(value: unknown, path: string, item: (value: unkno
   return out;
 }
 
-/** Checks that `value` is JSON all the way down; returns it unchanged. */
+/**
+ * The nesting level of the value at `path` in its document, `$` being level 1: one more per
+ * `.key`, `[index]` or `["key"]` step, as the parsers and emitters build paths.
+ */
+export function levelOf(path: string): number {
+  let level = 1;
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    if (c === 0x2e) {
+      level++; // .key: an identifier, without "." or "["
+    } else if (c === 0x5b) {
+      level++; // [index] or ["key"]: skip the JSON string, whatever it holds
+      if (path.charCodeAt(i + 1) === 0x22) {
+        for (i += 2; i < path.length && path.charCodeAt(i) !== 0x22; i++) {
+          if (path.charCodeAt(i) === 0x5c) {
+            i++;
+          }
+        }
+      }
+    }
+  }
+  return level;
+}
+
+/**
+ * Checks that `value` is JSON all the way down, its arrays and objects nested at most
+ * {@link MAX_DEPTH} levels deep in the document (`path` tells where `value` is) and without
+ * cycles; returns it unchanged.
+ */
 export function expectJson(value: unknown, path: string): JsonValue {
+  try {
+    checkJson(value, path, levelOf(path), [], []);
+  } catch (err) {
+    if (err instanceof RangeError) {
+      // Only when the caller leaves less stack than MAX_DEPTH levels take.
+      throw new WireError(path, "a value JavaScript can check here", `a RangeError: ${err.message}`);
+    }
+    throw err;
+  }
+  return value as JsonValue;
+}
+
+/** `open` holds the arrays and objects enclosing `value`, outermost first, and `at` their paths. */
+function checkJson(value: unknown, path: string, level: number, open: object[], at: string[]): void {
   switch (typeof value) {
     case "string":
     case "boolean":
-      return value;
+      return;
     case "number":
       if (Number.isFinite(value)) {
-        return value;
+        return;
       }
       break;
-    case "object":
+    case "object": {
       if (value === null || value instanceof JsonNumber) {
-        return value;
+        return;
       }
-      if (Array.isArray(value)) {
+      const array = Array.isArray(value);
+      if (!array && !isPlainObject(value)) {
+        break;
+      }
+      if (level > MAX_DEPTH) {
+        const paths = [...at, path];
+        throw tooDeepOrCycle([...open, value], (i) => paths[i] as string, level);
+      }
+      open.push(value);
+      at.push(path);
+      if (array) {
         for (let i = 0; i < value.length; i++) {
-          expectJson(value[i], `${path}[${i}]`);
+          checkJson(value[i], `${path}[${i}]`, level + 1, open, at);
         }
-        return value as JsonValue[];
-      }
-      if (isPlainObject(value)) {
+      } else {
         for (const key of Object.keys(value)) {
-          if (value[key] !== undefined) {
-            expectJson(value[key], childPath(path, key));
+          const item = (value as Record<string, unknown>)[key];
+          if (item !== undefined) {
+            checkJson(item, childPath(path, key), level + 1, open, at);
           }
         }
-        return value as JsonObject;
       }
-      break;
+      open.pop();
+      at.pop();
+      return;
+    }
   }
   throw new WireError(path, "a JSON value", describe(value));
 }

@@ -16,6 +16,13 @@ export interface JsonObject {
   [key: string]: JsonValue;
 }
 
+/**
+ * The deepest nesting of arrays and objects the wire allows, counting the document's own
+ * object (or array) as level 1. `readJson` refuses deeper text at `$`; the parsers refuse deeper
+ * values, and the emitters and `writeJson` refuse to write them (a cycle nests endlessly).
+ */
+export const MAX_DEPTH = 100;
+
 const NUMBER_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 
 /**
@@ -111,6 +118,23 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return proto === Object.prototype || proto === null;
 }
 
+/** A lone surrogate: a UTF-16 code unit of a pair without its other half (the `u` flag pairs them). */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+interface WellFormed {
+  isWellFormed(): boolean;
+}
+
+/**
+ * True when `s` holds no lone surrogate, so that it is Unicode text (and UTF-8 can encode it).
+ * `String.prototype.isWellFormed` (Node.js 20) answers at once for a string without characters
+ * beyond U+00FF and scans the others natively.
+ */
+const isWellFormed: (s: string) => boolean =
+  typeof (String.prototype as Partial<WellFormed>).isWellFormed === "function"
+    ? (s) => (s as unknown as WellFormed).isWellFormed()
+    : (s) => !LONE_SURROGATE.test(s);
+
 /** A short description of `value` for an error message. */
 export function describe(value: unknown): string {
   if (value === undefined) {
@@ -151,10 +175,16 @@ const PLAIN_RUN = /[^"\\\u0000-\u001f]*/y;
 
 class Reader {
   private pos = 0;
+  /** How many arrays and objects enclose the current position. */
+  private depth = 0;
 
   constructor(private readonly text: string) {}
 
   document(): JsonValue {
+    if (!isWellFormed(this.text)) {
+      // Outside a string it would be a syntax error anyway; inside one, it is no Unicode text.
+      this.fail(this.text.search(LONE_SURROGATE), "a lone surrogate");
+    }
     const value = this.value();
     this.space();
     if (this.pos < this.text.length) {
@@ -171,6 +201,14 @@ class Reader {
       got = `${JSON.stringify(String.fromCodePoint(this.text.codePointAt(at) ?? 0))} at offset ${at}`;
     }
     throw new WireError("$", "JSON text", got);
+  }
+
+  /** Steps into an array or object: one level deeper, at most {@link MAX_DEPTH}. */
+  private enter(): void {
+    if (++this.depth > MAX_DEPTH) {
+      throw new WireError("$", `JSON text nested at most ${MAX_DEPTH} levels deep`, `level ${this.depth} at offset ${this.pos}`);
+    }
+    this.pos++;
   }
 
   private space(): void {
@@ -226,8 +264,12 @@ class Reader {
       return this.fail();
     }
     const text = m[0];
-    this.pos += text.length;
     const n = Number(text);
+    if (n === Infinity || n === -Infinity) {
+      // Beyond the largest double (it rounds to infinity): no peer could hold it as a number.
+      return this.fail(this.pos, "a number beyond the range of a double");
+    }
+    this.pos += text.length;
     // A plain number only when JavaScript writes it back exactly as it was written.
     return String(n) === text ? n : new JsonNumber(text);
   }
@@ -256,20 +298,27 @@ class Reader {
     if (!escaped) {
       return text.slice(start + 1, pos);
     }
+    let value: string;
     try {
       // The escapes are JSON's own; the engine decodes and checks them.
-      return JSON.parse(text.slice(start, pos + 1)) as string;
+      value = JSON.parse(text.slice(start, pos + 1)) as string;
     } catch {
       return this.fail(start, "a string with an invalid escape");
     }
+    if (!isWellFormed(value)) {
+      // JSON.parse takes `\ud800` alone; RFC 8259 text is Unicode, which has no lone surrogates.
+      return this.fail(start, "a string with a lone surrogate escape");
+    }
+    return value;
   }
 
   private array(): JsonValue[] {
-    this.pos++;
+    this.enter();
     const out: JsonValue[] = [];
     this.space();
     if (this.text.charCodeAt(this.pos) === 0x5d) {
       this.pos++;
+      this.depth--;
       return out;
     }
     for (;;) {
@@ -280,6 +329,7 @@ class Reader {
         this.pos++;
       } else if (c === 0x5d) {
         this.pos++;
+        this.depth--;
         return out;
       } else {
         return this.fail();
@@ -288,12 +338,13 @@ class Reader {
   }
 
   private object(): JsonObject {
-    this.pos++;
+    this.enter();
     const out: JsonObject = {};
     let order: string[] | undefined;
     this.space();
     if (this.text.charCodeAt(this.pos) === 0x7d) {
       this.pos++;
+      this.depth--;
       return out;
     }
     for (;;) {
@@ -324,6 +375,7 @@ class Reader {
         if (order !== undefined) {
           keepOrder(out, order);
         }
+        this.depth--;
         return out;
       } else {
         return this.fail();
@@ -337,6 +389,10 @@ class Reader {
  * `number` cannot hold exactly become {@link JsonNumber}s, and objects keep the key order of
  * the text, integer-like keys included. A repeated key keeps its last value.
  *
+ * Stricter than `JSON.parse` where the wire is: a lone surrogate (escaped as `"\ud800"`, or a
+ * lone UTF-16 code unit in `text`), a number beyond the range of a double (`1e400`, which
+ * `JSON.parse` makes `Infinity`) and nesting deeper than {@link MAX_DEPTH} are not JSON here.
+ *
  * @throws {@link WireError} at `$` when `text` is not JSON.
  */
 export function readJson(text: string): JsonValue {
@@ -344,7 +400,8 @@ export function readJson(text: string): JsonValue {
     return new Reader(text).document();
   } catch (err) {
     if (err instanceof RangeError) {
-      throw new WireError("$", "JSON text nested less deeply", "too deep a nesting");
+      // Only when the caller leaves less stack than MAX_DEPTH levels take.
+      throw new WireError("$", "JSON text JavaScript can read here", `a RangeError: ${err.message}`);
     }
     throw err;
   }
@@ -352,16 +409,46 @@ export function readJson(text: string): JsonValue {
 
 // ---------------------------------------------------------------------------------- writing
 
+/** The error for an array or object at `level`, deeper than {@link MAX_DEPTH}. */
+export function tooDeep(path: string, value: unknown, level: number): WireError {
+  return new WireError(path, `a value nested at most ${MAX_DEPTH} levels deep`, `${describe(value)} at level ${level}`);
+}
+
+/**
+ * The error for the last array or object of `chain`, at `level`, past {@link MAX_DEPTH}: `chain`
+ * holds it and the ones that enclose it, outermost first, `chain[i]` at `path(i)`. A cycle (an
+ * array or object inside itself nests without end) is named where it first closes, anything else
+ * is too deep. Called only once the limit is met, so that no walk looks for cycles while all is well.
+ */
+export function tooDeepOrCycle(chain: readonly object[], path: (i: number) => string, level: number): WireError {
+  for (let j = 1; j < chain.length; j++) {
+    const first = chain.indexOf(chain[j] as object);
+    if (first < j) {
+      const what = Array.isArray(chain[j]) ? "array" : "object";
+      return new WireError(path(j), "a JSON value without cycles", `the ${what} at ${path(first)} again`);
+    }
+  }
+  return tooDeep(path(chain.length - 1), chain[chain.length - 1], level);
+}
+
 class Writer {
   out = "";
+  /** The path to the value being written, as steps. */
   private readonly at: (string | number)[] = [];
+  /** The arrays and objects being written, outermost first: `open[i]` is at `at.slice(0, i)`. */
+  private readonly open: object[] = [];
 
-  private fail(expected: string, value: unknown): never {
+  private path(steps: number = this.at.length): string {
     let path = "$";
-    for (const step of this.at) {
+    for (let i = 0; i < steps; i++) {
+      const step = this.at[i] as string | number;
       path = typeof step === "number" ? `${path}[${step}]` : childPath(path, step);
     }
-    throw new WireError(path, expected, describe(value));
+    return path;
+  }
+
+  private fail(expected: string, value: unknown): never {
+    throw new WireError(this.path(), expected, describe(value));
   }
 
   value(v: unknown): void {
@@ -384,9 +471,13 @@ class Writer {
         } else if (v instanceof JsonNumber) {
           this.out += v.text;
         } else if (Array.isArray(v)) {
+          this.enter(v);
           this.array(v);
+          this.open.pop();
         } else if (isPlainObject(v)) {
+          this.enter(v);
           this.object(v);
+          this.open.pop();
         } else {
           this.fail("a JSON value", v);
         }
@@ -394,6 +485,15 @@ class Writer {
       default:
         this.fail("a JSON value", v);
     }
+  }
+
+  /** Steps into an array or object, at most MAX_DEPTH levels deep (a cycle never ends). */
+  private enter(v: object): void {
+    const open = this.open;
+    if (open.length >= MAX_DEPTH) {
+      throw tooDeepOrCycle([...open, v], (i) => this.path(i), open.length + 1);
+    }
+    open.push(v);
   }
 
   private array(v: readonly unknown[]): void {
@@ -433,7 +533,8 @@ class Writer {
  * non-ASCII characters raw, control characters escaped as `JSON.stringify` does. Properties
  * whose value is `undefined` are left out.
  *
- * @throws {@link WireError} naming the path of a value that is not JSON (`NaN`, a `Date`, a cycle).
+ * @throws {@link WireError} naming the path of a value that is not JSON (`NaN`, a `Date`, an
+ * array or object inside itself), or of an array or object nested deeper than {@link MAX_DEPTH}.
  */
 export function writeJson(value: unknown): string {
   const writer = new Writer();
@@ -441,7 +542,8 @@ export function writeJson(value: unknown): string {
     writer.value(value);
   } catch (err) {
     if (err instanceof RangeError) {
-      throw new WireError("$", "a JSON value nested less deeply and without cycles", "too deep a nesting");
+      // A text longer than a string holds, or a caller that leaves less stack than MAX_DEPTH levels take.
+      throw new WireError("$", "a value JavaScript can write as JSON", `a RangeError: ${err.message}`);
     }
     throw err;
   }

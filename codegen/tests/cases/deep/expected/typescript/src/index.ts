@@ -11,7 +11,7 @@
 export const SCHEMA_VERSION = "0.3.0";
 
 export { WireError } from "./errors.js";
-export { JsonNumber, readJson, writeJson, type JsonObject, type JsonValue } from "./json.js";
+export { JsonNumber, MAX_DEPTH, readJson, writeJson, type JsonObject, type JsonValue } from "./json.js";
 export type { Span, Para, Section, Doc, WireTypes } from "./types.js";
 export {
   extraKeys,
