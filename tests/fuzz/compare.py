@@ -1,0 +1,258 @@
+"""The comparer: one verdict per document from the three languages' outcomes, and the report.
+
+A document fails when
+
+- `escaped`: a language gave something other than its wire error: Python an exception other
+  than `WireError`, a CLI a line of the wrong shape or no line at all (a crash);
+- `verdict`: the languages that answered disagree on accept/reject;
+- `bytes`: all accepted it, its numbers are `bytes_comparable`, and the emitted texts differ.
+
+A disagreement is put on the language that stands alone (two against one); `all` when all
+three differ.
+
+The number rule is not settled yet: the languages re-emit some number texts differently
+(Python `-0` as `0`, `1.50` as `1.5`, `1e5` as `100000.0`, `1e-400` as `0.0`; TypeScript keeps
+the text; Rust writes `1e5` as `1e+5`). So the emitted bytes of an accepted document are
+compared only when every number in it is in a form all three write back alike
+(`canonical_number`); the others are counted as `bytes-excluded` in the report. Verdicts are
+compared for every document, numbers or not.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.fuzz.drivers import LANGUAGES, Outcome
+from tests.fuzz.generate import Doc
+
+
+def canonical_number(text: str) -> bool:
+    """True for the number texts every language re-emits unchanged today:
+
+    - an integer (any size: beyond a double is refused anyway) other than `-0`;
+    - a decimal without exponent whose text is the shortest one that round-trips through a
+      double (what Python's `repr` writes) and does not end in `0`: `0.5`, `-12.75`, `3.25`,
+      not `1.50`, `1.0`, `-0.0`, `0.1000000000000000055511151231257827` or `12345678901234567.5`.
+
+    Anything with an exponent is excluded.
+    """
+    if "e" in text or "E" in text:
+        return False
+    if "." not in text:
+        return text != "-0"
+    if text.endswith("0"):
+        return False
+    try:
+        return repr(float(text)) == text
+    except ValueError:
+        return False
+
+
+def number_texts(raw: bytes) -> list[str] | None:
+    """The texts of every number in the document, or None when Python's `json` cannot read it."""
+    found: list[str] = []
+
+    def keep(text: str) -> str:
+        found.append(text)
+        return text
+
+    try:
+        json.loads(raw.decode("utf-8"), parse_int=keep, parse_float=keep, parse_constant=keep)
+    except (ValueError, RecursionError):
+        return None
+    return found
+
+
+def bytes_comparable(raw: bytes) -> bool:
+    """Whether the emitted bytes of an accepted document are compared (see the module docstring)."""
+    texts = number_texts(raw)
+    return texts is not None and all(canonical_number(t) for t in texts)
+
+
+@dataclass(frozen=True)
+class Failure:
+    doc: Doc
+    kind: str  # "escaped", "verdict", "bytes"
+    language: str  # the language that stands alone, or "all"
+    outcomes: dict[str, Outcome]
+    detail: str
+
+
+def _odd_one(values: dict[str, Any]) -> str:
+    groups = defaultdict(list)
+    for lang, v in values.items():
+        groups[v].append(lang)
+    if len(groups) == 1:
+        return ""
+    singles = [langs[0] for langs in groups.values() if len(langs) == 1]
+    if len(groups) == 2 and len(singles) == 1:
+        return singles[0]
+    return "all" if len(values) > 2 else "+".join(sorted(values))
+
+
+@dataclass
+class DocVerdict:
+    failures: list[Failure]
+    agreed: str | None  # "accept" / "reject" when every language answered alike
+    compared: bool  # emitted bytes compared
+    excluded: bool  # accepted everywhere, bytes not compared (numbers)
+
+
+def judge(doc: Doc, outcomes: dict[str, Outcome]) -> DocVerdict:
+    failures = [
+        Failure(doc, "escaped", lang, outcomes, o.error)
+        for lang, o in outcomes.items()
+        if o.kind == "escaped"
+    ]
+    verdicts = {lang: o.kind for lang, o in outcomes.items() if o.kind != "escaped"}
+    agreed = None
+    compared = excluded = False
+    odd = _odd_one(verdicts)
+    if odd:
+        detail = " ".join(f"{lang}={v}" for lang, v in verdicts.items())
+        failures.append(Failure(doc, "verdict", odd, outcomes, detail))
+    elif verdicts and len(verdicts) == len(outcomes):
+        agreed = next(iter(verdicts.values()))
+        if agreed == "accept":
+            if bytes_comparable(doc.raw):
+                compared = True
+                emitted = {lang: o.emitted for lang, o in outcomes.items()}
+                odd = _odd_one(emitted)
+                if odd:
+                    failures.append(Failure(doc, "bytes", odd, outcomes, "emitted texts differ"))
+            else:
+                excluded = True
+    return DocVerdict(failures, agreed, compared, excluded)
+
+
+def variant_label(doc: Doc) -> str:
+    """The document's class and variant without its random particulars (seed file, bytes)."""
+    v = doc.variant
+    if doc.cls == "mutate":
+        head, _, ops = v.partition(":")
+        v = ("foreign" if head == "foreign" else head.split("/")[0]) + ":" + ops
+    elif doc.cls == "framing":
+        v = v.split(":")[0]
+    return f"{doc.cls}/{v}"
+
+
+def show_bytes(raw: bytes, limit: int = 240) -> str:
+    """`repr` of the document, cut in the middle when long, plus hex when it is not ASCII."""
+    text = repr(raw) if len(raw) <= limit else f"{raw[: limit // 2]!r} … {raw[-limit // 3 :]!r}"
+    out = f"({len(raw)} bytes) {text}"
+    bad = next((i for i, b in enumerate(raw) if b >= 0x80 or (b < 0x20 and b not in b"\t\n\r")), None)
+    if bad is not None:
+        lo = max(bad - 8, 0)
+        out += f"\n        hex @{lo}: {raw[lo : lo + 24].hex(' ')}"
+    return out
+
+
+@dataclass
+class Report:
+    seed: int
+    languages: tuple[str, ...] = LANGUAGES
+    docs: int = 0
+    per_class: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    failures: list[Failure] = field(default_factory=list)
+    failure_counts: Counter[tuple[str, str, str]] = field(default_factory=Counter)  # kind, language, class
+    seconds: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
+    cli_runs: Counter[str] = field(default_factory=Counter)
+    keep_failures: int = 20
+    # (kind, language, pattern) -> variant -> count, and -> class -> count
+    groups: dict[tuple[str, str, str], Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    group_classes: dict[tuple[str, str, str], Counter[str]] = field(
+        default_factory=lambda: defaultdict(Counter)
+    )
+
+    def add(self, doc: Doc, outcomes: dict[str, Outcome]) -> DocVerdict:
+        v = judge(doc, outcomes)
+        self.docs += 1
+        c = self.per_class[doc.cls]
+        c["docs"] += 1
+        if v.agreed == "accept":
+            c["accepted"] += 1
+        elif v.agreed == "reject":
+            c["rejected"] += 1
+        c["bytes-compared"] += v.compared
+        c["bytes-excluded"] += v.excluded
+        if v.failures:
+            c["failing"] += 1
+        for f in v.failures:
+            self.failure_counts[(f.kind, f.language, doc.cls)] += 1
+            group = (f.kind, f.language, f.detail if f.kind == "verdict" else "")
+            self.groups[group][variant_label(doc)] += 1
+            self.group_classes[group][doc.cls] += 1
+            if len(self.failures) < self.keep_failures:
+                self.failures.append(f)
+        return v
+
+    @property
+    def ok(self) -> bool:
+        return not self.failure_counts
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "docs": self.docs,
+            "failures": {"/".join(k): n for k, n in sorted(self.failure_counts.items())},
+            "bytes_compared": sum(c["bytes-compared"] for c in self.per_class.values()),
+            "bytes_excluded": sum(c["bytes-excluded"] for c in self.per_class.values()),
+        }
+
+    def text(self, show: int = 10) -> str:
+        lines = []
+        total = sum(self.seconds.values())
+        lines.append(
+            f"toolnexus fuzz: seed {self.seed}, {self.docs} documents, {', '.join(self.languages)}; "
+            + ", ".join(f"{k} {v:.1f}s" for k, v in self.seconds.items())
+            + (
+                f" (cli runs: {', '.join(f'{k} {v}' for k, v in self.cli_runs.items())})"
+                if self.cli_runs
+                else ""
+            )
+            if total
+            else f"toolnexus fuzz: seed {self.seed}, {self.docs} documents"
+        )
+        cols = ("docs", "accepted", "rejected", "split", "bytes-compared", "bytes-excluded", "failing")
+        lines.append(f"{'class':<10}" + "".join(f"{c:>16}" for c in cols))
+        totals: Counter[str] = Counter()
+        for cls in sorted(self.per_class):
+            c = self.per_class[cls]
+            c["split"] = c["docs"] - c["accepted"] - c["rejected"]
+            totals.update(c)
+            lines.append(f"{cls:<10}" + "".join(f"{c[k]:>16}" for k in cols))
+        lines.append(f"{'total':<10}" + "".join(f"{totals[k]:>16}" for k in cols))
+        lines.append("  (split: not one accept/reject verdict from every language; bytes-excluded: accepted")
+        lines.append(
+            "   everywhere but holding a number not in a canonical form, see compare.canonical_number)"
+        )
+        if not self.failure_counts:
+            lines.append("no disagreement, no escaped error")
+            return "\n".join(lines)
+        lines.append(
+            "failures (kind, the language that stands alone, pattern: count; per class; commonest variants):"
+        )
+        for (kind, lang, pattern), per in sorted(
+            self.groups.items(), key=lambda kv: (kv[0][0], -sum(kv[1].values()))
+        ):
+            lines.append(f"  {kind:<8} {lang:<11} {pattern}: {sum(per.values())}")
+            lines.append(
+                "      "
+                + ", ".join(
+                    f"{cls} {n}" for cls, n in self.group_classes[(kind, lang, pattern)].most_common()
+                )
+            )
+            lines.append("      " + ", ".join(f"{v} {n}" for v, n in per.most_common(4)))
+        lines.append(f"first {min(show, len(self.failures))} failures:")
+        for f in self.failures[:show]:
+            d = f.doc
+            lines.append(
+                f"- #{d.index} {d.type_name} {d.cls} {d.variant}: {f.kind} ({f.language}) {f.detail[:300]}"
+            )
+            lines.append(f"      doc {show_bytes(d.raw)}")
+            for lang, o in f.outcomes.items():
+                lines.append(f"      {lang:<10} {o.brief()}")
+        lines.append(f"(one document again: python -m tests.fuzz --seed {self.seed} --only INDEX)")
+        return "\n".join(lines)

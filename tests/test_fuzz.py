@@ -1,0 +1,129 @@
+"""The cross-language differential fuzzer (tests/fuzz): seeded slices through Python, TypeScript
+and Rust must agree on every verdict and on the emitted bytes, with no error other than each
+language's wire error; and the fuzzer's own parts (generator, comparer, crash narrowing)."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+
+import pytest
+
+from tests import fuzz
+from tests.fuzz.compare import Report, bytes_comparable, canonical_number, judge
+from tests.fuzz.drivers import Outcome, _CliBatch, write_folder
+from tests.fuzz.generate import CLASSES, Doc, documents, generate, types
+
+
+def _assert_clean(report: Report) -> None:
+    assert report.docs > 0
+    if not report.ok:
+        pytest.fail("\n" + report.text(show=10), pytrace=False)
+
+
+def test_fuzz_small_slice():
+    """About 200 documents: quick enough for `make test-fast`."""
+    _assert_clean(fuzz.run(seed=20250612, count=200))
+
+
+@pytest.mark.slow
+def test_fuzz_slice():
+    """About 2,000 documents of another seed."""
+    _assert_clean(fuzz.run(seed=12, count=2000))
+
+
+def test_generator_is_deterministic_per_document():
+    a = [(d.type_name, d.cls, d.variant, d.raw) for d in documents(3, 60)]
+    b = [(d.type_name, d.cls, d.variant, d.raw) for d in documents(3, 60)]
+    assert a == b
+    # document i depends on (seed, i) only: made alone, or as part of a later slice
+    assert generate(3, 41).raw == a[41][3]
+    assert [d.raw for d in documents(3, 10, start=50)] == [x[3] for x in a[50:60]]
+    assert [d.raw for d in documents(4, 60)] != [x[3] for x in a]
+
+
+def test_generator_covers_every_type_and_class():
+    docs = list(documents(1, 600))
+    assert {d.type_name for d in docs} == set(types())
+    assert {d.cls for d in docs} == set(CLASSES)
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("0", True), ("-7", True), ("123456789012345678901234567890", True), ("-0", False),
+        ("0.5", True), ("-12.75", True), ("3.25", True), ("1.50", False), ("1.0", False), ("-0.0", False),
+        ("0.1000000000000000055511151231257827", False), ("12345678901234567.5", False),
+        ("1e5", False), ("1E5", False), ("1e-400", False), ("0.0001", True), ("0.00001", False),
+    ],
+)  # fmt: skip
+def test_canonical_number(text, canonical):
+    assert canonical_number(text) is canonical
+
+
+def test_bytes_comparable_looks_at_numbers_only():
+    assert bytes_comparable(b'{"a":[1,0.5,"1e5",{"b":-3}]}')
+    assert not bytes_comparable(b'{"a":[1,0.5,1e5]}')
+    assert not bytes_comparable(b'{"a":-0}')
+    assert not bytes_comparable(b"\xff")
+
+
+def _doc(raw: bytes = b'{"output":"x"}', index: int = 0) -> Doc:
+    return Doc(index, "ToolResult", "test", "v", raw)
+
+
+def test_judge_classes():
+    acc = Outcome("accept", emitted='{"output":"x","isError":false}')
+    rej = Outcome("reject", error="no", path="$")
+    esc = Outcome("escaped", error="TypeError: boom")
+    doc = _doc()
+    v = judge(doc, {"python": acc, "typescript": acc, "rust": acc})
+    assert not v.failures and v.agreed == "accept" and v.compared
+    v = judge(doc, {"python": rej, "typescript": acc, "rust": rej})
+    assert [(f.kind, f.language) for f in v.failures] == [("verdict", "typescript")]
+    other = Outcome("accept", emitted='{"isError":false,"output":"x"}')
+    v = judge(doc, {"python": acc, "typescript": acc, "rust": other})
+    assert [(f.kind, f.language) for f in v.failures] == [("bytes", "rust")]
+    v = judge(doc, {"python": esc, "typescript": rej, "rust": rej})
+    assert [(f.kind, f.language) for f in v.failures] == [("escaped", "python")]
+    # numbers not in a settled form: verdicts compared, bytes not
+    v = judge(_doc(b'{"output":"x","m":1e5}'), {"python": acc, "typescript": acc, "rust": other})
+    assert not v.failures and v.excluded and not v.compared
+
+
+FAKE_CLI = textwrap.dedent(
+    """
+    # A stand-in conformance CLI: answers every file like the real ones, but a file holding
+    # CRASH kills it: with nothing printed (mode "all", like node's uncaught exception), or
+    # after the lines so far (mode "ordered", like a Rust panic).
+    import json, os, sys
+    from pathlib import Path
+    mode, root = sys.argv[1], Path(sys.argv[2])
+    out = []
+    for f in sorted(root.glob("*/valid/*.json")):
+        name = f.relative_to(root).as_posix()
+        if b"CRASH" in f.read_bytes():
+            if mode == "ordered":
+                sys.stdout.write("".join(out)); sys.stdout.flush()
+            sys.stderr.write("boom on " + name)
+            os._exit(134)
+        out.append(json.dumps({"vector": name, "ok": True, "emitted": f.read_text()}) + "\\n")
+    sys.stdout.write("".join(out))
+    """
+)
+
+
+@pytest.mark.parametrize("mode", ["all", "ordered"])
+def test_a_crash_is_narrowed_down_to_its_document(tmp_path, mode):
+    script = tmp_path / "fake_cli.py"
+    script.write_text(FAKE_CLI)
+    docs = [_doc(b'{"output":"CRASH"}' if i in (3, 17, 18) else b'{"output":"%d"}' % i, i) for i in range(40)]
+    folder = tmp_path / "batch"
+    write_folder(docs, folder)
+    cli = _CliBatch("fake", [sys.executable, str(script), mode], tmp_path)
+    got = cli.finish(cli.start(folder), docs)
+    assert sorted(got) == list(range(40))
+    escaped = sorted(i for i, o in got.items() if o.kind == "escaped")
+    assert escaped == [3, 17, 18]
+    assert "boom on" in got[3].error and "exit status 134" in got[3].error
+    assert all(got[i].emitted == f'{{"output":"{i}"}}' for i in range(40) if i not in escaped)
