@@ -203,9 +203,22 @@ def test_the_base64_check_is_the_regex(text: str) -> None:
 # --- encoding -------------------------------------------------------------------------------------
 
 
+def _non_str_key(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(not isinstance(k, str) or _non_str_key(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return any(_non_str_key(v) for v in value)
+    return False
+
+
 def reference_encode(obj: Any) -> str | type[BaseException]:
+    """What the `json` module writes, except that an object key that is not a string is
+    refused (`ValueError`): `json` would write `1` as `"1"`, next to a `"1"` maybe."""
     try:
-        return _encode_json(obj.to_wire())
+        wire = obj.to_wire()
+        if _non_str_key(wire):
+            return ValueError
+        return _encode_json(wire)
     except (ValueError, TypeError, RecursionError) as exc:
         return type(exc)
 
