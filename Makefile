@@ -71,9 +71,14 @@ bench: $(STAMP)
 	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev,bench]'
 	$(PY) bench/bench.py
 
-## fuzz: the property tests (wire round trips, hostile input, the fast paths against the reference paths) with FUZZ_SCALE times the examples
+## fuzz: the cross-language differential fuzzer over FUZZ_COUNT generated documents (Python,
+## TypeScript and Rust must agree on every verdict and on the bytes), then the property tests
+## (wire round trips, hostile input, the fast paths against the reference paths) FUZZ_SCALE times longer
 FUZZ_SCALE ?= 50
+FUZZ_COUNT ?= 100000
+FUZZ_SEED ?= 1
 fuzz: $(STAMP)
+	$(PY) -m tests.fuzz --count $(FUZZ_COUNT) --seed $(FUZZ_SEED) --quiet
 	TOOLNEXUS_FUZZ_SCALE=$(FUZZ_SCALE) $(PY) -m pytest -q -s -p no:cacheprovider \
 		tests/test_properties.py tests/test_fast_wire.py tests/test_fast_checks.py
 
