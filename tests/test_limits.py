@@ -16,9 +16,9 @@ from pydantic import ValidationError
 from toolnexus import ContentPart, ToolResult, WireError
 
 DEEP = 100_000
-#: The deepest JSON document `from_json` reads: 200 nested arrays and objects, counting the
-#: document itself (the limit of pydantic's JSON parser, jiter; not configurable).
-MAX_PARSE_DEPTH = 200
+#: The deepest JSON document `from_json` reads: 100 nested arrays and objects, counting the
+#: document itself; the same limit in TypeScript and Rust (docs/limits.md, "One verdict").
+MAX_PARSE_DEPTH = 100
 
 
 def _nested_objects(depth: int) -> str:
@@ -39,7 +39,7 @@ def test_metadata_nested_100000_deep_is_a_wire_error(nest: Any, as_bytes: bool) 
     with pytest.raises(WireError) as info:
         ToolResult.from_json(text.encode() if as_bytes else text)
     assert info.value.path == "$"
-    assert "recursion limit" in str(info.value)
+    assert f"nested more than {MAX_PARSE_DEPTH} levels" in str(info.value)
 
 
 def test_the_parse_depth_limit_is_exact_and_what_parses_re_emits() -> None:
@@ -51,8 +51,17 @@ def test_the_parse_depth_limit_is_exact_and_what_parses_re_emits() -> None:
         == '{"output":"x","isError":false,"metadata":' + _nested_objects(MAX_PARSE_DEPTH - 1) + "}"
     )
     over = '{"output":"x","metadata":' + _nested_objects(MAX_PARSE_DEPTH) + "}"
-    with pytest.raises(WireError, match="recursion limit"):
+    with pytest.raises(WireError, match=f"nested more than {MAX_PARSE_DEPTH} levels") as info:
         ToolResult.from_json(over)
+    assert info.value.path == "$"
+
+
+def test_to_json_refuses_what_from_json_refuses_at_the_same_depth() -> None:
+    at_limit = ToolResult(output="x", metadata=_deep_dict(MAX_PARSE_DEPTH - 2))  # 1 + 1 + 98 levels
+    assert ToolResult.from_json(at_limit.to_json()) == at_limit
+    over = ToolResult(output="x", metadata=_deep_dict(MAX_PARSE_DEPTH - 1))
+    with pytest.raises(ValueError, match=f"nested more than {MAX_PARSE_DEPTH} levels"):
+        over.to_json()
 
 
 def _deep_dict(depth: int) -> dict[str, Any]:
@@ -86,7 +95,7 @@ def _depth(node: Any) -> int:
 
 def test_to_json_of_too_deep_metadata_is_a_value_error_not_a_recursion_error() -> None:
     result = ToolResult(output="x", metadata=_deep_dict(DEEP))
-    with pytest.raises(ValueError, match="nested too deeply") as info:
+    with pytest.raises(ValueError, match=f"nested more than {MAX_PARSE_DEPTH} levels") as info:
         result.to_json()
     assert not isinstance(info.value, WireError)  # encoding never raises WireError
     # The object is untouched and still usable.

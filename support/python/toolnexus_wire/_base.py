@@ -7,7 +7,7 @@ import copy
 import inspect
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Self, TypeVar
 
 import orjson
@@ -23,7 +23,7 @@ from pydantic import (
 from . import _speed
 from ._errors import WireError
 
-__all__ = ["WireModel", "dumps", "given", "install_encoders", "install_schemas", "wire_init"]
+__all__ = ["MAX_DEPTH", "WireModel", "dumps", "given", "install_encoders", "install_schemas", "wire_init"]
 
 Encoder = Callable[[Any], dict[str, Any]]
 _ENCODERS: dict[type[Any], Encoder] = {}
@@ -56,6 +56,29 @@ def _encoder(cls: type[Any]) -> Encoder:
                 _ENCODERS[cls] = _ENCODERS[base]
                 return _ENCODERS[base]
         raise TypeError(f"{cls.__name__} is not a wire type") from None
+
+
+#: The deepest a document may nest, counting its own object as level 1: the same number in
+#: every language, so a document is accepted or refused alike everywhere.
+MAX_DEPTH = 100
+
+
+def _too_deep(doc: Any, limit: int) -> bool:
+    """True when `doc` (parsed JSON) nests more than `limit` arrays and objects."""
+    level = [(doc, 1)]
+    while level:
+        value, depth = level.pop()
+        children: Iterable[Any]
+        if type(value) is dict:
+            children = value.values()
+        elif type(value) is list:
+            children = value
+        else:
+            continue
+        if depth > limit:
+            return True
+        level.extend((child, depth + 1) for child in children if type(child) in (dict, list))
+    return False
 
 
 _JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
@@ -145,8 +168,9 @@ class WireModel(BaseModel):
     def to_json(self) -> str:
         """The wire form as compact UTF-8 JSON text.
 
-        `ValueError` when a value is nested too deeply to encode, or is not JSON: NaN or
-        Infinity, an object key that is not a string (set in place, or by `with_metadata`).
+        `ValueError` when a value is nested more than `MAX_DEPTH` levels (the document's own
+        object is level 1), or is not JSON: NaN or Infinity, an object key that is not a string
+        (set in place, or by `with_metadata`).
         """
         encode = _speed.json_encoder_for(type(self))
         if encode is not None:
@@ -157,19 +181,23 @@ class WireModel(BaseModel):
                 except orjson.JSONEncodeError:  # a lone surrogate in a string: `json` writes it
                     pass
         wire = self.to_wire()
-        stack: list[Any] = [wire]
+        stack: list[tuple[Any, int]] = [(wire, 1)]
         seen: set[int] = set()
         while stack:  # `json` writes a key 1 as "1": {1: a, "1": b} would repeat a key
-            item = stack.pop()
+            item, depth = stack.pop()
             if isinstance(item, (dict, list, tuple)) and id(item) not in seen:
+                if depth > MAX_DEPTH:  # the limit every language keeps (docs/limits.md)
+                    raise ValueError(f"{type(self).__name__} is nested more than {MAX_DEPTH} levels")
                 seen.add(id(item))
                 if isinstance(item, dict):
                     bad = next((key for key in item if not isinstance(key, str)), None)
                     if bad is not None or None in item:
-                        raise ValueError(f"{type(self).__name__} has an object key that is not a string: {bad!r}")
-                    stack.extend(item.values())
+                        raise ValueError(
+                            f"{type(self).__name__} has an object key that is not a string: {bad!r}"
+                        )
+                    stack.extend((v, depth + 1) for v in item.values())
                 else:
-                    stack.extend(item)
+                    stack.extend((v, depth + 1) for v in item)
         try:
             return dumps(wire)
         except RecursionError:
@@ -188,17 +216,31 @@ class WireModel(BaseModel):
 
     @classmethod
     def from_json(cls, data: str | bytes | bytearray) -> Self:
-        """Parse JSON text; raises `WireError`."""
+        """Parse JSON text; raises `WireError`.
+
+        The verdict on the text is the same in every language (docs/limits.md): not JSON
+        (NaN or Infinity, a lone surrogate escape, bytes that are not UTF-8), a number beyond
+        the range of a double, or nesting deeper than `MAX_DEPTH` is refused at `$`.
+        """
+        try:
+            doc = orjson.loads(data)
+        except orjson.JSONDecodeError as exc:
+            # orjson stops at 1,024 levels: past MAX_DEPTH either way, and said alike.
+            why = (
+                f"nested more than {MAX_DEPTH} levels"
+                if "depth limit" in str(exc)
+                else f"not valid JSON: {exc}"
+            )
+            raise WireError(cls.__name__, [("$", why)]) from None
+        except TypeError:
+            raise WireError(cls.__name__, [("$", f"expected JSON text, got {type(data).__name__}")]) from None
         decode = _speed.decoder_for(cls)
         if decode is not None:  # the fast path; it leaves anything unusual to the validator
-            try:
-                doc = orjson.loads(data)
-            except (TypeError, orjson.JSONDecodeError):
-                pass  # not JSON orjson reads: the validator says why
-            else:
-                obj = decode(doc)
-                if obj is not None:
-                    return obj  # type: ignore[no-any-return]
+            obj = decode(doc)
+            if obj is not None:
+                return obj  # type: ignore[no-any-return]
+        if _too_deep(doc, MAX_DEPTH):
+            raise WireError(cls.__name__, [("$", f"nested more than {MAX_DEPTH} levels")])
         try:
             return cls.model_validate_json(data, by_alias=True, by_name=False)
         except ValidationError as exc:
