@@ -8,7 +8,7 @@ want the `toolnexus` package, which builds on these.
 """
 
 from . import _fast, _schemas, _serde  # noqa: F401  (they install the fast paths, schemas, encoders)
-from ._base import WireModel, dumps
+from ._base import MAX_DEPTH, WireModel, dumps
 from ._errors import WireError, json_path
 from .models import (
     Answer,
@@ -26,6 +26,7 @@ SCHEMA_VERSION = "1.0.0"
 __all__ = [
     "Answer",
     "ContentPart",
+    "MAX_DEPTH",
     "Request",
     "RunResult",
     "SCHEMA_VERSION",
