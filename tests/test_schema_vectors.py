@@ -21,10 +21,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
+from toolnexus_wire._base import MAX_DEPTH, _too_deep
 
 from toolnexus._schema import validator_for
 
@@ -99,9 +101,16 @@ def _cases(kind: str) -> list[Any]:
 
 
 def _load(path: Path) -> Any:
-    """Strict: UTF-8 (no BOM) and JSON, or an exception."""
-    text = path.read_bytes().decode("utf-8")
-    return json.loads(text)
+    """Strict: UTF-8 (no BOM) and JSON under the JSON-level rules every language keeps
+    (docs/limits.md, "One verdict": no NaN or Infinity, no lone surrogate escape, no number
+    beyond a double, at most MAX_DEPTH levels), or an exception. Those rules are not the
+    schema's to express, so they come before it, as in tests/conformance.py."""
+    raw = path.read_bytes()
+    orjson.loads(raw)  # the verdict on the text; the value comes from `json`, whose ints are exact
+    doc = json.loads(raw.decode("utf-8"))
+    if _too_deep(doc, MAX_DEPTH):
+        raise json.JSONDecodeError(f"nested more than {MAX_DEPTH} levels", raw.decode("utf-8"), 0)
+    return doc
 
 
 def _errors(validator: Draft202012Validator, doc: Any) -> list[ValidationError]:

@@ -257,7 +257,7 @@ fn r4_to_json_panics_instead_of_overflowing() {
     assert!(catch_unwind(AssertUnwindSafe(|| r.to_wire())).is_err());
 }
 
-/// /work/shared/repro/rust_deep_to_json_abort.rs: metadata built 200,000 levels deep. Every
+/// shared/repro/rust_deep_to_json_abort.rs: metadata built 200,000 levels deep. Every
 /// crate path gives an answer on a small stack; disposing of the value is `drop_deep`.
 #[test]
 fn r4_metadata_built_200_000_deep_is_an_error_not_an_abort() {
