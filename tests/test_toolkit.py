@@ -132,9 +132,9 @@ async def test_unknown_tool_is_an_error_result_naming_the_tools():
     kit = Toolkit([ok_tool("alpha", "a"), ok_tool("beta", "b")])
     result = await kit.execute("gamma", {})
     assert result.is_error
-    assert result.output == "unknown tool 'gamma'; available tools: alpha, beta"
+    assert result.output == "Unknown tool: gamma"
     empty = await Toolkit().execute("x", {})
-    assert empty.output == "unknown tool 'x'; available tools: (none)"
+    assert empty.output == "Unknown tool: x"
 
 
 async def test_a_suspension_is_not_counted_as_an_error():
@@ -254,7 +254,8 @@ async def test_a_second_suspension_is_unresolved():
 
     kit = Toolkit([define_tool("mail", "", None, always)])
     run = await kit.run_calls([ToolCall("c1", "mail", {})], wait_for=Asker(ok=True))
-    assert run.results[0].result == ToolResult.error("unresolved: Sign in again")
+    # Every upstream port names the original request, not the second one.
+    assert run.results[0].result == ToolResult.error("unresolved: Sign in")
     assert kit.error_count == 0
 
 
@@ -451,7 +452,7 @@ async def test_resume_that_suspends_again_is_unresolved():
     assert run.pending is not None
     done = await kit.resume(run, Answer(run.pending.id, True))
     assert done.status == "done"
-    assert done.results[0].result == ToolResult.error("unresolved: Which folder?")
+    assert done.results[0].result == ToolResult.error("unresolved: Which file?")
 
 
 async def test_a_mismatched_answer_is_refused_and_the_run_is_left_as_it_was():
@@ -620,3 +621,21 @@ async def test_a_sealed_run_needs_a_toolkit_with_a_secret():
     with pytest.raises(ResumeError, match="no secret") as info:
         await Toolkit([Gate().tool]).resume(run, Answer(run.pending.id, True))
     assert info.value.reason == "seal"
+
+
+@pytest.mark.parametrize("expires_at", ["tomorrow", "2026-12-31 23:59:59", "2025-06-30"])
+async def test_an_unreadable_expires_at_is_still_a_suspension_and_counts_as_passed(expires_at: str) -> None:
+    """As the upstream ports send it: the request survives the wire, and the loop declines it."""
+    suspension = ToolResult.from_json(pending(Request("approval", "Go?", expires_at=expires_at)).to_json())
+    request = pending_of(suspension)
+    assert request is not None and request.expires_at == expires_at
+    gate = Gate(expires_at=expires_at)
+    run = await Toolkit([gate.tool]).run_calls([ToolCall("c1", "delete_files", {})], wait_for=Asker(ok=True))
+    assert run.results[0].result == ToolResult.error("declined/expired: Delete 3 files?")
+    assert gate.answers == [None]
+
+
+async def test_an_empty_expires_at_means_no_expiry() -> None:
+    gate = Gate(expires_at="")
+    run = await Toolkit([gate.tool]).run_calls([ToolCall("c1", "delete_files", {})], wait_for=Asker(ok=True))
+    assert not run.results[0].result.is_error

@@ -246,8 +246,6 @@ XFAIL: dict[tuple[str, str], str] = {
     "`name: clip.mp3` (upstream names only a `file` part)",
     ("part_video_bytes", "same-call"): _W2 + "ours writes `kind: video`, upstream `type: file` "
     "(upstream has no video family)",
-    ("unknown_tool", "same-call"): "loop text (issue #11): upstream's Toolkit::execute writes "
-    "`Unknown tool: no_such_tool`, ours `unknown tool 'no_such_tool'; available tools: (none)`",
 }
 
 # -- JSON values compared with their types -----------------------------------------------------

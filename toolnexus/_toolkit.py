@@ -47,16 +47,25 @@ def normalize_tool_name(name: str) -> str:
     return _NAME_REJECTS.sub("_", name)
 
 
+#: RFC 3339's date-time: what `expiresAt` holds when a tool means an expiry the loop can read.
+_RFC3339 = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})"
+)
+
+
 def _parse_time(text: str) -> datetime:
-    """An RFC 3339 date-time (the `expiresAt` pattern) as an aware datetime."""
+    """An RFC 3339 date-time as an aware datetime; `ValueError` for anything else."""
+    if not _RFC3339.fullmatch(text):
+        raise ValueError(f"not an RFC 3339 date-time: {text!r}")
     text = _FRACTION.sub(r"\1", text.upper().replace("Z", "+00:00"))
     when = datetime.fromisoformat(text)
     return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def _expired(request: Request) -> bool:
-    """Whether `request.expiresAt` has passed; an unreadable time counts as passed."""
-    if request.expires_at is None:
+    """Whether `request.expiresAt` has passed; an unreadable time counts as passed, and an
+    empty one as no expiry (as the upstream ports read it)."""
+    if not request.expires_at:
         return False
     try:
         return _parse_time(request.expires_at) <= datetime.now(UTC)
@@ -234,11 +243,10 @@ class Toolkit:
     async def execute(
         self, name: str, args: dict[str, Any] | None, ctx: ToolContext | None = None
     ) -> ToolResult:
-        """Run the tool `name`. An unknown name is an error result naming the tools there are."""
+        """Run the tool `name`. An unknown name is the error result `Unknown tool: <name>`."""
         tool = self.get(name)
         if tool is None:
-            available = ", ".join(self._tools) or "(none)"
-            result = ToolResult.error(f"unknown tool {name!r}; available tools: {available}")
+            result = ToolResult.error(f"Unknown tool: {name}")  # the text of every upstream port
         else:
             result = await tool.call(args, ctx)
         if result.is_error and pending_of(result) is None:
@@ -252,7 +260,7 @@ class Toolkit:
 
         With `wait_for`, each suspension is answered in call order (one question at a
         time): `ok` re-runs the call once with `ctx.answer` set, and a second
-        suspension becomes the error `unresolved: <its prompt>`; a refusal, or a
+        suspension becomes the error `unresolved: <the original request's prompt>`; a refusal, or a
         request whose `expiresAt` has passed (before asking or by the time the answer
         comes), becomes the error `declined/expired: <prompt>`. The run is then `done`.
 
@@ -377,8 +385,8 @@ class Toolkit:
             return _declined(request)
         retry = await self.execute(call.name, call.arguments, ToolContext(answer=answer))
         again = pending_of(retry)
-        if again is not None:
-            return ToolResult.error(f"unresolved: {again.prompt}")
+        if again is not None:  # upstream ports name the original request, not the new one
+            return ToolResult.error(f"unresolved: {request.prompt}")
         return retry
 
     def _collect(

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 1.0.0, sha256 d106c0605c0b7741ba15055557e7193c5afe8392ed0e5add12ef0e6abed99f3f).
+# Generated from idl/ (toolnexus schema 1.0.0, sha256 8ac1f99c23bfce603cb079a85f872167e40493e6bb42e9a241b9ef0d7559ee40).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 # Source: support/python/toolnexus_wire/_errors.py (hand-written, copied verbatim).
 # codegen: copy

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 1.0.0, sha256 d106c0605c0b7741ba15055557e7193c5afe8392ed0e5add12ef0e6abed99f3f).
+# Generated from idl/ (toolnexus schema 1.0.0, sha256 8ac1f99c23bfce603cb079a85f872167e40493e6bb42e9a241b9ef0d7559ee40).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """The fast paths of `to_json` and `from_json`, written out field by field from the IDL.
 
@@ -24,10 +24,7 @@ from ._speed import sound as _sound
 __all__: list[str] = []
 
 _PATTERN_0 = check_for("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$")
-_PATTERN_1 = check_for(
-    "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})$"
-)
-_PATTERN_2 = check_for("^[A-Za-z0-9_-]+$")
+_PATTERN_1 = check_for("^[A-Za-z0-9_-]+$")
 
 
 def _decode_ContentPart(d: Any) -> Any:
@@ -129,7 +126,7 @@ def _decode_Request(d: Any) -> Any:
     if v is _MISS:
         expires_at: Any = None
     else:
-        if type(v) is not str or not _PATTERN_1(v):
+        if type(v) is not str:
             return None
         expires_at = v
         fields_set.add("expires_at")
@@ -264,7 +261,7 @@ def _decode_ToolSpec(d: Any) -> Any:
     v = d.get("name", _MISS)
     if v is _MISS:
         return None
-    if type(v) is not str or not _PATTERN_2(v):
+    if type(v) is not str or not _PATTERN_1(v):
         return None
     name = v
     fields_set.add("name")

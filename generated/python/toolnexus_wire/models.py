@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 1.0.0, sha256 d106c0605c0b7741ba15055557e7193c5afe8392ed0e5add12ef0e6abed99f3f).
+# Generated from idl/ (toolnexus schema 1.0.0, sha256 8ac1f99c23bfce603cb079a85f872167e40493e6bb42e9a241b9ef0d7559ee40).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ class Request(RequestBase):
         prompt: The text shown to the person who answers.
         url: Where the person goes to answer, such as a login page for an `authorization` request.
         data: Structured detail for the host, such as a JSON Schema for the input asked for.
-        expires_at [expiresAt]: When the request stops being answerable, as an RFC 3339 date-time; an answer after it counts as `expired`.
+        expires_at [expiresAt]: When the request stops being answerable, as an RFC 3339 date-time; an answer after it counts as `expired`. Any other string is kept as sent (upstream ports do not check it): the loop counts an unreadable time as already passed, and an empty string as no expiry.
 
     Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
@@ -131,15 +131,9 @@ class Request(RequestBase):
     """
     Structured detail for the host, such as a JSON Schema for the input asked for.
     """
-    expires_at: Annotated[
-        str | None,
-        Field(
-            alias="expiresAt",
-            pattern="^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})$",
-        ),
-    ] = None
+    expires_at: Annotated[str | None, Field(alias="expiresAt")] = None
     """
-    When the request stops being answerable, as an RFC 3339 date-time; an answer after it counts as `expired`.
+    When the request stops being answerable, as an RFC 3339 date-time; an answer after it counts as `expired`. Any other string is kept as sent (upstream ports do not check it): the loop counts an unreadable time as already passed, and an empty string as no expiry.
     """
 
 

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 d106c0605c0b7741ba15055557e7193c5afe8392ed0e5add12ef0e6abed99f3f).
+// Generated from idl/ (toolnexus schema 1.0.0, sha256 8ac1f99c23bfce603cb079a85f872167e40493e6bb42e9a241b9ef0d7559ee40).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what
@@ -88,7 +88,6 @@ export function toJsonContentPart(value: ContentPart): string {
 
 const REQUEST_KEYS: ReadonlySet<string> = new Set(["id", "kind", "prompt", "url", "data", "expiresAt"]);
 const REQUEST_KIND: StringRule = { minLength: 1 };
-const REQUEST_EXPIRES_AT: StringRule = { pattern: new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})$", "u") };
 
 /**
  * Reads a `Request` from a JSON value (as `readJson` or `JSON.parse` return it),
@@ -111,7 +110,7 @@ export function parseRequest(value: unknown, path: string = "$"): Request {
     out["data"] = expectMap(src["data"], path + ".data");
   }
   if (has(src, "expiresAt")) {
-    out["expiresAt"] = expectString(src["expiresAt"], path + ".expiresAt", REQUEST_EXPIRES_AT);
+    out["expiresAt"] = expectString(src["expiresAt"], path + ".expiresAt");
   }
   return keepUnknown(src, out, REQUEST_KEYS, path);
 }
@@ -134,7 +133,7 @@ export function toWireRequest(value: Request, path: string = "$"): JsonObject {
     out["data"] = expectMap(src["data"], path + ".data");
   }
   if (has(src, "expiresAt")) {
-    out["expiresAt"] = expectString(src["expiresAt"], path + ".expiresAt", REQUEST_EXPIRES_AT);
+    out["expiresAt"] = expectString(src["expiresAt"], path + ".expiresAt");
   }
   return keepUnknown(src, out, REQUEST_KEYS, path);
 }

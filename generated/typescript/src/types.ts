@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 d106c0605c0b7741ba15055557e7193c5afe8392ed0e5add12ef0e6abed99f3f).
+// Generated from idl/ (toolnexus schema 1.0.0, sha256 8ac1f99c23bfce603cb079a85f872167e40493e6bb42e9a241b9ef0d7559ee40).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // One interface per wire type. Property names are the wire keys; an optional property is
@@ -50,7 +50,8 @@ export interface Request {
   data?: { [key: string]: JsonValue };
   /**
    * When the request stops being answerable, as an RFC 3339 date-time; an answer after it counts as
-   * `expired`.
+   * `expired`. Any other string is kept as sent (upstream ports do not check it): the loop counts
+   * an unreadable time as already passed, and an empty string as no expiry.
    */
   expiresAt?: string;
 }

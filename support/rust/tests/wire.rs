@@ -168,10 +168,8 @@ fn required_keys_enums_lengths_and_patterns_are_checked() {
         "$.data",
     );
     rejected::<Request>(r#"{"id":"","kind":"","prompt":""}"#, "$.kind");
-    rejected::<Request>(
-        r#"{"id":"","kind":"k","prompt":"","expiresAt":"2030-01-02 03:04:05Z"}"#,
-        "$.expiresAt",
-    );
+    // `expiresAt` is any string, as the upstream ports send it; the loop reads the time.
+    same_bytes::<Request>(r#"{"id":"","kind":"k","prompt":"","expiresAt":"2030-01-02 03:04:05Z"}"#);
     rejected::<Answer>(r#"{"id":"","ok":false,"reason":"timeout"}"#, "$.reason");
     rejected::<RunResult>(r#"{"status":"running","results":[]}"#, "$.status");
     // `$` is the end of the text, as in ECMA-262, not "before a final newline".
