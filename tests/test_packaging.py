@@ -53,7 +53,7 @@ def test_a_model_inside_a_user_model_dumps_as_wire() -> None:
     [
         t
         for t in toolnexus_wire.__all__
-        if t[0].isupper() and t not in ("SCHEMA_VERSION", "WireError", "WireModel")
+        if isinstance(getattr(toolnexus_wire, t), type) and t not in ("WireError", "WireModel")
     ],
 )
 def test_model_json_schema_is_the_idl_schema_and_accepts_the_valid_vectors(name: str) -> None:
