@@ -299,3 +299,23 @@ def test_the_fast_paths_are_taken_for_ordinary_results() -> None:
     text = result.to_json()
     assert fast_decode(toolnexus.ToolResult, text) is not None
     assert toolnexus.ToolResult.from_json(text) == result
+
+
+def test_the_speed_layer_can_be_turned_off_and_gives_the_same_results() -> None:
+    """TOOLNEXUS_NO_FAST_PATH=1 (read at import) leaves every call to the reference paths."""
+    import subprocess
+    import sys
+
+    code = (
+        "import toolnexus, toolnexus_wire as w\n"
+        "from toolnexus_wire import _speed\n"
+        "assert _speed.ENABLED is False and _speed.decoder_for(w.ToolResult) is None\n"
+        "assert _speed.json_encoder_for(w.ToolResult) is None\n"
+        "text = '{\"output\":\"4\",\"isError\":false,\"metadata\":{\"ms\":12.5,\"tags\":[\"a\"]},\"later\":1}'\n"
+        "assert w.ToolResult.from_json(text).to_json() == text\n"
+        "print('off')\n"
+    )
+    env = {**os.environ, "TOOLNEXUS_NO_FAST_PATH": "1"}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert proc.returncode == 0 and proc.stdout.strip() == "off", proc.stderr
+    assert _speed.ENABLED is True and _speed.decoder_for(toolnexus.ToolResult) is not None
