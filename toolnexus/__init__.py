@@ -10,6 +10,7 @@ from ._result import (
     RunResult,
     ToolCall,
     ToolCallResult,
+    ToolHints,
     ToolResult,
     ToolSpec,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "ToolCall",
     "ToolCallResult",
     "ToolContext",
+    "ToolHints",
     "ToolResult",
     "ToolSpec",
     "Toolkit",

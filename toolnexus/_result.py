@@ -10,6 +10,7 @@ from toolnexus_wire import (
     RunResult,
     ToolCall,
     ToolCallResult,
+    ToolHints,
     ToolResult,
     ToolSpec,
 )
@@ -21,6 +22,7 @@ __all__ = [
     "RunResult",
     "ToolCall",
     "ToolCallResult",
+    "ToolHints",
     "ToolResult",
     "ToolSpec",
 ]

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic_core import SchemaValidator, core_schema
 from toolnexus_wire import WireModel, dumps, json_path
 
-from ._result import Answer, ToolResult, ToolSpec
+from ._result import Answer, ToolHints, ToolResult, ToolSpec
 
 __all__ = ["Tool", "ToolContext", "define_tool", "tool"]
 
@@ -166,7 +166,17 @@ def _schema_errors(exc: ValidationError) -> list[str]:
 class Tool:
     """A callable tool. Build one with `define_tool` or `@tool`; run it with `await tool.call(args)`."""
 
-    __slots__ = ("_check", "_copy", "_handler", "_is_async", "description", "input_schema", "name", "source")
+    __slots__ = (
+        "_check",
+        "_copy",
+        "_handler",
+        "_is_async",
+        "description",
+        "hints",
+        "input_schema",
+        "name",
+        "source",
+    )
 
     def __init__(
         self,
@@ -179,8 +189,12 @@ class Tool:
         source: str | None = None,
         is_async: bool | None = None,
         copy_args: bool = True,
+        hints: ToolHints | None = None,
     ) -> None:
+        if hints is not None and not isinstance(hints, ToolHints):
+            raise TypeError(f"hints must be a ToolHints or None, got {type(hints).__name__}")
         self.name = name
+        self.hints = hints
         self.description = description
         self.input_schema = input_schema
         self.source = source
@@ -195,8 +209,8 @@ class Tool:
         return f"<Tool {self.name!r}>"
 
     def spec(self) -> ToolSpec:
-        """The tool's declaration, as sent to a model."""
-        return ToolSpec(self.name, self.description, self.input_schema, self.source)
+        """The tool's declaration (its `hints` are for the host: adapters send them to MCP only)."""
+        return ToolSpec(self.name, self.description, self.input_schema, self.source, self.hints)
 
     async def call(self, args: dict[str, Any] | None, ctx: ToolContext | None = None) -> ToolResult:
         """Run the tool. A failure is an error result, never an exception; cancellation propagates."""
@@ -346,11 +360,14 @@ def define_tool(
     description: str,
     input_schema: dict[str, Any] | None,
     handler: Handler,
+    *,
+    hints: ToolHints | None = None,
 ) -> Tool:
     """A tool from a handler `(args: dict, ctx: ToolContext) -> result`, sync or async.
 
     `input_schema` is the JSON Schema of the arguments; None accepts any object.
-    The schema is checked and compiled here, once.
+    The schema is checked and compiled here, once. `hints` (read-only, destructive,
+    open-world) are advisory, for the host; they reach MCP as tool annotations.
     """
     if input_schema is None:
         schema: dict[str, Any] = {"type": "object"}
@@ -360,7 +377,7 @@ def define_tool(
             raise TypeError(f"input_schema must be a dict or None, got {type(input_schema).__name__}")
         schema = input_schema
         check = _json_schema_check(input_schema)
-    return Tool(name, description, schema, handler, check=check, source=_source_of(handler))
+    return Tool(name, description, schema, handler, check=check, source=_source_of(handler), hints=hints)
 
 
 def _source_of(fn: Callable[..., Any]) -> str | None:
@@ -412,7 +429,9 @@ def _fields_check(model: type[BaseModel]) -> Callable[[dict[str, Any]], tuple[di
     return check_model
 
 
-def _from_function(fn: Callable[..., Any], name: str | None, description: str | None) -> Tool:
+def _from_function(
+    fn: Callable[..., Any], name: str | None, description: str | None, tool_hints: ToolHints | None = None
+) -> Tool:
     sig = inspect.signature(fn)
     hints = inspect.get_annotations(fn, eval_str=True)
     fields: dict[str, Any] = {}
@@ -454,6 +473,7 @@ def _from_function(fn: Callable[..., Any], name: str | None, description: str | 
         source=_source_of(fn),
         is_async=inspect.iscoroutinefunction(fn),
         copy_args=copy_args,
+        hints=tool_hints,
     )
 
 
@@ -461,7 +481,7 @@ def _from_function(fn: Callable[..., Any], name: str | None, description: str | 
 def tool(fn: Callable[..., Any], /) -> Tool: ...
 @overload
 def tool(
-    *, name: str | None = None, description: str | None = None
+    *, name: str | None = None, description: str | None = None, hints: ToolHints | None = None
 ) -> Callable[[Callable[..., Any]], Tool]: ...
 def tool(
     fn: Callable[..., Any] | None = None,
@@ -469,17 +489,19 @@ def tool(
     *,
     name: str | None = None,
     description: str | None = None,
+    hints: ToolHints | None = None,
 ) -> Tool | Callable[[Callable[..., Any]], Tool]:
     """Make a tool of a function; its input schema is inferred from the type hints by pydantic.
 
     Use it bare (`@tool`) or with a name and a description (`@tool(name=..., description=...)`;
     the docstring is the default description). A parameter annotated `ToolContext` receives the
-    call's context and is not part of the schema.
+    call's context and is not part of the schema. `hints` are advisory, for the host, as in
+    `define_tool`.
     """
     if fn is not None:
         return _from_function(fn, None, None)
 
     def decorate(f: Callable[..., Any]) -> Tool:
-        return _from_function(f, name, description)
+        return _from_function(f, name, description, hints)
 
     return decorate

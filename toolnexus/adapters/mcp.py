@@ -31,10 +31,23 @@ _PART_URI = "toolnexus://parts/"
 
 
 def mcp_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
-    """The `tools` of a `tools/list` result: `{name, description, inputSchema}`."""
-    return [
-        {"name": s.name, "description": s.description, "inputSchema": s.input_schema} for s in specs_of(tools)
-    ]
+    """The `tools` of a `tools/list` result: `{name, description, inputSchema}`, and
+    `annotations` (`readOnlyHint`, `destructiveHint`, `openWorldHint`) for a tool with hints."""
+    out = []
+    for s in specs_of(tools):
+        declared: dict[str, Any] = {
+            "name": s.name,
+            "description": s.description,
+            "inputSchema": s.input_schema,
+        }
+        if s.hints is not None:
+            declared["annotations"] = {
+                "readOnlyHint": s.hints.read_only,
+                "destructiveHint": s.hints.destructive,
+                "openWorldHint": s.hints.open_world,
+            }
+        out.append(declared)
+    return out
 
 
 def mcp_call_tool_result(result: ToolResult) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 1.0.0, sha256 8ac1f99c23bfce603cb079a85f872167e40493e6bb42e9a241b9ef0d7559ee40).
+# Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 """Per-type bases of the generated models: the type's hand-written helpers, when it has any
@@ -20,6 +20,7 @@ __all__ = [
     "RequestBase",
     "AnswerBase",
     "ToolResultBase",
+    "ToolHintsBase",
     "ToolSpecBase",
     "ToolCallBase",
     "ToolCallResultBase",
@@ -49,8 +50,12 @@ class ToolResultBase(ToolResultHelpers):
     _no_null = field_validator("metadata", mode="before", check_fields=False)(_refuse_null)
 
 
+class ToolHintsBase(WireModel):
+    pass
+
+
 class ToolSpecBase(WireModel):
-    _no_null = field_validator("source", mode="before", check_fields=False)(_refuse_null)
+    _no_null = field_validator("source", "hints", mode="before", check_fields=False)(_refuse_null)
 
 
 class ToolCallBase(WireModel):

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 1.0.0, sha256 8ac1f99c23bfce603cb079a85f872167e40493e6bb42e9a241b9ef0d7559ee40).
+# Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """The fast paths of `to_json` and `from_json`, written out field by field from the IDL.
 
@@ -253,6 +253,46 @@ def _decode_ToolResult(d: Any) -> Any:
 _KNOWN_ToolResult = frozenset({"output", "isError", "parts", "metadata"})
 
 
+def _decode_ToolHints(d: Any) -> Any:
+    """A `ToolHints` from orjson's parse of its JSON, or None to let the validator decide."""
+    if type(d) is not dict:
+        return None
+    fields_set: set[str] = set()
+    v = d.get("readOnly", _MISS)
+    if v is _MISS:
+        return None
+    if type(v) is not bool:
+        return None
+    read_only = v
+    fields_set.add("read_only")
+    v = d.get("destructive", _MISS)
+    if v is _MISS:
+        return None
+    if type(v) is not bool:
+        return None
+    destructive = v
+    fields_set.add("destructive")
+    v = d.get("openWorld", _MISS)
+    if v is _MISS:
+        return None
+    if type(v) is not bool:
+        return None
+    open_world = v
+    fields_set.add("open_world")
+    values = {"read_only": read_only, "destructive": destructive, "open_world": open_world}
+    if len(d) > len(fields_set):
+        extra = {k: v for k, v in d.items() if k not in _KNOWN_ToolHints}
+        if not _sound(extra, _FREE_DEPTH):
+            return None
+        fields_set.update(extra)  # pydantic counts unknown keys as set fields too
+    else:
+        extra = {}
+    return _new_model(models.ToolHints, values, fields_set, extra)
+
+
+_KNOWN_ToolHints = frozenset({"readOnly", "destructive", "openWorld"})
+
+
 def _decode_ToolSpec(d: Any) -> Any:
     """A `ToolSpec` from orjson's parse of its JSON, or None to let the validator decide."""
     if type(d) is not dict:
@@ -287,7 +327,21 @@ def _decode_ToolSpec(d: Any) -> Any:
             return None
         source = v
         fields_set.add("source")
-    values = {"name": name, "description": description, "input_schema": input_schema, "source": source}
+    v = d.get("hints", _MISS)
+    if v is _MISS:
+        hints: Any = None
+    else:
+        hints = _decode_ToolHints(v)
+        if hints is None:
+            return None
+        fields_set.add("hints")
+    values = {
+        "name": name,
+        "description": description,
+        "input_schema": input_schema,
+        "source": source,
+        "hints": hints,
+    }
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ToolSpec}
         if not _sound(extra, _FREE_DEPTH):
@@ -298,7 +352,7 @@ def _decode_ToolSpec(d: Any) -> Any:
     return _new_model(models.ToolSpec, values, fields_set, extra)
 
 
-_KNOWN_ToolSpec = frozenset({"name", "description", "inputSchema", "source"})
+_KNOWN_ToolSpec = frozenset({"name", "description", "inputSchema", "source", "hints"})
 
 
 def _decode_ToolCall(d: Any) -> Any:
@@ -618,6 +672,30 @@ def _json_ToolResult(m: Any) -> dict[str, Any] | None:
     return out
 
 
+def _json_ToolHints(m: Any) -> dict[str, Any] | None:
+    """The wire form of `m`, as `_serde` writes it, or None when orjson would not write it
+    byte for byte as `json` does."""
+    out: dict[str, Any] = {}
+    read_only_v = m.read_only
+    if type(read_only_v) is not bool:
+        return None
+    out["readOnly"] = read_only_v
+    destructive_v = m.destructive
+    if type(destructive_v) is not bool:
+        return None
+    out["destructive"] = destructive_v
+    open_world_v = m.open_world
+    if type(open_world_v) is not bool:
+        return None
+    out["openWorld"] = open_world_v
+    extra = m.__pydantic_extra__
+    if extra:
+        if not _plain(extra, _FREE_DEPTH):
+            return None
+        out.update(extra)
+    return out
+
+
 def _json_ToolSpec(m: Any) -> dict[str, Any] | None:
     """The wire form of `m`, as `_serde` writes it, or None when orjson would not write it
     byte for byte as `json` does."""
@@ -639,6 +717,11 @@ def _json_ToolSpec(m: Any) -> dict[str, Any] | None:
         if type(source_v) is not str:
             return None
         out["source"] = source_v
+    if m.hints is not None:
+        hints_v = _json_ToolHints(m.hints)
+        if hints_v is None:
+            return None
+        out["hints"] = hints_v
     extra = m.__pydantic_extra__
     if extra:
         if not _plain(extra, _FREE_DEPTH):
@@ -759,6 +842,7 @@ install(
         models.Request: _decode_Request,
         models.Answer: _decode_Answer,
         models.ToolResult: _decode_ToolResult,
+        models.ToolHints: _decode_ToolHints,
         models.ToolSpec: _decode_ToolSpec,
         models.ToolCall: _decode_ToolCall,
         models.ToolCallResult: _decode_ToolCallResult,
@@ -769,6 +853,7 @@ install(
         models.Request: _json_Request,
         models.Answer: _json_Answer,
         models.ToolResult: _json_ToolResult,
+        models.ToolHints: _json_ToolHints,
         models.ToolSpec: _json_ToolSpec,
         models.ToolCall: _json_ToolCall,
         models.ToolCallResult: _json_ToolCallResult,

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 1.0.0, sha256 8ac1f99c23bfce603cb079a85f872167e40493e6bb42e9a241b9ef0d7559ee40).
+# Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """Each wire type's JSON Schema from the IDL: what `model_json_schema()` returns."""
 
@@ -153,6 +153,31 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   ],
   "additionalProperties": true
  },
+ "ToolHints": {
+  "title": "ToolHints",
+  "description": "Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool annotations); never sent to a model. Upstream toolnexus 0.22 writes all three.",
+  "type": "object",
+  "properties": {
+   "readOnly": {
+    "description": "The tool does not change its environment.",
+    "type": "boolean"
+   },
+   "destructive": {
+    "description": "The tool may delete or overwrite; meaningful only when it is not read-only.",
+    "type": "boolean"
+   },
+   "openWorld": {
+    "description": "The tool reaches entities outside a closed domain, such as the web.",
+    "type": "boolean"
+   }
+  },
+  "required": [
+   "readOnly",
+   "destructive",
+   "openWorld"
+  ],
+  "additionalProperties": true
+ },
  "ToolSpec": {
   "title": "ToolSpec",
   "description": "How a tool is declared to a model: its name, what it does, and the JSON Schema of its arguments.",
@@ -174,6 +199,10 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
    "source": {
     "description": "Where the tool comes from, such as `python:package.module.function` or `mcp:server-name`.",
     "type": "string"
+   },
+   "hints": {
+    "description": "Advisory hints about how the tool behaves, when it declares them; host-only: an adapter sends them to MCP as tool annotations and to no model.",
+    "$ref": "#/$defs/ToolHints"
    }
   },
   "required": [
@@ -298,7 +327,8 @@ _REFS: dict[str, list[str]] = {
     "Request": [],
     "Answer": [],
     "ToolResult": ["ContentPart"],
-    "ToolSpec": [],
+    "ToolHints": [],
+    "ToolSpec": ["ToolHints"],
     "ToolCall": [],
     "ToolCallResult": ["ContentPart", "ToolResult"],
     "RunResult": ["ContentPart", "Request", "ToolCall", "ToolCallResult", "ToolResult"],
@@ -310,6 +340,7 @@ install_schemas(
         models.Request: "Request",
         models.Answer: "Answer",
         models.ToolResult: "ToolResult",
+        models.ToolHints: "ToolHints",
         models.ToolSpec: "ToolSpec",
         models.ToolCall: "ToolCall",
         models.ToolCallResult: "ToolCallResult",

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 1.0.0, sha256 8ac1f99c23bfce603cb079a85f872167e40493e6bb42e9a241b9ef0d7559ee40).
+# Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 """Wire encoders, one per type, written out field by field from the IDL.
@@ -79,6 +79,18 @@ def _encode_ToolResult(m: models.ToolResult) -> dict[str, Any]:
     return out
 
 
+def _encode_ToolHints(m: models.ToolHints) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "readOnly": m.read_only,
+        "destructive": m.destructive,
+        "openWorld": m.open_world,
+    }
+    extra = m.__pydantic_extra__
+    if extra:
+        out.update(extra)
+    return out
+
+
 def _encode_ToolSpec(m: models.ToolSpec) -> dict[str, Any]:
     out: dict[str, Any] = {
         "name": m.name,
@@ -87,6 +99,8 @@ def _encode_ToolSpec(m: models.ToolSpec) -> dict[str, Any]:
     }
     if m.source is not None:
         out["source"] = m.source
+    if m.hints is not None:
+        out["hints"] = _encode_ToolHints(m.hints)
     extra = m.__pydantic_extra__
     if extra:
         out.update(extra)
@@ -144,6 +158,7 @@ install_encoders(
         models.Request: _encode_Request,
         models.Answer: _encode_Answer,
         models.ToolResult: _encode_ToolResult,
+        models.ToolHints: _encode_ToolHints,
         models.ToolSpec: _encode_ToolSpec,
         models.ToolCall: _encode_ToolCall,
         models.ToolCallResult: _encode_ToolCallResult,

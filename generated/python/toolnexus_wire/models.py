@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 1.0.0, sha256 8ac1f99c23bfce603cb079a85f872167e40493e6bb42e9a241b9ef0d7559ee40).
+# Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from toolnexus_wire._bases import (
     RunResultBase,
     ToolCallBase,
     ToolCallResultBase,
+    ToolHintsBase,
     ToolResultBase,
     ToolSpecBase,
 )
@@ -236,6 +237,43 @@ class ToolResult(ToolResultBase):
     """
 
 
+class ToolHints(ToolHintsBase):
+    """
+    Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool annotations); never sent to a model. Upstream toolnexus 0.22 writes all three.
+
+    Fields (wire key in brackets where it differs):
+        read_only [readOnly]: The tool does not change its environment.
+        destructive: The tool may delete or overwrite; meaningful only when it is not read-only.
+        open_world [openWorld]: The tool reaches entities outside a closed domain, such as the web.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+
+    @wire_init
+    def __init__(self, read_only: bool, destructive: bool, open_world: bool) -> None:
+        """A `ToolHints` from Python values; an optional field left as None is absent on the wire."""
+        BaseModel.__init__(
+            self, read_only=read_only, destructive=destructive, open_world=open_world
+        )
+
+    read_only: Annotated[bool, Field(alias="readOnly")]
+    """
+    The tool does not change its environment.
+    """
+    destructive: bool
+    """
+    The tool may delete or overwrite; meaningful only when it is not read-only.
+    """
+    open_world: Annotated[bool, Field(alias="openWorld")]
+    """
+    The tool reaches entities outside a closed domain, such as the web.
+    """
+
+
 class ToolSpec(ToolSpecBase):
     """
     How a tool is declared to a model: its name, what it does, and the JSON Schema of its arguments.
@@ -245,6 +283,7 @@ class ToolSpec(ToolSpecBase):
         description: What the tool does, written for the model.
         input_schema [inputSchema]: The JSON Schema that the tool's arguments satisfy; an object schema.
         source: Where the tool comes from, such as `python:package.module.function` or `mcp:server-name`.
+        hints: Advisory hints about how the tool behaves, when it declares them; host-only: an adapter sends them to MCP as tool annotations and to no model.
 
     Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
@@ -260,6 +299,7 @@ class ToolSpec(ToolSpecBase):
         description: str,
         input_schema: dict[str, Any],
         source: str | None = None,
+        hints: ToolHints | None = None,
     ) -> None:
         """A `ToolSpec` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(
@@ -267,7 +307,7 @@ class ToolSpec(ToolSpecBase):
             name=name,
             description=description,
             input_schema=input_schema,
-            **given(source=source),
+            **given(source=source, hints=hints),
         )
 
     name: Annotated[str, Field(pattern="^[A-Za-z0-9_-]+$")]
@@ -285,6 +325,10 @@ class ToolSpec(ToolSpecBase):
     source: str | None = None
     """
     Where the tool comes from, such as `python:package.module.function` or `mcp:server-name`.
+    """
+    hints: ToolHints | None = None
+    """
+    Advisory hints about how the tool behaves, when it declares them; host-only: an adapter sends them to MCP as tool annotations and to no model.
     """
 
 

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 8ac1f99c23bfce603cb079a85f872167e40493e6bb42e9a241b9ef0d7559ee40).
+// Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The toolnexus wire contract in Rust: the envelope an LLM tool returns
@@ -68,7 +68,8 @@ pub use media::{DEFAULT_MAX_BYTES, FileError};
 pub use suspend::{DEFAULT_AUTH_PROMPT, auth_required, new_request_id, pending, pending_of};
 pub use types::{
     Answer, AnswerReason, ContentPart, ContentPartKind, Request, RunResult, RunResultStatus,
-    SCHEMA_VERSION, TYPE_NAMES, ToolCall, ToolCallResult, ToolResult, ToolSpec, roundtrip,
+    SCHEMA_VERSION, TYPE_NAMES, ToolCall, ToolCallResult, ToolHints, ToolResult, ToolSpec,
+    roundtrip,
 };
 pub use wire::{MAX_DEPTH, Wire, WireError, drop_deep, parse};
 

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 8ac1f99c23bfce603cb079a85f872167e40493e6bb42e9a241b9ef0d7559ee40).
+// Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The wire types of the toolnexus schema 1.0.0, one struct per IDL file.
@@ -22,11 +22,12 @@ use crate::wire::{self, JsonPath, Nest, Nesting, StringRule, Wire, WireError};
 pub const SCHEMA_VERSION: &str = "1.0.0";
 
 /// The names of the wire types, in the order of the IDL manifest.
-pub const TYPE_NAMES: [&str; 8] = [
+pub const TYPE_NAMES: [&str; 9] = [
     "ContentPart",
     "Request",
     "Answer",
     "ToolResult",
+    "ToolHints",
     "ToolSpec",
     "ToolCall",
     "ToolCallResult",
@@ -41,6 +42,7 @@ pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireErro
         "Request" => Request::from_slice(json).and_then(|v| v.try_to_json()),
         "Answer" => Answer::from_slice(json).and_then(|v| v.try_to_json()),
         "ToolResult" => ToolResult::from_slice(json).and_then(|v| v.try_to_json()),
+        "ToolHints" => ToolHints::from_slice(json).and_then(|v| v.try_to_json()),
         "ToolSpec" => ToolSpec::from_slice(json).and_then(|v| v.try_to_json()),
         "ToolCall" => ToolCall::from_slice(json).and_then(|v| v.try_to_json()),
         "ToolCallResult" => ToolCallResult::from_slice(json).and_then(|v| v.try_to_json()),
@@ -494,6 +496,94 @@ impl<'de> Deserialize<'de> for ToolResult {
     }
 }
 
+/// Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool
+/// annotations); never sent to a model. Upstream toolnexus 0.22 writes all three.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ToolHints {
+    /// The tool does not change its environment.
+    pub read_only: bool,
+    /// The tool may delete or overwrite; meaningful only when it is not read-only.
+    pub destructive: bool,
+    /// The tool reaches entities outside a closed domain, such as the web.
+    pub open_world: bool,
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
+    pub extra: Map<String, Value>,
+}
+
+impl ToolHints {
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut read_only = None;
+        let mut destructive = None;
+        let mut open_world = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "readOnly" => {
+                    let at = &at.key("readOnly");
+                    read_only = Some(wire::boolean(value, at)?);
+                }
+                "destructive" => {
+                    let at = &at.key("destructive");
+                    destructive = Some(wire::boolean(value, at)?);
+                }
+                "openWorld" => {
+                    let at = &at.key("openWorld");
+                    open_world = Some(wire::boolean(value, at)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        Ok(ToolHints {
+            read_only: read_only.ok_or_else(|| wire::missing(at, "readOnly"))?,
+            destructive: destructive.ok_or_else(|| wire::missing(at, "destructive"))?,
+            open_world: open_world.ok_or_else(|| wire::missing(at, "openWorld"))?,
+            extra,
+        })
+    }
+}
+
+impl Nest for ToolHints {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for ToolHints {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("readOnly", &self.read_only)?;
+        map.serialize_entry("destructive", &self.destructive)?;
+        map.serialize_entry("openWorld", &self.open_world)?;
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+impl Wire for ToolHints {
+    const NAME: &'static str = "ToolHints";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolHints {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
 /// How a tool is declared to a model: its name, what it does, and the JSON Schema of its
 /// arguments.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -507,6 +597,9 @@ pub struct ToolSpec {
     /// Where the tool comes from, such as `python:package.module.function` or
     /// `mcp:server-name`.
     pub source: Option<String>,
+    /// Advisory hints about how the tool behaves, when it declares them; host-only: an adapter
+    /// sends them to MCP as tool annotations and to no model.
+    pub hints: Option<ToolHints>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
@@ -519,6 +612,7 @@ impl ToolSpec {
         let mut description = None;
         let mut input_schema = None;
         let mut source = None;
+        let mut hints = None;
         let mut extra = Map::new();
         for (key, value) in wire::object(value, at)? {
             match key.as_str() {
@@ -538,6 +632,10 @@ impl ToolSpec {
                     let at = &at.key("source");
                     source = Some(wire::string(value, at)?);
                 }
+                "hints" => {
+                    let at = &at.key("hints");
+                    hints = Some(ToolHints::parse_at(value, at)?);
+                }
                 _ => {
                     extra.insert(key, value);
                 }
@@ -548,6 +646,7 @@ impl ToolSpec {
             description: description.ok_or_else(|| wire::missing(at, "description"))?,
             input_schema: input_schema.ok_or_else(|| wire::missing(at, "inputSchema"))?,
             source,
+            hints,
             extra,
         })
     }
@@ -557,6 +656,7 @@ impl Nest for ToolSpec {
     fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
         nesting.container(level);
         self.input_schema.nest(level + 1, nesting);
+        self.hints.nest(level + 1, nesting);
         nesting.members(&self.extra, level + 1);
     }
 }
@@ -572,6 +672,9 @@ impl Serialize for ToolSpec {
         map.serialize_entry("inputSchema", &self.input_schema)?;
         if self.source.is_some() {
             map.serialize_entry("source", &self.source)?;
+        }
+        if self.hints.is_some() {
+            map.serialize_entry("hints", &self.hints)?;
         }
         for (key, value) in &self.extra {
             map.serialize_entry(key, value)?;

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 8ac1f99c23bfce603cb079a85f872167e40493e6bb42e9a241b9ef0d7559ee40).
+// Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what
@@ -20,7 +20,7 @@ import {
   unknownKeys,
 } from "./check.js";
 import { readJson, writeJson, type JsonObject } from "./json.js";
-import type { ContentPart, Request, Answer, ToolResult, ToolSpec, ToolCall, ToolCallResult, RunResult, WireTypes } from "./types.js";
+import type { ContentPart, Request, Answer, ToolResult, ToolHints, ToolSpec, ToolCall, ToolCallResult, RunResult, WireTypes } from "./types.js";
 
 // ---------------------------------------------------------------------------------- ContentPart
 
@@ -286,9 +286,62 @@ export function toJsonToolResult(value: ToolResult): string {
   return writeJson(toWireToolResult(value));
 }
 
+// ---------------------------------------------------------------------------------- ToolHints
+
+const TOOL_HINTS_KEYS: ReadonlySet<string> = new Set(["readOnly", "destructive", "openWorld"]);
+
+/**
+ * Reads a `ToolHints` from a JSON value (as `readJson` or `JSON.parse` return it),
+ * checking it against the schema; unknown keys are kept.
+ *
+ * @param path - The JSON path of `value`, for error messages.
+ * @throws {@link WireError} naming the path of the first place the schema rejects.
+ */
+export function parseToolHints(value: unknown, path: string = "$"): ToolHints {
+  const src = expectObject(value, path, "a ToolHints object");
+  const out: ToolHints = {
+    readOnly: expectBoolean(need(src, "readOnly", path), path + ".readOnly"),
+    destructive: expectBoolean(need(src, "destructive", path), path + ".destructive"),
+    openWorld: expectBoolean(need(src, "openWorld", path), path + ".openWorld"),
+  };
+  return keepUnknown(src, out, TOOL_HINTS_KEYS, path);
+}
+
+/**
+ * The wire form of a `ToolHints`: a new object, ready for `writeJson`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toWireToolHints(value: ToolHints, path: string = "$"): JsonObject {
+  const src = expectObject(value, path, "a ToolHints object");
+  const out: JsonObject = {};
+  out["readOnly"] = expectBoolean(need(src, "readOnly", path), path + ".readOnly");
+  out["destructive"] = expectBoolean(need(src, "destructive", path), path + ".destructive");
+  out["openWorld"] = expectBoolean(need(src, "openWorld", path), path + ".openWorld");
+  return keepUnknown(src, out, TOOL_HINTS_KEYS, path);
+}
+
+/**
+ * Reads a `ToolHints` from JSON text, losslessly (see `readJson`).
+ *
+ * @throws {@link WireError} at `$` when the text is not JSON, else as `parseToolHints`.
+ */
+export function fromJsonToolHints(text: string): ToolHints {
+  return parseToolHints(readJson(text));
+}
+
+/**
+ * The compact wire JSON text of a `ToolHints`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toJsonToolHints(value: ToolHints): string {
+  return writeJson(toWireToolHints(value));
+}
+
 // ---------------------------------------------------------------------------------- ToolSpec
 
-const TOOL_SPEC_KEYS: ReadonlySet<string> = new Set(["name", "description", "inputSchema", "source"]);
+const TOOL_SPEC_KEYS: ReadonlySet<string> = new Set(["name", "description", "inputSchema", "source", "hints"]);
 const TOOL_SPEC_NAME: StringRule = { pattern: new RegExp("^[A-Za-z0-9_-]+$", "u") };
 
 /**
@@ -308,6 +361,9 @@ export function parseToolSpec(value: unknown, path: string = "$"): ToolSpec {
   if (has(src, "source")) {
     out["source"] = expectString(src["source"], path + ".source");
   }
+  if (has(src, "hints")) {
+    out["hints"] = parseToolHints(src["hints"], path + ".hints");
+  }
   return keepUnknown(src, out, TOOL_SPEC_KEYS, path);
 }
 
@@ -324,6 +380,9 @@ export function toWireToolSpec(value: ToolSpec, path: string = "$"): JsonObject 
   out["inputSchema"] = expectMap(need(src, "inputSchema", path), path + ".inputSchema");
   if (has(src, "source")) {
     out["source"] = expectString(src["source"], path + ".source");
+  }
+  if (has(src, "hints")) {
+    out["hints"] = toWireToolHints(src["hints"] as ToolHints, path + ".hints");
   }
   return keepUnknown(src, out, TOOL_SPEC_KEYS, path);
 }
@@ -547,6 +606,7 @@ const KNOWN_KEYS: { readonly [N in keyof WireTypes]: ReadonlySet<string> } = {
   Request: REQUEST_KEYS,
   Answer: ANSWER_KEYS,
   ToolResult: TOOL_RESULT_KEYS,
+  ToolHints: TOOL_HINTS_KEYS,
   ToolSpec: TOOL_SPEC_KEYS,
   ToolCall: TOOL_CALL_KEYS,
   ToolCallResult: TOOL_CALL_RESULT_KEYS,

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 8ac1f99c23bfce603cb079a85f872167e40493e6bb42e9a241b9ef0d7559ee40).
+// Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 /**
@@ -12,7 +12,7 @@ export const SCHEMA_VERSION = "1.0.0";
 
 export { WireError } from "./errors.js";
 export { JsonNumber, MAX_DEPTH, readJson, writeJson, type JsonObject, type JsonValue } from "./json.js";
-export type { ContentPart, Request, Answer, ToolResult, ToolSpec, ToolCall, ToolCallResult, RunResult, WireTypes } from "./types.js";
+export type { ContentPart, Request, Answer, ToolResult, ToolHints, ToolSpec, ToolCall, ToolCallResult, RunResult, WireTypes } from "./types.js";
 export {
   extraKeys,
   fromJsonContentPart,
@@ -31,6 +31,10 @@ export {
   parseToolResult,
   toJsonToolResult,
   toWireToolResult,
+  fromJsonToolHints,
+  parseToolHints,
+  toJsonToolHints,
+  toWireToolHints,
   fromJsonToolSpec,
   parseToolSpec,
   toJsonToolSpec,

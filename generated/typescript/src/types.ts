@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 8ac1f99c23bfce603cb079a85f872167e40493e6bb42e9a241b9ef0d7559ee40).
+// Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // One interface per wire type. Property names are the wire keys; an optional property is
@@ -98,6 +98,19 @@ export interface ToolResult {
   metadata?: { [key: string]: JsonValue };
 }
 
+/**
+ * Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool annotations);
+ * never sent to a model. Upstream toolnexus 0.22 writes all three.
+ */
+export interface ToolHints {
+  /** The tool does not change its environment. */
+  readOnly: boolean;
+  /** The tool may delete or overwrite; meaningful only when it is not read-only. */
+  destructive: boolean;
+  /** The tool reaches entities outside a closed domain, such as the web. */
+  openWorld: boolean;
+}
+
 /** How a tool is declared to a model: its name, what it does, and the JSON Schema of its arguments. */
 export interface ToolSpec {
   /** The tool's name, made of ASCII letters, digits, `_` and `-`. */
@@ -108,6 +121,11 @@ export interface ToolSpec {
   inputSchema: { [key: string]: JsonValue };
   /** Where the tool comes from, such as `python:package.module.function` or `mcp:server-name`. */
   source?: string;
+  /**
+   * Advisory hints about how the tool behaves, when it declares them; host-only: an adapter sends
+   * them to MCP as tool annotations and to no model.
+   */
+  hints?: ToolHints;
 }
 
 /** One tool call that a model asked for in a turn. */
@@ -179,6 +197,7 @@ export interface WireTypes {
   Request: Request;
   Answer: Answer;
   ToolResult: ToolResult;
+  ToolHints: ToolHints;
   ToolSpec: ToolSpec;
   ToolCall: ToolCall;
   ToolCallResult: ToolCallResult;
