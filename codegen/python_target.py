@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .common import SUPPORT, environment, header_lines, support_files
-from .idl import Field, Idl, TypeRef, WireType, snake_case
+from .idl import Idl, TypeRef, WireType, snake_case
 
 __all__ = ["render"]
 
@@ -524,17 +524,12 @@ def _nullable_fields(t: WireType) -> list[str]:
     return [f.py_name for f in t.fields if f.emit == "if_present"]
 
 
-def _field_names(fields: tuple[Field, ...]) -> list[str]:
-    return [f.py_name for f in fields]
-
-
 def render(idl: Idl) -> dict[str, str]:
     support = support_files(idl, "python", "#")
     helpers = _helpers(idl, support)
     env = environment("python")
     env.globals["encode_value"] = _encode_value
     env.globals["nullable_fields"] = _nullable_fields
-    env.globals["field_names"] = _field_names
     header = _comment(idl)
     ctx = {"idl": idl, "header": header, "helpers": helpers}
     files = {
