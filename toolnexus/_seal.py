@@ -23,11 +23,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import json
 from collections.abc import Sequence
 from typing import Any
 
-import orjson
+from toolnexus_wire import dumps
 
 from ._result import Request, RunResult, ToolCall, ToolCallResult
 
@@ -39,9 +38,6 @@ _V1_DOMAIN = b"toolnexus.RunResult.seal.v1\n"
 _V2_DOMAIN = b"toolnexus.RunResult.seal.v2\n"
 _V1_KEYS = ("status", "results", "pending", "calls", "order")
 _MOD = 1 << 256
-_canonical = json.JSONEncoder(
-    ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False
-).encode
 _sha256 = hashlib.sha256
 CALLS_END = _sha256(b"toolnexus.RunResult.seal.v2.calls.end").digest()
 REQUESTS_END = _sha256(b"toolnexus.RunResult.seal.v2.requests.end").digest()
@@ -53,23 +49,10 @@ class NotJSON(ValueError):
     a lone surrogate...), so it cannot be sealed or stored."""
 
 
-def _first_non_str_key(value: Any) -> Any:
-    from ._tool import _MISSING, _non_str_key
-
-    key = _non_str_key(value)
-    return None if key is _MISSING else repr(key)
-
-
 def canonical(value: Any) -> bytes:
     """The canonical JSON of `value` (keys sorted, compact, UTF-8); `NotJSON` when it has none."""
     try:
-        orjson.dumps(value)  # in C: refuses an object key that is not a `str`
-    except orjson.JSONEncodeError:
-        key = _first_non_str_key(value)
-        if key is not None:
-            raise NotJSON(f"an object key is not a string: {key}") from None
-    try:
-        return _canonical(value).encode("utf-8")
+        return dumps(value, sort_keys=True).encode("utf-8")
     except (ValueError, TypeError, RecursionError, UnicodeEncodeError) as exc:
         raise NotJSON(str(exc) or type(exc).__name__) from None
 

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeAlias, overload
 
-import orjson
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic_core import SchemaValidator, core_schema
 from toolnexus_wire import WireModel, dumps, json_path
@@ -62,42 +61,6 @@ def _crosses(exc: BaseException) -> bool:
     return isinstance(exc, kinds)
 
 
-_MISSING = object()
-
-
-def _non_str_key(value: Any) -> Any:
-    """The first key of an object in `value` that is not a `str`, else `_MISSING`. Walked
-    without recursion (the encoder owns the nesting limit) and once per container (a cycle
-    is the encoder's to report)."""
-    stack = [value]
-    seen: set[int] = set()
-    while stack:
-        item = stack.pop()
-        if isinstance(item, (dict, list, tuple)):
-            if id(item) in seen:
-                continue
-            seen.add(id(item))
-            if isinstance(item, dict):
-                for key in item:
-                    if not isinstance(key, str):
-                        return key
-                stack.extend(item.values())
-            else:
-                stack.extend(item)
-    return _MISSING
-
-
-def _json_text(value: Any) -> str:
-    """`value` as compact JSON text; `TypeError`/`ValueError` when it is not JSON."""
-    try:
-        orjson.dumps(value)  # in C: refuses an object key that is not a `str` (`dumps` converts it)
-    except orjson.JSONEncodeError:  # that, or a value beyond orjson (deep, a big int): look closer
-        key = _non_str_key(value)
-        if key is not _MISSING:
-            raise TypeError(f"an object key is not a string: {key!r}") from None
-    return dumps(value)
-
-
 def _not_json(exc: BaseException) -> ToolResult:
     return ToolResult.error(f"the tool returned a value that is not JSON: {_exception_text(exc)}")
 
@@ -120,7 +83,7 @@ def _as_result(value: Any) -> ToolResult:
     try:
         if isinstance(value, BaseModel):
             return ToolResult.ok(value.model_dump_json(by_alias=True))
-        return ToolResult.ok(_json_text(value))
+        return ToolResult.ok(dumps(value))
     except Exception as exc:  # TypeError, ValueError, RecursionError (nested past the limit), or
         return _not_json(exc)  # whatever a dict or list subclass or a serializer raises
 

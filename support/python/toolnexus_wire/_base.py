@@ -88,12 +88,44 @@ _JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=Fa
 _c_encoder = getattr(json.encoder, "c_make_encoder", None)
 
 
-def dumps(value: Any) -> str:
-    """Compact JSON text, non-ASCII kept as is, no NaN or Infinity (`ValueError`)."""
+_JSON_SORTED = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, sort_keys=True)
+
+
+def _refuse_odd_trees(value: Any, max_depth: int | None) -> None:
+    """`ValueError` for an object key that is not a `str` (`json` would write a key `1` as
+    `"1"`, beside a `"1"` already there) or for nesting deeper than `max_depth`. Walked without
+    recursion, each container once (a cycle is the encoder's to report)."""
+    if max_depth is None:
+        try:
+            orjson.dumps(value)  # in C: refuses a key that is not a `str`; nothing to walk then
+            return
+        except orjson.JSONEncodeError:
+            pass  # that, or a value beyond orjson (deep, a big int, a lone surrogate): look closer
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    seen: set[int] = set()
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list, tuple)) and id(item) not in seen:
+            if max_depth is not None and depth > max_depth:
+                raise ValueError(f"nested more than {max_depth} levels")
+            seen.add(id(item))
+            if isinstance(item, dict):
+                for key in item:
+                    if not isinstance(key, str):
+                        raise ValueError(f"an object key is not a string: {key!r}")
+                stack.extend((v, depth + 1) for v in item.values())
+            else:
+                stack.extend((v, depth + 1) for v in item)
+
+
+def dumps(value: Any, *, sort_keys: bool = False, max_depth: int | None = None) -> str:
+    """Compact JSON text, non-ASCII kept as is. `ValueError` for NaN or Infinity, for an object
+    key that is not a `str`, and for nesting deeper than `max_depth` when it is given."""
+    _refuse_odd_trees(value, max_depth)
     if _c_encoder is None or isinstance(value, str):  # no C accelerator (PyPy), or a bare string
-        return _JSON.encode(value)
+        return (_JSON_SORTED if sort_keys else _JSON).encode(value)
     chunks = _c_encoder(
-        {}, _JSON.default, json.encoder.encode_basestring, None, ":", ",", False, False, False
+        {}, _JSON.default, json.encoder.encode_basestring, None, ":", ",", sort_keys, False, False
     )(value, 0)
     return "".join(chunks)
 
@@ -180,26 +212,10 @@ class WireModel(BaseModel):
                     return orjson.dumps(wire).decode()
                 except orjson.JSONEncodeError:  # a lone surrogate in a string: `json` writes it
                     pass
-        wire = self.to_wire()
-        stack: list[tuple[Any, int]] = [(wire, 1)]
-        seen: set[int] = set()
-        while stack:  # `json` writes a key 1 as "1": {1: a, "1": b} would repeat a key
-            item, depth = stack.pop()
-            if isinstance(item, (dict, list, tuple)) and id(item) not in seen:
-                if depth > MAX_DEPTH:  # the limit every language keeps (docs/limits.md)
-                    raise ValueError(f"{type(self).__name__} is nested more than {MAX_DEPTH} levels")
-                seen.add(id(item))
-                if isinstance(item, dict):
-                    bad = next((key for key in item if not isinstance(key, str)), None)
-                    if bad is not None or None in item:
-                        raise ValueError(
-                            f"{type(self).__name__} has an object key that is not a string: {bad!r}"
-                        )
-                    stack.extend((v, depth + 1) for v in item.values())
-                else:
-                    stack.extend((v, depth + 1) for v in item)
-        try:
-            return dumps(wire)
+        try:  # MAX_DEPTH: the limit every language keeps (docs/limits.md)
+            return dumps(self.to_wire(), max_depth=MAX_DEPTH)
+        except ValueError as exc:
+            raise ValueError(f"{type(self).__name__}: {exc}") from None
         except RecursionError:
             raise ValueError(
                 f"{type(self).__name__} is nested too deeply to encode as JSON "
