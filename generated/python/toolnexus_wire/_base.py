@@ -10,7 +10,7 @@ import copy
 import inspect
 import json
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any, Self, TypeVar
 
 import orjson
@@ -68,19 +68,10 @@ MAX_DEPTH = 100
 
 def _too_deep(doc: Any, limit: int) -> bool:
     """True when `doc` (parsed JSON) nests more than `limit` arrays and objects."""
-    level = [(doc, 1)]
-    while level:
-        value, depth = level.pop()
-        children: Iterable[Any]
-        if type(value) is dict:
-            children = value.values()
-        elif type(value) is list:
-            children = value
-        else:
-            continue
-        if depth > limit:
-            return True
-        level.extend((child, depth + 1) for child in children if type(child) in (dict, list))
+    try:
+        _refuse_odd_trees(doc, limit)
+    except ValueError:
+        return True
     return False
 
 
