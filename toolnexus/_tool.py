@@ -19,16 +19,28 @@ __all__ = ["Tool", "ToolContext", "define_tool", "tool"]
 Handler: TypeAlias = Callable[[dict[str, Any], "ToolContext"], Any]
 
 
+ProgressHook: TypeAlias = Callable[[float, str], None]
+
+
 @dataclass(frozen=True, slots=True)
 class ToolContext:
     """What a call knows besides its arguments.
 
     `timeout` (seconds) bounds the call: an overrun becomes an error result.
     `answer` is set only when the call is a retry after a suspension.
+    `call_id` is the id of the `ToolCall` being run (empty when the tool is called directly).
+    `idempotency_key` stays the same for one call across its suspension, its retry with
+    an answer and any process that resumes the run: a tool with side effects passes it to
+    the system it changes, so that a call run twice takes effect once. The toolkit derives
+    it from the turn's call ids and the call's id; it is empty when the tool is called directly.
+    `on_progress` receives what the tool reports through `progress`.
     """
 
     timeout: float | None = None
     answer: Answer | None = None
+    call_id: str = ""
+    idempotency_key: str = ""
+    on_progress: ProgressHook | None = None
 
     def __post_init__(self) -> None:
         if self.timeout is not None and (
@@ -37,6 +49,24 @@ class ToolContext:
             or math.isnan(self.timeout)
         ):
             raise ValueError(f"timeout must be a number of seconds or None, got {self.timeout!r}")
+
+    def progress(self, fraction: float, message: str = "") -> None:
+        """Report how far the call has got: `fraction` from 0 to 1, and a short message.
+
+        Reaches `Toolkit(on_progress=...)` (and an MCP client's progress notifications
+        when the toolkit is served over MCP); does nothing when no one listens. A
+        `fraction` outside 0..1, or not a number, raises `ValueError`.
+        """
+        if (
+            not isinstance(fraction, (int, float))
+            or isinstance(fraction, bool)
+            or not 0.0 <= fraction <= 1.0
+        ):
+            raise ValueError(f"progress takes a fraction from 0 to 1, got {fraction!r}")
+        if not isinstance(message, str):
+            raise TypeError(f"progress takes a str message, got {type(message).__name__}")
+        if self.on_progress is not None:
+            self.on_progress(float(fraction), message)
 
 
 _DEFAULT_CONTEXT = ToolContext()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import copy
+import functools
 import hashlib
 import inspect
 import itertools
@@ -29,12 +30,14 @@ from ._seal import NotJSON, SealKey
 from ._suspend import pending_of
 from ._tool import Tool, ToolContext
 
-__all__ = ["ResultHook", "Toolkit", "WaitFor", "normalize_tool_name"]
+__all__ = ["ProgressHook", "ResultHook", "Toolkit", "WaitFor", "idempotency_key", "normalize_tool_name"]
 
 #: Answers a request during `run_calls`; sync (run off the event loop) or async.
 WaitFor: TypeAlias = Callable[[Request], "Answer | Awaitable[Answer]"]
 #: Called with the tool name and the result of every tool run (see `Toolkit`).
 ResultHook: TypeAlias = Callable[[str, ToolResult], None]
+#: `on_progress(call_id, fraction, message)`: what a tool reports through `ToolContext.progress`.
+ProgressHook: TypeAlias = Callable[[str, float, str], None]
 
 _NAME_REJECTS = re.compile(r"[^a-zA-Z0-9_-]")
 _MIN_SECRET_BYTES = 16
@@ -80,6 +83,23 @@ async def _cancel(tasks: Sequence[asyncio.Future[Any]]) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
+def turn_digest(order: Sequence[str]) -> bytes:
+    """What identifies a turn: a digest of its call ids, in call order."""
+    h = hashlib.sha256(b"toolnexus.turn.v1\n")
+    for call_id in order:
+        raw = call_id.encode("utf-8", "surrogatepass")
+        h.update(len(raw).to_bytes(8, "big"))
+        h.update(raw)
+    return h.digest()
+
+
+def idempotency_key(turn: bytes, call_id: str) -> str:
+    """`ToolContext.idempotency_key` of the call `call_id` in the turn `turn` (`turn_digest`)."""
+    h = hashlib.sha256(b"toolnexus.idempotency.v1\n" + turn)
+    h.update(call_id.encode("utf-8", "surrogatepass"))
+    return "idk-" + h.hexdigest()[:32]
+
+
 def _declined(request: Request) -> ToolResult:
     return ToolResult.error(f"declined/expired: {request.prompt}")
 
@@ -107,6 +127,7 @@ class _Track:
     n_order: int
     pending: Request | None
     positions: dict[str, int]
+    turn: bytes = b""
     offset: int = 0
     total: int = 0
     order_digest: bytes = b""
@@ -185,6 +206,7 @@ class Toolkit:
         *,
         secret: bytes | None = None,
         on_result: ResultHook | None = None,
+        on_progress: ProgressHook | None = None,
     ) -> None:
         if secret is not None and (not isinstance(secret, bytes) or len(secret) < _MIN_SECRET_BYTES):
             raise ValueError(f"secret must be bytes, at least {_MIN_SECRET_BYTES} of them")
@@ -192,6 +214,7 @@ class Toolkit:
         self._secret = secret
         self._key = SealKey(secret) if secret is not None else None
         self._on_result = on_result
+        self._on_progress = on_progress
         self._errors = 0
         # (call id, request id) of every answer taken: two calls may suspend with one fixed id.
         self._answered: OrderedDict[tuple[str, str], None] = OrderedDict()
@@ -273,10 +296,11 @@ class Toolkit:
         ids = [c.id for c in calls]
         if len(set(ids)) != len(ids):
             raise ValueError(f"the calls of one turn need distinct ids, got {ids}")
-        first = await self._run_all(calls)
+        turn = turn_digest(ids)
+        first = await self._run_all(calls, turn)
         if wait_for is None:
-            return self._collect([], calls, first, ids)
-        settled = await self._settle_all(calls, first, wait_for)
+            return self._collect([], calls, first, ids, turn)
+        settled = await self._settle_all(calls, first, wait_for, turn)
         pairs = zip(calls, settled, strict=True)
         return RunResult("done", [ToolCallResult(c.id, c.name, r) for c, r in pairs])
 
@@ -325,18 +349,26 @@ class Toolkit:
         if stored and (len(stored) != len(run.calls) or stored[0].id != request.id):
             raise ResumeError("not_pending", "the run's requests do not match its waiting calls")
         self._remember((head.id, request.id))
-        result = await self._settle(head, request, answer)
+        result = await self._settle(head, request, answer, track.turn)
         item = ToolCallResult(head.id, head.name, result)
         if not stored:  # a run stored before `requests` existed: the other calls run again
             rest = list(run.calls[1:])
-            waiting = await self._run_all(rest)
-            return self._collect([*run.results, item], rest, waiting, run.order)
+            waiting = await self._run_all(rest, track.turn)
+            return self._collect([*run.results, item], rest, waiting, run.order, track.turn)
         return self._advance(run, track, item)
 
     # -- internals --------------------------------------------------------------------
 
-    async def _run_all(self, calls: list[ToolCall]) -> list[ToolResult]:
-        tasks = [asyncio.ensure_future(self.execute(c.name, c.arguments)) for c in calls]
+    def _context(self, call: ToolCall, turn: bytes, answer: Answer | None = None) -> ToolContext:
+        hook = self._on_progress
+        report = None if hook is None else functools.partial(hook, call.id)
+        key = idempotency_key(turn, call.id)
+        return ToolContext(answer=answer, call_id=call.id, idempotency_key=key, on_progress=report)
+
+    async def _run_all(self, calls: list[ToolCall], turn: bytes) -> list[ToolResult]:
+        tasks = [
+            asyncio.ensure_future(self.execute(c.name, c.arguments, self._context(c, turn))) for c in calls
+        ]
         try:
             return list(await asyncio.gather(*tasks))
         except BaseException:
@@ -344,7 +376,7 @@ class Toolkit:
             raise
 
     async def _settle_all(
-        self, calls: list[ToolCall], results: list[ToolResult], wait_for: WaitFor
+        self, calls: list[ToolCall], results: list[ToolResult], wait_for: WaitFor, turn: bytes
     ) -> list[ToolResult]:
         """Ask about each suspension in call order; each answered call re-runs while the next is asked."""
         settled: list[ToolResult | asyncio.Task[ToolResult]] = list(results)
@@ -355,7 +387,7 @@ class Toolkit:
                 if request is None:
                     continue
                 answer = None if _expired(request) else await self._ask(wait_for, request)
-                task = asyncio.ensure_future(self._settle(call, request, answer))
+                task = asyncio.ensure_future(self._settle(call, request, answer, turn))
                 tasks.append(task)
                 settled[i] = task
             await asyncio.gather(*tasks)
@@ -379,11 +411,13 @@ class Toolkit:
             )
         return answer
 
-    async def _settle(self, call: ToolCall, request: Request, answer: Answer | None) -> ToolResult:
+    async def _settle(
+        self, call: ToolCall, request: Request, answer: Answer | None, turn: bytes
+    ) -> ToolResult:
         """The loop rule for one suspended call; `answer` None means expired before asking."""
         if answer is None or not answer.ok or _expired(request):
             return _declined(request)
-        retry = await self.execute(call.name, call.arguments, ToolContext(answer=answer))
+        retry = await self.execute(call.name, call.arguments, self._context(call, turn, answer))
         again = pending_of(retry)
         if again is not None:  # upstream ports name the original request, not the new one
             return ToolResult.error(f"unresolved: {request.prompt}")
@@ -395,6 +429,7 @@ class Toolkit:
         calls: list[ToolCall],
         results: list[ToolResult],
         order: list[str],
+        turn: bytes,
     ) -> RunResult:
         """`done` plus the finished `results`, or a stop on the first suspension among them.
 
@@ -425,7 +460,7 @@ class Toolkit:
             if not requests:
                 return RunResult("done", finished)
             run = RunResult("pending", finished, requests[0], calls=waiting, requests=requests, order=order)
-            self._track(_track_of(run, positions), run)
+            self._track(_track_of(run, positions, turn=turn), run)
             return run
         digests: dict[int, bytes] = {}
         kept_calls: list[ToolCall] = []
@@ -468,6 +503,7 @@ class Toolkit:
             0,
             kept_requests[0],
             positions,
+            turn=turn,
             offset=0,
             total=total,
             order_digest=hashlib.sha256(_seal.canonical(order)).digest(),
@@ -560,7 +596,7 @@ class Toolkit:
         if key is None:
             if given is not None:
                 raise ResumeError("seal", "the run is sealed, but this toolkit has no secret to check it")
-            return _track_of(run, positions)
+            return _track_of(run, positions, turn=turn_digest(run.order))
         if given is None:
             raise ResumeError("seal", "the run has no seal; this toolkit only resumes runs it sealed")
         try:
@@ -598,6 +634,7 @@ class Toolkit:
         return _track_of(
             run,
             positions,
+            turn=turn_digest(run.order),
             offset=0,
             total=total,
             order_digest=hashlib.sha256(_seal.canonical(run.order)).digest(),
@@ -621,6 +658,7 @@ class Toolkit:
 
 def _sealing(track: _Track) -> dict[str, Any]:
     return {
+        "turn": track.turn,
         "offset": track.offset,
         "total": track.total,
         "order_digest": track.order_digest,
