@@ -57,11 +57,7 @@ class ToolContext:
         when the toolkit is served over MCP); does nothing when no one listens. A
         `fraction` outside 0..1, or not a number, raises `ValueError`.
         """
-        if (
-            not isinstance(fraction, (int, float))
-            or isinstance(fraction, bool)
-            or not 0.0 <= fraction <= 1.0
-        ):
+        if not isinstance(fraction, (int, float)) or isinstance(fraction, bool) or not 0.0 <= fraction <= 1.0:
             raise ValueError(f"progress takes a fraction from 0 to 1, got {fraction!r}")
         if not isinstance(message, str):
             raise TypeError(f"progress takes a str message, got {type(message).__name__}")
