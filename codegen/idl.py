@@ -38,7 +38,7 @@ TYPE_KEYWORDS = frozenset(
     {"$schema", "title", "description", "type", "properties", "required", "additionalProperties"}
 )
 FIELD_KEYWORDS = frozenset(
-    {"description", "type", "$ref", "enum", "pattern", "minLength", "items", "default"}
+    {"description", "type", "$ref", "enum", "pattern", "minLength", "items", "default", "x-name"}
 )
 ITEM_KEYWORDS = frozenset({"description", "type", "$ref", "enum", "pattern", "minLength", "items"})
 #: Keywords a schema author may reach for that the generator deliberately does not model,
@@ -76,7 +76,8 @@ class TypeRef:
     """The type of a field.
 
     `kind` is one of `string`, `boolean`, `integer`, `number`, `map` (a free-form
-    JSON object), `ref` (another wire type, named in `ref`) or `array` (of `items`).
+    JSON object), `any` (any JSON value but `null`: a field without `type`), `ref`
+    (another wire type, named in `ref`) or `array` (of `items`).
     """
 
     kind: str
@@ -92,20 +93,24 @@ class Field:
     """One property of a wire type."""
 
     wire_name: str
+    #: The field's name in Python (snake case of `api_name`).
     py_name: str
     description: str
     type: TypeRef
     required: bool
     #: The JSON default of an optional field (`false` for `isError`, `[]` for `parts`), or None.
     default: Any = None
+    #: The field's name in the languages' APIs (camel case; `x-name`, else the wire name).
+    api_name: str = ""
 
     @property
     def emit(self) -> str:
-        """How the field is written: `always`, `if_present` (omitted when absent) or `if_nonempty`."""
-        if self.required or (self.default is not None and self.type.kind != "array"):
-            return "always"
-        if self.type.kind == "array":
+        """How the field is written: `always`, `if_present` (omitted when absent) or `if_nonempty`
+        (an array, or a string whose default is `""`: omitted when empty, and absent reads as empty)."""
+        if self.type.kind == "array" or (self.type.kind == "string" and self.default == ""):
             return "if_nonempty"
+        if self.required or self.default is not None:
+            return "always"
         return "if_present"
 
 
@@ -183,8 +188,18 @@ def _type_ref(
             "give it a file of its own with a `title` and `$ref` it"
         )
     _refuse_unknown(prop, ITEM_KEYWORDS if item else FIELD_KEYWORDS, file, pointer)
+    if "type" not in prop and "$ref" not in prop:
+        if item:
+            raise IdlError(f"{file}#{pointer}: an array's items need a `type` or a `$ref`")
+        extra = sorted(set(prop) - {"description", "x-name"})
+        if extra:
+            raise IdlError(
+                f"{file}#{pointer}/{extra[0]}: a field without `type` holds any JSON value and takes "
+                "no other keyword"
+            )
+        return TypeRef("any")
     if "$ref" in prop:
-        extra = set(prop) - {"$ref", "description", "default"}
+        extra = set(prop) - {"$ref", "description", "default", "x-name"}
         if extra:
             raise IdlError(
                 f"{file}#{pointer}: `$ref` stands alone (with a `description`); found {sorted(extra)}"
@@ -277,13 +292,19 @@ def load(root: Path) -> Idl:
             tref = _type_ref(prop, fwhere, where, f"/properties/{escaped}")
             if "default" in prop and wire_name in required:
                 raise IdlError(f"{where}#/properties/{escaped}/default: a required field has no default")
+            api_name = prop.get("x-name", wire_name)
+            if "x-name" in prop and (not isinstance(api_name, str) or not re.fullmatch(r"[a-z][A-Za-z0-9]*", api_name)):
+                raise IdlError(
+                    f"{where}#/properties/{escaped}/x-name: must be a camelCase name like `kind`, got {api_name!r}"
+                )
             for ref in (tref.ref, tref.items.ref if tref.items else None):
                 if ref is not None and ref not in names:
                     raise IdlError(f"{fwhere}: refers to {ref!r}, which the manifest does not list")
             fields.append(
                 Field(
                     wire_name=wire_name,
-                    py_name=snake_case(wire_name),
+                    py_name=snake_case(api_name),
+                    api_name=api_name,
                     description=prop["description"],
                     type=tref,
                     required=wire_name in required,

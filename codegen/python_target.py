@@ -113,7 +113,9 @@ def _py_type(t: TypeRef) -> str:
     if t.kind == "array":
         assert t.items is not None
         return f"list[{_py_type(t.items)}]"
-    return {"boolean": "bool", "integer": "int", "number": "float", "map": "dict[str, Any]"}[t.kind]
+    return {"boolean": "bool", "integer": "int", "number": "float", "map": "dict[str, Any]", "any": "Any"}[
+        t.kind
+    ]
 
 
 def _init_lines(t: WireType, init_defaults: dict[str, Any]) -> list[str]:
@@ -175,6 +177,10 @@ def _models(idl: Idl, helpers: dict[str, dict[str, Any]]) -> str:
         for t in idl.types
     }
     bases = {t.name: f"toolnexus_wire._bases.{t.name}Base" for t in idl.types}
+    # A field whose API name is not its wire key (`x-name`): the wire key becomes the alias.
+    aliases = {
+        f"{t.name}.{f.wire_name}": f.py_name for t in idl.types for f in t.fields if f.api_name != f.wire_name
+    }
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "toolnexus.schema.json"
         out = Path(tmp) / "models.py"
@@ -190,6 +196,7 @@ def _models(idl: Idl, helpers: dict[str, dict[str, Any]]) -> str:
                 f"--output={out}",
                 f"--custom-file-header={_comment(idl).rstrip()}",
                 f"--base-class-map={json.dumps(bases)}",
+                *([f"--aliases={json.dumps(aliases)}"] if aliases else []),
                 f"--extra-template-data={data}",
                 f"--custom-template-dir={DATAMODEL_TEMPLATES}",
                 *DATAMODEL_CODEGEN_ARGS,
@@ -287,6 +294,11 @@ class _Fast:
             return f"type({v}) is not int"
         if t.kind == "number":
             return f"type({v}) is not float or not abs({v}) < _FLOAT_MAX"
+        if t.kind == "any":  # a container as a map's values are; a float that may be a big integer
+            return (
+                f"{v} is None or (type({v}) is float and not abs({v}) < _FLOAT_MAX)"
+                f" or (type({v}) in (dict, list) and not _sound({v}, _FREE_DEPTH))"
+            )
         assert t.kind == "map"
         return f"type({v}) is not dict or not _sound({v}, _FREE_DEPTH)"
 
@@ -374,6 +386,8 @@ class _Fast:
             return f"type({v}) is not int or not _INT_MIN <= {v} <= _INT_MAX"
         if t.kind == "number":
             return f"not _plain_float({v})"
+        if t.kind == "any":  # checked as the one element of a list, one level up
+            return f"{v} is None or not _plain([{v}], _FREE_DEPTH + 1)"
         assert t.kind == "map"
         return f"type({v}) is not dict or not _plain({v}, _FREE_DEPTH)"
 
