@@ -20,6 +20,8 @@ Handler: TypeAlias = Callable[[dict[str, Any], "ToolContext"], Any]
 
 
 ProgressHook: TypeAlias = Callable[[float, str], None]
+#: `needs_approval`: always, never, or a function of the checked arguments.
+NeedsApproval: TypeAlias = "bool | Callable[[dict[str, Any]], bool]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +166,7 @@ class Tool:
         "hints",
         "input_schema",
         "name",
+        "needs_approval",
         "source",
     )
 
@@ -179,9 +182,16 @@ class Tool:
         is_async: bool | None = None,
         copy_args: bool = True,
         hints: ToolHints | None = None,
+        needs_approval: NeedsApproval = False,
     ) -> None:
         if hints is not None and not isinstance(hints, ToolHints):
             raise TypeError(f"hints must be a ToolHints or None, got {type(hints).__name__}")
+        if not isinstance(needs_approval, bool) and not callable(needs_approval):
+            raise TypeError(
+                "needs_approval must be a bool or a function of the arguments, "
+                f"got {type(needs_approval).__name__}"
+            )
+        self.needs_approval = needs_approval
         self.name = name
         self.hints = hints
         self.description = description
@@ -351,12 +361,16 @@ def define_tool(
     handler: Handler,
     *,
     hints: ToolHints | None = None,
+    needs_approval: NeedsApproval = False,
 ) -> Tool:
     """A tool from a handler `(args: dict, ctx: ToolContext) -> result`, sync or async.
 
     `input_schema` is the JSON Schema of the arguments; None accepts any object.
     The schema is checked and compiled here, once. `hints` (read-only, destructive,
     open-world) are advisory, for the host; they reach MCP as tool annotations.
+    `needs_approval` (True, or a function of the checked arguments returning a bool) makes
+    `Toolkit` ask for an approval before the handler runs (see `Toolkit.run_calls`);
+    `Tool.call` itself never asks.
     """
     if input_schema is None:
         schema: dict[str, Any] = {"type": "object"}
@@ -366,7 +380,16 @@ def define_tool(
             raise TypeError(f"input_schema must be a dict or None, got {type(input_schema).__name__}")
         schema = input_schema
         check = _json_schema_check(input_schema)
-    return Tool(name, description, schema, handler, check=check, source=_source_of(handler), hints=hints)
+    return Tool(
+        name,
+        description,
+        schema,
+        handler,
+        check=check,
+        source=_source_of(handler),
+        hints=hints,
+        needs_approval=needs_approval,
+    )
 
 
 def _source_of(fn: Callable[..., Any]) -> str | None:
@@ -419,7 +442,11 @@ def _fields_check(model: type[BaseModel]) -> Callable[[dict[str, Any]], tuple[di
 
 
 def _from_function(
-    fn: Callable[..., Any], name: str | None, description: str | None, tool_hints: ToolHints | None = None
+    fn: Callable[..., Any],
+    name: str | None,
+    description: str | None,
+    tool_hints: ToolHints | None = None,
+    needs_approval: NeedsApproval = False,
 ) -> Tool:
     sig = inspect.signature(fn)
     hints = inspect.get_annotations(fn, eval_str=True)
@@ -463,6 +490,7 @@ def _from_function(
         is_async=inspect.iscoroutinefunction(fn),
         copy_args=copy_args,
         hints=tool_hints,
+        needs_approval=needs_approval,
     )
 
 
@@ -470,7 +498,11 @@ def _from_function(
 def tool(fn: Callable[..., Any], /) -> Tool: ...
 @overload
 def tool(
-    *, name: str | None = None, description: str | None = None, hints: ToolHints | None = None
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    hints: ToolHints | None = None,
+    needs_approval: NeedsApproval = False,
 ) -> Callable[[Callable[..., Any]], Tool]: ...
 def tool(
     fn: Callable[..., Any] | None = None,
@@ -479,18 +511,19 @@ def tool(
     name: str | None = None,
     description: str | None = None,
     hints: ToolHints | None = None,
+    needs_approval: NeedsApproval = False,
 ) -> Tool | Callable[[Callable[..., Any]], Tool]:
     """Make a tool of a function; its input schema is inferred from the type hints by pydantic.
 
     Use it bare (`@tool`) or with a name and a description (`@tool(name=..., description=...)`;
     the docstring is the default description). A parameter annotated `ToolContext` receives the
     call's context and is not part of the schema. `hints` are advisory, for the host, as in
-    `define_tool`.
+    `define_tool`, and so is `needs_approval`.
     """
     if fn is not None:
         return _from_function(fn, None, None)
 
     def decorate(f: Callable[..., Any]) -> Tool:
-        return _from_function(f, name, description, hints)
+        return _from_function(f, name, description, hints, needs_approval)
 
     return decorate
