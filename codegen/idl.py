@@ -30,6 +30,8 @@ __all__ = [
 ]
 
 _PRIMITIVES = {"string", "boolean", "integer", "number"}
+#: The `type` list of a field that holds any JSON value but `null`.
+_ANY = ["object", "array", "string", "number", "boolean"]
 
 # The closed model of the schema: every keyword the generator carries to every target.
 # Anything else is refused with the file, the JSON pointer and the keyword, never dropped.
@@ -76,7 +78,7 @@ class TypeRef:
     """The type of a field.
 
     `kind` is one of `string`, `boolean`, `integer`, `number`, `map` (a free-form
-    JSON object), `any` (any JSON value but `null`: a field without `type`), `ref`
+    JSON object), `any` (any JSON value but `null`: `type` lists every other type), `ref`
     (another wire type, named in `ref`) or `array` (of `items`).
     """
 
@@ -107,9 +109,11 @@ class Field:
     def emit(self) -> str:
         """How the field is written: `always`, `if_present` (omitted when absent) or `if_nonempty`
         (an array, or a string whose default is `""`: omitted when empty, and absent reads as empty)."""
+        if self.required:
+            return "always"
         if self.type.kind == "array" or (self.type.kind == "string" and self.default == ""):
             return "if_nonempty"
-        if self.required or self.default is not None:
+        if self.default is not None:
             return "always"
         return "if_present"
 
@@ -188,15 +192,15 @@ def _type_ref(
             "give it a file of its own with a `title` and `$ref` it"
         )
     _refuse_unknown(prop, ITEM_KEYWORDS if item else FIELD_KEYWORDS, file, pointer)
-    if "type" not in prop and "$ref" not in prop:
-        if item:
-            raise IdlError(f"{file}#{pointer}: an array's items need a `type` or a `$ref`")
-        extra = sorted(set(prop) - {"description", "x-name"})
-        if extra:
+    if isinstance(prop.get("type"), list):  # any JSON value but null, spelled out for the schema
+        if sorted(prop["type"]) != sorted(_ANY) or len(prop["type"]) != len(_ANY):
             raise IdlError(
-                f"{file}#{pointer}/{extra[0]}: a field without `type` holds any JSON value and takes "
-                "no other keyword"
+                f"{file}#{pointer}/type: a list of types must be exactly {json.dumps(_ANY)} "
+                "(any JSON value but null); unions of some types are not modelled"
             )
+        extra = sorted(set(prop) - {"description", "x-name", "type"})
+        if extra:
+            raise IdlError(f"{file}#{pointer}/{extra[0]}: a field of any JSON value takes no other keyword")
         return TypeRef("any")
     if "$ref" in prop:
         extra = set(prop) - {"$ref", "description", "default", "x-name"}

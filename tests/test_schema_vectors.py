@@ -147,12 +147,12 @@ def emit_object(value: dict[str, Any], type_name: str) -> dict[str, Any]:
         default = prop.get("default")
         if key in value:
             v = value[key]
-        elif default is not None and not isinstance(default, list):
+        elif default is not None and default not in ([], ""):
             v = default  # `isError` is always written
         else:
             continue  # absent optional: omitted
-        if isinstance(default, list) and v == []:
-            continue  # empty `parts` / `calls`: omitted
+        if default in ([], "") and v == default:
+            continue  # empty `parts` / `calls`, and empty strings with the default "": omitted
         out[key] = _emit_value(v, prop)
     for key, v in value.items():  # unknown keys: kept, after the known ones, in order
         if key not in props:
@@ -318,8 +318,8 @@ def test_coverage_of_required_cases() -> None:
     assert any(re.search(r"[\U0001F300-\U0001FAFF]", s) for s in texts), "emoji"
     assert any(re.search(r"[\u0590-\u06ff]", s) for s in texts), "RTL"
     assert any(re.search(r"[\u0300-\u036f]", s) for s in texts), "combining marks"
-    for kind in ("image", "audio", "video", "file"):
-        assert any(f'"kind":"{kind}"' in s for s in texts), kind
+    for kind in ("text", "image", "audio", "file"):
+        assert any(f'"type":"{kind}"' in s for s in texts), kind
     pending_runs = [json.loads(s) for (t, _, _), s in zip(docs, texts, strict=True) if t == "RunResult"]
     assert any(r["status"] == "pending" and r.get("calls") for r in pending_runs)
     results = [json.loads(s) for (t, _, _), s in zip(docs, texts, strict=True) if t == "ToolResult"]

@@ -94,6 +94,7 @@ def sniff_mime(head: bytes, suffix: str) -> str:
 
 
 def kind_of(mime_type: str) -> str:
-    """`image`, `audio` or `video` from the MIME family; `file` for everything else."""
+    """`image` or `audio` from the MIME family; `file` for everything else, video included
+    (the upstream ports have no video kind)."""
     family = mime_type.split("/", 1)[0].strip().lower()
-    return family if family in ("image", "audio", "video") else "file"
+    return family if family in ("image", "audio") else "file"
