@@ -29,6 +29,13 @@ PAST = "2000-01-01T00:00:00Z"
 FUTURE = "2999-01-01T00:00:00Z"
 
 
+def declined(prompt: str, reason: str, request: Request | None) -> ToolResult:
+    """The loop's result for a refused or expired request, with its host-only marker."""
+    assert request is not None
+    marker = {"declined": {"request": request.id, "reason": reason}}
+    return ToolResult.error(f"declined/expired: {prompt}").with_metadata(marker)
+
+
 def ok_tool(name: str, output: str) -> Tool:
     return define_tool(name, f"returns {output}", None, lambda args, ctx: output)
 
@@ -228,7 +235,10 @@ async def test_wait_for_not_ok_is_declined_or_expired(reason):
         [ToolCall("c1", "delete_files", {})], wait_for=Asker(ok=False, reason=reason)
     )
     assert run.status == "done"
-    assert run.results[0].result == ToolResult.error("declined/expired: Delete 3 files?")
+    result = run.results[0].result
+    assert result.output == "declined/expired: Delete 3 files?" and result.is_error
+    assert result.metadata is not None
+    assert result.metadata["declined"]["reason"] == (reason or "declined"), "a denial, not a failure"
     assert gate.answers == [None], "the call is not run again"
 
 
@@ -237,7 +247,9 @@ async def test_a_passed_expires_at_is_expired_without_asking():
     asker = Asker(ok=True)
     run = await Toolkit([gate.tool]).run_calls([ToolCall("c1", "delete_files", {})], wait_for=asker)
     assert asker.asked == [], "wait_for is not called"
-    assert run.results[0].result == ToolResult.error("declined/expired: Delete 3 files?")
+    result = run.results[0].result
+    assert result.output == "declined/expired: Delete 3 files?"
+    assert result.metadata is not None and result.metadata["declined"]["reason"] == "expired"
     assert gate.answers == [None]
 
 
@@ -429,7 +441,7 @@ async def test_resume_with_a_refusal_is_declined():
     run = await kit.run_calls([ToolCall("c1", "delete_files", {})])
     assert run.pending is not None
     done = await kit.resume(run, Answer(run.pending.id, False, reason="expired"))
-    assert done.results[0].result == ToolResult.error("declined/expired: Delete 3 files?")
+    assert done.results[0].result == declined("Delete 3 files?", "expired", run.pending)
     assert gate.answers == [None]
 
 
@@ -439,7 +451,7 @@ async def test_resume_after_expires_at_is_expired_even_when_ok():
     run = await kit.run_calls([ToolCall("c1", "delete_files", {})])
     assert run.pending is not None and run.pending.expires_at == PAST
     done = await kit.resume(run, Answer(run.pending.id, True))
-    assert done.results[0].result == ToolResult.error("declined/expired: Delete 3 files?")
+    assert done.results[0].result == declined("Delete 3 files?", "expired", run.pending)
     assert gate.answers == [None]
 
 
@@ -537,7 +549,7 @@ def sealed_kit() -> tuple[Toolkit, Gate]:
 async def test_a_sealed_run_resumes_in_another_toolkit_with_the_same_secret():
     kit, _ = sealed_kit()
     run = await sealed_run(kit)
-    assert run.seal is not None and run.seal.startswith("v2.hmac-sha256.")
+    assert run.seal is not None and run.seal.startswith("v3.hmac-sha256.default.")
     assert run.to_wire()["seal"] == run.seal
     # Stored pretty-printed with the keys reordered: the seal is over the values, not the text.
     stored = json.dumps(json.loads(run.to_json()), indent=2, sort_keys=True)
@@ -631,7 +643,7 @@ async def test_an_unreadable_expires_at_is_still_a_suspension_and_counts_as_pass
     assert request is not None and request.expires_at == expires_at
     gate = Gate(expires_at=expires_at)
     run = await Toolkit([gate.tool]).run_calls([ToolCall("c1", "delete_files", {})], wait_for=Asker(ok=True))
-    assert run.results[0].result == ToolResult.error("declined/expired: Delete 3 files?")
+    assert run.results[0].result.output == "declined/expired: Delete 3 files?"
     assert gate.answers == [None]
 
 

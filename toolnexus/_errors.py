@@ -27,7 +27,15 @@ class ResumeError(ValueError):
     - `"not_pending"`: the run waits on nothing (`status` is `done`, or it has no
       `pending` request or no waiting call);
     - `"seal"`: the toolkit has a secret and the run's seal is missing, altered or
-      forged, or the run is sealed and the toolkit has no secret to check it.
+      forged, or names a key the toolkit no longer has (a rotated-out key), or the run
+      is sealed and the toolkit has no secret to check it;
+    - `"expired"`: the seal holds, and the time it allows for resuming
+      (`run_calls(..., expires_in=...)`) has passed. It differs from a request's own
+      `expiresAt`, which expires one question (that call's result is then
+      `declined/expired: …`) and leaves the run resumable;
+    - `"principal"`: the seal holds, and the run is bound to a principal
+      (`run_calls(..., principal=...)`) other than the one `resume` was given (or none
+      was given).
 
     It differs from `WireError`, which is raised while *parsing* a document that is
     not valid wire data: a run that parses cleanly can still be refused here. Neither
@@ -36,6 +44,10 @@ class ResumeError(ValueError):
 
     __module__ = "toolnexus"
 
-    def __init__(self, reason: Literal["mismatch", "replayed", "not_pending", "seal"], message: str) -> None:
+    def __init__(
+        self,
+        reason: Literal["mismatch", "replayed", "not_pending", "seal", "expired", "principal"],
+        message: str,
+    ) -> None:
         self.reason = reason
         super().__init__(message)

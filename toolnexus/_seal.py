@@ -1,21 +1,32 @@
 """The seal of a pending `RunResult`, built so that resuming a run costs the same at every step.
 
-A seal is `v2.hmac-sha256.` and the unpadded base64url HMAC-SHA256, under the toolkit's
-secret, of a fixed layout of digests: the run's status, its pending request, its `order`, its
-finished `results`, and its waiting `calls` and `requests`. Each element is digested once, as
-its canonical JSON (keys sorted, compact, UTF-8): SHA-256.
+A seal (version 3) is
 
-- `calls` and `requests` are hash chains from the tail (`c[i] = H(d(calls[i]) + c[i+1])`):
-  the run after a resume waits on a suffix of the same calls, whose chain value is known.
-- `results` are summed (mod 2**256) as keyed BLAKE2b terms of each result with its position in
-  `order`: the result a resume adds is one more term, wherever it lands in call order. The
-  terms are keyed (a subkey of the secret), so no one without the secret can compute one, and
-  the order of the list, which the sum does not see, is checked on its own.
+    v3.hmac-sha256.<key id>.<expiry>.<principal tag>.<mac>
+
+`<key id>` names the toolkit key it was made with (`Toolkit(secrets=..., active_key=...)`),
+`<expiry>` is the time after which `resume` refuses the run, in milliseconds since the epoch
+(empty: none), `<principal tag>` is a keyed digest of the principal the run is bound to
+(empty: none; the principal itself is not written), and `<mac>` is the unpadded base64url
+HMAC-SHA256, under that key, of those three and a fixed layout of digests: the run's
+status, its pending request, its `order`, and two keyed sums. Each element is digested once,
+as its canonical JSON (keys sorted, compact, UTF-8): SHA-256.
+
+- `results` are summed (mod 2**256) as keyed BLAKE2b terms of each result with its position
+  in `order`: the result a resume adds is one more term, wherever it lands in call order.
+- the waiting calls are summed the same way, one term per (position, call, request), under
+  another subkey: answering any one of them, in any order, takes one term away.
+
+The terms are keyed (subkeys of the key), so no one without the key can compute one; the
+counts of both sets are sealed too, and the order of the lists, which a sum does not see, is
+checked on its own (results and waiting calls must be in call order).
 
 A run the toolkit itself returned and that comes back as the same object is continued from
-the digests kept for it; any other run (parsed from storage, or an object not returned here)
-is digested in full. Seals of version 1 (one HMAC over the whole canonical run; resuming costs
-time in proportion to the run each step) are still verified.
+the terms kept for it; any other run (parsed from storage, or an object not returned here)
+is digested in full. Seals of version 2 (hash chains over the waiting calls: only the first
+could be answered in constant time) and version 1 (one HMAC over the whole canonical run)
+have no key id: they are verified with each of the toolkit's keys in turn, and a run resumed
+from one is sealed as version 3.
 """
 
 from __future__ import annotations
@@ -23,25 +34,34 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from toolnexus_wire import dumps
 
 from ._result import Request, RunResult, ToolCall, ToolCallResult
 
-__all__ = ["NotJSON", "SealKey", "chain", "digest", "seal_v1"]
+__all__ = ["NotJSON", "SealKey", "Stamp", "chain", "digest", "parse_v3", "seal_v1"]
 
 V1_PREFIX = "v1.hmac-sha256."
 V2_PREFIX = "v2.hmac-sha256."
+V3_PREFIX = "v3.hmac-sha256."
 _V1_DOMAIN = b"toolnexus.RunResult.seal.v1\n"
 _V2_DOMAIN = b"toolnexus.RunResult.seal.v2\n"
+_V3_DOMAIN = b"toolnexus.RunResult.seal.v3\n"
 _V1_KEYS = ("status", "results", "pending", "calls", "order")
 _MOD = 1 << 256
 _sha256 = hashlib.sha256
 CALLS_END = _sha256(b"toolnexus.RunResult.seal.v2.calls.end").digest()
 REQUESTS_END = _sha256(b"toolnexus.RunResult.seal.v2.requests.end").digest()
 NO_PENDING = _sha256(b"toolnexus.RunResult.seal.v2.no-pending").digest()
+#: What a key id may hold: it is written into the seal between dots.
+KEY_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_V3 = re.compile(
+    r"v3\.hmac-sha256\.([A-Za-z0-9_-]{1,64})\.([0-9]{0,20})\.([A-Za-z0-9_-]{0,43})\.([A-Za-z0-9_-]{43})"
+)
 
 
 class NotJSON(ValueError):
@@ -63,7 +83,7 @@ def digest(model: ToolCall | Request | ToolCallResult) -> bytes:
 
 
 def chain(digests: Sequence[bytes], end: bytes) -> list[bytes]:
-    """`out[i]` = H(digests[i] + out[i+1]), `out[len]` = `end`: the value of every suffix."""
+    """`out[i]` = H(digests[i] + out[i+1]), `out[len]` = `end`: the value of every suffix (version 2)."""
     out = [end] * (len(digests) + 1)
     for i in range(len(digests) - 1, -1, -1):
         out[i] = _sha256(digests[i] + out[i + 1]).digest()
@@ -74,14 +94,36 @@ def _b64(mac: bytes) -> str:
     return base64.urlsafe_b64encode(mac).rstrip(b"=").decode("ascii")
 
 
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    """What a version-3 seal says in the clear: its key id, expiry (ms) and principal tag."""
+
+    key_id: str
+    expires: int | None
+    principal_tag: str
+    mac: str
+
+
+def parse_v3(seal: str) -> Stamp | None:
+    """The clear parts of a version-3 seal, or None when `seal` is not one."""
+    match = _V3.fullmatch(seal)
+    if match is None:
+        return None
+    kid, expires, tag, mac = match.groups()
+    return Stamp(kid, int(expires) if expires else None, tag, mac)
+
+
 class SealKey:
-    """The toolkit's secret, and the subkey of the result terms derived from it."""
+    """One toolkit key, with its id and the subkeys of the terms derived from it."""
 
-    __slots__ = ("_results_key", "_secret")
+    __slots__ = ("_principal_key", "_results_key", "_secret", "_waiting_key", "key_id")
 
-    def __init__(self, secret: bytes) -> None:
+    def __init__(self, secret: bytes, key_id: str = "default") -> None:
         self._secret = secret
+        self.key_id = key_id
         self._results_key = hmac.new(secret, b"toolnexus.RunResult.seal.v2.results", "sha256").digest()
+        self._waiting_key = hmac.new(secret, b"toolnexus.RunResult.seal.v3.waiting", "sha256").digest()
+        self._principal_key = hmac.new(secret, b"toolnexus.RunResult.seal.v3.principal", "sha256").digest()
 
     def term(self, position: int, element: bytes) -> int:
         """The summand of a finished result at `position` in call order, digest `element`."""
@@ -90,9 +132,52 @@ class SealKey:
         ).digest()
         return int.from_bytes(mac, "big")
 
+    def waiting_term(self, position: int, call: bytes, request: bytes) -> int:
+        """The summand of a waiting call at `position`, digest `call`, asked `request` (digest)."""
+        mac = hashlib.blake2b(
+            position.to_bytes(8, "big") + call + request, key=self._waiting_key, digest_size=32
+        ).digest()
+        return int.from_bytes(mac, "big")
+
+    def principal_tag(self, principal: str | None) -> str:
+        """The keyed digest of `principal` written into a seal; empty for None."""
+        if principal is None:
+            return ""
+        raw = principal.encode("utf-8", "surrogatepass")
+        return _b64(hmac.new(self._principal_key, raw, "sha256").digest()[:18])
+
+    def seal_v3(
+        self,
+        *,
+        expires: int | None,
+        principal_tag: str,
+        pending: bytes,
+        order: bytes,
+        n_results: int,
+        results: int,
+        n_waiting: int,
+        waiting: int,
+    ) -> str:
+        clear = f"{self.key_id}.{'' if expires is None else expires}.{principal_tag}"
+        body = b"".join(
+            (
+                _V3_DOMAIN,
+                clear.encode("ascii"),
+                b"\npending\n",
+                pending,
+                order,
+                n_results.to_bytes(8, "big"),
+                results.to_bytes(32, "big"),
+                n_waiting.to_bytes(8, "big"),
+                waiting.to_bytes(32, "big"),
+            )
+        )
+        return f"{V3_PREFIX}{clear}.{_b64(hmac.new(self._secret, body, 'sha256').digest())}"
+
     def seal(
         self, status: str, pending: bytes, order: bytes, results: int, calls: bytes, requests: bytes
     ) -> str:
+        """The version-2 seal, for runs stored before version 3."""
         body = b"".join(
             (
                 _V2_DOMAIN,
@@ -119,6 +204,10 @@ class SealKey:
 
 def add(total: int, term: int) -> int:
     return (total + term) % _MOD
+
+
+def sub(total: int, term: int) -> int:
+    return (total - term) % _MOD
 
 
 def same(given: str, expected: str) -> bool:

@@ -15,11 +15,14 @@ import functools
 import hashlib
 import inspect
 import itertools
+import math
 import re
+import secrets
+import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeAlias
 
@@ -27,7 +30,7 @@ from . import _seal
 from ._errors import ResumeError
 from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 from ._seal import NotJSON, SealKey
-from ._suspend import pending_of
+from ._suspend import pending, pending_of
 from ._tool import Tool, ToolContext
 
 __all__ = ["ProgressHook", "ResultHook", "Toolkit", "WaitFor", "idempotency_key", "normalize_tool_name"]
@@ -100,19 +103,97 @@ def idempotency_key(turn: bytes, call_id: str) -> str:
     return "idk-" + h.hexdigest()[:32]
 
 
-def _declined(request: Request) -> ToolResult:
-    return ToolResult.error(f"declined/expired: {request.prompt}")
+#: Ids of the approval requests the toolkit asks before a tool runs (`needs_approval`).
+APPROVAL_PREFIX = "apr-"
+
+
+def _reason(request: Request, answer: Answer | None) -> str:
+    if answer is None or (answer.ok and _expired(request)):
+        return "expired"
+    return answer.reason or "declined"
+
+
+def _declined(request: Request, answer: Answer | None = None) -> ToolResult:
+    """The loop's result for a refused or expired request: `metadata["declined"]` tells the
+    host it was a person's refusal (or an expiry), not a tool failure."""
+    marker = {"request": request.id, "reason": _reason(request, answer)}
+    return ToolResult.error(f"declined/expired: {request.prompt}").with_metadata({"declined": marker})
+
+
+def _refused(call: ToolCall, request: Request, answer: Answer | None) -> ToolResult:
+    """The result of a call whose approval was refused (or expired): the handler never ran."""
+    reason = _reason(request, answer)
+    tail = "" if reason == "declined" else f" ({reason})"
+    output = f"declined: the call to {call.name} was not approved{tail}"
+    return ToolResult.error(output).with_metadata({"declined": {"request": request.id, "reason": reason}})
+
+
+def _approval_request(tool: Tool, call: ToolCall) -> Request:
+    return Request(
+        kind="approval",
+        prompt=f"Allow {tool.name} to run with these arguments?",
+        id=APPROVAL_PREFIX + secrets.token_hex(16),
+        data={"tool": tool.name, "arguments": copy.deepcopy(call.arguments)},
+    )
+
+
+def _is_approval(call: ToolCall, request: Request) -> bool:
+    """Whether `request` is the toolkit's own approval of `call`, asked before it ran."""
+    data = request.data
+    return (
+        request.kind == "approval"
+        and request.id.startswith(APPROVAL_PREFIX)
+        and isinstance(data, dict)
+        and data.keys() == {"tool", "arguments"}
+        and data["tool"] == normalize_tool_name(call.name)
+    )
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass(slots=True, eq=False)
+class _Turn:
+    """What every pending run of one turn shares: kept once, read by each of its resumes.
+
+    `terms` and `digests` hold, by (call id, request id), the sealing term of a waiting call
+    and the digest of its request (under `key`, the toolkit's active key); `asked` lists the
+    call ids waiting on each request id. They only grow: a call asked afresh (after its
+    approval) is a new pair, so the runs returned before it still read theirs.
+    """
+
+    order: list[str]
+    positions: dict[str, int]
+    turn: bytes
+    key: SealKey | None = None
+    order_digest: bytes = b""
+    expires: int | None = None
+    principal_tag: str = ""
+    terms: dict[tuple[str, str], int] = field(default_factory=dict)
+    digests: dict[tuple[str, str], bytes] = field(default_factory=dict)
+    asked: dict[str, list[str]] = field(default_factory=dict)
+
+    def position(self, call_id: str) -> int:
+        return self.positions.get(call_id, len(self.positions))
+
+    def wait(self, call: ToolCall, request: Request) -> None:
+        """Note that `call` waits on `request`; `NotJSON` (nothing noted) when it cannot be sealed."""
+        if self.key is not None:
+            call_digest, request_digest = _seal.digest(call), _seal.digest(request)
+            pair = (call.id, request.id)
+            self.terms[pair] = self.key.waiting_term(self.position(call.id), call_digest, request_digest)
+            self.digests[pair] = request_digest
+        self.asked.setdefault(request.id, []).append(call.id)
 
 
 @dataclass(slots=True, eq=False)
 class _Track:
-    """What the toolkit knows of a pending run: enough to continue it without reading it all.
+    """What the toolkit knows of a pending run it returned, to continue it without reading it.
 
-    `run` is the run it describes when the toolkit returned it (a weak reference), with the
-    objects it held then, so a run that comes back unchanged is recognised at once. The
-    sealing fields are None without a secret: `call_chain` and `request_chain` are the chain
-    values over the turn's waiting calls and requests (`_seal.chain`), of which the run's
-    `calls` are the suffix from `offset`; `total` is the sum of its results' terms.
+    `run` is the run (a weak reference), with the objects it held when returned, so a run that
+    comes back unchanged is recognised at once; `results_total` and `waiting_total` are the
+    keyed sums its seal holds (0 without a key).
     """
 
     run: weakref.ref[RunResult] | None
@@ -126,14 +207,9 @@ class _Track:
     order: list[str]
     n_order: int
     pending: Request | None
-    positions: dict[str, int]
-    turn: bytes = b""
-    offset: int = 0
-    total: int = 0
-    order_digest: bytes = b""
-    call_chain: list[bytes] | None = None
-    request_digests: list[bytes] | None = None
-    request_chain: list[bytes] | None = None
+    turn: _Turn
+    results_total: int = 0
+    waiting_total: int = 0
 
     def matches(self, run: RunResult) -> bool:
         """Whether `run` is the very run described, holding what it held when returned."""
@@ -154,7 +230,7 @@ class _Track:
         )
 
 
-def _track_of(run: RunResult, positions: dict[str, int], **sealing: Any) -> _Track:
+def _track_of(run: RunResult, turn: _Turn, results_total: int = 0, waiting_total: int = 0) -> _Track:
     return _Track(
         None,
         run.seal,
@@ -167,8 +243,9 @@ def _track_of(run: RunResult, positions: dict[str, int], **sealing: Any) -> _Tra
         run.order,
         len(run.order),
         run.pending,
-        positions,
-        **sealing,
+        turn,
+        results_total,
+        waiting_total,
     )
 
 
@@ -185,19 +262,74 @@ def _not_sealable(item: ToolCallResult, problem: NotJSON) -> ToolCallResult:
     return ToolCallResult(item.id, item.name, ToolResult.error(message))
 
 
+def _unsealable_call(call: ToolCall, problem: NotJSON) -> ToolCallResult:
+    message = f"the call's arguments or request are not JSON, so the run cannot be sealed: {problem}"
+    return ToolCallResult(call.id, call.name, ToolResult.error(message))
+
+
+@dataclass(slots=True)
+class _Pick:
+    """One answer of a `resume`, and the waiting call (at `index` in the run) it answers."""
+
+    index: int
+    call: ToolCall
+    request: Request
+    answer: Answer
+
+
+def _keys_of(
+    secret: bytes | None, secrets_: Mapping[str, bytes] | None, active_key: str | None
+) -> tuple[dict[str, SealKey], SealKey | None]:
+    """The toolkit's keys by id and the active one, from `Toolkit`'s arguments; `ValueError`
+    or `TypeError` for arguments that do not make a key set."""
+    if secret is not None and secrets_ is not None:
+        raise ValueError("give either secret= (one key) or secrets= (keys by id), not both")
+    if secret is not None:
+        if active_key is not None:
+            raise ValueError("active_key names one of secrets=; with secret= there is one key")
+        secrets_ = {"default": secret}
+        active_key = "default"
+    if secrets_ is None:
+        if active_key is not None:
+            raise ValueError("active_key names one of secrets=, and no secrets were given")
+        return {}, None
+    if not isinstance(secrets_, Mapping) or not secrets_:
+        raise ValueError("secrets must be a non-empty dict of key id to key bytes")
+    keys: dict[str, SealKey] = {}
+    for key_id, key in secrets_.items():
+        if not isinstance(key_id, str) or not _seal.KEY_ID.fullmatch(key_id):
+            raise ValueError(f"a key id must be 1 to 64 of [A-Za-z0-9_-], got {key_id!r}")
+        if not isinstance(key, bytes) or len(key) < _MIN_SECRET_BYTES:
+            raise ValueError(f"secret must be bytes, at least {_MIN_SECRET_BYTES} of them (key {key_id!r})")
+        keys[key_id] = SealKey(key, key_id)
+    if active_key is None:
+        if len(keys) > 1:
+            raise ValueError(f"active_key must name the key that seals new runs, one of {sorted(keys)}")
+        active_key = next(iter(keys))
+    if active_key not in keys:
+        raise ValueError(f"active_key {active_key!r} is not one of the secrets' ids {sorted(keys)}")
+    return keys, keys[active_key]
+
+
 class Toolkit:
     """A set of tools, addressed by name, and the loop that runs a model's calls to them.
 
-    `secret` (at least 16 bytes) turns on sealing: every pending `RunResult` carries
-    `seal`, an HMAC-SHA256 over its `status`, `results`, `pending` and `calls`, and
-    `resume` refuses a run whose seal does not match. Without a secret no seal is
-    written.
+    Sealing: with `secrets={key_id: key, ...}` (each key at least 16 bytes) and
+    `active_key=key_id` (needed when there are several), every pending `RunResult` carries
+    `seal`, an HMAC-SHA256 under the active key over its `results`, `pending`, `calls`,
+    `requests` and `order`, and the id of that key; `resume` refuses a run whose seal does
+    not match, or names a key the toolkit no longer has (`ResumeError("seal")`). To rotate,
+    add a new key and make it active: runs sealed under the old one still resume (and come
+    back sealed under the new one) until the old key is removed. `secret=key` is
+    `secrets={"default": key}`. Without a key no seal is written.
 
     `on_result(name, result)` is called after every tool run (including the re-run
     with an answer, and an unknown tool's error). `error_count` counts the runs whose
     result is an error that is not a suspension: a suspension is a question, not a
-    failure. The errors the loop itself writes (`declined/expired: …`,
+    failure. The errors the loop itself writes (`declined/expired: …`, `declined: …`,
     `unresolved: …`) are not tool runs and are counted by neither.
+    `on_progress(call_id, fraction, message)` receives what tools report through
+    `ToolContext.progress`.
     """
 
     def __init__(
@@ -205,14 +337,13 @@ class Toolkit:
         tools: Iterable[Tool] = (),
         *,
         secret: bytes | None = None,
+        secrets: Mapping[str, bytes] | None = None,
+        active_key: str | None = None,
         on_result: ResultHook | None = None,
         on_progress: ProgressHook | None = None,
     ) -> None:
-        if secret is not None and (not isinstance(secret, bytes) or len(secret) < _MIN_SECRET_BYTES):
-            raise ValueError(f"secret must be bytes, at least {_MIN_SECRET_BYTES} of them")
         self._tools: dict[str, Tool] = {}
-        self._secret = secret
-        self._key = SealKey(secret) if secret is not None else None
+        self._keys, self._key = _keys_of(secret, secrets, active_key)
         self._on_result = on_result
         self._on_progress = on_progress
         self._errors = 0
@@ -278,86 +409,136 @@ class Toolkit:
             self._on_result(name, result)
         return result
 
-    async def run_calls(self, calls: Sequence[ToolCall], wait_for: WaitFor | None = None) -> RunResult:
+    async def run_calls(
+        self,
+        calls: Sequence[ToolCall],
+        wait_for: WaitFor | None = None,
+        *,
+        expires_in: float | None = None,
+        principal: str | None = None,
+    ) -> RunResult:
         """Run one turn's calls concurrently and apply the loop rule to suspensions.
+
+        A call to a tool with `needs_approval` (True, or a function of the arguments that
+        returns True) does not run: it suspends on a request of kind `approval` whose `data`
+        is `{"tool": name, "arguments": args}` (its id begins `apr-`). An `ok` answer runs
+        the handler once, as a first run (`ctx.answer` is None), with the arguments of the
+        answer's `data["arguments"]` when it has them (checked against the input schema: an
+        error result naming the path when they fail it, and the handler does not run). A
+        refusal gives the error `declined: the call to <name> was not approved`, and the
+        handler never runs. A handler that suspends after its approval is asked as any
+        other suspension.
 
         With `wait_for`, each suspension is answered in call order (one question at a
         time): `ok` re-runs the call once with `ctx.answer` set, and a second
         suspension becomes the error `unresolved: <the original request's prompt>`; a refusal, or a
         request whose `expiresAt` has passed (before asking or by the time the answer
         comes), becomes the error `declined/expired: <prompt>`. The run is then `done`.
+        Every refusal and expiry carries `metadata["declined"] = {"request": id, "reason":
+        ...}` (reason `declined`, `cancelled` or `expired`): host-only, so a host tells a
+        denial from a tool failure; no adapter sends it to a model.
 
-        Without `wait_for`, the first suspension in call order stops the run: the
-        result is `pending` on its request, with every finished result in `results`
-        (call order), the suspended calls in `calls` (call order, the pending one
-        first) and their requests in `requests` (the same order). Continue it with `resume`.
+        Without `wait_for`, the run stops when any call suspends: the result is `pending`
+        on the first suspension in call order, with every finished result in `results`
+        (call order), the suspended calls in `calls` (call order) and their requests in
+        `requests` (the same order). Continue it with `resume`, answering the requests in
+        any order. With a key, `expires_in` (seconds) seals a time after which `resume`
+        refuses the run (`ResumeError("expired")`), and `principal` (a user or tenant id)
+        binds it: `resume` then needs the same `principal` (`ResumeError("principal")`).
         """
         calls = list(calls)
         ids = [c.id for c in calls]
         if len(set(ids)) != len(ids):
             raise ValueError(f"the calls of one turn need distinct ids, got {ids}")
+        expires = self._expiry(expires_in, principal)
         turn = turn_digest(ids)
-        first = await self._run_all(calls, turn)
+        first = await self._run_all(calls, turn, ask=True)
         if wait_for is None:
-            return self._collect([], calls, first, ids, turn)
+            return self._collect(calls, first, ids, turn, expires, principal)
         settled = await self._settle_all(calls, first, wait_for, turn)
         pairs = zip(calls, settled, strict=True)
         return RunResult("done", [ToolCallResult(c.id, c.name, r) for c, r in pairs])
 
-    async def resume(self, run: RunResult, answer: Answer) -> RunResult:
-        """Continue a pending run with the answer to its pending request.
+    async def resume(
+        self, run: RunResult, answers: Answer | Iterable[Answer], *, principal: str | None = None
+    ) -> RunResult:
+        """Continue a pending run with answers to any of the requests it waits on.
 
-        The suspended call is settled by the loop rule (`ok` re-runs it once with
-        `ctx.answer`; a refusal or a passed `expiresAt` gives `declined/expired: …`;
-        a second suspension gives `unresolved: …`). The run then stops on the next
-        waiting call's own request (`requests`), without running that call again, so
-        several suspensions surface one `pending` run at a time and each suspended call
-        runs twice at most: once to suspend, once with its answer. (A run stored
-        without `requests` runs its other waiting calls again instead.) The run's
-        `order` keeps the results in call order throughout.
+        `answers` is one `Answer` or several, in any order; each answers the waiting call
+        whose request has its id (two calls asked under one fixed id take one answer each,
+        in call order). Each answered call is settled by the loop rule (`ok` re-runs it once
+        with `ctx.answer`; a refusal or a passed `expiresAt` gives `declined/expired: …`;
+        a second suspension gives `unresolved: …`; an approval runs the handler, see
+        `run_calls`), the answered calls concurrently. Calls not answered keep waiting,
+        without running again: the run returned is `pending` on the first of them in call
+        order, or `done`. Results stay in call order throughout. (A run stored without
+        `requests` takes only the answer to its `pending` request, and runs its other
+        waiting calls again.)
 
-        Each step costs the same however many calls wait, when the run given is the very
+        Each answer costs the same however many calls wait, when the run given is the very
         object this toolkit returned: it is recognised as such and continued from what the
         toolkit kept of it, without reading it again (changes made to that object in memory
         are not looked for; the seal guards runs that leave the process). Any other run,
-        such as one parsed from storage, is read and checked in full.
+        such as one parsed from storage, is read and checked in full, once.
 
-        Raises `ResumeError` (see there) without running anything when the answer
-        does not belong to the run, was already given to this toolkit, or the seal
-        does not hold. A replay is caught when it reaches the same `Toolkit` object
-        (it remembers the last 10,000 answers, each by call id and request id, so two
-        calls that suspend with the same fixed request id are each answered once), or
-        when the host passes the run that resuming returned (its pending id has changed, or it is done). Two
-        processes each resuming their own copy of the same stored run are not
-        caught here: the host's store must hand a pending run out once (see
-        `examples/durable_host.py`).
+        Raises `ResumeError` (see there) without running anything when an answer does not
+        belong to the run or was already given to this toolkit, the seal does not hold, the
+        run has expired, or `principal` is not the one the run is bound to. A replay is
+        caught when it reaches the same `Toolkit` object (it remembers the last 10,000
+        answers, each by call id and request id), or when the host passes the run that
+        resuming returned (the answered call no longer waits in it). Two processes each
+        resuming their own copy of the same stored run are not caught here: the host's
+        store must hand a pending run out once (see `examples/durable_host.py`), and a tool
+        with side effects passes `ctx.idempotency_key` to the system it changes.
         """
+        batch = [answers] if isinstance(answers, Answer) else list(answers)
+        if not batch:
+            raise ValueError("resume needs at least one Answer")
+        for answer in batch:
+            if not isinstance(answer, Answer):
+                raise TypeError(f"resume takes Answers, got {type(answer).__name__}")
+        if principal is not None and not isinstance(principal, str):
+            raise TypeError(f"principal must be a str or None, got {type(principal).__name__}")
         request = run.pending
-        head = run.calls[0] if run.calls else None
-        if head is not None and (head.id, answer.id) in self._answered:
-            raise ResumeError("replayed", f"request {answer.id!r} was already answered")
-        if run.status != "pending" or request is None or head is None:
+        if run.status != "pending" or request is None or not run.calls:
+            head = run.calls[0] if run.calls else None
+            if head is not None and (head.id, batch[0].id) in self._answered:
+                raise ResumeError("replayed", f"request {batch[0].id!r} was already answered")
             raise ResumeError(
-                "not_pending", f"the run waits on no request, so answer {answer.id!r} has no use"
+                "not_pending", f"the run waits on no request, so answer {batch[0].id!r} has no use"
             )
-        track = self._trusted(run) or self._verify(run)
-        if answer.id != request.id:
-            raise ResumeError(
-                "mismatch", f"answer {answer.id!r} does not answer the pending request {request.id!r}"
-            )
-        stored = run.requests
-        if stored and (len(stored) != len(run.calls) or stored[0].id != request.id):
+        if not run.requests:  # a run stored before `requests` existed
+            return await self._resume_unlisted(run, batch, principal)
+        if len(run.requests) != len(run.calls) or run.requests[0].id != request.id:
+            if self._key is not None:  # a sealed run never comes out so: it was altered
+                raise ResumeError("seal", "the run's requests do not match its waiting calls: it was altered")
             raise ResumeError("not_pending", "the run's requests do not match its waiting calls")
-        self._remember((head.id, request.id))
-        result = await self._settle(head, request, answer, track.turn)
-        item = ToolCallResult(head.id, head.name, result)
-        if not stored:  # a run stored before `requests` existed: the other calls run again
-            rest = list(run.calls[1:])
-            waiting = await self._run_all(rest, track.turn)
-            return self._collect([*run.results, item], rest, waiting, run.order, track.turn)
-        return self._advance(run, track, item)
+        track = self._trusted(run, principal) or self._verify(run, principal)
+        picks = self._pick(run, track, batch)
+        for pick in picks:
+            self._remember((pick.call.id, pick.request.id))
+        turn = track.turn.turn
+        outcomes = await _gather([self._answer(p.call, p.request, p.answer, turn) for p in picks])
+        return self._advance(run, track, picks, outcomes)
 
     # -- internals --------------------------------------------------------------------
+
+    def _expiry(self, expires_in: float | None, principal: str | None) -> int | None:
+        if principal is not None and not isinstance(principal, str):
+            raise TypeError(f"principal must be a str or None, got {type(principal).__name__}")
+        if expires_in is not None and (
+            not isinstance(expires_in, (int, float))
+            or isinstance(expires_in, bool)
+            or not math.isfinite(expires_in)
+            or expires_in <= 0
+        ):
+            raise ValueError(f"expires_in must be a positive number of seconds, got {expires_in!r}")
+        if (expires_in is not None or principal is not None) and self._key is None:
+            raise ValueError(
+                "expires_in and principal are written into the seal, so they need a toolkit "
+                "with a key (secret= or secrets=)"
+            )
+        return None if expires_in is None else _now_ms() + math.ceil(expires_in * 1000)
 
     def _context(self, call: ToolCall, turn: bytes, answer: Answer | None = None) -> ToolContext:
         hook = self._on_progress
@@ -365,15 +546,31 @@ class Toolkit:
         key = idempotency_key(turn, call.id)
         return ToolContext(answer=answer, call_id=call.id, idempotency_key=key, on_progress=report)
 
-    async def _run_all(self, calls: list[ToolCall], turn: bytes) -> list[ToolResult]:
-        tasks = [
-            asyncio.ensure_future(self.execute(c.name, c.arguments, self._context(c, turn))) for c in calls
-        ]
+    def _gate(self, call: ToolCall) -> Request | None:
+        """The approval `call` needs before it runs, or None."""
+        tool = self.get(call.name)
+        if tool is None or tool.needs_approval is False:
+            return None
+        rule = tool.needs_approval
+        if rule is True:
+            return _approval_request(tool, call)
+        checked = tool._prepare(call.arguments) if isinstance(call.arguments, dict) else None
+        if checked is None or isinstance(checked, ToolResult):
+            return None  # refused arguments: the call is an error result, nothing to approve
         try:
-            return list(await asyncio.gather(*tasks))
-        except BaseException:
-            await _cancel(tasks)
-            raise
+            wanted = bool(rule(checked))
+        except Exception:  # a rule that fails asks: an approval too many is the safe side
+            wanted = True
+        return _approval_request(tool, call) if wanted else None
+
+    async def _first(self, call: ToolCall, turn: bytes, ask: bool) -> ToolResult:
+        gate = self._gate(call) if ask else None
+        if gate is not None:
+            return pending(gate)
+        return await self.execute(call.name, call.arguments, self._context(call, turn))
+
+    async def _run_all(self, calls: list[ToolCall], turn: bytes, ask: bool) -> list[ToolResult]:
+        return await _gather([self._first(c, turn, ask) for c in calls])
 
     async def _settle_all(
         self, calls: list[ToolCall], results: list[ToolResult], wait_for: WaitFor, turn: bytes
@@ -381,13 +578,30 @@ class Toolkit:
         """Ask about each suspension in call order; each answered call re-runs while the next is asked."""
         settled: list[ToolResult | asyncio.Task[ToolResult]] = list(results)
         tasks: list[asyncio.Task[ToolResult]] = []
+        one_at_a_time = asyncio.Lock()
+
+        async def ask(request: Request) -> Answer | None:
+            if _expired(request):
+                return None
+            async with one_at_a_time:
+                return await self._ask(wait_for, request)
+
+        async def settle(call: ToolCall, request: Request, answer: Answer | None) -> ToolResult:
+            if not _is_approval(call, request):
+                return await self._settle(call, request, answer, turn)
+            call, result = await self._approved(call, request, answer, turn)
+            again = pending_of(result)
+            if again is None:
+                return result
+            return await self._settle(call, again, await ask(again), turn)
+
         try:
             for i, (call, result) in enumerate(zip(calls, results, strict=True)):
                 request = pending_of(result)
                 if request is None:
                     continue
-                answer = None if _expired(request) else await self._ask(wait_for, request)
-                task = asyncio.ensure_future(self._settle(call, request, answer, turn))
+                answer = await ask(request)
+                task = asyncio.ensure_future(settle(call, request, answer))
                 tasks.append(task)
                 settled[i] = task
             await asyncio.gather(*tasks)
@@ -416,28 +630,56 @@ class Toolkit:
     ) -> ToolResult:
         """The loop rule for one suspended call; `answer` None means expired before asking."""
         if answer is None or not answer.ok or _expired(request):
-            return _declined(request)
+            return _declined(request, answer)
         retry = await self.execute(call.name, call.arguments, self._context(call, turn, answer))
         again = pending_of(retry)
         if again is not None:  # upstream ports name the original request, not the new one
             return ToolResult.error(f"unresolved: {request.prompt}")
         return retry
 
+    async def _approved(
+        self, call: ToolCall, request: Request, answer: Answer | None, turn: bytes
+    ) -> tuple[ToolCall, ToolResult]:
+        """An approval answered: the handler's first run (with the answer's edited arguments,
+        when it has them), or the refusal. Returns the call as run, and its result."""
+        if answer is None or not answer.ok or _expired(request):
+            return call, _refused(call, request, answer)
+        args: Any = call.arguments
+        if isinstance(answer.data, dict) and "arguments" in answer.data:
+            args = answer.data["arguments"]
+        result = await self.execute(call.name, args, self._context(call, turn))
+        if args is not call.arguments and pending_of(result) is not None:
+            call = ToolCall(call.id, call.name, args)  # a suspension: it waits with these arguments
+        return call, result
+
+    async def _answer(
+        self, call: ToolCall, request: Request, answer: Answer, turn: bytes
+    ) -> tuple[ToolCall, ToolResult]:
+        """One answer of `resume`: the call as it now stands, and its result (a suspension when
+        the call waits again: only after an approval, whose handler may ask in turn)."""
+        if _is_approval(call, request):
+            return await self._approved(call, request, answer, turn)
+        return call, await self._settle(call, request, answer, turn)
+
     def _collect(
         self,
-        done: list[ToolCallResult],
         calls: list[ToolCall],
         results: list[ToolResult],
         order: list[str],
-        turn: bytes,
+        turn_id: bytes,
+        expires: int | None = None,
+        principal: str | None = None,
+        done: Sequence[ToolCallResult] = (),
     ) -> RunResult:
-        """`done` plus the finished `results`, or a stop on the first suspension among them.
+        """`done` plus the finished `results`, or a pending run on the suspensions among them.
 
         `order` is the turn's call ids in call order: the results are sorted by it, and a
-        pending run keeps it for the next `resume`. With a secret, every element of a pending
+        pending run keeps it for the next `resume`. With a key, every element of a pending
         run must have a JSON form to be sealed: a finished result without one becomes an error
         result saying so, and so does a waiting call whose arguments or request have none.
         """
+        key = self._key
+        turn = _Turn(order, {call_id: i for i, call_id in enumerate(order)}, turn_id, key, expires=expires)
         finished = list(done)
         waiting: list[ToolCall] = []
         requests: list[Request] = []
@@ -446,107 +688,164 @@ class Toolkit:
             if suspended is None:
                 finished.append(ToolCallResult(call.id, call.name, result))
                 continue
+            try:
+                turn.wait(call, suspended)
+            except NotJSON as exc:
+                finished.append(_unsealable_call(call, exc))
+                continue
             waiting.append(call)
             requests.append(suspended)
-        positions = {call_id: i for i, call_id in enumerate(order)}
-        last = len(positions)
-
-        def position(item: ToolCallResult) -> int:
-            return positions.get(item.id, last)
-
-        key = self._key
-        if not requests or key is None:
-            finished.sort(key=position)
-            if not requests:
-                return RunResult("done", finished)
-            run = RunResult("pending", finished, requests[0], calls=waiting, requests=requests, order=order)
-            self._track(_track_of(run, positions, turn=turn), run)
-            return run
-        digests: dict[int, bytes] = {}
-        kept_calls: list[ToolCall] = []
-        kept_requests: list[Request] = []
-        call_digests: list[bytes] = []
-        request_digests: list[bytes] = []
-        for call, request in zip(waiting, requests, strict=True):
-            try:
-                pair = _seal.digest(call), _seal.digest(request)
-            except NotJSON as exc:
-                message = f"the call's arguments or request are not JSON, so the run cannot be sealed: {exc}"
-                finished.append(ToolCallResult(call.id, call.name, ToolResult.error(message)))
-                continue
-            kept_calls.append(call)
-            kept_requests.append(request)
-            call_digests.append(pair[0])
-            request_digests.append(pair[1])
-        for i, item in enumerate(finished):
-            try:
-                digests[id(item)] = _seal.digest(item)
-            except NotJSON as exc:
-                finished[i] = item = _not_sealable(item, exc)
-                digests[id(item)] = _seal.digest(item)
-        finished.sort(key=position)
-        if not kept_calls:
+        results_total = 0
+        if key is not None and waiting:
+            for i, item in enumerate(finished):
+                try:
+                    term = key.term(turn.position(item.id), _seal.digest(item))
+                except NotJSON as exc:
+                    finished[i] = item = _not_sealable(item, exc)
+                    term = key.term(turn.position(item.id), _seal.digest(item))
+                results_total = _seal.add(results_total, term)
+        finished.sort(key=lambda item: turn.position(item.id))
+        if not waiting:
             return RunResult("done", finished)
-        total = 0
-        for item in finished:
-            total = _seal.add(total, key.term(position(item), digests[id(item)]))
-        track = _Track(
-            None,
-            None,
-            finished,
-            0,
-            kept_calls,
-            0,
-            kept_requests,
-            0,
-            order,
-            0,
-            kept_requests[0],
-            positions,
-            turn=turn,
-            offset=0,
-            total=total,
-            order_digest=hashlib.sha256(_seal.canonical(order)).digest(),
-            call_chain=_seal.chain(call_digests, _seal.CALLS_END),
-            request_digests=request_digests,
-            request_chain=_seal.chain(request_digests, _seal.REQUESTS_END),
-        )
-        run = RunResult(
-            "pending",
-            finished,
-            kept_requests[0],
-            calls=kept_calls,
-            requests=kept_requests,
+        waiting_total = 0
+        if key is not None:
+            turn.order_digest = hashlib.sha256(_seal.canonical(order)).digest()
+            turn.principal_tag = key.principal_tag(principal)
+            for call, request in zip(waiting, requests, strict=True):
+                waiting_total = _seal.add(waiting_total, turn.terms[(call.id, request.id)])
+        run = RunResult.model_construct(
+            status="pending",
+            results=finished,
+            pending=requests[0],
+            calls=waiting,
+            requests=requests,
             order=order,
-            seal=self._seal_from(track, 0, total),
+            seal=self._seal_with(turn, finished, waiting, requests, results_total, waiting_total),
         )
-        self._track(_track_of(run, positions, **_sealing(track)), run)
+        self._track(_track_of(run, turn, results_total, waiting_total), run)
         return run
 
-    def _advance(self, run: RunResult, track: _Track, item: ToolCallResult) -> RunResult:
-        """`run` with its first waiting call settled as `item`: one step, whatever the run's size."""
-        positions = track.positions
-        last = len(positions)
-        key = self._key
-        digest = b""
+    def _seal_with(
+        self,
+        turn: _Turn,
+        results: list[ToolCallResult],
+        calls: list[ToolCall],
+        requests: list[Request],
+        results_total: int,
+        waiting_total: int,
+    ) -> str | None:
+        key = turn.key
+        if key is None:
+            return None
+        return key.seal_v3(
+            expires=turn.expires,
+            principal_tag=turn.principal_tag,
+            pending=turn.digests[(calls[0].id, requests[0].id)],
+            order=turn.order_digest,
+            n_results=len(results),
+            results=results_total,
+            n_waiting=len(calls),
+            waiting=waiting_total,
+        )
+
+    def _pick(self, run: RunResult, track: _Track, batch: list[Answer]) -> list[_Pick]:
+        """The waiting call each answer answers; `ResumeError` when one answers none."""
+        turn = track.turn
+        waited = run.pending.id if run.pending is not None else ""
+        taken: set[str] = set()
+        seen: set[str] = set()
+        picks: list[_Pick] = []
+        for answer in batch:
+            replayed = answer.id in seen
+            seen.add(answer.id)
+            found = None
+            for call_id in turn.asked.get(answer.id, ()):
+                index = _index(run, turn, call_id)
+                if index is None or run.requests[index].id != answer.id or call_id in taken:
+                    continue
+                if (call_id, answer.id) in self._answered:
+                    replayed = True
+                    continue
+                found = index
+                break
+            if found is None:
+                if replayed:
+                    raise ResumeError("replayed", f"request {answer.id!r} was already answered")
+                raise ResumeError(
+                    "mismatch",
+                    f"answer {answer.id!r} does not answer the pending request {waited!r}"
+                    " nor any other request the run waits on",
+                )
+            call = run.calls[found]
+            taken.add(call.id)
+            picks.append(_Pick(found, call, run.requests[found], answer))
+        return picks
+
+    def _advance(
+        self,
+        run: RunResult,
+        track: _Track,
+        picks: list[_Pick],
+        outcomes: list[tuple[ToolCall, ToolResult]],
+    ) -> RunResult:
+        """`run` with the picked calls settled: in time proportional to the answers, not the run
+        (but for the copy of its lists)."""
+        turn = track.turn
+        key = turn.key
+        results_total, waiting_total = track.results_total, track.waiting_total
+        new_items: list[ToolCallResult] = []
+        stays: dict[int, tuple[ToolCall, Request] | None] = {}
+        for pick, (call, result) in zip(picks, outcomes, strict=True):
+            if key is not None:
+                waiting_total = _seal.sub(waiting_total, turn.terms[(pick.call.id, pick.request.id)])
+            again = pending_of(result)
+            if again is not None:  # asked afresh after its approval: it waits on
+                try:
+                    turn.wait(call, again)
+                except NotJSON as exc:
+                    new_items.append(_unsealable_call(call, exc))
+                    stays[pick.index] = None
+                    continue
+                if key is not None:
+                    waiting_total = _seal.add(waiting_total, turn.terms[(call.id, again.id)])
+                stays[pick.index] = (call, again)
+                continue
+            stays[pick.index] = None
+            new_items.append(ToolCallResult(call.id, call.name, result))
         if key is not None:
-            try:
-                digest = _seal.digest(item)
-            except NotJSON as exc:
-                item = _not_sealable(item, exc)
-                digest = _seal.digest(item)
+            for i, item in enumerate(new_items):
+                try:
+                    digest = _seal.digest(item)
+                except NotJSON as exc:
+                    new_items[i] = item = _not_sealable(item, exc)
+                    digest = _seal.digest(item)
+                results_total = _seal.add(results_total, key.term(turn.position(item.id), digest))
         results = list(run.results)
-        bisect.insort(results, item, key=lambda r: positions.get(r.id, last))
-        calls = run.calls[1:]
-        requests = run.requests[1:]
+        if len(new_items) == 1:
+            bisect.insort(results, new_items[0], key=lambda r: turn.position(r.id))
+        elif new_items:
+            results.extend(new_items)
+            results.sort(key=lambda r: turn.position(r.id))
+        if len(stays) == 1:
+            ((index, stay),) = stays.items()
+            if stay is None:
+                calls = run.calls[:index] + run.calls[index + 1 :]
+                requests = run.requests[:index] + run.requests[index + 1 :]
+            else:
+                calls, requests = list(run.calls), list(run.requests)
+                calls[index], requests[index] = stay
+        else:
+            calls, requests = [], []
+            for index, (call, request) in enumerate(zip(run.calls, run.requests, strict=True)):
+                if index in stays:
+                    stay = stays[index]
+                    if stay is None:
+                        continue
+                    call, request = stay
+                calls.append(call)
+                requests.append(request)
         if not calls:
             return RunResult("done", results)
-        offset = track.offset + 1
-        total = track.total
-        seal = None
-        if key is not None:
-            total = _seal.add(total, key.term(positions.get(item.id, last), digest))
-            seal = self._seal_from(track, offset, total)
         new = RunResult.model_construct(
             status="pending",
             results=results,
@@ -554,25 +853,10 @@ class Toolkit:
             calls=calls,
             requests=requests,
             order=run.order,
-            seal=seal,
+            seal=self._seal_with(turn, results, calls, requests, results_total, waiting_total),
         )
-        sealing = _sealing(track) | {"offset": offset, "total": total}
-        self._track(_track_of(new, positions, **sealing), new)
+        self._track(_track_of(new, turn, results_total, waiting_total), new)
         return new
-
-    def _seal_from(self, track: _Track, offset: int, total: int) -> str:
-        """The seal of the run that waits on the calls from `offset` of `track`'s chains."""
-        assert self._key is not None
-        assert track.call_chain is not None and track.request_chain is not None
-        assert track.request_digests is not None
-        return self._key.seal(
-            "pending",
-            track.request_digests[offset],
-            track.order_digest,
-            total,
-            track.call_chain[offset],
-            track.request_chain[offset],
-        )
 
     def _track(self, track: _Track, run: RunResult) -> None:
         """Keep `track` for `run` while `run` lives."""
@@ -581,67 +865,155 @@ class Toolkit:
         self._tracked[ident] = track
         weakref.finalize(run, self._tracked.pop, ident, None)
 
-    def _trusted(self, run: RunResult) -> _Track | None:
-        """What this toolkit kept of `run`, when `run` is a pending run it returned, unchanged."""
+    def _trusted(self, run: RunResult, principal: str | None) -> _Track | None:
+        """What this toolkit kept of `run`, when `run` is a pending run it returned, unchanged
+        (after the checks of its expiry and principal)."""
         track = self._tracked.get(id(run))
         if track is None or not track.matches(run):
             return None
+        turn = track.turn
+        if turn.key is not None:
+            _check_stamp(turn.key, turn.expires, turn.principal_tag, principal)
         return track
 
-    def _verify(self, run: RunResult) -> _Track:
-        """Check `run` in full (its seal, when there is a secret) and say what continues it."""
-        positions = {call_id: i for i, call_id in enumerate(run.order)}
-        key = self._key
+    def _verify(self, run: RunResult, principal: str | None) -> _Track:
+        """Check `run` in full (its seal, when the toolkit has keys) and say what continues it."""
+        order = run.order
+        turn = _Turn(order, {call_id: i for i, call_id in enumerate(order)}, turn_digest(order), self._key)
         given = run.seal
-        if key is None:
+        if self._key is None:
             if given is not None:
                 raise ResumeError("seal", "the run is sealed, but this toolkit has no secret to check it")
-            return _track_of(run, positions, turn=turn_digest(run.order))
+            for call, request in zip(run.calls, run.requests, strict=True):
+                turn.wait(call, request)
+            return _track_of(run, turn)
         if given is None:
             raise ResumeError("seal", "the run has no seal; this toolkit only resumes runs it sealed")
         try:
-            track = self._digested(run, positions)
-            if given.startswith(_seal.V1_PREFIX):
-                expected = key.seal_v1(run)
-            else:
-                expected = self._seal_from(track, 0, track.total)
-        except Exception as exc:  # NotJSON, or a model edited past its types
+            expires, tag, key = self._check_seal(run, given, turn)
+        except NotJSON as exc:
             raise ResumeError(
                 "seal", f"the run holds a value that is not JSON ({exc}); it was not sealed here"
             ) from None
-        if not _seal.same(given, expected):
-            raise ResumeError("seal", "the run's seal does not match: it was altered or not sealed here")
-        last = len(positions)
-        places = [positions.get(r.id, last) for r in run.results]
-        if any(a > b for a, b in itertools.pairwise(places)):
-            raise ResumeError("seal", "the run's results are out of call order: it was altered")
-        return track
-
-    def _digested(self, run: RunResult, positions: dict[str, int]) -> _Track:
-        """The digests that seal `run` (version 2), computed from all of it; `NotJSON`."""
-        key = self._key
-        assert key is not None
-        last = len(positions)
-        total = 0
+        places = [turn.position(r.id) for r in run.results]
+        waits = [turn.position(c.id) for c in run.calls]
+        if any(a > b for a, b in itertools.pairwise(places)) or any(
+            a >= b for a, b in itertools.pairwise(waits)
+        ):
+            raise ResumeError("seal", "the run's results or calls are out of call order: it was altered")
+        if waits and waits[-1] >= len(turn.positions):
+            raise ResumeError("seal", "a waiting call is not in the run's order: it was altered")
+        _check_stamp(key, expires, tag, principal)
+        # From here on the run is sealed under the active key: rotation moves it forward.
+        active = self._key
+        turn.expires = expires
+        turn.principal_tag = active.principal_tag(principal) if tag else ""
+        turn.order_digest = hashlib.sha256(_seal.canonical(order)).digest()
+        results_total = waiting_total = 0
         for item in run.results:
-            total = _seal.add(total, key.term(positions.get(item.id, last), _seal.digest(item)))
+            results_total = _seal.add(results_total, active.term(turn.position(item.id), _seal.digest(item)))
+        for call, request in zip(run.calls, run.requests, strict=True):
+            turn.wait(call, request)
+            waiting_total = _seal.add(waiting_total, turn.terms[(call.id, request.id)])
+        return _track_of(run, turn, results_total, waiting_total)
+
+    def _check_seal(self, run: RunResult, given: str, turn: _Turn) -> tuple[int | None, str, SealKey]:
+        """The expiry, principal tag and key of `run`'s seal `given`, once it holds; `ResumeError`
+        when it does not, `NotJSON` when the run holds a value without a JSON form."""
+        results = [_seal.digest(item) for item in run.results]
         call_digests = [_seal.digest(c) for c in run.calls]
-        # A run stored before `requests` existed has none: its pending request is all.
         request_digests = [_seal.digest(r) for r in run.requests]
-        pending_digest = _seal.digest(run.pending) if run.pending is not None else _seal.NO_PENDING
-        request_chain = _seal.chain(request_digests, _seal.REQUESTS_END)
-        # The pending request's digest is read at `request_digests[offset]`.
-        return _track_of(
-            run,
-            positions,
-            turn=turn_digest(run.order),
-            offset=0,
-            total=total,
-            order_digest=hashlib.sha256(_seal.canonical(run.order)).digest(),
-            call_chain=_seal.chain(call_digests, _seal.CALLS_END),
-            request_digests=[pending_digest, *request_digests[1:]],
-            request_chain=request_chain,
+        pending = _seal.digest(run.pending) if run.pending is not None else _seal.NO_PENDING
+        order_digest = hashlib.sha256(_seal.canonical(run.order)).digest()
+        if given.startswith(_seal.V3_PREFIX):
+            stamp = _seal.parse_v3(given)
+            if stamp is None:
+                raise ResumeError("seal", "the run's seal is malformed: it was altered or not sealed here")
+            key = self._keys.get(stamp.key_id)
+            if key is None:
+                raise ResumeError(
+                    "seal", f"the run is sealed under key {stamp.key_id!r}, which this toolkit does not have"
+                )
+            results_total = waiting_total = 0
+            for item, digest in zip(run.results, results, strict=True):
+                results_total = _seal.add(results_total, key.term(turn.position(item.id), digest))
+            for call, c, r in zip(run.calls, call_digests, request_digests, strict=True):
+                waiting_total = _seal.add(waiting_total, key.waiting_term(turn.position(call.id), c, r))
+            expected = key.seal_v3(
+                expires=stamp.expires,
+                principal_tag=stamp.principal_tag,
+                pending=pending,
+                order=order_digest,
+                n_results=len(results),
+                results=results_total,
+                n_waiting=len(call_digests),
+                waiting=waiting_total,
+            )
+            if not _seal.same(given, expected):
+                raise ResumeError("seal", "the run's seal does not match: it was altered or not sealed here")
+            return stamp.expires, stamp.principal_tag, key
+        for key in self._keys.values():  # versions 1 and 2 name no key: try each
+            if given.startswith(_seal.V1_PREFIX):
+                expected = key.seal_v1(run)
+            else:
+                expected = self._seal_v2(key, run, turn, results, call_digests, request_digests, pending)
+            if _seal.same(given, expected):
+                return None, "", key
+        raise ResumeError("seal", "the run's seal does not match: it was altered or not sealed here")
+
+    @staticmethod
+    def _seal_v2(
+        key: SealKey,
+        run: RunResult,
+        turn: _Turn,
+        results: list[bytes],
+        call_digests: list[bytes],
+        request_digests: list[bytes],
+        pending: bytes,
+    ) -> str:
+        """The version-2 seal `key` gives `run` (hash chains over its waiting calls and requests)."""
+        total = 0
+        for item, digest in zip(run.results, results, strict=True):
+            total = _seal.add(total, key.term(turn.position(item.id), digest))
+        return key.seal(
+            "pending",
+            pending,
+            hashlib.sha256(_seal.canonical(run.order)).digest(),
+            total,
+            _seal.chain(call_digests, _seal.CALLS_END)[0],
+            _seal.chain(request_digests, _seal.REQUESTS_END)[0],
         )
+
+    async def _resume_unlisted(self, run: RunResult, batch: list[Answer], principal: str | None) -> RunResult:
+        """`resume` of a run stored before `requests` existed: only its pending request is
+        known, so it takes that one answer, and its other waiting calls run again."""
+        request, head = run.pending, run.calls[0]
+        assert request is not None
+        if (head.id, batch[0].id) in self._answered:
+            raise ResumeError("replayed", f"request {batch[0].id!r} was already answered")
+        order = run.order
+        turn = _Turn(order, {call_id: i for i, call_id in enumerate(order)}, turn_digest(order), self._key)
+        if self._key is not None:
+            if run.seal is None:
+                raise ResumeError("seal", "the run has no seal; this toolkit only resumes runs it sealed")
+            if run.seal.startswith(_seal.V3_PREFIX):  # version 3 always lists the requests
+                raise ResumeError("seal", "the run's seal does not match: it was altered or not sealed here")
+            try:
+                self._check_seal(run, run.seal, turn)
+            except NotJSON as exc:
+                raise ResumeError("seal", f"the run holds a value that is not JSON ({exc})") from None
+        elif run.seal is not None:
+            raise ResumeError("seal", "the run is sealed, but this toolkit has no secret to check it")
+        if len(batch) != 1 or batch[0].id != request.id:
+            wrong = next((a.id for a in batch if a.id != request.id), batch[-1].id)
+            raise ResumeError(
+                "mismatch", f"answer {wrong!r} does not answer the pending request {request.id!r}"
+            )
+        self._remember((head.id, request.id))
+        call, result = await self._answer(head, request, batch[0], turn.turn)
+        rest = list(run.calls[1:])
+        waiting = await self._run_all(rest, turn.turn, ask=False)
+        return self._collect([call, *rest], [result, *waiting], order, turn.turn, done=run.results)
 
     def _remember(self, answered: tuple[str, str]) -> None:
         self._answered[answered] = None
@@ -649,20 +1021,45 @@ class Toolkit:
             self._answered.popitem(last=False)
 
     def _seal_of(self, run: RunResult) -> str:
-        """The seal `run` gets from this toolkit, computed from all of it (`NotJSON` when it has
-        a value without a JSON form)."""
-        positions = {call_id: i for i, call_id in enumerate(run.order)}
-        track = self._digested(run, positions)
-        return self._seal_from(track, 0, track.total)
+        """The version-2 seal `run` gets from the active key, as a run stored before version 3
+        carries it (`NotJSON` when it has a value without a JSON form)."""
+        assert self._key is not None
+        turn = _Turn(run.order, {call_id: i for i, call_id in enumerate(run.order)}, b"")
+        results = [_seal.digest(item) for item in run.results]
+        calls = [_seal.digest(c) for c in run.calls]
+        requests = [_seal.digest(r) for r in run.requests]
+        pending = _seal.digest(run.pending) if run.pending is not None else _seal.NO_PENDING
+        return self._seal_v2(self._key, run, turn, results, calls, requests, pending)
 
 
-def _sealing(track: _Track) -> dict[str, Any]:
-    return {
-        "turn": track.turn,
-        "offset": track.offset,
-        "total": track.total,
-        "order_digest": track.order_digest,
-        "call_chain": track.call_chain,
-        "request_digests": track.request_digests,
-        "request_chain": track.request_chain,
-    }
+def _check_stamp(key: SealKey, expires: int | None, tag: str, principal: str | None) -> None:
+    """`ResumeError("expired")` past the sealed expiry; `ResumeError("principal")` when the run is
+    bound to a principal (`tag`, under `key`) and `principal` is not it."""
+    if expires is not None and _now_ms() >= expires:
+        raise ResumeError("expired", "the run has expired: its seal's time to resume has passed")
+    if tag and (principal is None or not _seal.same(key.principal_tag(principal), tag)):
+        who = "no principal was given" if principal is None else "the principal given is not it"
+        raise ResumeError("principal", f"the run is bound to a principal, and {who}")
+
+
+def _index(run: RunResult, turn: _Turn, call_id: str) -> int | None:
+    """Where `call_id` waits in `run.calls` (which are in call order), or None."""
+    calls = run.calls
+    place = turn.position(call_id)
+    i = bisect.bisect_left(calls, place, key=lambda c: turn.position(c.id))
+    if i < len(calls) and calls[i].id == call_id:
+        return i
+    for j, call in enumerate(calls):  # calls not in call order (a run from an older version)
+        if call.id == call_id:
+            return j
+    return None
+
+
+async def _gather(coros: Sequence[Awaitable[Any]]) -> list[Any]:
+    """The values of `coros`, run concurrently; when one raises, the rest are cancelled."""
+    tasks = [asyncio.ensure_future(c) for c in coros]
+    try:
+        return list(await asyncio.gather(*tasks))
+    except BaseException:
+        await _cancel(tasks)
+        raise

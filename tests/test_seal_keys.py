@@ -1,0 +1,223 @@
+"""Seal keys by id, rotation, expiry and a principal bound to a run."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from toolnexus import (
+    Answer,
+    Request,
+    ResumeError,
+    RunResult,
+    ToolCall,
+    ToolContext,
+    Toolkit,
+    _toolkit,
+    define_tool,
+    pending,
+)
+
+OLD = b"old-key-0123456789abcdef"
+NEW = b"new-key-0123456789abcdef"
+
+
+class Ask:
+    def __init__(self) -> None:
+        self.runs = 0
+        self.tool = define_tool("ask", "", None, self.handler)
+
+    async def handler(self, args: dict[str, Any], ctx: ToolContext) -> Any:
+        self.runs += 1
+        return "done" if ctx.answer else pending(Request("approval", "Go?"))
+
+
+CALLS = [ToolCall("c1", "ask", {}), ToolCall("c2", "ask", {})]
+
+
+async def stored_run(kit: Toolkit, **options: Any) -> RunResult:
+    run = await kit.run_calls(CALLS, **options)
+    return RunResult.from_json(run.to_json())
+
+
+async def test_the_seal_names_its_key_and_secret_is_the_default_key() -> None:
+    run = await stored_run(Toolkit([Ask().tool], secrets={"k2026": NEW}))
+    assert run.seal is not None and run.seal.startswith("v3.hmac-sha256.k2026..")
+    single = await stored_run(Toolkit([Ask().tool], secret=NEW))
+    assert single.seal is not None and single.seal.startswith("v3.hmac-sha256.default..")
+    same = Toolkit([Ask().tool], secrets={"default": NEW})
+    assert (await same.resume(single, Answer(single.requests[1].id, True))).status == "pending"
+
+
+async def test_rotation_old_runs_resume_until_their_key_is_removed() -> None:
+    old_kit = Toolkit([Ask().tool], secrets={"k1": OLD})
+    run = await stored_run(old_kit)
+    assert run.pending is not None
+
+    rotated = Toolkit([Ask().tool], secrets={"k1": OLD, "k2": NEW}, active_key="k2")
+    fresh = await stored_run(rotated)
+    assert fresh.seal is not None and ".k2." in fresh.seal, "new runs are sealed under the active key"
+    step = await rotated.resume(run, Answer(run.requests[1].id, True))
+    assert step.seal is not None and step.seal.startswith("v3.hmac-sha256.k2."), "resealed under the new key"
+
+    retired = Toolkit([Ask().tool], secrets={"k2": NEW})
+    later = await retired.resume(RunResult.from_json(step.to_json()), Answer(run.requests[0].id, True))
+    assert later.status == "done"
+    with pytest.raises(ResumeError, match="key 'k1'") as info:
+        await retired.resume(RunResult.from_json(run.to_json()), Answer(run.pending.id, True))
+    assert info.value.reason == "seal"
+
+
+async def test_a_key_id_swapped_in_the_seal_is_refused() -> None:
+    kit = Toolkit([Ask().tool], secrets={"k1": OLD, "k2": NEW}, active_key="k1")
+    run = await stored_run(kit)
+    assert run.seal is not None and run.pending is not None
+    run.seal = run.seal.replace(".k1.", ".k2.")
+    with pytest.raises(ResumeError) as info:
+        await kit.resume(run, Answer(run.pending.id, True))
+    assert info.value.reason == "seal"
+
+
+async def test_expiry_is_sealed_and_checked() -> None:
+    ask = Ask()
+    kit = Toolkit([ask.tool], secret=NEW)
+    run = await kit.run_calls(CALLS, expires_in=3600)
+    assert run.seal is not None and run.pending is not None
+    expires = int(run.seal.split(".")[3])
+    assert abs(expires - (time.time() + 3600) * 1000) < 60_000
+    step = await kit.resume(RunResult.from_json(run.to_json()), Answer(run.requests[1].id, True))
+    assert step.seal is not None and step.seal.split(".")[3] == str(expires), "the expiry is kept"
+
+    tampered = RunResult.from_json(step.to_json())
+    assert tampered.seal is not None
+    parts = tampered.seal.split(".")
+    parts[3] = str(expires + 10**9)
+    tampered.seal = ".".join(parts)
+    with pytest.raises(ResumeError) as info:
+        await kit.resume(tampered, Answer(run.pending.id, True))
+    assert info.value.reason == "seal", "the expiry is under the MAC"
+
+
+async def test_an_expired_run_is_refused_stored_or_in_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    ask = Ask()
+    kit = Toolkit([ask.tool], secret=NEW)
+    run = await kit.run_calls(CALLS, expires_in=60)
+    assert run.pending is not None
+    now = time.time()
+    monkeypatch.setattr(_toolkit.time, "time", lambda: now + 61)
+    for given in (run, RunResult.from_json(run.to_json())):
+        with pytest.raises(ResumeError, match="expired") as info:
+            await kit.resume(given, Answer(run.pending.id, True))
+        assert info.value.reason == "expired"
+    assert ask.runs == 2, "nothing ran again"
+
+
+async def test_a_run_bound_to_a_principal_needs_that_principal() -> None:
+    ask = Ask()
+    kit = Toolkit([ask.tool], secret=NEW)
+    run = await kit.run_calls(CALLS, principal="tenant-a")
+    assert run.pending is not None
+    assert run.seal is not None and "tenant-a" not in run.seal, "the principal is not written out"
+    for given in (run, RunResult.from_json(run.to_json())):
+        for who in ("tenant-b", None):
+            with pytest.raises(ResumeError) as info:
+                await kit.resume(given, Answer(run.pending.id, True), principal=who)
+            assert info.value.reason == "principal"
+    step = await kit.resume(
+        RunResult.from_json(run.to_json()), Answer(run.pending.id, True), principal="tenant-a"
+    )
+    assert step.status == "pending" and step.pending is not None
+    with pytest.raises(ResumeError) as info:  # still bound after a resume
+        await kit.resume(step, Answer(step.pending.id, True), principal="tenant-b")
+    assert info.value.reason == "principal"
+    rotated = Toolkit([Ask().tool], secrets={"default": NEW, "b": OLD}, active_key="b")
+    moved = await rotated.resume(
+        RunResult.from_json(step.to_json()), Answer(step.pending.id, True), principal="tenant-a"
+    )
+    assert moved.status == "done"
+
+
+async def test_a_bound_runs_principal_tag_cannot_be_swapped() -> None:
+    kit = Toolkit([Ask().tool], secret=NEW)
+    mine = await stored_run(kit, principal="tenant-a")
+    theirs = await stored_run(kit, principal="tenant-b")
+    assert mine.seal is not None and theirs.seal is not None and mine.pending is not None
+    parts = mine.seal.split(".")
+    parts[4] = theirs.seal.split(".")[4]
+    mine.seal = ".".join(parts)
+    with pytest.raises(ResumeError) as info:
+        await kit.resume(mine, Answer(mine.pending.id, True), principal="tenant-b")
+    assert info.value.reason == "seal"
+
+
+async def test_an_unbound_run_resumes_for_anyone() -> None:
+    kit = Toolkit([Ask().tool], secret=NEW)
+    run = await stored_run(kit)
+    assert run.pending is not None
+    step = await kit.resume(run, Answer(run.pending.id, True), principal="whoever")
+    assert step.status == "pending"
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "match"),
+    [
+        ({"secret": NEW, "secrets": {"a": NEW}}, ValueError, "not both"),
+        ({"secrets": {}}, ValueError, "non-empty"),
+        ({"secrets": {"a": b"short"}}, ValueError, "at least 16"),
+        ({"secrets": {"a": "a string, not bytes"}}, ValueError, "must be bytes"),
+        ({"secrets": {"a.b": NEW}}, ValueError, "key id"),
+        ({"secrets": {"": NEW}}, ValueError, "key id"),
+        ({"secrets": {"a": NEW, "b": OLD}}, ValueError, "active_key must name"),
+        ({"secrets": {"a": NEW}, "active_key": "z"}, ValueError, "not one of"),
+        ({"active_key": "a"}, ValueError, "no secrets"),
+        ({"secret": NEW, "active_key": "default"}, ValueError, "one key"),
+        ({"secret": b"short"}, ValueError, "at least 16"),
+    ],
+)
+def test_bad_key_arguments_are_refused(options: dict[str, Any], error: type[Exception], match: str) -> None:
+    with pytest.raises(error, match=match):
+        Toolkit([], **options)
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "match"),
+    [
+        ({"expires_in": 0}, ValueError, "positive"),
+        ({"expires_in": -1}, ValueError, "positive"),
+        ({"expires_in": float("inf")}, ValueError, "positive"),
+        ({"expires_in": True}, ValueError, "positive"),
+        ({"expires_in": "60"}, ValueError, "positive"),
+        ({"principal": 7}, TypeError, "principal"),
+    ],
+)
+async def test_bad_run_options_are_refused(
+    options: dict[str, Any], error: type[Exception], match: str
+) -> None:
+    with pytest.raises(error, match=match):
+        await Toolkit([Ask().tool], secret=NEW).run_calls(CALLS, **options)
+
+
+async def test_expiry_and_principal_need_a_key() -> None:
+    for options in ({"expires_in": 60}, {"principal": "a"}):
+        with pytest.raises(ValueError, match="need a toolkit with a key"):
+            await Toolkit([Ask().tool]).run_calls(CALLS, **options)
+    kit = Toolkit([Ask().tool], secret=NEW)
+    run = await kit.run_calls(CALLS)
+    assert run.pending is not None
+    with pytest.raises(TypeError, match="principal"):
+        await kit.resume(run, Answer(run.pending.id, True), principal=b"bytes")  # type: ignore[arg-type]
+
+
+async def test_a_version_2_seal_still_resumes_under_any_of_the_keys() -> None:
+    old_kit = Toolkit([Ask().tool], secret=OLD)
+    run = await stored_run(old_kit)
+    run.seal = old_kit._seal_of(run)
+    assert run.seal.startswith("v2.hmac-sha256.") and run.pending is not None
+    rotated = Toolkit([Ask().tool], secrets={"new": NEW, "old": OLD}, active_key="new")
+    step = await rotated.resume(RunResult.from_json(run.to_json()), Answer(run.requests[1].id, True))
+    assert step.seal is not None and step.seal.startswith("v3.hmac-sha256.new.")
+    with pytest.raises(ResumeError) as info:
+        await Toolkit([Ask().tool], secret=NEW).resume(run, Answer(run.pending.id, True))
+    assert info.value.reason == "seal"
