@@ -209,8 +209,7 @@ def test_openai_chat_moves_images_and_files_into_a_user_message():
         "found 9 attachments",
         f"[image 'old.bmp' (image/bmp, 8 bytes) not included: {chat_refuses}]",
         f"[audio (audio/ogg, 10 bytes) not included: {chat_refuses}]",
-        f"[video 'clip.mp4' (video/mp4, 12 bytes) not included: {chat_refuses}]",
-        "[6 attachment(s) follow in the next message]",
+        "[7 attachment(s) follow in the next message]",
     ]
     content = user_message["content"]
     assert content[0] == {"type": "text", "text": "Attachments returned by tool call call_1 (fetch):"}
@@ -221,6 +220,7 @@ def test_openai_chat_moves_images_and_files_into_a_user_message():
         "file",
         "file",
         "input_audio",
+        "file",
     ]
     assert content[1]["image_url"]["url"] == f"data:image/png;base64,{PNG.data}"
     assert content[3]["file"] == {
@@ -229,6 +229,7 @@ def test_openai_chat_moves_images_and_files_into_a_user_message():
     }
     assert content[5]["file"]["filename"] == "attachment-5"
     assert content[6]["input_audio"] == {"data": WAV.data, "format": "wav"}
+    assert content[7]["file"] == {"file_data": f"data:video/mp4;base64,{MP4.data}", "filename": "clip.mp4"}
     no_metadata(messages)
 
 
@@ -270,7 +271,7 @@ def test_openai_responses_output_with_images_and_files():
         "input_file",
         "input_text",
         "input_text",
-        "input_text",
+        "input_file",
     ]
     assert output[0] == {"type": "input_text", "text": "found 9 attachments"}
     assert output[2] == {"type": "input_image", "image_url": f"data:image/jpeg;base64,{JPEG.data}"}
@@ -280,7 +281,8 @@ def test_openai_responses_output_with_images_and_files():
         "filename": "notes.txt",
     }
     assert output[6]["filename"] == "attachment-5"
-    assert "OpenAI Responses does not accept it" in output[9]["text"]
+    assert "OpenAI Responses does not accept it" in output[8]["text"]
+    assert output[9]["filename"] == "clip.mp4"
     no_metadata(item)
 
 
@@ -488,12 +490,13 @@ def test_from_mcp_joins_text_and_keeps_media_and_error():
     )
     wire = sdk_result.model_dump(mode="json", by_alias=True, exclude_none=True)
     r = from_mcp_call_tool_result(wire)
-    assert r.output == "line one\nline two\na memo\n[spec: https://example.com/spec]"
+    assert r.output == "line one\nline two\na memo"
     assert r.is_error is True
-    assert [(p.kind, p.mime_type, p.name) for p in r.parts] == [
-        ("image", "image/png", None),
-        ("audio", "audio/wav", None),
-        ("file", "application/pdf", "My Report.pdf"),
+    assert [(p.kind, p.mime_type, p.name, p.url) for p in r.parts] == [
+        ("image", "image/png", "", ""),
+        ("audio", "audio/wav", "", ""),
+        ("file", "application/pdf", "My Report.pdf", ""),
+        ("file", "", "spec", "https://example.com/spec"),
     ]
     assert r.parts[2].raw() == PDF.raw()
     assert r.metadata == {"_meta": {"trace": "t-1"}}
@@ -503,9 +506,11 @@ def test_from_mcp_structured_content_becomes_json_text_when_there_is_no_text():
     only = mcp_types.CallToolResult(content=[], structured_content={"temp": 21.5, "city": "Zürich"})
     r = from_mcp_call_tool_result(only.model_dump(mode="json", by_alias=True, exclude_none=True))
     assert r.output == '{"temp":21.5,"city":"Zürich"}'
+    assert r.structured_content == {"temp": 21.5, "city": "Zürich"}
     assert r.is_error is False and r.metadata is None
     both = {"content": [{"type": "text", "text": "21.5 °C in Zürich"}], "structuredContent": {"temp": 21.5}}
     assert from_mcp_call_tool_result(both).output == "21.5 °C in Zürich"
+    assert from_mcp_call_tool_result(both).structured_content == {"temp": 21.5}
 
 
 def test_mcp_round_trip_keeps_what_the_model_sees():

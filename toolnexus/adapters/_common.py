@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from .._result import ContentPart, ToolSpec
 from .._tool import Tool
 
-__all__ = ["ToolLike", "data_url", "decoded_size", "file_name", "omitted", "specs_of", "text_with"]
+__all__ = ["ToolLike", "data_url", "decoded_size", "file_name", "omitted", "shape", "specs_of", "text_with"]
 
 #: What a declaration adapter accepts: runtime tools, or their wire declarations.
 ToolLike = Tool | ToolSpec
@@ -34,6 +34,19 @@ def specs_of(tools: Iterable[ToolLike]) -> list[ToolSpec]:
     return specs
 
 
+def shape(part: ContentPart) -> str:
+    """How `part` carries its content: `text` (a text part), `inline` (base64 `data`), `url`
+    (by reference), or `empty` (none of these: a file of no bytes, or a part from upstream
+    that holds only a name)."""
+    if part.kind == "text":
+        return "text"
+    if part.data:
+        return "inline"
+    if part.url:
+        return "url"
+    return "empty"
+
+
 def data_url(part: ContentPart) -> str:
     """The part as a `data:` URL."""
     return f"data:{part.mime_type};base64,{part.data}"
@@ -50,12 +63,18 @@ def file_name(part: ContentPart, index: int) -> str:
 
 
 def omitted(part: ContentPart, target: str) -> str:
-    """The note that stands in for a part `target` cannot take in a tool result."""
+    """The note that stands in for a part `target` cannot take in a tool result: what the part
+    is, and its URL when it has one, so the model can still name or fetch it."""
     label = f" {part.name!r}" if part.name else ""
-    return (
-        f"[{part.kind}{label} ({part.mime_type}, {decoded_size(part)} bytes) not included: "
-        f"{target} does not accept it in a tool result]"
-    )
+    mime = part.mime_type or "no MIME type"
+    form = shape(part)
+    if form == "url":
+        what = f"({mime}) at {part.url}"
+    elif form == "inline":
+        what = f"({mime}, {decoded_size(part)} bytes)"
+    else:
+        what = f"({mime}, no content)"
+    return f"[{part.kind}{label} {what} not included: {target} does not accept it in a tool result]"
 
 
 def text_with(output: str, notes: list[str]) -> str:

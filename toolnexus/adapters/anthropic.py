@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._result import ContentPart, ToolCallResult
-from ._common import ToolLike, omitted, specs_of
+from ._common import ToolLike, omitted, shape, specs_of
 
 __all__ = ["anthropic_tool_result", "anthropic_tools"]
 
@@ -35,13 +35,20 @@ def _plain_text(part: ContentPart) -> str | None:
 
 
 def _block(part: ContentPart) -> dict[str, Any]:
-    if part.kind == "image" and part.mime_type in _IMAGES:
+    form = shape(part)
+    if form == "text":
+        return {"type": "text", "text": part.text}
+    if form == "inline" and part.kind == "image" and part.mime_type in _IMAGES:
         source = {"type": "base64", "media_type": part.mime_type, "data": part.data}
         return {"type": "image", "source": source}
-    if part.mime_type == "application/pdf":
+    if form == "url" and part.kind == "image" and (part.mime_type in _IMAGES or not part.mime_type):
+        return {"type": "image", "source": {"type": "url", "url": part.url}}
+    if form == "inline" and part.mime_type == "application/pdf":
         source = {"type": "base64", "media_type": "application/pdf", "data": part.data}
         return _document(source, part)
-    if part.mime_type == "text/plain" and (text := _plain_text(part)) is not None:
+    if form == "url" and part.mime_type == "application/pdf":
+        return _document({"type": "url", "url": part.url}, part)
+    if form == "inline" and part.mime_type == "text/plain" and (text := _plain_text(part)) is not None:
         return _document({"type": "text", "media_type": "text/plain", "data": text}, part)
     return {"type": "text", "text": omitted(part, "Anthropic")}
 
@@ -57,8 +64,10 @@ def anthropic_tool_result(call: ToolCallResult) -> dict[str, Any]:
     """The `tool_result` content block for one result, with `is_error` when it failed.
 
     Without parts, `content` is the text (left out when empty). With parts it is a
-    list: a text block, image blocks for JPEG, PNG, GIF and WebP, document blocks for
-    PDF and UTF-8 `text/plain` files, and a text note for anything else.
+    list: a text block, then per part a text block for a text part, an image block for
+    JPEG, PNG, GIF and WebP (base64, or by URL), a document block for PDF (base64, or by
+    URL) and for UTF-8 `text/plain` files, and a text note naming anything else (audio,
+    other files, parts with no content).
     """
     result = call.result
     block: dict[str, Any] = {"type": "tool_result", "tool_use_id": call.id}

@@ -11,11 +11,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
-from toolnexus_wire import WireError, dumps
+from toolnexus_wire import MAX_DEPTH, WireError, dumps
 
 from .._result import Answer, ContentPart, Request, ToolResult
 from .._suspend import pending, pending_of
-from ._common import ToolLike, specs_of
+from ._common import ToolLike, omitted, shape, specs_of
 
 __all__ = [
     "answer_from_mcp",
@@ -31,8 +31,9 @@ _PART_URI = "toolnexus://parts/"
 
 
 def mcp_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
-    """The `tools` of a `tools/list` result: `{name, description, inputSchema}`, and
-    `annotations` (`readOnlyHint`, `destructiveHint`, `openWorldHint`) for a tool with hints."""
+    """The `tools` of a `tools/list` result: `{name, description, inputSchema}`, then
+    `outputSchema` for a tool that declares one, and `annotations` (`readOnlyHint`,
+    `destructiveHint`, `openWorldHint`) for a tool with hints."""
     out = []
     for s in specs_of(tools):
         declared: dict[str, Any] = {
@@ -40,6 +41,8 @@ def mcp_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
             "description": s.description,
             "inputSchema": s.input_schema,
         }
+        if s.output_schema is not None:
+            declared["outputSchema"] = s.output_schema
         if s.hints is not None:
             declared["annotations"] = {
                 "readOnlyHint": s.hints.read_only,
@@ -51,23 +54,38 @@ def mcp_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
 
 
 def mcp_call_tool_result(result: ToolResult) -> dict[str, Any]:
-    """A `CallToolResult`: a text block, image and audio blocks, other files as embedded
-    resources (`blob`, with a `toolnexus://parts/<index>[/<name>]` uri), and `isError`
-    when the result failed. The text block is left out only when the output is empty
-    and there are parts.
+    """A `CallToolResult`: a text block for the output, then per part a text block (text
+    parts), an image or audio block (with data), an embedded resource (other files with
+    data: `blob`, with a `toolnexus://parts/<index>[/<name>]` uri), or a `resource_link`
+    (parts by URL); `structuredContent` when the result has it, and `isError` when it
+    failed. The output's text block is left out only when the output is empty and there
+    are parts. A part with no content becomes a text block saying so.
     """
     content: list[dict[str, Any]] = []
     if result.output or not result.parts:
         content.append({"type": "text", "text": result.output})
     for i, part in enumerate(result.parts):
-        if part.kind in ("image", "audio"):
+        form = shape(part)
+        if form == "text":
+            content.append({"type": "text", "text": part.text})
+        elif form == "inline" and part.kind in ("image", "audio") and part.mime_type:
             content.append({"type": part.kind, "data": part.data, "mimeType": part.mime_type})
-        else:
+        elif form == "inline":
             name = f"/{quote(part.name, safe='', errors='replace')}" if part.name else ""
             uri = f"{_PART_URI}{i}{name}"
-            resource = {"uri": uri, "mimeType": part.mime_type, "blob": part.data}
+            mime_type = part.mime_type or "application/octet-stream"
+            resource = {"uri": uri, "mimeType": mime_type, "blob": part.data}
             content.append({"type": "resource", "resource": resource})
+        elif form == "url":
+            link: dict[str, Any] = {"type": "resource_link", "uri": part.url, "name": part.name or part.url}
+            if part.mime_type:
+                link["mimeType"] = part.mime_type
+            content.append(link)
+        else:
+            content.append({"type": "text", "text": omitted(part, "MCP")})
     out: dict[str, Any] = {"content": content}
+    if result.structured_content is not None:
+        out["structuredContent"] = result.structured_content
     if result.is_error:
         out["isError"] = True
     return out
@@ -86,7 +104,7 @@ def _string(block: Mapping[str, Any], key: str, path: str) -> str:
 
 def _part(kind: str, mime_type: str, data: str, name: str | None, path: str, data_key: str) -> ContentPart:
     """A part from a block at `path` whose base64 is under `data_key`; errors name MCP's paths."""
-    wire: dict[str, Any] = {"kind": kind, "mimeType": mime_type, "data": data}
+    wire: dict[str, Any] = {"type": kind, "mimeType": mime_type, "data": data}
     if name:
         wire["name"] = name
     try:
@@ -105,6 +123,25 @@ def _name_of(uri: str, path: str) -> str | None:
         raise _problem(f"{path}.uri", f"not a valid URI: {exc}") from None
     name = unquote(tail).replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
     return None if name in ("", ".", "..") else name
+
+
+def _link(block: Mapping[str, Any], path: str) -> ContentPart:
+    """A part by URL from a `resource_link` block; its name, cut to a file name, is the part's."""
+    uri = _string(block, "uri", path)
+    if not uri:
+        raise _problem(f"{path}.uri", "expected a non-empty URI")
+    mime_type = block.get("mimeType") or ""
+    if not isinstance(mime_type, str):
+        raise _problem(f"{path}.mimeType", "expected a string")
+    label = block.get("name") or ""
+    if not isinstance(label, str):
+        raise _problem(f"{path}.name", "expected a string")
+    # MCP requires a name; `mcp_call_tool_result` writes the uri for a part without one.
+    name = "" if label == uri else label.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    if name in (".", ".."):
+        name = ""
+    kind = ContentPart.kind_for(mime_type) if mime_type else "file"
+    return ContentPart(kind, mime_type=mime_type, url=uri, name=name)
 
 
 def _resource(resource: Any, texts: list[str], parts: list[ContentPart], path: str) -> None:
@@ -159,21 +196,22 @@ def from_mcp_call_tool_result(obj: Mapping[str, Any]) -> ToolResult:
         elif kind == "resource":
             _resource(block.get("resource"), texts, parts, f"{path}.resource")
         elif kind == "resource_link":
-            label = block.get("name") or "resource"
-            texts.append(f"[{label}: {_string(block, 'uri', path)}]")
+            parts.append(_link(block, path))
         else:
             texts.append(f"[{kind} content left out]")
     output = "\n".join(texts)
     structured = obj.get("structuredContent")
-    if not texts and structured is not None:
+    if structured is not None:
         try:
-            output = dumps(structured)
+            as_text = dumps(structured, max_depth=MAX_DEPTH)
         except (ValueError, TypeError, RecursionError) as exc:  # NaN or Infinity, which `json.loads` reads
             raise _problem("$.structuredContent", f"not JSON: {exc}") from None
+        if not texts:
+            output = as_text
     is_error = obj.get("isError", False)
     if not isinstance(is_error, bool):
         raise _problem("$.isError", "expected a boolean")
-    result = ToolResult(output=output, is_error=is_error, parts=parts)
+    result = ToolResult(output=output, is_error=is_error, parts=parts, structured_content=structured)
     meta = obj.get("_meta")
     if meta is not None:
         if not isinstance(meta, Mapping):

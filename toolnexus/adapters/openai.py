@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .._result import ToolCallResult
-from ._common import ToolLike, data_url, file_name, omitted, specs_of, text_with
+from .._result import ContentPart, ToolCallResult
+from ._common import ToolLike, data_url, file_name, omitted, shape, specs_of, text_with
 
 __all__ = [
     "openai_chat_messages",
@@ -60,25 +60,35 @@ def openai_responses_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
     ]
 
 
+def _image_ok(part: ContentPart) -> bool:
+    """An image OpenAI reads: a listed type, or by URL with no type given (the URL's own type decides)."""
+    return part.kind == "image" and (part.mime_type in _IMAGES or (not part.mime_type and part.url != ""))
+
+
 def openai_chat_messages(call: ToolCallResult) -> list[dict[str, Any]]:
     """The Chat Completions messages for one result: a `tool` message, then maybe a `user` one.
 
-    A Chat `tool` message holds text only, so images (PNG, JPEG, GIF, WebP), WAV and
-    MP3 audio and files travel in a `user` message right after it, which the tool
-    message announces. Parts Chat cannot take at all (video, other image or audio
-    types) become a note in the tool message. The error flag has no Chat field: an
-    error's output is its message.
+    A Chat `tool` message holds text only. Text parts join its text, one per line. Images
+    (PNG, JPEG, GIF, WebP; inline as a data URL, or by URL), WAV and MP3 audio and files
+    with data travel in a `user` message right after it, which the tool message announces.
+    Parts Chat cannot take (audio or a file by URL, other image or audio types, parts with
+    no content) become a note in the tool message that names them and their URL. The error
+    flag has no Chat field: an error's output is its message.
     """
     result = call.result
     attachments: list[dict[str, Any]] = []
     notes: list[str] = []
     for i, part in enumerate(result.parts):
-        if part.kind == "image" and part.mime_type in _IMAGES:
-            attachments.append({"type": "image_url", "image_url": {"url": data_url(part)}})
-        elif part.kind == "audio" and part.mime_type in _CHAT_AUDIO:
+        form = shape(part)
+        if form == "text":
+            notes.append(part.text)
+        elif form in ("inline", "url") and _image_ok(part):
+            url = data_url(part) if form == "inline" else part.url
+            attachments.append({"type": "image_url", "image_url": {"url": url}})
+        elif form == "inline" and part.kind == "audio" and part.mime_type in _CHAT_AUDIO:
             audio = {"data": part.data, "format": _CHAT_AUDIO[part.mime_type]}
             attachments.append({"type": "input_audio", "input_audio": audio})
-        elif part.kind == "file":
+        elif form == "inline" and part.kind == "file":
             file = {"file_data": data_url(part), "filename": file_name(part, i)}
             attachments.append({"type": "file", "file": file})
         else:
@@ -98,8 +108,10 @@ def openai_responses_output(call: ToolCallResult) -> dict[str, Any]:
     """The Responses `function_call_output` input item for one result.
 
     Without parts, `output` is the text. With parts it is a list: `input_text` for the
-    text, `input_image` (data URL) for PNG, JPEG, GIF and WebP images, `input_file`
-    (data URL and file name) for files, and an `input_text` note for anything else.
+    text and for text parts, `input_image` for PNG, JPEG, GIF and WebP images (a data URL,
+    or the part's URL), `input_file` for files (`file_data` as a data URL with a file name,
+    or `file_url`), and an `input_text` note naming anything else (audio, other image
+    types, parts with no content).
     """
     result = call.result
     output: str | list[dict[str, Any]]
@@ -110,11 +122,20 @@ def openai_responses_output(call: ToolCallResult) -> dict[str, Any]:
         if result.output:
             items.append({"type": "input_text", "text": result.output})
         for i, part in enumerate(result.parts):
-            if part.kind == "image" and part.mime_type in _IMAGES:
-                items.append({"type": "input_image", "image_url": data_url(part)})
-            elif part.kind == "file":
+            form = shape(part)
+            if form == "text":
+                items.append({"type": "input_text", "text": part.text})
+            elif form in ("inline", "url") and _image_ok(part):
+                url = data_url(part) if form == "inline" else part.url
+                items.append({"type": "input_image", "image_url": url})
+            elif form == "inline" and part.kind == "file":
                 name = file_name(part, i)
                 items.append({"type": "input_file", "file_data": data_url(part), "filename": name})
+            elif form == "url" and part.kind == "file":
+                file: dict[str, Any] = {"type": "input_file", "file_url": part.url}
+                if part.name:
+                    file["filename"] = part.name
+                items.append(file)
             else:
                 items.append({"type": "input_text", "text": omitted(part, "OpenAI Responses")})
         output = items
