@@ -109,7 +109,7 @@ def payload(
     if parts:
         data = base64.b64encode(bytes(range(256)) * (part_bytes // 256 + 1))[: (part_bytes + 2) // 3 * 4]
         doc["parts"] = [
-            {"kind": "image", "mimeType": "image/png", "data": data.decode(), "name": f"p{i}.png"}
+            {"type": "image", "mimeType": "image/png", "data": data.decode(), "name": f"p{i}.png"}
             for i in range(parts)
         ]
     if metadata:

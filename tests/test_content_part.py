@@ -17,8 +17,8 @@ SAMPLES = {
     "a.mp3": (b"ID3\x04\0" + b"\0" * 16, "audio/mpeg", "audio"),
     "b.mp3": (b"\xff\xfb\x90\x64" + b"\0" * 16, "audio/mpeg", "audio"),
     "a.ogg": (b"OggS\0\x02" + b"\0" * 16, "audio/ogg", "audio"),
-    "a.mp4": (b"\0\0\0\x18ftypisom" + b"\0" * 8, "video/mp4", "video"),
-    "a.webm": (b"\x1a\x45\xdf\xa3\x9f\x42\x82\x84webm", "video/webm", "video"),
+    "a.mp4": (b"\0\0\0\x18ftypisom" + b"\0" * 8, "video/mp4", "file"),
+    "a.webm": (b"\x1a\x45\xdf\xa3\x9f\x42\x82\x84webm", "video/webm", "file"),
 }
 
 
@@ -37,7 +37,7 @@ def test_the_type_comes_from_the_content(tmp_path, name):
     ("name", "mime", "kind"),
     [
         ("notes.txt", "text/plain", "file"),
-        ("clip.mov", "video/quicktime", "video"),
+        ("clip.mov", "video/quicktime", "file"),
         ("blob.xyz", "application/octet-stream", "file"),
     ],
 )
@@ -85,5 +85,5 @@ def test_an_unreadable_file_is_a_permission_error(tmp_path):
 
 def test_from_bytes_and_positional_construction():
     part = ContentPart.from_bytes(b"\x00\xffabc", "audio/wav", name="a.wav")
-    assert part == ContentPart("audio", "audio/wav", "AP9hYmM=", "a.wav")
-    assert part.to_json() == '{"kind":"audio","mimeType":"audio/wav","data":"AP9hYmM=","name":"a.wav"}'
+    assert part == ContentPart("audio", mime_type="audio/wav", data="AP9hYmM=", name="a.wav")
+    assert part.to_json() == '{"type":"audio","mimeType":"audio/wav","data":"AP9hYmM=","name":"a.wav"}'

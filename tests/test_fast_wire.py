@@ -289,7 +289,7 @@ def test_deeply_nested_metadata_is_written_by_the_json_module() -> None:
 
 
 def test_the_fast_paths_are_taken_for_ordinary_results() -> None:
-    part = toolnexus.ContentPart("image", "image/png", "AAAA", "a.png")
+    part = toolnexus.ContentPart("image", mime_type="image/png", data="AAAA", name="a.png")
     result = toolnexus.ToolResult(
         output="4", parts=[part], metadata={"exitCode": 0, "ms": 12.5, "tags": ["a"]}
     )

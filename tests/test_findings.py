@@ -501,11 +501,11 @@ def test_an_invalid_assignment_is_refused() -> None:
         r.is_error = "yes"  # type: ignore[assignment]
     with pytest.raises(ValueError):
         r.metadata = {1: "a"}  # type: ignore[dict-item]
-    p = ContentPart("image", "image/png", "AAAA")
+    p = ContentPart("image", mime_type="image/png", data="AAAA")
     with pytest.raises(ValueError):
         p.data = "not base64!"
     assert r.to_json() == '{"output":"x","isError":false}'
-    assert p.to_json() == ContentPart("image", "image/png", "AAAA").to_json()
+    assert p.to_json() == ContentPart("image", mime_type="image/png", data="AAAA").to_json()
     r.output = "y"  # a valid one is taken
     assert r.to_json() == '{"output":"y","isError":false}'
 

@@ -116,7 +116,7 @@ def test_a_100_mb_output_round_trips() -> None:
 
 def test_100000_parts_round_trip_in_order() -> None:
     parts = [
-        {"kind": "file", "mimeType": "application/octet-stream", "data": "AAAA", "name": str(i)}
+        {"type": "file", "mimeType": "application/octet-stream", "data": "AAAA", "name": str(i)}
         for i in range(100_000)
     ]
     text = json.dumps({"output": "", "isError": False, "parts": parts}, separators=(",", ":"))
@@ -128,8 +128,8 @@ def test_100000_parts_round_trip_in_order() -> None:
 
 
 def test_a_bad_part_among_100000_is_named_by_its_index() -> None:
-    parts = [{"kind": "file", "mimeType": "a/b", "data": "AAAA"}] * 100_000
-    parts = [*parts[:76_543], {"kind": "file", "mimeType": "a/b", "data": "AAA"}, *parts[76_544:]]
+    parts = [{"type": "file", "mimeType": "a/b", "data": "AAAA"}] * 100_000
+    parts = [*parts[:76_543], {"type": "file", "mimeType": "a/b", "data": "AAA"}, *parts[76_544:]]
     with pytest.raises(WireError) as info:
         ToolResult.from_json(json.dumps({"output": "", "parts": parts}))
     assert info.value.path == "$.parts[76543].data"
@@ -143,7 +143,7 @@ def test_a_bad_part_among_100000_is_named_by_its_index() -> None:
     ["!!!!", "AAA", "AAAAA", "AA=A", "A===", "AAAA\nAAAA", " AAAA", "AA-_", "AAAAAA=", "AAAA===="],
 )
 def test_data_that_is_not_padded_standard_base64_is_a_wire_error(data: str) -> None:
-    doc = {"output": "", "parts": [{"kind": "image", "mimeType": "image/png", "data": data}]}
+    doc = {"output": "", "parts": [{"type": "image", "mimeType": "image/png", "data": data}]}
     with pytest.raises(WireError) as info:
         ToolResult.from_wire(doc)
     assert info.value.path == "$.parts[0].data"
@@ -152,7 +152,7 @@ def test_data_that_is_not_padded_standard_base64_is_a_wire_error(data: str) -> N
     # Constructing one in Python is refused too, with pydantic's ValidationError (a ValueError):
     # WireError is the error of parsing, not of constructors.
     with pytest.raises(ValidationError):
-        ContentPart("image", "image/png", data)
+        ContentPart("image", mime_type="image/png", data=data)
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,7 @@ def test_model_dump_json_is_the_wire_form() -> None:
 
 def test_asking_for_python_names_gets_pydantic_own_dump() -> None:
     dumped = ToolResult.ok("a").model_dump(by_alias=False)
-    assert dumped == {"output": "a", "is_error": False, "parts": [], "metadata": None}
+    assert dumped == {"output": "a", "is_error": False, "parts": [], "structured_content": None, "metadata": None}
 
 
 def test_a_model_inside_a_user_model_dumps_as_wire() -> None:
@@ -80,7 +80,7 @@ def test_no_optional_field_is_nullable_in_the_schema() -> None:
     "build",
     [
         lambda: ToolResult(output="x", is_eror=True),  # type: ignore[call-arg]
-        lambda: ContentPart("image", "image/png", "AA==", nmae="a.png"),  # type: ignore[call-arg]
+        lambda: ContentPart("image", mime_type="image/png", data="AA==", nmae="a.png"),  # type: ignore[call-arg]
         lambda: Answer("a", True, reasn="declined"),  # type: ignore[call-arg]
     ],
 )
@@ -99,7 +99,7 @@ USER_CODE = textwrap.dedent(
     from toolnexus import Answer, ContentPart, Request, ToolResult
 
     ok = ToolResult(output="x", is_error=True)
-    part = ContentPart("image", "image/png", "AA==", "a.png")
+    part = ContentPart("image", mime_type="image/png", data="AA==", name="a.png")
     request = Request(kind="approval", prompt="Go?")
     answer = Answer(request.id, True, reason="declined")
     result: ToolResult = ToolResult.ok("a").with_metadata({"k": 1})

@@ -69,7 +69,7 @@ def test_the_runtime_imports_only_public_names_of_the_wire_package():
 def test_the_positional_constructor_is_the_generated_class_own():
     """Required fields first, in schema order; a constructor default (Request.id) moves a field after them."""
     for name, want in [
-        ("ContentPart", ["self", "kind", "mime_type", "data", "name"]),
+        ("ContentPart", ["self", "kind", "text", "mime_type", "data", "url", "name"]),
         ("Request", ["self", "kind", "prompt", "id", "url", "data", "expires_at"]),
         ("Answer", ["self", "id", "ok", "data", "reason"]),
         ("RunResult", ["self", "status", "results", "pending", "calls", "requests", "order", "seal"]),

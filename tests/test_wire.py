@@ -28,7 +28,7 @@ def test_absent_optionals_and_empty_parts_are_omitted_but_is_error_is_not():
 
 def test_keys_follow_schema_order_whatever_the_constructor_order():
     part = ContentPart(name="a.png", data="AAAA", mime_type="image/png", kind="image")
-    assert list(part.to_wire()) == ["kind", "mimeType", "data", "name"]
+    assert list(part.to_wire()) == ["type", "mimeType", "data", "name"]
 
 
 def test_metadata_keeps_insertion_order_and_non_ascii_is_raw_utf8():
@@ -40,7 +40,7 @@ def test_metadata_keeps_insertion_order_and_non_ascii_is_raw_utf8():
 
 def test_unknown_keys_survive_a_round_trip_at_every_level():
     text = (
-        '{"output":"x","isError":false,"parts":[{"kind":"file","mimeType":"text/plain","data":"eA==","v2":[1]}],'
+        '{"output":"x","isError":false,"parts":[{"type":"file","mimeType":"text/plain","data":"eA==","v2":[1]}],'
         '"next":{"a":1}}'
     )
     r = ToolResult.from_json(text)
@@ -61,8 +61,8 @@ def test_a_wire_key_is_not_read_under_its_python_name():
         ('{"output":1}', "$.output"),
         ('{"output":"x","isError":"true"}', "$.isError"),
         ('{"output":"x","isError":null}', "$.isError"),
-        ('{"output":"x","parts":[{"kind":"image","mimeType":"image/png","data":"A"}]}', "$.parts[0].data"),
-        ('{"output":"x","parts":[{"kind":"picture","mimeType":"image/png","data":""}]}', "$.parts[0].kind"),
+        ('{"output":"x","parts":[{"type":"image","mimeType":"image/png","data":"A"}]}', "$.parts[0].data"),
+        ('{"output":"x","parts":[{"type":"picture","mimeType":"image/png","data":""}]}', "$.parts[0].type"),
         ('{"output":"x","metadata":[]}', "$.metadata"),
         ('{"isError":false}', "$.output"),
         ("[1]", "$"),

@@ -1,7 +1,7 @@
-# Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
+# Generated from idl/ (toolnexus schema 2.0.0, sha256 cfd34062a47609ded3f0701bdc21ca0be8782747599608d456ec81aabd42858e).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
-"""The toolnexus wire types (schema 1.0.0) as pydantic v2 models.
+"""The toolnexus wire types (schema 2.0.0) as pydantic v2 models.
 
 Every model has `to_wire`, `to_json`, `from_wire` and `from_json`. Most users
 want the `toolnexus` package, which builds on these.
@@ -22,7 +22,7 @@ from .models import (
     ToolSpec,
 )
 
-SCHEMA_VERSION = "1.0.0"
+SCHEMA_VERSION = "2.0.0"
 
 __all__ = [
     "Answer",

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
+# Generated from idl/ (toolnexus schema 2.0.0, sha256 cfd34062a47609ded3f0701bdc21ca0be8782747599608d456ec81aabd42858e).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 """Per-type bases of the generated models: the type's hand-written helpers, when it has any
@@ -35,7 +35,7 @@ def _refuse_null(value: Any) -> Any:
 
 
 class ContentPartBase(ContentPartHelpers):
-    _no_null = field_validator("name", mode="before", check_fields=False)(_refuse_null)
+    pass
 
 
 class RequestBase(WireModel):
@@ -47,7 +47,7 @@ class AnswerBase(WireModel):
 
 
 class ToolResultBase(ToolResultHelpers):
-    _no_null = field_validator("metadata", mode="before", check_fields=False)(_refuse_null)
+    _no_null = field_validator("structured_content", "metadata", mode="before", check_fields=False)(_refuse_null)
 
 
 class ToolHintsBase(WireModel):
@@ -55,7 +55,7 @@ class ToolHintsBase(WireModel):
 
 
 class ToolSpecBase(WireModel):
-    _no_null = field_validator("source", "hints", mode="before", check_fields=False)(_refuse_null)
+    _no_null = field_validator("source", "hints", "output_schema", mode="before", check_fields=False)(_refuse_null)
 
 
 class ToolCallBase(WireModel):

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
+# Generated from idl/ (toolnexus schema 2.0.0, sha256 cfd34062a47609ded3f0701bdc21ca0be8782747599608d456ec81aabd42858e).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """The fast paths of `to_json` and `from_json`, written out field by field from the IDL.
 
@@ -32,41 +32,59 @@ def _decode_ContentPart(d: Any) -> Any:
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
-    v = d.get("kind", _MISS)
+    v = d.get("type", _MISS)
     if v is _MISS:
         return None
     if type(v) is not str or v not in (
+        "text",
         "image",
         "audio",
-        "video",
         "file",
     ):
         return None
     kind = v
     fields_set.add("kind")
+    v = d.get("text", _MISS)
+    if v is _MISS:
+        text: Any = ""
+    else:
+        if type(v) is not str:
+            return None
+        text = v
+        fields_set.add("text")
     v = d.get("mimeType", _MISS)
     if v is _MISS:
-        return None
-    if type(v) is not str or len(v) < 1:
-        return None
-    mime_type = v
-    fields_set.add("mime_type")
+        mime_type: Any = ""
+    else:
+        if type(v) is not str:
+            return None
+        mime_type = v
+        fields_set.add("mime_type")
     v = d.get("data", _MISS)
     if v is _MISS:
-        return None
-    if type(v) is not str or not _PATTERN_0(v):
-        return None
-    data = v
-    fields_set.add("data")
+        data: Any = ""
+    else:
+        if type(v) is not str or not _PATTERN_0(v):
+            return None
+        data = v
+        fields_set.add("data")
+    v = d.get("url", _MISS)
+    if v is _MISS:
+        url: Any = ""
+    else:
+        if type(v) is not str:
+            return None
+        url = v
+        fields_set.add("url")
     v = d.get("name", _MISS)
     if v is _MISS:
-        name: Any = None
+        name: Any = ""
     else:
         if type(v) is not str:
             return None
         name = v
         fields_set.add("name")
-    values = {"kind": kind, "mime_type": mime_type, "data": data, "name": name}
+    values = {"kind": kind, "text": text, "mime_type": mime_type, "data": data, "url": url, "name": name}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ContentPart}
         if not _sound(extra, _FREE_DEPTH):
@@ -77,7 +95,7 @@ def _decode_ContentPart(d: Any) -> Any:
     return _new_model(models.ContentPart, values, fields_set, extra)
 
 
-_KNOWN_ContentPart = frozenset({"kind", "mimeType", "data", "name"})
+_KNOWN_ContentPart = frozenset({"type", "text", "mimeType", "data", "url", "name"})
 
 
 def _decode_Request(d: Any) -> Any:
@@ -231,6 +249,18 @@ def _decode_ToolResult(d: Any) -> Any:
             parts_a0.append(parts_x0)
         parts = parts_a0
         fields_set.add("parts")
+    v = d.get("structuredContent", _MISS)
+    if v is _MISS:
+        structured_content: Any = None
+    else:
+        if (
+            v is None
+            or (type(v) is float and not abs(v) < _FLOAT_MAX)
+            or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH))
+        ):
+            return None
+        structured_content = v
+        fields_set.add("structured_content")
     v = d.get("metadata", _MISS)
     if v is _MISS:
         metadata: Any = None
@@ -239,7 +269,13 @@ def _decode_ToolResult(d: Any) -> Any:
             return None
         metadata = v
         fields_set.add("metadata")
-    values = {"output": output, "is_error": is_error, "parts": parts, "metadata": metadata}
+    values = {
+        "output": output,
+        "is_error": is_error,
+        "parts": parts,
+        "structured_content": structured_content,
+        "metadata": metadata,
+    }
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ToolResult}
         if not _sound(extra, _FREE_DEPTH):
@@ -250,7 +286,7 @@ def _decode_ToolResult(d: Any) -> Any:
     return _new_model(models.ToolResult, values, fields_set, extra)
 
 
-_KNOWN_ToolResult = frozenset({"output", "isError", "parts", "metadata"})
+_KNOWN_ToolResult = frozenset({"output", "isError", "parts", "structuredContent", "metadata"})
 
 
 def _decode_ToolHints(d: Any) -> Any:
@@ -335,12 +371,21 @@ def _decode_ToolSpec(d: Any) -> Any:
         if hints is None:
             return None
         fields_set.add("hints")
+    v = d.get("outputSchema", _MISS)
+    if v is _MISS:
+        output_schema: Any = None
+    else:
+        if type(v) is not dict or not _sound(v, _FREE_DEPTH):
+            return None
+        output_schema = v
+        fields_set.add("output_schema")
     values = {
         "name": name,
         "description": description,
         "input_schema": input_schema,
         "source": source,
         "hints": hints,
+        "output_schema": output_schema,
     }
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ToolSpec}
@@ -352,7 +397,7 @@ def _decode_ToolSpec(d: Any) -> Any:
     return _new_model(models.ToolSpec, values, fields_set, extra)
 
 
-_KNOWN_ToolSpec = frozenset({"name", "description", "inputSchema", "source", "hints"})
+_KNOWN_ToolSpec = frozenset({"name", "description", "inputSchema", "source", "hints", "outputSchema"})
 
 
 def _decode_ToolCall(d: Any) -> Any:
@@ -547,16 +592,28 @@ def _json_ContentPart(m: Any) -> dict[str, Any] | None:
     kind_v = m.kind
     if type(kind_v) is not str:
         return None
-    out["kind"] = kind_v
-    mime_type_v = m.mime_type
-    if type(mime_type_v) is not str:
-        return None
-    out["mimeType"] = mime_type_v
-    data_v = m.data
-    if type(data_v) is not str:
-        return None
-    out["data"] = data_v
-    if m.name is not None:
+    out["type"] = kind_v
+    if m.text:
+        text_v = m.text
+        if type(text_v) is not str:
+            return None
+        out["text"] = text_v
+    if m.mime_type:
+        mime_type_v = m.mime_type
+        if type(mime_type_v) is not str:
+            return None
+        out["mimeType"] = mime_type_v
+    if m.data:
+        data_v = m.data
+        if type(data_v) is not str:
+            return None
+        out["data"] = data_v
+    if m.url:
+        url_v = m.url
+        if type(url_v) is not str:
+            return None
+        out["url"] = url_v
+    if m.name:
         name_v = m.name
         if type(name_v) is not str:
             return None
@@ -659,6 +716,11 @@ def _json_ToolResult(m: Any) -> dict[str, Any] | None:
             parts_v_a0.append(parts_v_x0)
         parts_v = parts_v_a0
         out["parts"] = parts_v
+    if m.structured_content is not None:
+        structured_content_v = m.structured_content
+        if structured_content_v is None or not _plain([structured_content_v], _FREE_DEPTH + 1):
+            return None
+        out["structuredContent"] = structured_content_v
     if m.metadata is not None:
         metadata_v = m.metadata
         if type(metadata_v) is not dict or not _plain(metadata_v, _FREE_DEPTH):
@@ -722,6 +784,11 @@ def _json_ToolSpec(m: Any) -> dict[str, Any] | None:
         if hints_v is None:
             return None
         out["hints"] = hints_v
+    if m.output_schema is not None:
+        output_schema_v = m.output_schema
+        if type(output_schema_v) is not dict or not _plain(output_schema_v, _FREE_DEPTH):
+            return None
+        out["outputSchema"] = output_schema_v
     extra = m.__pydantic_extra__
     if extra:
         if not _plain(extra, _FREE_DEPTH):

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
+# Generated from idl/ (toolnexus schema 2.0.0, sha256 cfd34062a47609ded3f0701bdc21ca0be8782747599608d456ec81aabd42858e).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 # Source: support/python/toolnexus_wire/_media.py (hand-written, copied verbatim).
 # codegen: copy; requires ContentPart
@@ -6,6 +6,8 @@
 then from the file extension, then `application/octet-stream`."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 __all__ = ["SNIFF_BYTES", "kind_of", "sniff_mime"]
 
@@ -96,7 +98,12 @@ def sniff_mime(head: bytes, suffix: str) -> str:
     return _EXTENSIONS.get(suffix.lower(), "application/octet-stream")
 
 
-def kind_of(mime_type: str) -> str:
-    """`image`, `audio` or `video` from the MIME family; `file` for everything else."""
+def kind_of(mime_type: str) -> Literal["image", "audio", "file"]:
+    """`image` or `audio` from the MIME family; `file` for everything else, video included
+    (the upstream ports have no video kind)."""
     family = mime_type.split("/", 1)[0].strip().lower()
-    return family if family in ("image", "audio", "video") else "file"
+    if family == "image":
+        return "image"
+    if family == "audio":
+        return "audio"
+    return "file"

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
+# Generated from idl/ (toolnexus schema 2.0.0, sha256 cfd34062a47609ded3f0701bdc21ca0be8782747599608d456ec81aabd42858e).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """Each wire type's JSON Schema from the IDL: what `model_json_schema()` returns."""
 
@@ -15,38 +15,49 @@ __all__: list[str] = []
 _SCHEMAS: dict[str, Any] = json.loads(r"""{
  "ContentPart": {
   "title": "ContentPart",
-  "description": "A non-text part of a tool result: an image, audio, video or any other file, carried inline as base64.",
+  "description": "One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text, an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. An empty string field is omitted from the wire, and an absent one reads as empty.",
   "type": "object",
   "properties": {
-   "kind": {
-    "description": "The family of the content, taken from the MIME type: `image`, `audio`, `video`, or `file` for anything else.",
+   "type": {
+    "x-name": "kind",
+    "description": "What the part holds: `text` (in `text`), `image`, `audio`, or `file` for anything else, video included. The APIs name this field `kind`.",
     "type": "string",
     "enum": [
+     "text",
      "image",
      "audio",
-     "video",
      "file"
     ]
    },
-   "mimeType": {
-    "description": "The IANA media type of `data`, such as `image/png` or `application/pdf`.",
+   "text": {
+    "description": "The text of a `text` part.",
     "type": "string",
-    "minLength": 1
+    "default": ""
+   },
+   "mimeType": {
+    "description": "The IANA media type of the content, such as `image/png` or `application/pdf`; a part with `data` needs one, and so does a part by `url` in the helpers.",
+    "type": "string",
+    "default": ""
    },
    "data": {
     "description": "The content's bytes, standard base64 (RFC 4648 section 4) with padding.",
     "type": "string",
-    "pattern": "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+    "pattern": "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$",
+    "default": ""
+   },
+   "url": {
+    "description": "Where the content is, when it is carried by reference instead of as `data` (an MCP resource link).",
+    "type": "string",
+    "default": ""
    },
    "name": {
     "description": "A file name for the content, when it has one; never a path.",
-    "type": "string"
+    "type": "string",
+    "default": ""
    }
   },
   "required": [
-   "kind",
-   "mimeType",
-   "data"
+   "type"
   ],
   "additionalProperties": true
  },
@@ -136,12 +147,22 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
     "default": false
    },
    "parts": {
-    "description": "Non-text output such as images and files, in order; omitted from the wire when empty.",
+    "description": "Output beyond `output`, such as images, files, text and links, in order; omitted from the wire when empty.",
     "type": "array",
     "items": {
      "$ref": "#/$defs/ContentPart"
     },
     "default": []
+   },
+   "structuredContent": {
+    "description": "The result as structured data (an object, array, string, number or boolean), matching the tool's `outputSchema` when it declares one; `output` then carries the same value as JSON text, for models that read only text. Named as MCP's `CallToolResult` names it.",
+    "type": [
+     "object",
+     "array",
+     "string",
+     "number",
+     "boolean"
+    ]
    },
    "metadata": {
     "description": "Free-form JSON for the host only (exit codes, diffs, timings); never sent to a model. The key `pending` is reserved: it holds a `Request` when the result is a suspension.",
@@ -180,7 +201,7 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
  },
  "ToolSpec": {
   "title": "ToolSpec",
-  "description": "How a tool is declared to a model: its name, what it does, and the JSON Schema of its arguments.",
+  "description": "How a tool is declared to a model: its name, what it does, and the JSON Schemas of its arguments and, when it has one, of its structured output.",
   "type": "object",
   "properties": {
    "name": {
@@ -203,6 +224,10 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
    "hints": {
     "description": "Advisory hints about how the tool behaves, when it declares them; host-only: an adapter sends them to MCP as tool annotations and to no model.",
     "$ref": "#/$defs/ToolHints"
+   },
+   "outputSchema": {
+    "description": "The JSON Schema that the tool's `structuredContent` satisfies, when the tool returns structured data; an object schema. Named as MCP names it.",
+    "type": "object"
    }
   },
   "required": [

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
+# Generated from idl/ (toolnexus schema 2.0.0, sha256 cfd34062a47609ded3f0701bdc21ca0be8782747599608d456ec81aabd42858e).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 """Wire encoders, one per type, written out field by field from the IDL.
@@ -19,11 +19,17 @@ __all__: list[str] = []
 
 def _encode_ContentPart(m: models.ContentPart) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "kind": m.kind,
-        "mimeType": m.mime_type,
-        "data": m.data,
+        "type": m.kind,
     }
-    if m.name is not None:
+    if m.text:
+        out["text"] = m.text
+    if m.mime_type:
+        out["mimeType"] = m.mime_type
+    if m.data:
+        out["data"] = m.data
+    if m.url:
+        out["url"] = m.url
+    if m.name:
         out["name"] = m.name
     extra = m.__pydantic_extra__
     if extra:
@@ -71,6 +77,8 @@ def _encode_ToolResult(m: models.ToolResult) -> dict[str, Any]:
     }
     if m.parts:
         out["parts"] = [_encode_ContentPart(v0) for v0 in m.parts]
+    if m.structured_content is not None:
+        out["structuredContent"] = m.structured_content
     if m.metadata is not None:
         out["metadata"] = m.metadata
     extra = m.__pydantic_extra__
@@ -101,6 +109,8 @@ def _encode_ToolSpec(m: models.ToolSpec) -> dict[str, Any]:
         out["source"] = m.source
     if m.hints is not None:
         out["hints"] = _encode_ToolHints(m.hints)
+    if m.output_schema is not None:
+        out["outputSchema"] = m.output_schema
     extra = m.__pydantic_extra__
     if extra:
         out.update(extra)

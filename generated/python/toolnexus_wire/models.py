@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
+# Generated from idl/ (toolnexus schema 2.0.0, sha256 cfd34062a47609ded3f0701bdc21ca0be8782747599608d456ec81aabd42858e).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 from __future__ import annotations
@@ -21,15 +21,17 @@ from toolnexus_wire._bases import (
 
 class ContentPart(ContentPartBase):
     """
-    A non-text part of a tool result: an image, audio, video or any other file, carried inline as base64.
+    One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text, an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. An empty string field is omitted from the wire, and an absent one reads as empty.
 
     Fields (wire key in brackets where it differs):
-        kind: The family of the content, taken from the MIME type: `image`, `audio`, `video`, or `file` for anything else.
-        mime_type [mimeType]: The IANA media type of `data`, such as `image/png` or `application/pdf`.
+        kind [type]: What the part holds: `text` (in `text`), `image`, `audio`, or `file` for anything else, video included. The APIs name this field `kind`.
+        text: The text of a `text` part.
+        mime_type [mimeType]: The IANA media type of the content, such as `image/png` or `application/pdf`; a part with `data` needs one, and so does a part by `url` in the helpers.
         data: The content's bytes, standard base64 (RFC 4648 section 4) with padding.
+        url: Where the content is, when it is carried by reference instead of as `data` (an MCP resource link).
         name: A file name for the content, when it has one; never a path.
 
-    Helpers (from ContentPartHelpers): kind_for, from_bytes, from_path, raw.
+    Helpers (from ContentPartHelpers): kind_for, from_text, from_bytes, from_url, from_path, raw.
 
     Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
@@ -41,34 +43,50 @@ class ContentPart(ContentPartBase):
     @wire_init
     def __init__(
         self,
-        kind: Literal["image", "audio", "video", "file"],
-        mime_type: str,
-        data: str,
-        name: str | None = None,
+        kind: Literal["text", "image", "audio", "file"],
+        text: str = "",
+        mime_type: str = "",
+        data: str = "",
+        url: str = "",
+        name: str = "",
     ) -> None:
         """A `ContentPart` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(
-            self, kind=kind, mime_type=mime_type, data=data, **given(name=name)
+            self,
+            kind=kind,
+            text=text,
+            mime_type=mime_type,
+            data=data,
+            url=url,
+            name=name,
         )
 
-    kind: Literal["image", "audio", "video", "file"]
+    kind: Annotated[Literal["text", "image", "audio", "file"], Field(alias="type")]
     """
-    The family of the content, taken from the MIME type: `image`, `audio`, `video`, or `file` for anything else.
+    What the part holds: `text` (in `text`), `image`, `audio`, or `file` for anything else, video included. The APIs name this field `kind`.
     """
-    mime_type: Annotated[str, Field(alias="mimeType", min_length=1)]
+    text: str = ""
     """
-    The IANA media type of `data`, such as `image/png` or `application/pdf`.
+    The text of a `text` part.
+    """
+    mime_type: Annotated[str, Field(alias="mimeType")] = ""
+    """
+    The IANA media type of the content, such as `image/png` or `application/pdf`; a part with `data` needs one, and so does a part by `url` in the helpers.
     """
     data: Annotated[
         str,
         Field(
             pattern="^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
         ),
-    ]
+    ] = ""
     """
     The content's bytes, standard base64 (RFC 4648 section 4) with padding.
     """
-    name: str | None = None
+    url: str = ""
+    """
+    Where the content is, when it is carried by reference instead of as `data` (an MCP resource link).
+    """
+    name: str = ""
     """
     A file name for the content, when it has one; never a path.
     """
@@ -191,7 +209,8 @@ class ToolResult(ToolResultBase):
     Fields (wire key in brackets where it differs):
         output: The text the model reads; structured data goes in as JSON text.
         is_error [isError]: True when the tool failed; the failure is a result the model can read, never an exception crossing the tool boundary.
-        parts: Non-text output such as images and files, in order; omitted from the wire when empty.
+        parts: Output beyond `output`, such as images, files, text and links, in order; omitted from the wire when empty.
+        structured_content [structuredContent]: The result as structured data (an object, array, string, number or boolean), matching the tool's `outputSchema` when it declares one; `output` then carries the same value as JSON text, for models that read only text. Named as MCP's `CallToolResult` names it.
         metadata: Free-form JSON for the host only (exit codes, diffs, timings); never sent to a model. The key `pending` is reserved: it holds a `Request` when the result is a suspension.
 
     Helpers (from ToolResultHelpers): ok, error, with_metadata.
@@ -209,6 +228,7 @@ class ToolResult(ToolResultBase):
         output: str,
         is_error: bool = False,
         parts: list[ContentPart] | None = None,
+        structured_content: Any | None = None,
         metadata: dict[str, Any] | None = None,
     ) -> None:
         """A `ToolResult` from Python values; an optional field left as None is absent on the wire."""
@@ -216,7 +236,9 @@ class ToolResult(ToolResultBase):
             self,
             output=output,
             is_error=is_error,
-            **given(parts=parts, metadata=metadata),
+            **given(
+                parts=parts, structured_content=structured_content, metadata=metadata
+            ),
         )
 
     output: str
@@ -229,7 +251,14 @@ class ToolResult(ToolResultBase):
     """
     parts: Annotated[list[ContentPart], Field(validate_default=True)] = []
     """
-    Non-text output such as images and files, in order; omitted from the wire when empty.
+    Output beyond `output`, such as images, files, text and links, in order; omitted from the wire when empty.
+    """
+    structured_content: Annotated[
+        dict[str, Any] | list[Any] | str | float | bool | None,
+        Field(alias="structuredContent"),
+    ] = None
+    """
+    The result as structured data (an object, array, string, number or boolean), matching the tool's `outputSchema` when it declares one; `output` then carries the same value as JSON text, for models that read only text. Named as MCP's `CallToolResult` names it.
     """
     metadata: dict[str, Any] | None = None
     """
@@ -276,7 +305,7 @@ class ToolHints(ToolHintsBase):
 
 class ToolSpec(ToolSpecBase):
     """
-    How a tool is declared to a model: its name, what it does, and the JSON Schema of its arguments.
+    How a tool is declared to a model: its name, what it does, and the JSON Schemas of its arguments and, when it has one, of its structured output.
 
     Fields (wire key in brackets where it differs):
         name: The tool's name, made of ASCII letters, digits, `_` and `-`.
@@ -284,6 +313,7 @@ class ToolSpec(ToolSpecBase):
         input_schema [inputSchema]: The JSON Schema that the tool's arguments satisfy; an object schema.
         source: Where the tool comes from, such as `python:package.module.function` or `mcp:server-name`.
         hints: Advisory hints about how the tool behaves, when it declares them; host-only: an adapter sends them to MCP as tool annotations and to no model.
+        output_schema [outputSchema]: The JSON Schema that the tool's `structuredContent` satisfies, when the tool returns structured data; an object schema. Named as MCP names it.
 
     Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
@@ -300,6 +330,7 @@ class ToolSpec(ToolSpecBase):
         input_schema: dict[str, Any],
         source: str | None = None,
         hints: ToolHints | None = None,
+        output_schema: dict[str, Any] | None = None,
     ) -> None:
         """A `ToolSpec` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(
@@ -307,7 +338,7 @@ class ToolSpec(ToolSpecBase):
             name=name,
             description=description,
             input_schema=input_schema,
-            **given(source=source, hints=hints),
+            **given(source=source, hints=hints, output_schema=output_schema),
         )
 
     name: Annotated[str, Field(pattern="^[A-Za-z0-9_-]+$")]
@@ -329,6 +360,10 @@ class ToolSpec(ToolSpecBase):
     hints: ToolHints | None = None
     """
     Advisory hints about how the tool behaves, when it declares them; host-only: an adapter sends them to MCP as tool annotations and to no model.
+    """
+    output_schema: Annotated[dict[str, Any] | None, Field(alias="outputSchema")] = None
+    """
+    The JSON Schema that the tool's `structuredContent` satisfies, when the tool returns structured data; an object schema. Named as MCP names it.
     """
 
 

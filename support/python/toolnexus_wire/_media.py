@@ -4,6 +4,8 @@ then from the file extension, then `application/octet-stream`."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 __all__ = ["SNIFF_BYTES", "kind_of", "sniff_mime"]
 
 #: Bytes read from the head of a file to sniff its type.
@@ -93,8 +95,12 @@ def sniff_mime(head: bytes, suffix: str) -> str:
     return _EXTENSIONS.get(suffix.lower(), "application/octet-stream")
 
 
-def kind_of(mime_type: str) -> str:
+def kind_of(mime_type: str) -> Literal["image", "audio", "file"]:
     """`image` or `audio` from the MIME family; `file` for everything else, video included
     (the upstream ports have no video kind)."""
     family = mime_type.split("/", 1)[0].strip().lower()
-    return family if family in ("image", "audio") else "file"
+    if family == "image":
+        return "image"
+    if family == "audio":
+        return "audio"
+    return "file"

@@ -1,16 +1,17 @@
-# Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
+# Generated from idl/ (toolnexus schema 2.0.0, sha256 cfd34062a47609ded3f0701bdc21ca0be8782747599608d456ec81aabd42858e).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 # Source: support/python/toolnexus_wire/_helpers/content_part.py (hand-written, copied verbatim).
 # codegen: copy; requires ContentPart
-"""`ContentPart.from_path`, `from_bytes` and `raw`."""
+"""`ContentPart.from_text`, `from_bytes`, `from_path`, `from_url` and `raw`."""
 
 from __future__ import annotations
 
 import binascii
 import os
 import stat
+import urllib.parse
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 from .._base import WireModel
 from .._media import SNIFF_BYTES, kind_of, sniff_mime
@@ -45,6 +46,25 @@ def _name_of(p: Path) -> str:
     return name
 
 
+def _data_url(url: str) -> tuple[str, bytes]:
+    """The MIME type and the bytes of a `data:` URL (RFC 2397); `ValueError` saying what is wrong."""
+    meta, comma, payload = url[len("data:") :].partition(",")
+    if not comma:
+        raise ValueError("a data: URL needs a comma between its media type and its data")
+    params = [p.strip() for p in meta.split(";")]
+    is_base64 = len(params) > 1 and params[-1].lower() == "base64"
+    if is_base64:
+        params.pop()
+    mime_type = ";".join(params) if params[0] else "text/plain;charset=US-ASCII"
+    raw = urllib.parse.unquote_to_bytes(payload)
+    if not is_base64:
+        return mime_type, raw
+    try:
+        return mime_type, binascii.a2b_base64(raw, strict_mode=True)
+    except binascii.Error as exc:
+        raise ValueError(f"the data: URL's base64 is not valid: {exc}") from None
+
+
 class ContentPartHelpers(WireModel):
     """The constructors and accessors of `ContentPart` beyond its fields."""
 
@@ -52,21 +72,49 @@ class ContentPartHelpers(WireModel):
         data: str
 
     @staticmethod
-    def kind_for(mime_type: str) -> str:
-        """The `kind` of a part holding `mime_type`: its family (`image`, `audio`, `video`) or `file`."""
+    def kind_for(mime_type: str) -> Literal["image", "audio", "file"]:
+        """The `kind` of a part holding `mime_type`: `image` or `audio` by its family, else `file`."""
         return kind_of(mime_type)
 
     @classmethod
-    def _build(cls, mime_type: str, data: str, name: str | None) -> Self:
-        wire: dict[str, Any] = {"kind": kind_of(mime_type), "mimeType": mime_type, "data": data}
+    def _build(cls, mime_type: str, data: str, name: str | None, url: str = "") -> Self:
+        if not isinstance(mime_type, str) or not mime_type.strip():
+            raise ValueError(f"a part needs a MIME type such as 'image/png', got {mime_type!r}")
+        wire: dict[str, Any] = {"type": kind_of(mime_type), "mimeType": mime_type, "data": data, "url": url}
         if name is not None:
             wire["name"] = name
         return cls.model_validate(wire, by_alias=True, by_name=False)
 
     @classmethod
+    def from_text(cls, text: str) -> Self:
+        """A `text` part holding `text`. (It is not named `text`, as the field is.)"""
+        if not isinstance(text, str):
+            raise TypeError(f"from_text takes a str, got {type(text).__name__}")
+        return cls.model_validate({"type": "text", "text": text}, by_alias=True, by_name=False)
+
+    @classmethod
     def from_bytes(cls, raw: bytes, mime_type: str, *, name: str | None = None) -> Self:
-        """A part holding `raw`; `kind` follows the MIME family."""
+        """A part holding `raw`; `kind` follows the MIME family (`image`, `audio`, else `file`)."""
         return cls._build(mime_type, binascii.b2a_base64(raw, newline=False).decode("ascii"), name)
+
+    @classmethod
+    def from_url(cls, url: str, mime_type: str | None = None, *, name: str | None = None) -> Self:
+        """A part for the content at `url`.
+
+        A `data:` URL is decoded: the part holds its bytes in `data`, with its media type
+        (or `mime_type`, when given). Any other URL is kept as `url`, by reference, and needs
+        `mime_type`, since nothing is fetched: `ValueError` says so when it is missing.
+        """
+        if not isinstance(url, str) or not url:
+            raise ValueError(f"from_url needs a non-empty URL, got {url!r}")
+        if url[:5].lower() == "data:":
+            own, raw = _data_url(url)
+            return cls.from_bytes(raw, mime_type or own, name=name)
+        if not mime_type:
+            raise ValueError(
+                f"a part by URL needs its MIME type, as nothing is fetched: from_url({url!r}, 'image/png')"
+            )
+        return cls._build(mime_type, "", name, url)
 
     @classmethod
     def from_path(cls, path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES) -> Self:

@@ -8,7 +8,7 @@ import os
 import stat
 import urllib.parse
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 from .._base import WireModel
 from .._media import SNIFF_BYTES, kind_of, sniff_mime
@@ -69,7 +69,7 @@ class ContentPartHelpers(WireModel):
         data: str
 
     @staticmethod
-    def kind_for(mime_type: str) -> str:
+    def kind_for(mime_type: str) -> Literal["image", "audio", "file"]:
         """The `kind` of a part holding `mime_type`: `image` or `audio` by its family, else `file`."""
         return kind_of(mime_type)
 
