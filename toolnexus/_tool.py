@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic_core import SchemaValidator, core_schema
 from toolnexus_wire import WireModel, dumps, json_path
 
+from ._output import Output, inferred_output
 from ._result import Answer, ToolHints, ToolResult, ToolSpec
 
 __all__ = ["Tool", "ToolContext", "define_tool", "tool"]
@@ -162,6 +163,7 @@ class Tool:
         "_copy",
         "_handler",
         "_is_async",
+        "_output",
         "description",
         "hints",
         "input_schema",
@@ -183,6 +185,7 @@ class Tool:
         copy_args: bool = True,
         hints: ToolHints | None = None,
         needs_approval: NeedsApproval = False,
+        output: Output | None = None,
     ) -> None:
         if hints is not None and not isinstance(hints, ToolHints):
             raise TypeError(f"hints must be a ToolHints or None, got {type(hints).__name__}")
@@ -199,6 +202,7 @@ class Tool:
         self.source = source
         self._handler = handler
         self._check = check
+        self._output = output
         # `copy_args`: the handler may be given the caller's dicts and lists, so it gets a copy.
         self._copy = _copy_args if copy_args else None
         # `is_async`: the handler returns an awaitable, though it may be a plain function.
@@ -207,9 +211,16 @@ class Tool:
     def __repr__(self) -> str:
         return f"<Tool {self.name!r}>"
 
+    @property
+    def output_schema(self) -> dict[str, Any] | None:
+        """The JSON Schema of the tool's structured output, when it declares one."""
+        return None if self._output is None else self._output.schema
+
     def spec(self) -> ToolSpec:
         """The tool's declaration (its `hints` are for the host: adapters send them to MCP only)."""
-        return ToolSpec(self.name, self.description, self.input_schema, self.source, self.hints)
+        return ToolSpec(
+            self.name, self.description, self.input_schema, self.source, self.hints, self.output_schema
+        )
 
     async def call(self, args: dict[str, Any] | None, ctx: ToolContext | None = None) -> ToolResult:
         """Run the tool. A failure is an error result, never an exception; cancellation propagates."""
@@ -244,6 +255,8 @@ class Tool:
                     if not scope.expired():
                         raise  # the handler's own TimeoutError: an ordinary failure
                     return ToolResult.error(f"{self.name} timed out after {ctx.timeout:g} s")
+            if self._output is not None:  # a tool with an output schema returns data
+                return self._output.result(value)
             if type(value) is str:  # the common return, ahead of `_as_result`'s other rules
                 return _ok(value)
             return _as_result(value)
@@ -362,6 +375,7 @@ def define_tool(
     *,
     hints: ToolHints | None = None,
     needs_approval: NeedsApproval = False,
+    output_schema: dict[str, Any] | None = None,
 ) -> Tool:
     """A tool from a handler `(args: dict, ctx: ToolContext) -> result`, sync or async.
 
@@ -371,7 +385,13 @@ def define_tool(
     `needs_approval` (True, or a function of the checked arguments returning a bool) makes
     `Toolkit` ask for an approval before the handler runs (see `Toolkit.run_calls`);
     `Tool.call` itself never asks.
+    `output_schema` (a JSON Schema) declares structured output: the handler returns the data
+    (or a `ToolResult` with `structured_content`), which is checked against it and becomes
+    the result's `structured_content`, with the same value as JSON text in `output`; data
+    that does not match is an error result naming the place.
     """
+    if output_schema is not None and not isinstance(output_schema, dict):
+        raise TypeError(f"output_schema must be a dict or None, got {type(output_schema).__name__}")
     if input_schema is None:
         schema: dict[str, Any] = {"type": "object"}
         check = None
@@ -389,6 +409,7 @@ def define_tool(
         source=_source_of(handler),
         hints=hints,
         needs_approval=needs_approval,
+        output=None if output_schema is None else Output(output_schema),
     )
 
 
@@ -491,6 +512,7 @@ def _from_function(
         copy_args=copy_args,
         hints=tool_hints,
         needs_approval=needs_approval,
+        output=inferred_output(hints.get("return")),
     )
 
 
@@ -518,7 +540,10 @@ def tool(
     Use it bare (`@tool`) or with a name and a description (`@tool(name=..., description=...)`;
     the docstring is the default description). A parameter annotated `ToolContext` receives the
     call's context and is not part of the schema. `hints` are advisory, for the host, as in
-    `define_tool`, and so is `needs_approval`.
+    `define_tool`, and so is `needs_approval`. A return annotation that is a pydantic model,
+    a dataclass or a TypedDict declares structured output: its JSON Schema is the tool's
+    `output_schema`, and what the function returns becomes the result's `structured_content`,
+    with the same value as JSON text in `output` (as `define_tool`'s `output_schema` does).
     """
     if fn is not None:
         return _from_function(fn, None, None)
