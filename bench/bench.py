@@ -154,6 +154,87 @@ def bench_growth() -> None:
 GROWTH: list[str] = []
 
 
+# --- Toolkit.resume ------------------------------------------------------------------------------
+
+RESUME: list[str] = []
+
+
+def bench_resume() -> None:
+    """Answering N suspended calls of one turn (sealed), against N direct re-runs of the tool."""
+
+    async def ask(args: dict[str, Any], ctx: toolnexus.ToolContext) -> Any:
+        return "done" if ctx.answer else toolnexus.pending(toolnexus.Request("input", "Which?"))
+
+    tool = toolnexus.define_tool("ask", "asks once", None, ask)
+    secret = b"bench-secret-0123456789abcdef012"
+
+    async def fresh(n: int) -> tuple[toolnexus.Toolkit, toolnexus.RunResult]:
+        kit = toolnexus.Toolkit([tool], secret=secret)
+        return kit, await kit.run_calls([toolnexus.ToolCall(f"c{i}", "ask", {}) for i in range(n)])
+
+    async def direct(n: int) -> float:
+        answer = toolnexus.Answer("pnd-x", True)
+        ctx = toolnexus.ToolContext(answer=answer)
+        t0 = time.perf_counter()
+        for _ in range(n):
+            await tool.call({}, ctx)
+        return time.perf_counter() - t0
+
+    async def at_once(n: int, stored: bool) -> float:
+        kit, run = await fresh(n)
+        answers = [toolnexus.Answer(r.id, True) for r in reversed(run.requests)]  # any order
+        text = run.to_json()
+        t0 = time.perf_counter()
+        given = toolnexus.RunResult.from_json(text) if stored else run
+        done = await kit.resume(given, answers)
+        took = time.perf_counter() - t0
+        assert done.status == "done" and len(done.results) == n
+        return took
+
+    async def one_at_a_time(n: int) -> float:
+        kit, run = await fresh(n)
+        requests = list(run.requests)
+        t0 = time.perf_counter()
+        for request in requests:
+            run = await kit.resume(run, toolnexus.Answer(request.id, True))
+        took = time.perf_counter() - t0
+        assert run.status == "done" and len(run.results) == n
+        return took
+
+    modes: dict[str, Callable[[int], Any]] = {
+        "all at once, the run returned": lambda n: at_once(n, False),
+        "all at once, from stored JSON": lambda n: at_once(n, True),
+        "one `resume` per answer, the run returned": one_at_a_time,
+    }
+    lines = [
+        "| answers | how | total | per answer | vs N direct `tool.call` re-runs |",
+        "|---|---|---|---|---|",
+    ]
+    per: dict[tuple[str, int], float] = {}
+    for n in (1_000, 10_000):
+        repeats = 3 if n <= 1_000 and not QUICK else 1
+        base = statistics.median([asyncio.run(direct(n)) for _ in range(repeats)])
+        for how, fn in modes.items():
+            took = statistics.median([asyncio.run(fn(n)) for _ in range(repeats)])
+            per[how, n] = took / n
+            lines.append(f"| {n:,} | {how} | {us(took)} | {us(took / n)} | {took / base:.1f}× |")
+            print(lines[-1], flush=True)
+    RESUME.extend(lines)
+    for how in modes:
+        growth = per[how, 10_000] / per[how, 1_000]
+        ROWS.append(
+            Row(
+                "Toolkit.resume, N answers (sealed)",
+                how,
+                f"{growth:.2f}× the cost per answer at 10,000 as at 1,000 "
+                f"({us(per[how, 1_000])} and {us(per[how, 10_000])} per answer)",
+                "≤ 1.5× (linear in all)",
+                growth <= 1.5,
+            )
+        )
+        print(ROWS[-1], flush=True)
+
+
 # --- Tool.call -----------------------------------------------------------------------------------
 
 
@@ -466,6 +547,18 @@ def write_results(elapsed: float) -> None:
         verdict = "—" if r.met is None else ("met" if r.met else "**not met**")
         out.append(f"| {r.figure} | {r.case} | {r.measured} | {r.target} | {verdict} |")
     out += ["", "## Growth of the round trip", "", *GROWTH, ""]
+    if RESUME:
+        out += [
+            "## Resuming N suspended calls",
+            "",
+            "One turn of N calls that each suspend, sealed; the answers given in reverse call order",
+            "(all at once) or in call order (one `resume` each). The last column divides by N direct",
+            "`tool.call` re-runs with an answer: the tool work alone, the floor. 1,000: median of 3;",
+            "10,000: one run.",
+            "",
+            *RESUME,
+            "",
+        ]
     if NOTES:
         out += ["## Notes", "", *(f"- {n}" for n in NOTES), ""]
     (HERE / "RESULTS.md").write_text("\n".join(out), encoding="utf-8")
@@ -480,7 +573,16 @@ def main() -> None:
     args = parser.parse_args()
     QUICK = args.quick
     t0 = time.perf_counter()
-    for bench in (bench_round_trip, bench_tool_call, bench_import, bench_from_path, bench_gen, bench_growth):
+    benches = (
+        bench_round_trip,
+        bench_tool_call,
+        bench_import,
+        bench_from_path,
+        bench_gen,
+        bench_growth,
+        bench_resume,
+    )
+    for bench in benches:
         if args.only is None or args.only in bench.__name__:
             bench()
     if args.only is None:

@@ -518,7 +518,11 @@ class Toolkit:
         for pick in picks:
             self._remember((pick.call.id, pick.request.id))
         turn = track.turn.turn
-        outcomes = await _gather([self._answer(p.call, p.request, p.answer, turn) for p in picks])
+        if len(picks) == 1:  # the common case: no task to start
+            pick = picks[0]
+            outcomes = [await self._answer(pick.call, pick.request, pick.answer, turn)]
+        else:
+            outcomes = await _gather([self._answer(p.call, p.request, p.answer, turn) for p in picks])
         return self._advance(run, track, picks, outcomes)
 
     # -- internals --------------------------------------------------------------------
@@ -828,11 +832,10 @@ class Toolkit:
             results.sort(key=lambda r: turn.position(r.id))
         if len(stays) == 1:
             ((index, stay),) = stays.items()
+            calls, requests = run.calls.copy(), run.requests.copy()  # one copy each, in C
             if stay is None:
-                calls = run.calls[:index] + run.calls[index + 1 :]
-                requests = run.requests[:index] + run.requests[index + 1 :]
+                del calls[index], requests[index]
             else:
-                calls, requests = list(run.calls), list(run.requests)
                 calls[index], requests[index] = stay
         else:
             calls, requests = [], []
