@@ -13,11 +13,10 @@ back. Three directions per case:
   `pnd-` ids aside: each side's format is shown in the table, not compared).
 
 Values are compared with JSON types kept apart (true is not 1, 1 is not 1.0); key order is
-not compared, and shown in the table where it differs. The cases that fail today are marked
-`xfail(strict=True)` with the exact difference, so they turn into failures to remove when
-the wire changes (wire 2.0, issue #11). The builders of our side are written with the API
-upstream has (`ContentPart.text`, `ContentPart.from_url`): they raise today and start
-working when that API lands. `pytest -s` prints the case-by-case table.
+not compared, and shown in the table where it differs. The cases that differ are marked
+`xfail(strict=True)` with the exact difference: since wire 2.0 (issue #11) only two
+deliberate differences remain. Upstream's `ContentPart.text` is `ContentPart.from_text`
+here, as `text` is the field. `pytest -s` prints the case-by-case table.
 
 Building the program needs cargo and crates.io (or a filled cargo cache): about five
 minutes cold, seconds warm. The target directory is `.cache/upstream-target` (git-ignored),
@@ -86,7 +85,7 @@ def _unknown_tool(_: Path) -> ToolResult:
 
 
 def _with_parts(media: Path) -> ToolResult:
-    parts = [ContentPart.text("caption"), ContentPart.from_bytes(_png(media), "image/png")]  # type: ignore[attr-defined]
+    parts = [ContentPart.from_text("caption"), ContentPart.from_bytes(_png(media), "image/png")]
     return ToolResult(output="see the attachment", parts=parts)
 
 
@@ -146,7 +145,7 @@ CASES: list[Case] = [
         generated_id=True,
     ),
     Case("result_with_parts", "ToolResult", _with_parts),
-    Case("part_text", "ContentPart", lambda m: ContentPart.text("hello")),  # type: ignore[attr-defined]
+    Case("part_text", "ContentPart", lambda m: ContentPart.from_text("hello")),
     Case("part_image_bytes", "ContentPart", lambda m: ContentPart.from_bytes(_png(m), "image/png")),
     Case("part_image_path", "ContentPart", lambda m: ContentPart.from_path(m / "pixel.png")),
     Case("part_audio_bytes", "ContentPart", lambda m: ContentPart.from_bytes(MP3, "audio/mpeg")),
@@ -157,9 +156,9 @@ CASES: list[Case] = [
     Case(
         "part_url",
         "ContentPart",
-        lambda m: ContentPart.from_url("https://example.com/cat.png", "image/png"),  # type: ignore[attr-defined]
+        lambda m: ContentPart.from_url("https://example.com/cat.png", "image/png"),
     ),
-    Case("part_data_url", "ContentPart", lambda m: ContentPart.from_url(_data_url(m), "")),  # type: ignore[attr-defined]
+    Case("part_data_url", "ContentPart", lambda m: ContentPart.from_url(_data_url(m))),
     Case("request", "Request", lambda m: Request(id="req-7", kind="approval", prompt="Send the email?")),
     Case(
         "request_full",
@@ -180,72 +179,15 @@ CASES: list[Case] = [
 
 DIRECTIONS = ("upstream->ours", "ours->upstream", "same-call")
 
-# -- what fails today, and why ---------------------------------------------------------------
+# -- what differs on purpose -------------------------------------------------------------------
 
-_W2 = "wire 2.0 (issue #11): "
-_PART_TYPE = (
-    "upstream names the part family `type` (text|image|audio|file), ours `kind` "
-    "(image|audio|video|file, `type` unknown and kept)"
+_NAMED = (
+    "by design: `from_path` names every part after its file (`name: {0}`); upstream names only "
+    "`file` parts. Upstream parses ours and keeps the name (see ours->upstream)"
 )
-_NO_TEXT_PART = "ours has no text part (`ContentPart.text`) and requires `kind`, `mimeType`, `data`"
-_NO_URL_PART = (
-    "ours has no url part (`ContentPart.from_url`); upstream keeps a non-data URL as `url` with no `data`"
-)
-_NO_DATA_URL = "ours has no `ContentPart.from_url`; upstream decodes a data: URL into `mimeType`+`data`"
-_US_MISSING_TYPE = "upstream refuses ours: missing field `type` (ours writes `kind`)"
-
 XFAIL: dict[tuple[str, str], str] = {
-    # upstream -> ours: every part upstream writes lacks `kind`
-    ("result_with_parts", "upstream->ours"): _W2 + _PART_TYPE + "; $.parts[0] is a text part "
-    "{type:text, text} with no mimeType/data: ours requires `kind`, `mimeType`, `data`",
-    ("part_text", "upstream->ours"): _W2 + "{type:text, text}: ours requires `kind`, `mimeType`, `data`",
-    ("part_url", "upstream->ours"): _W2 + "{type:image, mimeType, url}: ours requires `kind` and `data`, "
-    "has no `url`",
-    **{
-        (c, "upstream->ours"): _W2 + _PART_TYPE + ": ours requires `kind`"
-        for c in (
-            "part_image_bytes",
-            "part_image_path",
-            "part_audio_bytes",
-            "part_audio_path",
-            "part_pdf_bytes",
-            "part_pdf_path",
-            "part_video_bytes",
-            "part_data_url",
-        )
-    },
-    # ours -> upstream
-    ("result_with_parts", "ours->upstream"): _W2 + _NO_TEXT_PART,
-    ("part_text", "ours->upstream"): _W2 + _NO_TEXT_PART,
-    ("part_url", "ours->upstream"): _W2 + _NO_URL_PART,
-    ("part_data_url", "ours->upstream"): _W2 + _NO_DATA_URL,
-    **{
-        (c, "ours->upstream"): _W2 + _US_MISSING_TYPE
-        for c in (
-            "part_image_bytes",
-            "part_image_path",
-            "part_audio_bytes",
-            "part_audio_path",
-            "part_pdf_bytes",
-            "part_pdf_path",
-            "part_video_bytes",
-        )
-    },
-    # same call, different documents
-    ("result_with_parts", "same-call"): _W2 + _NO_TEXT_PART,
-    ("part_text", "same-call"): _W2 + _NO_TEXT_PART,
-    ("part_url", "same-call"): _W2 + _NO_URL_PART,
-    ("part_data_url", "same-call"): _W2 + _NO_DATA_URL,
-    **{
-        (c, "same-call"): _W2 + "ours writes `kind` where upstream writes `type`"
-        for c in ("part_image_bytes", "part_audio_bytes", "part_pdf_bytes", "part_pdf_path")
-    },
-    ("part_image_path", "same-call"): _W2 + "ours writes `kind` where upstream writes `type`, and "
-    "`name: pixel.png` (upstream names only a `file` part)",
-    ("part_audio_path", "same-call"): _W2 + "ours writes `kind` where upstream writes `type`, and "
-    "`name: clip.mp3` (upstream names only a `file` part)",
-    ("part_video_bytes", "same-call"): _W2 + "ours writes `kind: video`, upstream `type: file` "
-    "(upstream has no video family)",
+    ("part_image_path", "same-call"): _NAMED.format("pixel.png"),
+    ("part_audio_path", "same-call"): _NAMED.format("clip.mp3"),
 }
 
 # -- JSON values compared with their types -----------------------------------------------------
