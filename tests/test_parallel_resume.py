@@ -204,3 +204,60 @@ async def test_a_resealed_run_checks_as_a_run_from_storage() -> None:
     with pytest.raises(ResumeError) as info:
         await kit_of(Asker(), SECRET).resume(RunResult.from_wire(wire), reply(step.requests[0]))
     assert info.value.reason == "seal", "waiting calls out of call order"
+
+
+def _drop_middle(wire: dict[str, Any]) -> None:
+    del wire["calls"][1], wire["requests"][1]
+
+
+def _swap_requests(wire: dict[str, Any]) -> None:
+    wire["requests"][1], wire["requests"][2] = wire["requests"][2], wire["requests"][1]
+
+
+def _move_to_results(wire: dict[str, Any]) -> None:
+    call = wire["calls"].pop()
+    wire["requests"].pop()
+    wire["results"].append(
+        {"id": call["id"], "name": call["name"], "result": {"output": "x", "isError": False}}
+    )
+
+
+@pytest.mark.parametrize("change", [_drop_middle, _swap_requests, _move_to_results])
+async def test_a_waiting_set_changed_in_storage_is_refused(change: Any) -> None:
+    asker = Asker()
+    kit = kit_of(asker, SECRET)
+    run = await kit.run_calls(turn(4))
+    step = await kit.resume(run, reply(run.requests[0]))  # resealed incrementally, then stored
+    wire = step.to_wire()
+    change(wire)
+    tampered = RunResult.from_wire(wire)
+    assert tampered.pending is not None
+    with pytest.raises(ResumeError) as info:
+        await kit_of(Asker(), SECRET).resume(tampered, reply(tampered.pending))
+    assert info.value.reason == "seal"
+
+
+async def test_an_approval_that_asks_again_keeps_its_place_in_memory_and_in_storage() -> None:
+    async def careful(args: dict[str, Any], ctx: ToolContext) -> Any:
+        if ctx.answer is None:
+            return pending(Request("input", f"Which {args['q']}?"))
+        return f"{args['q']}={(ctx.answer.data or {}).get('v')}"
+
+    gated = define_tool("gated", "", None, careful, needs_approval=True)
+    kit = Toolkit([Asker().tool, gated], secret=SECRET)
+    calls = [
+        ToolCall("c0", "ask", {"q": "q0"}),
+        ToolCall("c1", "gated", {"q": "q1"}),
+        ToolCall("c2", "ask", {"q": "q2"}),
+    ]
+    run = await kit.run_calls(calls)
+    approval = run.requests[1]
+    assert approval.kind == "approval"
+    step = await kit.resume(run, [Answer(approval.id, True), reply(run.requests[2])])
+    assert [c.id for c in step.calls] == ["c0", "c1"] and step.requests[1].kind == "input"
+    stored = RunResult.from_json(step.to_json())
+    for given, other in ((step, kit), (stored, kit_of(Asker(), SECRET))):
+        if other is not kit:
+            other.register(define_tool("gated", "", None, careful, needs_approval=True))
+        done = await other.resume(given, [reply(given.requests[1]), reply(given.requests[0])])
+        assert [r.result.output for r in done.results] == ["q0=q0", "q1=q1", "q2=q2"]

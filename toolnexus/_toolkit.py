@@ -177,10 +177,11 @@ class _Turn:
     def position(self, call_id: str) -> int:
         return self.positions.get(call_id, len(self.positions))
 
-    def wait(self, call: ToolCall, request: Request) -> None:
-        """Note that `call` waits on `request`; `NotJSON` (nothing noted) when it cannot be sealed."""
+    def wait(self, call: ToolCall, request: Request, digests: tuple[bytes, bytes] | None = None) -> None:
+        """Note that `call` waits on `request` (their `digests` when known); `NotJSON` (nothing
+        noted) when they cannot be sealed."""
         if self.key is not None:
-            call_digest, request_digest = _seal.digest(call), _seal.digest(request)
+            call_digest, request_digest = digests or (_seal.digest(call), _seal.digest(request))
             pair = (call.id, request.id)
             self.terms[pair] = self.key.waiting_term(self.position(call.id), call_digest, request_digest)
             self.digests[pair] = request_digest
@@ -397,7 +398,10 @@ class Toolkit:
     async def execute(
         self, name: str, args: dict[str, Any] | None, ctx: ToolContext | None = None
     ) -> ToolResult:
-        """Run the tool `name`. An unknown name is the error result `Unknown tool: <name>`."""
+        """Run the tool `name`. An unknown name is the error result `Unknown tool: <name>`.
+
+        This is the tool run itself: it asks for no approval (`needs_approval` is applied by
+        `run_calls`, before this is called) and applies no loop rule."""
         tool = self.get(name)
         if tool is None:
             result = ToolResult.error(f"Unknown tool: {name}")  # the text of every upstream port
@@ -558,7 +562,10 @@ class Toolkit:
         rule = tool.needs_approval
         if rule is True:
             return _approval_request(tool, call)
-        checked = tool._prepare(call.arguments) if isinstance(call.arguments, dict) else None
+        try:
+            checked = tool._prepare(call.arguments) if isinstance(call.arguments, dict) else None
+        except Exception:  # the run fails the same way, before its handler: nothing to approve
+            return None
         if checked is None or isinstance(checked, ToolResult):
             return None  # refused arguments: the call is an error result, nothing to approve
         try:
@@ -893,7 +900,7 @@ class Toolkit:
         if given is None:
             raise ResumeError("seal", "the run has no seal; this toolkit only resumes runs it sealed")
         try:
-            expires, tag, key = self._check_seal(run, given, turn)
+            expires, tag, key, digests = self._check_seal(run, given, turn)
         except NotJSON as exc:
             raise ResumeError(
                 "seal", f"the run holds a value that is not JSON ({exc}); it was not sealed here"
@@ -913,16 +920,20 @@ class Toolkit:
         turn.principal_tag = active.principal_tag(principal) if tag else ""
         turn.order_digest = hashlib.sha256(_seal.canonical(order)).digest()
         results_total = waiting_total = 0
-        for item in run.results:
-            results_total = _seal.add(results_total, active.term(turn.position(item.id), _seal.digest(item)))
-        for call, request in zip(run.calls, run.requests, strict=True):
-            turn.wait(call, request)
+        result_digests, call_digests, request_digests = digests
+        for item, digest in zip(run.results, result_digests, strict=True):
+            results_total = _seal.add(results_total, active.term(turn.position(item.id), digest))
+        for call, request, c, r in zip(run.calls, run.requests, call_digests, request_digests, strict=True):
+            turn.wait(call, request, (c, r))
             waiting_total = _seal.add(waiting_total, turn.terms[(call.id, request.id)])
         return _track_of(run, turn, results_total, waiting_total)
 
-    def _check_seal(self, run: RunResult, given: str, turn: _Turn) -> tuple[int | None, str, SealKey]:
-        """The expiry, principal tag and key of `run`'s seal `given`, once it holds; `ResumeError`
-        when it does not, `NotJSON` when the run holds a value without a JSON form."""
+    def _check_seal(
+        self, run: RunResult, given: str, turn: _Turn
+    ) -> tuple[int | None, str, SealKey, tuple[list[bytes], list[bytes], list[bytes]]]:
+        """The expiry, principal tag and key of `run`'s seal `given`, once it holds, and the
+        digests of its results, calls and requests; `ResumeError` when it does not hold,
+        `NotJSON` when the run holds a value without a JSON form."""
         results = [_seal.digest(item) for item in run.results]
         call_digests = [_seal.digest(c) for c in run.calls]
         request_digests = [_seal.digest(r) for r in run.requests]
@@ -954,14 +965,14 @@ class Toolkit:
             )
             if not _seal.same(given, expected):
                 raise ResumeError("seal", "the run's seal does not match: it was altered or not sealed here")
-            return stamp.expires, stamp.principal_tag, key
+            return stamp.expires, stamp.principal_tag, key, (results, call_digests, request_digests)
         for key in self._keys.values():  # versions 1 and 2 name no key: try each
             if given.startswith(_seal.V1_PREFIX):
                 expected = key.seal_v1(run)
             else:
                 expected = self._seal_v2(key, run, turn, results, call_digests, request_digests, pending)
             if _seal.same(given, expected):
-                return None, "", key
+                return None, "", key, (results, call_digests, request_digests)
         raise ResumeError("seal", "the run's seal does not match: it was altered or not sealed here")
 
     @staticmethod
