@@ -7,10 +7,13 @@ Each of these is a breaking change:
 - `removed-field`: a field is gone (a peer that sends it, or reads it, breaks);
 - `added-required-field`: a new field is required (an older peer does not send it);
 - `now-required`: an optional field became required;
+- `now-optional`: a required field became optional (a newer peer may leave it out, as it does
+  an empty string whose default is `""`; an older peer requires it);
 - `changed-type`: a field's JSON type changed (including a string that gained or lost an enum);
 - `enum-value-removed` / `enum-value-added`: an enum lost or gained a value (one side refuses it);
 - `renamed-key`: a field was removed and one of the same type added in the same type, read as
-  one renamed wire key rather than two changes;
+  one renamed wire key rather than two changes (its enum values, constraints and being required
+  are then compared as for a kept field);
 - `closed-object`: a type that allowed unknown keys (`additionalProperties` true) now refuses them;
 - `tightened-constraint`: a string gained a `pattern` or a different one (whether one regex
   accepts all another does is not decided here, so any change counts), or a higher `minLength`
@@ -37,6 +40,7 @@ RULES = (
     "removed-field",
     "added-required-field",
     "now-required",
+    "now-optional",
     "changed-type",
     "enum-value-removed",
     "enum-value-added",
@@ -129,6 +133,10 @@ def _compare_field(type_name: str, old: Field, new: Field) -> list[Change]:
         out.extend(_tightened(type_name, name, old.type, new.type))
     if new.required and not old.required:
         out.append(Change(type_name, name, "now-required", "was optional, now required"))
+    if old.required and not new.required:
+        out.append(
+            Change(type_name, name, "now-optional", "was required, now optional; older peers require it")
+        )
     return out
 
 
@@ -161,6 +169,7 @@ def compare(old: Idl, new: Idl) -> list[Change]:
                         f"the wire key {gone.wire_name!r} is now {twin.wire_name!r}",
                     )
                 )
+                changes.extend(_compare_field(old_type.name, gone, twin))
         changes.extend(
             Change(old_type.name, f.wire_name, "removed-field", f"the field ({_shape(f.type)}) is gone")
             for f in removed
