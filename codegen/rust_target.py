@@ -28,6 +28,13 @@ field by field, after `wire::document` has checked its nesting and numbers, so i
 accepts exactly what the schema accepts (types, enums, `minLength`, `pattern`, no `null`
 for an absent optional, no unknown key in a closed type) and names the JSON path of what
 it rejects.
+
+A field's Rust name is the snake case of its API name (`x-name`, else the wire key): the
+wire key `type` of `ContentPart` is the field `kind` (enum `ContentPartKind`), renamed on the
+wire. A field of any JSON value but `null` is a `serde_json::Value` (`Option<Value>` when
+optional), checked by `wire::any` and nested and number-checked with the document, as
+`metadata` is; a string whose default is `""` is a `String`, empty when absent and skipped
+when empty.
 """
 
 from __future__ import annotations
@@ -323,7 +330,7 @@ class _Builder:
 
     def _enum(self, owner: WireType, field: Field, t: TypeRef, suffix: str) -> str:
         assert t.enum is not None
-        name = owner.name + _pascal(field.wire_name) + suffix
+        name = owner.name + _pascal(field.api_name or field.wire_name) + suffix
         variants = tuple((v, _pascal(v)) for v in t.enum)
         if len({v for _, v in variants}) != len(variants):
             raise IdlError(f"{owner.source} {field.wire_name}: enum values collide as Rust variants")
@@ -363,6 +370,8 @@ class _Builder:
             return "Number", "wire::number(value, at)"
         if t.kind == "map":
             return "Map<String, Value>", "wire::object(value, at)"
+        if t.kind == "any":
+            return "Value", "wire::any(value, at)"
         if t.kind == "ref":
             assert t.ref is not None
             return t.ref, f"{t.ref}::parse_at(value, at)"
@@ -434,7 +443,7 @@ def _nests(t: TypeRef) -> bool:
     if t.kind == "array":
         assert t.items is not None
         return _nests(t.items)
-    return t.kind in ("map", "ref")
+    return t.kind in ("map", "any", "ref")
 
 
 def use_list(module: str, names: list[str], width: int = 100) -> str:

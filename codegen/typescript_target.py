@@ -7,8 +7,16 @@ Two kinds of files make the package. From the IDL, through the jinja2 templates 
 license tools read it as the MIT text it is). Copied from the hand-written sources in
 `support/typescript/src/` (each marked `// codegen: copy`, see `common.support_files`):
 `WireError` (`errors.ts`), the lossless JSON reader and writer (`json.ts`), the checks the codec
-is made of (`check.ts`) and the suspension helpers (`suspend.ts`, copied only when the IDL has
-`Request` and `ToolResult`). `index.ts` exports from a support module only when it was copied.
+is made of (`check.ts`), the suspension helpers (`suspend.ts`, copied only when the IDL has
+`Request` and `ToolResult`) and the content-part helpers (`media.ts`: `text`, `fromBytes`,
+`fromPath`, `fromUrl`; copied only when the IDL has `ContentPart`). `index.ts` exports from a
+support module only when it was copied.
+
+The interfaces are wire-shaped: a property is its wire key even where the IDL names the field
+otherwise for the APIs (`x-name`, such as `ContentPart.type`, `kind` in Python and Rust); the
+README says so. A field of any JSON value but `null` is a `JsonValue` (checked by `expectAny`),
+and a string whose default is `""` is an optional property that the parser and the emitter both
+leave out when it is empty.
 The support sources are type-checked where they are edited (`support/typescript/tsconfig.json`,
 `bash tests/typescript/run.sh lint`); the package compiles with `tsc` alone (no `@types`), under
 `strict`.
@@ -89,6 +97,8 @@ def _ts_type(t: TypeRef) -> str:
         return "number | JsonNumber"
     if t.kind == "map":
         return "{ [key: string]: JsonValue }"
+    if t.kind == "any":
+        return "JsonValue"
     if t.kind == "ref":
         assert t.ref is not None
         return t.ref
@@ -136,6 +146,8 @@ def _check(t: TypeRef, value: str, path: str, consts: _Consts, name: str, mode: 
         return f"expectNumber({value}, {path})"
     if t.kind == "map":
         return f"expectMap({value}, {path})"
+    if t.kind == "any":
+        return f"expectAny({value}, {path})"
     if t.kind == "ref":
         if mode == "parse":
             return f"parse{t.ref}({value}, {path})"
@@ -157,6 +169,8 @@ class _FieldView:
     optional: bool
     required: bool
     emit: str
+    #: A string omitted when empty (`"default": ""`): absent from the parsed value when empty too.
+    drop_empty: bool
     #: TypeScript literal of the default, or None.
     default: str | None
     #: The checked value for the parser and for the emitter (`need(...)` when required).
@@ -199,6 +213,7 @@ def _field_view(t: WireType, f: Field, consts: _Consts) -> _FieldView:
         optional=not f.required,
         required=f.required,
         emit=f.emit,
+        drop_empty=f.emit == "if_nonempty" and f.type.kind == "string",
         default=_js(f.default) if f.default is not None else None,
         parse_value=_check(f.type, value, path, consts, name, "parse"),
         wire_value=_check(f.type, value, path, consts, name, "wire"),
@@ -209,7 +224,13 @@ def _type_view(t: WireType) -> _TypeView:
     const = _const_name(t.name)
     consts = _Consts({})
     fields = [_field_view(t, f, consts) for f in t.fields]
-    defaults = [f"Absent `{f.name}` becomes `{f.default}`." for f in fields if f.default is not None]
+    defaults = [
+        f"An empty `{f.name}` is read as absent (absent means empty)."
+        if f.drop_empty
+        else f"Absent `{f.name}` becomes `{f.default}`."
+        for f in fields
+        if f.default is not None
+    ]
     return _TypeView(
         name=t.name,
         article="an" if t.name[0] in "AEIOU" else "a",
@@ -219,8 +240,8 @@ def _type_view(t: WireType) -> _TypeView:
         keys=", ".join(_js(f.name) for f in fields),
         fields=fields,
         consts=list(consts.texts.values()),
-        literal_fields=[f for f in fields if f.required or f.default is not None],
-        optional_fields=[f for f in fields if not f.required and f.default is None],
+        literal_fields=[f for f in fields if f.required or (f.default is not None and not f.drop_empty)],
+        optional_fields=[f for f in fields if not f.required and (f.default is None or f.drop_empty)],
         defaults=defaults,
     )
 
@@ -256,6 +277,7 @@ def _package_json(idl: Idl) -> str:
 
 #: What check.ts gives the codec; codec.ts imports the ones its code uses.
 _CHECKS = (
+    "expectAny",
     "expectArray",
     "expectBoolean",
     "expectEnum",
@@ -302,6 +324,13 @@ def render(idl: Idl) -> dict[str, str]:
             ("JsonNumber", "JsonValue"), " ".join(f.ts_type for t in types for f in t.fields)
         ),
         "codec_imports": _codec_imports(types),
+        # Fields whose API name (`x-name`) is not their wire key, which the interfaces keep.
+        "api_names": [
+            (t.name, f.wire_name, f.api_name)
+            for t in idl.types
+            for f in t.fields
+            if f.api_name != f.wire_name
+        ],
         # The support modules copied into src/, by module name (`suspend`), for index.ts.
         "support": {rel.removeprefix("src/").removesuffix(".ts") for rel in support},
     }

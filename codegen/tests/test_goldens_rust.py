@@ -55,6 +55,21 @@ INVALID: dict[str, dict[str, list[tuple[str, str]]]] = {
         ]
     },
     "minimal": {"Note": [('{"text":"a","author":""}', "$.author"), ('{"isPinned":true}', "$")]},
+    "wire2": {
+        "Piece": [
+            ('{"type":"text","body":null}', "$.body"),
+            ('{"type":"text"}', "$"),
+            ('{"kind":"text","body":1}', "$"),
+            ('{"type":"video","body":1}', "$.type"),
+            ('{"type":"text","label":null,"body":1}', "$.label"),
+        ],
+        "Outcome": [
+            ('{"summary":"s","result":null}', "$.result"),
+            ('{"summary":"s","resultValue":1}', "$.resultValue"),
+            ('{"summary":"s","note":null}', "$.note"),
+            ('{"summary":"s","pieces":[{"type":"blob","body":null}]}', "$.pieces[0].body"),
+        ],
+    },
     "nested": {
         "Box": [('{"main":{"code":"a","size":"s"},"tags":[]}', "$.main.code")],
         "Item": [('{"code":"A","size":"s","count":1.5}', "$.count")],

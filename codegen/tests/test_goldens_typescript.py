@@ -29,6 +29,13 @@ REWRITES: dict[str, dict[str, list[tuple[str, str]]]] = {
         ]
     },
     "deep": {"Doc": [('{"title":"T","sections":[]}', '{"title":"T"}')]},
+    "wire2": {
+        "Piece": [
+            ('{"body":1,"label":"","type":"text"}', '{"type":"text","body":1}'),
+            ('{"type":"blob","body":[],"label":"x"}', '{"type":"blob","label":"x","body":[]}'),
+        ],
+        "Outcome": [('{"summary":"s","pieces":[],"note":""}', '{"summary":"s"}')],
+    },
 }
 # Per case, per type: (document, the path of the WireError it raises).
 REJECTS: dict[str, dict[str, list[tuple[str, str]]]] = {
@@ -55,6 +62,22 @@ REJECTS: dict[str, dict[str, list[tuple[str, str]]]] = {
             ('{"color":"red","mode":"offline"}', "$.mode"),
             ('{"color":"red","cycle":["red","off"]}', "$.cycle[1]"),
         ]
+    },
+    "wire2": {
+        "Piece": [
+            ('{"type":"text","body":null}', "$.body"),
+            ('{"type":"text"}', "$"),
+            ('{"kind":"text","body":1}', "$"),
+            ('{"type":"video","body":1}', "$.type"),
+            ('{"type":"text","label":null,"body":1}', "$.label"),
+            ('{"type":"text","label":1,"body":1}', "$.label"),
+        ],
+        "Outcome": [
+            ('{"summary":"s","result":null}', "$.result"),
+            ('{"summary":"s","resultValue":1}', "$"),
+            ('{"summary":"s","note":null}', "$.note"),
+            ('{"summary":"s","pieces":[{"type":"blob","body":null}]}', "$.pieces[0].body"),
+        ],
     },
     "all_required": {
         "Point": [
@@ -109,8 +132,9 @@ REAL = {
         '{"output":"4","isError":false}',
         '{"output":"Delete 3 files?","isError":true,'
         '"metadata":{"pending":{"id":"pnd-1","kind":"approval","prompt":"Delete 3 files?"}}}',
-        '{"output":"","isError":false,"parts":[{"kind":"image","mimeType":"image/png","data":"AA=="}],'
-        '"metadata":{"n":1.0,"x":[9007199254740993]},"later":true}',
+        '{"output":"","isError":false,"parts":[{"type":"image","mimeType":"image/png","data":"AA=="},'
+        '{"type":"text","text":"t"}],"structuredContent":{"t":[1.0]},"metadata":{"n":1.0,"x":[9007199254740993]},'
+        '"later":true}',
     ],
     "Request": ['{"id":"pnd-2","kind":"authorization","prompt":"Sign in","url":"https://example.com/a"}'],
     "Answer": ['{"id":"pnd-2","ok":false,"reason":"declined"}'],

@@ -30,8 +30,11 @@ if (dir === undefined || process.argv.length !== 3 || !existsSync(dir)) {
 
 const bundle = JSON.parse(readFileSync(BUNDLE, "utf8"));
 // Strict mode, so that a keyword ajv does not know is an error; `version` is the bundle's own annotation.
-const ajv = new Ajv2020({ strict: true, allErrors: false });
+// A field of any JSON value but null is bundled as a union of the other five types.
+const ajv = new Ajv2020({ strict: true, allErrors: false, allowUnionTypes: true });
 ajv.addKeyword({ keyword: "version", schemaType: "string" });
+// `x-name`: a field's name in the Python and Rust APIs (an annotation, no assertion).
+ajv.addKeyword({ keyword: "x-name", schemaType: "string" });
 ajv.addSchema(bundle);
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

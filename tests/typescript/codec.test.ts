@@ -54,14 +54,16 @@ describe("parsers", () => {
   });
 
   it("take values from JSON.parse as well as from readJson", () => {
-    const text = '{"output":"x","isError":true,"parts":[{"kind":"image","mimeType":"image/png","data":"' + PNG + '"}],"metadata":{"n":1}}';
+    const text = '{"output":"x","isError":true,"parts":[{"type":"image","mimeType":"image/png","data":"' + PNG + '"}],"structuredContent":[1],"metadata":{"n":1}}';
     assert.deepEqual(parseToolResult(JSON.parse(text)), fromJsonToolResult(text));
   });
 
   it("give typed values", () => {
-    const part = parseContentPart({ kind: "audio", mimeType: "audio/wav", data: "" });
-    const kind: "image" | "audio" | "video" | "file" = part.kind;
+    const part = parseContentPart({ type: "audio", mimeType: "audio/wav", data: "" });
+    const kind: "text" | "image" | "audio" | "file" = part.type;
     assert.equal(kind, "audio");
+    const mimeType: string | undefined = part.mimeType;
+    assert.equal(mimeType, "audio/wav");
     const answer = parseAnswer({ id: "pnd-1", ok: false, reason: "expired" });
     const reason: "declined" | "cancelled" | "expired" | undefined = answer.reason;
     assert.equal(reason, "expired");
@@ -78,15 +80,21 @@ describe("parsers", () => {
     rejected(() => parseToolResult({ output: "", metadata: [] }), "$.metadata", /an object, got an array/);
     rejected(() => parseToolResult({ output: "", metadata: null }), "$.metadata");
     rejected(
-      () => parseToolResult({ output: "", parts: [{ kind: "image", mimeType: "image/png", data: PNG }, { kind: "image", mimeType: "", data: "" }] }),
+      () => parseToolResult({ output: "", parts: [{ type: "image", mimeType: "image/png", data: PNG }, { type: "image", mimeType: 1 }] }),
       "$.parts[1].mimeType",
-      /at least 1 character, got the string ""/,
+      /a string, got the number 1/,
     );
-    rejected(() => parseToolResult({ output: "", parts: [{ kind: "gif", mimeType: "a/b", data: "" }] }), "$.parts[0].kind", /one of "image", "audio", "video", "file"/);
-    rejected(() => parseToolResult({ output: "", parts: [{ kind: "file", mimeType: "a/b" }] }), "$.parts[0]", /"data"/);
-    for (const data of ["aGk", "aGk=\n", "aG=k", "-_8A", "aGk==", " aGk="]) {
-      rejected(() => parseContentPart({ kind: "file", mimeType: "a/b", data }), "$.data", /matching/);
+    rejected(() => parseToolResult({ output: "", parts: [{ type: "video", mimeType: "video/mp4" }] }), "$.parts[0].type", /one of "text", "image", "audio", "file"/);
+    rejected(() => parseToolResult({ output: "", parts: [{ kind: "file", mimeType: "a/b" }] }), "$.parts[0]", /the required key "type"/);
+    for (const key of ["text", "mimeType", "data", "url", "name"]) {
+      rejected(() => parseContentPart({ type: "file", [key]: null }), `$.${key}`, /a string.*, got null$/);
     }
+    for (const data of ["aGk", "aGk=\n", "aG=k", "-_8A", "aGk==", " aGk="]) {
+      rejected(() => parseContentPart({ type: "file", mimeType: "a/b", data }), "$.data", /matching/);
+    }
+    rejected(() => parseToolResult({ output: "", structuredContent: null }), "$.structuredContent", /other than null, got null/);
+    rejected(() => parseToolResult({ output: "", structuredContent: [Number.NaN] }), "$.structuredContent[0]", /a JSON value/);
+    rejected(() => parseToolSpec({ name: "a", description: "", inputSchema: {}, outputSchema: [] }), "$.outputSchema", /an object/);
     rejected(() => parseRequest({ id: "", kind: "", prompt: "" }), "$.kind");
     // `expiresAt` is any string, as the upstream ports send it; the loop reads the time.
     assert.equal(parseRequest({ id: "", kind: "x", prompt: "", expiresAt: "2025-06-30" }).expiresAt, "2025-06-30");
@@ -102,11 +110,14 @@ describe("parsers", () => {
   });
 
   it("accept what the schema accepts", () => {
-    parseContentPart({ kind: "file", mimeType: "x", data: "" });
+    parseContentPart({ type: "file", mimeType: "x", data: "" });
     for (const data of ["aGk=", "aGVs", "aA==", "+/+/"]) {
-      parseContentPart({ kind: "file", mimeType: "x", data });
+      parseContentPart({ type: "file", mimeType: "x", data });
     }
-    parseContentPart({ kind: "file", mimeType: "😀", data: "" }); // minLength counts code points
+    assert.deepEqual(parseContentPart({ type: "file", url: "https://e.com/f" }), { type: "file", url: "https://e.com/f" });
+    for (const value of [0, false, "", [], { a: null }]) {
+      assert.deepEqual(parseToolResult({ output: "", structuredContent: value }).structuredContent, value);
+    }
     parseRequest({ id: "", kind: "k", prompt: "", expiresAt: "2025-06-30t12:00:00.123+02:00" });
     parseToolSpec({ name: "A-z_09", description: "", inputSchema: {} });
     parseToolResult({ output: "", metadata: { a: [1, { b: null }], c: new JsonNumber("1.0") } });
@@ -123,8 +134,14 @@ describe("parsers", () => {
     rejected(() => parseToolResult({ output: undefined }), "$", /"output"/);
   });
 
+  it("read an empty string of a part as absent", () => {
+    const part = parseContentPart({ name: "", type: "text", text: "", mimeType: "", data: "", url: "" });
+    assert.deepEqual(part, { type: "text" });
+    assert.deepEqual(Object.keys(parseContentPart({ type: "text", text: "hi", name: "" })), ["type", "text"]);
+  });
+
   it("keep unknown keys, nested ones too, in their order", () => {
-    const text = '{"zeta":1,"output":"x","parts":[{"future":true,"kind":"file","mimeType":"a/b","data":""}],"alpha":{"k":[1]},"9":"nine"}';
+    const text = '{"zeta":1,"output":"x","parts":[{"future":true,"type":"file","mimeType":"a/b","data":""}],"alpha":{"k":[1]},"9":"nine"}';
     const r = fromJsonToolResult(text);
     assert.deepEqual(extraKeys(r, "ToolResult"), { zeta: 1, alpha: { k: [1] }, 9: "nine" });
     assert.deepEqual(Object.keys(r).sort(), ["9", "alpha", "isError", "output", "parts", "zeta"]);
@@ -133,7 +150,7 @@ describe("parsers", () => {
     assert.deepEqual(extraKeys(part, "ContentPart"), { future: true });
     assert.equal(
       toJsonToolResult(r),
-      '{"output":"x","isError":false,"parts":[{"kind":"file","mimeType":"a/b","data":"","future":true}],"zeta":1,"alpha":{"k":[1]},"9":"nine"}',
+      '{"output":"x","isError":false,"parts":[{"type":"file","mimeType":"a/b","future":true}],"zeta":1,"alpha":{"k":[1]},"9":"nine"}',
     );
   });
 
@@ -156,11 +173,13 @@ describe("emitters", () => {
     const r: ToolResult = { metadata: { b: 1, a: 2 }, parts: [], output: "done" };
     assert.equal(toJsonToolResult(r), '{"output":"done","isError":false,"metadata":{"b":1,"a":2}}');
     assert.equal(toJsonToolResult({ output: "" }), '{"output":"","isError":false}');
-    const part: ContentPart = { name: "p.png", data: PNG, mimeType: "image/png", kind: "image" };
+    const part: ContentPart = { name: "p.png", data: PNG, url: "", mimeType: "image/png", type: "image" };
     assert.equal(
-      toJsonToolResult({ isError: true, output: "x", parts: [part] }),
-      `{"output":"x","isError":true,"parts":[{"kind":"image","mimeType":"image/png","data":"${PNG}","name":"p.png"}]}`,
+      toJsonToolResult({ structuredContent: { b: 1, a: [] }, isError: true, output: "x", parts: [part] }),
+      `{"output":"x","isError":true,"parts":[{"type":"image","mimeType":"image/png","data":"${PNG}","name":"p.png"}],"structuredContent":{"b":1,"a":[]}}`,
     );
+    assert.equal(toJsonContentPart({ type: "text", text: "", name: "", mimeType: "", data: "", url: "" }), '{"type":"text"}');
+    assert.equal(toJsonToolResult({ output: "", structuredContent: false }), '{"output":"","isError":false,"structuredContent":false}');
   });
 
   it("omit empty calls and keep a required empty results", () => {
@@ -205,11 +224,14 @@ describe("emitters", () => {
 
   it("refuse a value the schema rejects, naming the path", () => {
     rejected(() => toJsonToolResult({ output: 1 } as unknown as ToolResult), "$.output");
-    rejected(() => toJsonToolResult({ output: "", parts: [{ kind: "image", mimeType: "image/png", data: "!" }] }), "$.parts[0].data");
+    rejected(() => toJsonToolResult({ output: "", parts: [{ type: "image", mimeType: "image/png", data: "!" }] }), "$.parts[0].data");
+    rejected(() => toJsonToolResult({ output: "", structuredContent: null }), "$.structuredContent");
+    rejected(() => toJsonContentPart({ type: "text", text: 1 } as unknown as ContentPart), "$.text");
     rejected(() => toJsonToolResult({ output: "", metadata: { t: Number.POSITIVE_INFINITY } }), "$.metadata.t");
     const withFunction = { output: "", extra: () => 0 }; // an unknown key: not in an object literal
     rejected(() => toJsonToolResult(withFunction), "$.extra");
-    rejected(() => toJsonContentPart({ kind: "pdf" } as unknown as ContentPart), "$.kind");
+    rejected(() => toJsonContentPart({ type: "pdf" } as unknown as ContentPart), "$.type");
+    rejected(() => toJsonContentPart({ kind: "image" } as unknown as ContentPart), "$", /the required key "type"/);
   });
 
   it("round-trip the parsers' output to the same text", () => {

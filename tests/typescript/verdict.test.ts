@@ -151,7 +151,7 @@ describe("R3/R5: parsers on values nest at most MAX_DEPTH levels, as fromJson do
     wireError(() => parseToolResult(r), "$.metadata.r.metadata");
     wireError(() => parseToolResult({ output: "x", "later-key": [cyclic()] }), '$["later-key"][0].self');
     const parts: unknown[] = [];
-    parts.push({ kind: "file", mimeType: "a/b", data: "", more: parts });
+    parts.push({ type: "file", mimeType: "a/b", data: "", more: parts });
     // A free-form value is walked from where it starts: a cycle through the typed values above
     // it closes one lap later.
     wireError(() => parseToolResult({ output: "x", parts }), "$.parts[0].more[0].more", /the array at \$\.parts\[0\]\.more again$/);
@@ -217,6 +217,8 @@ describe("R5: every exported function throws only WireError", () => {
       nestedObjects(40_000),
       { output: "x", kind: "file", id: "i", status: "done", results: [], name: "n", metadata: cyclic(), data: cyclic() },
       { output: "x", kind: "k", id: "i", ok: true, prompt: "", status: "done", results: [], name: "n", arguments: {}, inputSchema: {}, metadata: nestedObjects(40_000), data: nestedObjects(40_000), later: nestedObjects(40_000) },
+      { output: "x", type: "file", id: "i", status: "done", results: [], name: "n", description: "", inputSchema: {}, structuredContent: cyclic(), outputSchema: cyclic(), later: cyclic() },
+      { output: "x", type: "text", id: "i", status: "done", results: [], name: "n", description: "", inputSchema: {}, structuredContent: nestedObjects(40_000), outputSchema: nestedObjects(40_000), later: nestedObjects(40_000) },
     ];
     for (const name of fns) {
       const fn = api[name] as (x: unknown) => unknown;

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
+// Generated from idl/ (toolnexus schema 2.0.0, sha256 cfd34062a47609ded3f0701bdc21ca0be8782747599608d456ec81aabd42858e).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The toolnexus wire contract in Rust: the envelope an LLM tool returns
@@ -6,7 +6,7 @@
 //! ([`pending`], [`auth_required`], [`pending_of`], [`Request`], [`Answer`]).
 //!
 //! The types are generated from the JSON Schema files in `idl/` (schema
-//! 1.0.0), the same source as the Python and TypeScript packages, and
+//! 2.0.0), the same source as the Python and TypeScript packages, and
 //! they read and write the same bytes:
 //!
 //! ```
@@ -16,10 +16,10 @@
 //! assert_eq!(r.output, "4");
 //! assert_eq!(r.to_json(), r#"{"output":"4","isError":false,"trace":"t-1"}"#);
 //!
-//! let bad = ToolResult::from_json(r#"{"output":"4","parts":[{"kind":"image","mimeType":""}]}"#);
+//! let bad = ToolResult::from_json(r#"{"output":"4","parts":[{"type":"video","url":"v.mp4"}]}"#);
 //! let err = bad.unwrap_err();
-//! assert_eq!(err.path(), "$.parts[0].mimeType");
-//! assert_eq!(err.message(), "shorter than the minimum length 1");
+//! assert_eq!(err.path(), "$.parts[0].type");
+//! assert_eq!(err.message(), r#""video" is not one of "text", "image", "audio", "file""#);
 //! # Ok::<(), toolnexus::WireError>(())
 //! ```
 //!
@@ -64,7 +64,7 @@ mod suspend;
 mod types;
 mod wire;
 
-pub use media::{DEFAULT_MAX_BYTES, FileError};
+pub use media::{DEFAULT_MAX_BYTES, FileError, UrlError};
 pub use suspend::{DEFAULT_AUTH_PROMPT, auth_required, new_request_id, pending, pending_of};
 pub use types::{
     Answer, AnswerReason, ContentPart, ContentPartKind, Request, RunResult, RunResultStatus,

@@ -1,7 +1,7 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
+// Generated from idl/ (toolnexus schema 2.0.0, sha256 cfd34062a47609ded3f0701bdc21ca0be8782747599608d456ec81aabd42858e).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
-//! The wire types of the toolnexus schema 1.0.0, one struct per IDL file.
+//! The wire types of the toolnexus schema 2.0.0, one struct per IDL file.
 //!
 //! Emitting and parsing are written out below field by field from the IDL. Emitting
 //! (each type's `Serialize`) first checks the value's nesting without recursing, then
@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 use crate::wire::{self, JsonPath, Nest, Nesting, StringRule, Wire, WireError};
 
 /// The version of the schema these types were generated from.
-pub const SCHEMA_VERSION: &str = "1.0.0";
+pub const SCHEMA_VERSION: &str = "2.0.0";
 
 /// The names of the wire types, in the order of the IDL manifest.
 pub const TYPE_NAMES: [&str; 9] = [
@@ -52,8 +52,6 @@ pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireErro
     Some(emitted)
 }
 
-static CONTENT_PART_MIME_TYPE: StringRule = StringRule::new(1, None);
-
 static CONTENT_PART_DATA: StringRule = StringRule::new(
     0,
     Some("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"),
@@ -63,19 +61,26 @@ static REQUEST_KIND: StringRule = StringRule::new(1, None);
 
 static TOOL_SPEC_NAME: StringRule = StringRule::new(0, Some("^[A-Za-z0-9_-]+$"));
 
-/// A non-text part of a tool result: an image, audio, video or any other file, carried inline
-/// as base64.
+/// One part of a tool result beyond its `output`, as every upstream toolnexus port writes it:
+/// text, an image, audio or any other file, carried inline as base64 `data` or by reference as
+/// a `url`. An empty string field is omitted from the wire, and an absent one reads as empty.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContentPart {
-    /// The family of the content, taken from the MIME type: `image`, `audio`, `video`, or
-    /// `file` for anything else.
+    /// What the part holds: `text` (in `text`), `image`, `audio`, or `file` for anything else,
+    /// video included. The APIs name this field `kind`.
     pub kind: ContentPartKind,
-    /// The IANA media type of `data`, such as `image/png` or `application/pdf`.
+    /// The text of a `text` part.
+    pub text: String,
+    /// The IANA media type of the content, such as `image/png` or `application/pdf`; a part
+    /// with `data` needs one, and so does a part by `url` in the helpers.
     pub mime_type: String,
     /// The content's bytes, standard base64 (RFC 4648 section 4) with padding.
     pub data: String,
+    /// Where the content is, when it is carried by reference instead of as `data` (an MCP
+    /// resource link).
+    pub url: String,
     /// A file name for the content, when it has one; never a path.
-    pub name: Option<String>,
+    pub name: String,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
@@ -85,23 +90,33 @@ pub struct ContentPart {
 impl ContentPart {
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut kind = None;
+        let mut text = None;
         let mut mime_type = None;
         let mut data = None;
+        let mut url = None;
         let mut name = None;
         let mut extra = Map::new();
         for (key, value) in wire::object(value, at)? {
             match key.as_str() {
-                "kind" => {
-                    let at = &at.key("kind");
+                "type" => {
+                    let at = &at.key("type");
                     kind = Some(ContentPartKind::parse_at(value, at)?);
+                }
+                "text" => {
+                    let at = &at.key("text");
+                    text = Some(wire::string(value, at)?);
                 }
                 "mimeType" => {
                     let at = &at.key("mimeType");
-                    mime_type = Some(wire::checked_string(value, at, &CONTENT_PART_MIME_TYPE)?);
+                    mime_type = Some(wire::string(value, at)?);
                 }
                 "data" => {
                     let at = &at.key("data");
                     data = Some(wire::checked_string(value, at, &CONTENT_PART_DATA)?);
+                }
+                "url" => {
+                    let at = &at.key("url");
+                    url = Some(wire::string(value, at)?);
                 }
                 "name" => {
                     let at = &at.key("name");
@@ -113,10 +128,12 @@ impl ContentPart {
             }
         }
         Ok(ContentPart {
-            kind: kind.ok_or_else(|| wire::missing(at, "kind"))?,
-            mime_type: mime_type.ok_or_else(|| wire::missing(at, "mimeType"))?,
-            data: data.ok_or_else(|| wire::missing(at, "data"))?,
-            name,
+            kind: kind.ok_or_else(|| wire::missing(at, "type"))?,
+            text: text.unwrap_or_default(),
+            mime_type: mime_type.unwrap_or_default(),
+            data: data.unwrap_or_default(),
+            url: url.unwrap_or_default(),
+            name: name.unwrap_or_default(),
             extra,
         })
     }
@@ -135,10 +152,20 @@ impl Serialize for ContentPart {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
         let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("kind", &self.kind)?;
-        map.serialize_entry("mimeType", &self.mime_type)?;
-        map.serialize_entry("data", &self.data)?;
-        if self.name.is_some() {
+        map.serialize_entry("type", &self.kind)?;
+        if !self.text.is_empty() {
+            map.serialize_entry("text", &self.text)?;
+        }
+        if !self.mime_type.is_empty() {
+            map.serialize_entry("mimeType", &self.mime_type)?;
+        }
+        if !self.data.is_empty() {
+            map.serialize_entry("data", &self.data)?;
+        }
+        if !self.url.is_empty() {
+            map.serialize_entry("url", &self.url)?;
+        }
+        if !self.name.is_empty() {
             map.serialize_entry("name", &self.name)?;
         }
         for (key, value) in &self.extra {
@@ -400,8 +427,13 @@ pub struct ToolResult {
     /// True when the tool failed; the failure is a result the model can read, never an
     /// exception crossing the tool boundary.
     pub is_error: bool,
-    /// Non-text output such as images and files, in order; omitted from the wire when empty.
+    /// Output beyond `output`, such as images, files, text and links, in order; omitted from
+    /// the wire when empty.
     pub parts: Vec<ContentPart>,
+    /// The result as structured data (an object, array, string, number or boolean), matching
+    /// the tool's `outputSchema` when it declares one; `output` then carries the same value as
+    /// JSON text, for models that read only text. Named as MCP's `CallToolResult` names it.
+    pub structured_content: Option<Value>,
     /// Free-form JSON for the host only (exit codes, diffs, timings); never sent to a model.
     /// The key `pending` is reserved: it holds a `Request` when the result is a suspension.
     pub metadata: Option<Map<String, Value>>,
@@ -416,6 +448,7 @@ impl ToolResult {
         let mut output = None;
         let mut is_error = None;
         let mut parts = None;
+        let mut structured_content = None;
         let mut metadata = None;
         let mut extra = Map::new();
         for (key, value) in wire::object(value, at)? {
@@ -432,6 +465,10 @@ impl ToolResult {
                     let at = &at.key("parts");
                     parts = Some(wire::array(value, at, ContentPart::parse_at)?);
                 }
+                "structuredContent" => {
+                    let at = &at.key("structuredContent");
+                    structured_content = Some(wire::any(value, at)?);
+                }
                 "metadata" => {
                     let at = &at.key("metadata");
                     metadata = Some(wire::object(value, at)?);
@@ -445,6 +482,7 @@ impl ToolResult {
             output: output.ok_or_else(|| wire::missing(at, "output"))?,
             is_error: is_error.unwrap_or_default(),
             parts: parts.unwrap_or_default(),
+            structured_content,
             metadata,
             extra,
         })
@@ -455,6 +493,7 @@ impl Nest for ToolResult {
     fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
         nesting.container(level);
         self.parts.nest(level + 1, nesting);
+        self.structured_content.nest(level + 1, nesting);
         self.metadata.nest(level + 1, nesting);
         nesting.members(&self.extra, level + 1);
     }
@@ -470,6 +509,9 @@ impl Serialize for ToolResult {
         map.serialize_entry("isError", &self.is_error)?;
         if !self.parts.is_empty() {
             map.serialize_entry("parts", &self.parts)?;
+        }
+        if self.structured_content.is_some() {
+            map.serialize_entry("structuredContent", &self.structured_content)?;
         }
         if self.metadata.is_some() {
             map.serialize_entry("metadata", &self.metadata)?;
@@ -584,8 +626,8 @@ impl<'de> Deserialize<'de> for ToolHints {
     }
 }
 
-/// How a tool is declared to a model: its name, what it does, and the JSON Schema of its
-/// arguments.
+/// How a tool is declared to a model: its name, what it does, and the JSON Schemas of its
+/// arguments and, when it has one, of its structured output.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ToolSpec {
     /// The tool's name, made of ASCII letters, digits, `_` and `-`.
@@ -600,6 +642,9 @@ pub struct ToolSpec {
     /// Advisory hints about how the tool behaves, when it declares them; host-only: an adapter
     /// sends them to MCP as tool annotations and to no model.
     pub hints: Option<ToolHints>,
+    /// The JSON Schema that the tool's `structuredContent` satisfies, when the tool returns
+    /// structured data; an object schema. Named as MCP names it.
+    pub output_schema: Option<Map<String, Value>>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
@@ -613,6 +658,7 @@ impl ToolSpec {
         let mut input_schema = None;
         let mut source = None;
         let mut hints = None;
+        let mut output_schema = None;
         let mut extra = Map::new();
         for (key, value) in wire::object(value, at)? {
             match key.as_str() {
@@ -636,6 +682,10 @@ impl ToolSpec {
                     let at = &at.key("hints");
                     hints = Some(ToolHints::parse_at(value, at)?);
                 }
+                "outputSchema" => {
+                    let at = &at.key("outputSchema");
+                    output_schema = Some(wire::object(value, at)?);
+                }
                 _ => {
                     extra.insert(key, value);
                 }
@@ -647,6 +697,7 @@ impl ToolSpec {
             input_schema: input_schema.ok_or_else(|| wire::missing(at, "inputSchema"))?,
             source,
             hints,
+            output_schema,
             extra,
         })
     }
@@ -657,6 +708,7 @@ impl Nest for ToolSpec {
         nesting.container(level);
         self.input_schema.nest(level + 1, nesting);
         self.hints.nest(level + 1, nesting);
+        self.output_schema.nest(level + 1, nesting);
         nesting.members(&self.extra, level + 1);
     }
 }
@@ -675,6 +727,9 @@ impl Serialize for ToolSpec {
         }
         if self.hints.is_some() {
             map.serialize_entry("hints", &self.hints)?;
+        }
+        if self.output_schema.is_some() {
+            map.serialize_entry("outputSchema", &self.output_schema)?;
         }
         for (key, value) in &self.extra {
             map.serialize_entry(key, value)?;
@@ -1019,19 +1074,19 @@ impl<'de> Deserialize<'de> for RunResult {
     }
 }
 
-/// The family of the content, taken from the MIME type: `image`, `audio`, `video`, or `file`
-/// for anything else.
+/// What the part holds: `text` (in `text`), `image`, `audio`, or `file` for anything else,
+/// video included. The APIs name this field `kind`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum ContentPartKind {
+    /// The wire value `text`.
+    #[serde(rename = "text")]
+    Text,
     /// The wire value `image`.
     #[serde(rename = "image")]
     Image,
     /// The wire value `audio`.
     #[serde(rename = "audio")]
     Audio,
-    /// The wire value `video`.
-    #[serde(rename = "video")]
-    Video,
     /// The wire value `file`.
     #[serde(rename = "file")]
     File,
@@ -1039,14 +1094,14 @@ pub enum ContentPartKind {
 
 impl ContentPartKind {
     /// Every value, in schema order.
-    pub const ALL: [Self; 4] = [Self::Image, Self::Audio, Self::Video, Self::File];
+    pub const ALL: [Self; 4] = [Self::Text, Self::Image, Self::Audio, Self::File];
 
-    /// The wire value, such as `"image"`.
+    /// The wire value, such as `"text"`.
     pub fn as_str(self) -> &'static str {
         match self {
+            Self::Text => "text",
             Self::Image => "image",
             Self::Audio => "audio",
-            Self::Video => "video",
             Self::File => "file",
         }
     }

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
+// Generated from idl/ (toolnexus schema 2.0.0, sha256 cfd34062a47609ded3f0701bdc21ca0be8782747599608d456ec81aabd42858e).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/rust/src/wire.rs (hand-written, copied verbatim).
 // codegen: copy
@@ -303,6 +303,13 @@ impl Nest for Map<String, Value> {
     }
 }
 
+/// A value of a field without a `type` (any JSON but `null`), sitting at `level`.
+impl Nest for Value {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.pending.push((self, level));
+    }
+}
+
 impl<T: Nest> Nest for Vec<T> {
     fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
         nesting.container(level);
@@ -462,6 +469,16 @@ pub(crate) fn object(value: Value, at: &JsonPath<'_>) -> Result<Map<String, Valu
     match value {
         Value::Object(map) => Ok(map),
         other => Err(expected("an object", &other, at)),
+    }
+}
+
+/// A field without a `type`: any JSON value but `null` (an optional field is absent,
+/// never null). Its nesting and numbers were checked with the whole document.
+#[allow(dead_code)] // for a field without a type; the IDL may have none
+pub(crate) fn any(value: Value, at: &JsonPath<'_>) -> Result<Value, WireError> {
+    match value {
+        Value::Null => Err(expected("a JSON value other than null", &Value::Null, at)),
+        other => Ok(other),
     }
 }
 

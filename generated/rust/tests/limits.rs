@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
+// Generated from idl/ (toolnexus schema 2.0.0, sha256 cfd34062a47609ded3f0701bdc21ca0be8782747599608d456ec81aabd42858e).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/rust/tests/limits.rs (hand-written, copied verbatim).
 // codegen: copy; requires ContentPart, Request, RunResult, ToolCallResult, ToolResult
@@ -86,7 +86,7 @@ fn r2_a_number_beyond_a_double_is_rejected_at_the_root() {
         rejected_at_root(&text);
         // In an unknown key, and in a part's unknown key, too.
         rejected_at_root(&format!(r#"{{"output":"x","later":[{number}]}}"#));
-        let part = format!(r#"{{"kind":"file","mimeType":"a/b","data":"","n":{number}}}"#);
+        let part = format!(r#"{{"type":"file","mimeType":"a/b","n":{number}}}"#);
         assert_eq!(ContentPart::from_json(&part).unwrap_err().path(), "$");
     }
     // The largest double, and a 308-digit integer, are in range.

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
+// Generated from idl/ (toolnexus schema 2.0.0, sha256 cfd34062a47609ded3f0701bdc21ca0be8782747599608d456ec81aabd42858e).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/rust/tests/runtime.rs (hand-written, copied verbatim).
 // codegen: copy; requires ContentPart, Request, ToolResult
@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use serde_json::{Map, Value, json};
 use toolnexus::{
     ContentPart, ContentPartKind, DEFAULT_AUTH_PROMPT, DEFAULT_MAX_BYTES, FileError, Request,
-    ToolResult, Wire, auth_required, new_request_id, pending, pending_of,
+    ToolResult, UrlError, Wire, auth_required, new_request_id, pending, pending_of,
 };
 
 fn meta(pairs: &[(&str, Value)]) -> Map<String, Value> {
@@ -137,7 +137,7 @@ fn from_path_reads_sniffs_and_names() {
     let part = ContentPart::from_path(dir.file("shot.dat", PNG)).unwrap();
     assert_eq!(part.kind, ContentPartKind::Image);
     assert_eq!(part.mime_type, "image/png");
-    assert_eq!(part.name.as_deref(), Some("shot.dat"));
+    assert_eq!(part.name, "shot.dat");
     assert_eq!(part.raw().unwrap(), PNG);
     assert_eq!(ContentPart::from_json(&part.to_json()).unwrap(), part);
 
@@ -154,6 +154,121 @@ fn from_path_reads_sniffs_and_names() {
         (empty.kind, empty.data.as_str()),
         (ContentPartKind::Audio, "")
     );
+    assert_eq!(
+        empty.to_json(),
+        r#"{"type":"audio","mimeType":"audio/wav","name":"empty.wav"}"#
+    );
+    // A video is a `file` part; its MIME type says what it is.
+    let clip = ContentPart::from_path(dir.file("clip.bin", b"\0\0\0\x20ftypisom")).unwrap();
+    assert_eq!(
+        (clip.kind, clip.mime_type.as_str()),
+        (ContentPartKind::File, "video/mp4")
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn from_path_refuses_a_fifo_without_blocking() {
+    let dir = TempDir::new("fifo");
+    let fifo = dir.0.join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !made {
+        return; // no mkfifo here
+    }
+    let err = ContentPart::from_path(&fifo).unwrap_err();
+    assert!(matches!(err, FileError::NotRegularFile { .. }), "{err:?}");
+    assert!(err.to_string().contains("not a regular file"), "{err}");
+}
+
+#[test]
+fn text_parts() {
+    let part = ContentPart::text("hello");
+    assert_eq!(part.kind, ContentPartKind::Text);
+    assert_eq!(part.text, "hello");
+    assert_eq!(part.to_json(), r#"{"type":"text","text":"hello"}"#);
+    assert_eq!(ContentPart::text("").to_json(), r#"{"type":"text"}"#);
+}
+
+#[test]
+fn from_bytes_kind_follows_the_mime_family() {
+    let cases = [
+        ("image/png", ContentPartKind::Image),
+        ("audio/ogg", ContentPartKind::Audio),
+        ("video/mp4", ContentPartKind::File),
+        ("application/pdf", ContentPartKind::File),
+        ("text/plain", ContentPartKind::File),
+    ];
+    for (mime, kind) in cases {
+        let part = ContentPart::from_bytes(b"hi", mime);
+        assert_eq!((part.kind, part.mime_type.as_str()), (kind, mime));
+        assert_eq!(part.data, "aGk=");
+    }
+}
+
+#[test]
+fn from_url_keeps_a_url_and_needs_its_mime_type() {
+    let part = ContentPart::from_url("https://e.com/cat.png", Some("image/png")).unwrap();
+    assert_eq!(part.kind, ContentPartKind::Image);
+    assert_eq!(
+        part.to_json(),
+        r#"{"type":"image","mimeType":"image/png","url":"https://e.com/cat.png"}"#
+    );
+    let clip = ContentPart::from_url("https://e.com/v.mp4", Some("video/mp4")).unwrap();
+    assert_eq!(clip.kind, ContentPartKind::File);
+    for mime in [None, Some("")] {
+        let err = ContentPart::from_url("https://e.com/cat.png", mime).unwrap_err();
+        assert_eq!(
+            err,
+            UrlError::MissingMimeType {
+                url: "https://e.com/cat.png".to_owned()
+            }
+        );
+        assert!(err.to_string().contains("needs its MIME type"), "{err}");
+    }
+    assert_eq!(
+        ContentPart::from_url("", Some("image/png")),
+        Err(UrlError::Empty)
+    );
+}
+
+#[test]
+fn from_url_decodes_a_data_url() {
+    // base64: "hi" is aGk=
+    let part = ContentPart::from_url("data:image/png;base64,aGk=", None).unwrap();
+    assert_eq!(
+        part.to_json(),
+        r#"{"type":"image","mimeType":"image/png","data":"aGk="}"#
+    );
+    assert_eq!(part.raw().unwrap(), b"hi");
+    // Upper-case scheme and BASE64, percent-encoded base64, a given MIME type wins.
+    let part =
+        ContentPart::from_url("DATA:audio/wav;BASE64,%2B%2F8%3D", Some("audio/x-wav")).unwrap();
+    assert_eq!(
+        (part.kind, part.mime_type.as_str(), part.data.as_str()),
+        (ContentPartKind::Audio, "audio/x-wav", "+/8=")
+    );
+    // Not base64: percent-encoded bytes, parameters kept in the MIME type.
+    let part = ContentPart::from_url("data:text/plain;charset=utf-8,a%20b%C3%A9%", None).unwrap();
+    assert_eq!(part.mime_type, "text/plain;charset=utf-8");
+    assert_eq!(part.raw().unwrap(), b"a b\xc3\xa9%");
+    assert_eq!(part.kind, ContentPartKind::File);
+    // No media type: text/plain;charset=US-ASCII, as RFC 2397 says.
+    let part = ContentPart::from_url("data:,x", None).unwrap();
+    assert_eq!(
+        (part.mime_type.as_str(), part.data.as_str()),
+        ("text/plain;charset=US-ASCII", "eA==")
+    );
+    for bad in [
+        "data:image/png;base64",
+        "data:image/png;base64,aGk",
+        "data:;base64,a!==",
+    ] {
+        let err = ContentPart::from_url(bad, None).unwrap_err();
+        assert!(matches!(err, UrlError::BadDataUrl { .. }), "{bad}: {err:?}");
+    }
 }
 
 #[test]

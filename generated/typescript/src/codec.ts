@@ -1,12 +1,14 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
+// Generated from idl/ (toolnexus schema 2.0.0, sha256 cfd34062a47609ded3f0701bdc21ca0be8782747599608d456ec81aabd42858e).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what
 // the JSON Schema accepts and keep unknown keys; emitters write the wire form: keys in schema
 // order, then unknown keys in their order, absent optional fields omitted (never null), empty
-// optional arrays omitted, other fields with a default always written.
+// optional arrays and strings whose default is "" omitted, other fields with a default always
+// written.
 
 import {
+  expectAny,
   expectArray,
   expectBoolean,
   expectEnum,
@@ -24,14 +26,18 @@ import type { ContentPart, Request, Answer, ToolResult, ToolHints, ToolSpec, Too
 
 // ---------------------------------------------------------------------------------- ContentPart
 
-const CONTENT_PART_KEYS: ReadonlySet<string> = new Set(["kind", "mimeType", "data", "name"]);
-const CONTENT_PART_KIND = ["image", "audio", "video", "file"] as const;
-const CONTENT_PART_MIME_TYPE: StringRule = { minLength: 1 };
+const CONTENT_PART_KEYS: ReadonlySet<string> = new Set(["type", "text", "mimeType", "data", "url", "name"]);
+const CONTENT_PART_TYPE = ["text", "image", "audio", "file"] as const;
 const CONTENT_PART_DATA: StringRule = { pattern: new RegExp("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$", "u") };
 
 /**
  * Reads a `ContentPart` from a JSON value (as `readJson` or `JSON.parse` return it),
  * checking it against the schema; unknown keys are kept.
+ * An empty `text` is read as absent (absent means empty).
+ * An empty `mimeType` is read as absent (absent means empty).
+ * An empty `data` is read as absent (absent means empty).
+ * An empty `url` is read as absent (absent means empty).
+ * An empty `name` is read as absent (absent means empty).
  *
  * @param path - The JSON path of `value`, for error messages.
  * @throws {@link WireError} naming the path of the first place the schema rejects.
@@ -39,12 +45,37 @@ const CONTENT_PART_DATA: StringRule = { pattern: new RegExp("^(?:[A-Za-z0-9+/]{4
 export function parseContentPart(value: unknown, path: string = "$"): ContentPart {
   const src = expectObject(value, path, "a ContentPart object");
   const out: ContentPart = {
-    kind: expectEnum(need(src, "kind", path), path + ".kind", CONTENT_PART_KIND),
-    mimeType: expectString(need(src, "mimeType", path), path + ".mimeType", CONTENT_PART_MIME_TYPE),
-    data: expectString(need(src, "data", path), path + ".data", CONTENT_PART_DATA),
+    type: expectEnum(need(src, "type", path), path + ".type", CONTENT_PART_TYPE),
   };
+  if (has(src, "text")) {
+    const text = expectString(src["text"], path + ".text");
+    if (text.length > 0) {
+      out["text"] = text;
+    }
+  }
+  if (has(src, "mimeType")) {
+    const text = expectString(src["mimeType"], path + ".mimeType");
+    if (text.length > 0) {
+      out["mimeType"] = text;
+    }
+  }
+  if (has(src, "data")) {
+    const text = expectString(src["data"], path + ".data", CONTENT_PART_DATA);
+    if (text.length > 0) {
+      out["data"] = text;
+    }
+  }
+  if (has(src, "url")) {
+    const text = expectString(src["url"], path + ".url");
+    if (text.length > 0) {
+      out["url"] = text;
+    }
+  }
   if (has(src, "name")) {
-    out["name"] = expectString(src["name"], path + ".name");
+    const text = expectString(src["name"], path + ".name");
+    if (text.length > 0) {
+      out["name"] = text;
+    }
   }
   return keepUnknown(src, out, CONTENT_PART_KEYS, path);
 }
@@ -57,11 +88,36 @@ export function parseContentPart(value: unknown, path: string = "$"): ContentPar
 export function toWireContentPart(value: ContentPart, path: string = "$"): JsonObject {
   const src = expectObject(value, path, "a ContentPart object");
   const out: JsonObject = {};
-  out["kind"] = expectEnum(need(src, "kind", path), path + ".kind", CONTENT_PART_KIND);
-  out["mimeType"] = expectString(need(src, "mimeType", path), path + ".mimeType", CONTENT_PART_MIME_TYPE);
-  out["data"] = expectString(need(src, "data", path), path + ".data", CONTENT_PART_DATA);
+  out["type"] = expectEnum(need(src, "type", path), path + ".type", CONTENT_PART_TYPE);
+  if (has(src, "text")) {
+    const text = expectString(src["text"], path + ".text");
+    if (text.length > 0) {
+      out["text"] = text;
+    }
+  }
+  if (has(src, "mimeType")) {
+    const text = expectString(src["mimeType"], path + ".mimeType");
+    if (text.length > 0) {
+      out["mimeType"] = text;
+    }
+  }
+  if (has(src, "data")) {
+    const text = expectString(src["data"], path + ".data", CONTENT_PART_DATA);
+    if (text.length > 0) {
+      out["data"] = text;
+    }
+  }
+  if (has(src, "url")) {
+    const text = expectString(src["url"], path + ".url");
+    if (text.length > 0) {
+      out["url"] = text;
+    }
+  }
   if (has(src, "name")) {
-    out["name"] = expectString(src["name"], path + ".name");
+    const text = expectString(src["name"], path + ".name");
+    if (text.length > 0) {
+      out["name"] = text;
+    }
   }
   return keepUnknown(src, out, CONTENT_PART_KEYS, path);
 }
@@ -222,7 +278,7 @@ export function toJsonAnswer(value: Answer): string {
 
 // ---------------------------------------------------------------------------------- ToolResult
 
-const TOOL_RESULT_KEYS: ReadonlySet<string> = new Set(["output", "isError", "parts", "metadata"]);
+const TOOL_RESULT_KEYS: ReadonlySet<string> = new Set(["output", "isError", "parts", "structuredContent", "metadata"]);
 
 /**
  * Reads a `ToolResult` from a JSON value (as `readJson` or `JSON.parse` return it),
@@ -240,6 +296,9 @@ export function parseToolResult(value: unknown, path: string = "$"): ToolResult 
     isError: has(src, "isError") ? expectBoolean(src["isError"], path + ".isError") : false,
     parts: has(src, "parts") ? expectArray(src["parts"], path + ".parts", parseContentPart) : [],
   };
+  if (has(src, "structuredContent")) {
+    out["structuredContent"] = expectAny(src["structuredContent"], path + ".structuredContent");
+  }
   if (has(src, "metadata")) {
     out["metadata"] = expectMap(src["metadata"], path + ".metadata");
   }
@@ -261,6 +320,9 @@ export function toWireToolResult(value: ToolResult, path: string = "$"): JsonObj
     if (items.length > 0) {
       out["parts"] = items;
     }
+  }
+  if (has(src, "structuredContent")) {
+    out["structuredContent"] = expectAny(src["structuredContent"], path + ".structuredContent");
   }
   if (has(src, "metadata")) {
     out["metadata"] = expectMap(src["metadata"], path + ".metadata");
@@ -341,7 +403,7 @@ export function toJsonToolHints(value: ToolHints): string {
 
 // ---------------------------------------------------------------------------------- ToolSpec
 
-const TOOL_SPEC_KEYS: ReadonlySet<string> = new Set(["name", "description", "inputSchema", "source", "hints"]);
+const TOOL_SPEC_KEYS: ReadonlySet<string> = new Set(["name", "description", "inputSchema", "source", "hints", "outputSchema"]);
 const TOOL_SPEC_NAME: StringRule = { pattern: new RegExp("^[A-Za-z0-9_-]+$", "u") };
 
 /**
@@ -364,6 +426,9 @@ export function parseToolSpec(value: unknown, path: string = "$"): ToolSpec {
   if (has(src, "hints")) {
     out["hints"] = parseToolHints(src["hints"], path + ".hints");
   }
+  if (has(src, "outputSchema")) {
+    out["outputSchema"] = expectMap(src["outputSchema"], path + ".outputSchema");
+  }
   return keepUnknown(src, out, TOOL_SPEC_KEYS, path);
 }
 
@@ -383,6 +448,9 @@ export function toWireToolSpec(value: ToolSpec, path: string = "$"): JsonObject 
   }
   if (has(src, "hints")) {
     out["hints"] = toWireToolHints(src["hints"] as ToolHints, path + ".hints");
+  }
+  if (has(src, "outputSchema")) {
+    out["outputSchema"] = expectMap(src["outputSchema"], path + ".outputSchema");
   }
   return keepUnknown(src, out, TOOL_SPEC_KEYS, path);
 }

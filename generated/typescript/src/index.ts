@@ -1,14 +1,14 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
+// Generated from idl/ (toolnexus schema 2.0.0, sha256 cfd34062a47609ded3f0701bdc21ca0be8782747599608d456ec81aabd42858e).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 /**
- * `toolnexus-contract`: the toolnexus wire types (schema 1.0.0), generated from the IDL.
+ * `toolnexus-contract`: the toolnexus wire types (schema 2.0.0), generated from the IDL.
  *
  * @packageDocumentation
  */
 
 /** The version of the schema this package was generated from. */
-export const SCHEMA_VERSION = "1.0.0";
+export const SCHEMA_VERSION = "2.0.0";
 
 export { WireError } from "./errors.js";
 export { JsonNumber, MAX_DEPTH, readJson, writeJson, type JsonObject, type JsonValue } from "./json.js";
@@ -52,4 +52,14 @@ export {
   toJsonRunResult,
   toWireRunResult,
 } from "./codec.js";
+export {
+  DEFAULT_MAX_BYTES,
+  fromBytes,
+  fromPath,
+  fromUrl,
+  kindFor,
+  sniffMime,
+  text,
+  type PartKind,
+} from "./media.js";
 export { authRequired, AUTHORIZATION_PROMPT, pending, pendingOf } from "./suspend.js";

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 1.0.0, sha256 fba634dffffaefd970e0f3dc7e5ba5788254ff546fd625fdd1bdb0d5e3a8b159).
+// Generated from idl/ (toolnexus schema 2.0.0, sha256 cfd34062a47609ded3f0701bdc21ca0be8782747599608d456ec81aabd42858e).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // One interface per wire type. Property names are the wire keys; an optional property is
@@ -10,20 +10,47 @@
 import type { JsonValue } from "./json.js";
 
 /**
- * A non-text part of a tool result: an image, audio, video or any other file, carried inline as
- * base64.
+ * One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text,
+ * an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. An
+ * empty string field is omitted from the wire, and an absent one reads as empty.
  */
 export interface ContentPart {
   /**
-   * The family of the content, taken from the MIME type: `image`, `audio`, `video`, or `file` for
-   * anything else.
+   * What the part holds: `text` (in `text`), `image`, `audio`, or `file` for anything else, video
+   * included. The APIs name this field `kind`.
    */
-  kind: "image" | "audio" | "video" | "file";
-  /** The IANA media type of `data`, such as `image/png` or `application/pdf`. */
-  mimeType: string;
-  /** The content's bytes, standard base64 (RFC 4648 section 4) with padding. */
-  data: string;
-  /** A file name for the content, when it has one; never a path. */
+  type: "text" | "image" | "audio" | "file";
+  /**
+   * The text of a `text` part.
+   *
+   * @defaultValue `""`
+   */
+  text?: string;
+  /**
+   * The IANA media type of the content, such as `image/png` or `application/pdf`; a part with
+   * `data` needs one, and so does a part by `url` in the helpers.
+   *
+   * @defaultValue `""`
+   */
+  mimeType?: string;
+  /**
+   * The content's bytes, standard base64 (RFC 4648 section 4) with padding.
+   *
+   * @defaultValue `""`
+   */
+  data?: string;
+  /**
+   * Where the content is, when it is carried by reference instead of as `data` (an MCP resource
+   * link).
+   *
+   * @defaultValue `""`
+   */
+  url?: string;
+  /**
+   * A file name for the content, when it has one; never a path.
+   *
+   * @defaultValue `""`
+   */
   name?: string;
 }
 
@@ -86,11 +113,18 @@ export interface ToolResult {
    */
   isError?: boolean;
   /**
-   * Non-text output such as images and files, in order; omitted from the wire when empty.
+   * Output beyond `output`, such as images, files, text and links, in order; omitted from the wire
+   * when empty.
    *
    * @defaultValue `[]`
    */
   parts?: ContentPart[];
+  /**
+   * The result as structured data (an object, array, string, number or boolean), matching the
+   * tool's `outputSchema` when it declares one; `output` then carries the same value as JSON text,
+   * for models that read only text. Named as MCP's `CallToolResult` names it.
+   */
+  structuredContent?: JsonValue;
   /**
    * Free-form JSON for the host only (exit codes, diffs, timings); never sent to a model. The key
    * `pending` is reserved: it holds a `Request` when the result is a suspension.
@@ -111,7 +145,10 @@ export interface ToolHints {
   openWorld: boolean;
 }
 
-/** How a tool is declared to a model: its name, what it does, and the JSON Schema of its arguments. */
+/**
+ * How a tool is declared to a model: its name, what it does, and the JSON Schemas of its arguments
+ * and, when it has one, of its structured output.
+ */
 export interface ToolSpec {
   /** The tool's name, made of ASCII letters, digits, `_` and `-`. */
   name: string;
@@ -126,6 +163,11 @@ export interface ToolSpec {
    * them to MCP as tool annotations and to no model.
    */
   hints?: ToolHints;
+  /**
+   * The JSON Schema that the tool's `structuredContent` satisfies, when the tool returns structured
+   * data; an object schema. Named as MCP names it.
+   */
+  outputSchema?: { [key: string]: JsonValue };
 }
 
 /** One tool call that a model asked for in a turn. */

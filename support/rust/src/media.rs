@@ -1,6 +1,7 @@
 // codegen: copy; requires ContentPart
 
-//! Non-text parts from files and bytes: [`ContentPart::from_path`] and its siblings.
+//! Content parts from text, bytes, files and URLs: [`ContentPart::text`],
+//! [`ContentPart::from_bytes`], [`ContentPart::from_path`], [`ContentPart::from_url`].
 
 use std::fmt;
 use std::fs::File;
@@ -120,12 +121,69 @@ impl std::error::Error for FileError {
     }
 }
 
+/// A URL could not be made into a [`ContentPart`] by [`ContentPart::from_url`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UrlError {
+    /// The URL is empty.
+    Empty,
+    /// A URL other than `data:` came without a MIME type; nothing is fetched, so the
+    /// type cannot be found out.
+    MissingMimeType {
+        /// The URL as given.
+        url: String,
+    },
+    /// A `data:` URL without a comma, or whose base64 is not valid.
+    BadDataUrl {
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+impl fmt::Display for UrlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UrlError::Empty => f.write_str("from_url needs a non-empty URL"),
+            UrlError::MissingMimeType { url } => write!(
+                f,
+                "a part by URL needs its MIME type, as nothing is fetched: \
+                 from_url({url:?}, Some(\"image/png\"))"
+            ),
+            UrlError::BadDataUrl { reason } => write!(f, "not a valid data: URL: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for UrlError {}
+
 impl ContentPart {
+    /// An empty part of kind `kind` (empty strings are omitted on the wire).
+    fn with_kind(kind: ContentPartKind) -> ContentPart {
+        ContentPart {
+            kind,
+            text: String::new(),
+            mime_type: String::new(),
+            data: String::new(),
+            url: String::new(),
+            name: String::new(),
+            extra: Map::<String, Value>::new(),
+        }
+    }
+
+    /// A `text` part holding `text`.
+    pub fn text(text: impl Into<String>) -> ContentPart {
+        ContentPart {
+            text: text.into(),
+            ..ContentPart::with_kind(ContentPartKind::Text)
+        }
+    }
+
     /// A part holding the file at `path`, named after it, up to [`DEFAULT_MAX_BYTES`].
     ///
     /// The MIME type comes from the file's first bytes for common formats (PNG, JPEG,
     /// GIF, WebP, PDF, WAV, MP3, OGG, FLAC, MP4, WebM...), else from its extension,
-    /// else `application/octet-stream`; `kind` follows the MIME family.
+    /// else `application/octet-stream`; `kind` follows the MIME family (`image`,
+    /// `audio`, else `file`, video included).
     pub fn from_path(path: impl AsRef<Path>) -> Result<ContentPart, FileError> {
         ContentPart::from_path_with_limit(path, DEFAULT_MAX_BYTES)
     }
@@ -170,20 +228,49 @@ impl ContentPart {
             .unwrap_or_default();
         let head = &raw[..raw.len().min(SNIFF_BYTES)];
         let mut part = ContentPart::from_bytes(&raw, sniff_mime(head, &suffix));
-        part.name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        part.name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         Ok(part)
     }
 
-    /// A part holding `raw`, base64-encoded; `kind` follows the MIME family.
+    /// A part holding `raw`, base64-encoded, with `mime_type`; `kind` follows the MIME
+    /// family (`image`, `audio`, else `file`, video included).
     pub fn from_bytes(raw: &[u8], mime_type: impl Into<String>) -> ContentPart {
         let mime_type = mime_type.into();
-        ContentPart {
-            kind: ContentPartKind::of_mime(&mime_type),
-            mime_type,
-            data: BASE64.encode(raw),
-            name: None,
-            extra: Map::<String, Value>::new(),
+        let mut part = ContentPart::with_kind(ContentPartKind::of_mime(&mime_type));
+        part.mime_type = mime_type;
+        part.data = BASE64.encode(raw);
+        part
+    }
+
+    /// A part for the content at `url`.
+    ///
+    /// A `data:` URL (RFC 2397: `data:<mime>;base64,<base64>`, or percent-encoded bytes
+    /// without `;base64`) is decoded: the part holds its bytes in `data`, with its media
+    /// type (or `mime_type`, when given; `text/plain;charset=US-ASCII` when it names
+    /// none). Any other URL is kept as `url`, by reference, and needs `mime_type`, since
+    /// nothing is fetched: [`UrlError::MissingMimeType`] otherwise. `kind` follows the
+    /// MIME family.
+    pub fn from_url(url: &str, mime_type: Option<&str>) -> Result<ContentPart, UrlError> {
+        let mime_type = mime_type.filter(|m| !m.is_empty());
+        if url.is_empty() {
+            return Err(UrlError::Empty);
         }
+        if url.len() >= 5 && url.as_bytes()[..5].eq_ignore_ascii_case(b"data:") {
+            let (own, raw) = data_url(&url[5..])?;
+            return Ok(ContentPart::from_bytes(&raw, mime_type.unwrap_or(&own)));
+        }
+        let Some(mime_type) = mime_type.filter(|m| !m.trim().is_empty()) else {
+            return Err(UrlError::MissingMimeType {
+                url: url.to_owned(),
+            });
+        };
+        let mut part = ContentPart::with_kind(ContentPartKind::of_mime(mime_type));
+        part.mime_type = mime_type.to_owned();
+        part.url = url.to_owned();
+        Ok(part)
     }
 
     /// The decoded bytes of `data`; an error (at `$.data`) when it is not standard
@@ -199,9 +286,55 @@ impl ContentPart {
     }
 }
 
+/// The media type and the bytes of a `data:` URL, given what follows `data:`.
+fn data_url(rest: &str) -> Result<(String, Vec<u8>), UrlError> {
+    let Some((meta, payload)) = rest.split_once(',') else {
+        return Err(UrlError::BadDataUrl {
+            reason: "it needs a comma between its media type and its data".to_owned(),
+        });
+    };
+    let mut params: Vec<&str> = meta.split(';').map(str::trim).collect();
+    let is_base64 = params.len() > 1 && params[params.len() - 1].eq_ignore_ascii_case("base64");
+    if is_base64 {
+        params.pop();
+    }
+    let mime_type = if params[0].is_empty() {
+        "text/plain;charset=US-ASCII".to_owned()
+    } else {
+        params.join(";")
+    };
+    let raw = percent_decode(payload.as_bytes());
+    if !is_base64 {
+        return Ok((mime_type, raw));
+    }
+    let bytes = BASE64.decode(&raw).map_err(|e| UrlError::BadDataUrl {
+        reason: format!("its base64 is not valid: {e}"),
+    })?;
+    Ok((mime_type, bytes))
+}
+
+/// `text` with each `%XX` decoded; a `%` not followed by two hex digits stays.
+fn percent_decode(text: &[u8]) -> Vec<u8> {
+    let hex = |b: u8| (b as char).to_digit(16);
+    let mut out = Vec::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        if text[i] == b'%' && i + 2 < text.len() {
+            if let (Some(hi), Some(lo)) = (hex(text[i + 1]), hex(text[i + 2])) {
+                out.push((hi * 16 + lo) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(text[i]);
+        i += 1;
+    }
+    out
+}
+
 impl ContentPartKind {
-    /// `image`, `audio` or `video` from the family of `mime_type`; `file` for
-    /// everything else.
+    /// `image` or `audio` from the family of `mime_type`; `file` for everything else,
+    /// video included (the upstream ports have no video kind).
     pub fn of_mime(mime_type: &str) -> ContentPartKind {
         let family = mime_type
             .split('/')
@@ -212,7 +345,6 @@ impl ContentPartKind {
         match family.as_str() {
             "image" => ContentPartKind::Image,
             "audio" => ContentPartKind::Audio,
-            "video" => ContentPartKind::Video,
             _ => ContentPartKind::File,
         }
     }
@@ -379,10 +511,7 @@ mod tests {
             ContentPartKind::of_mime(" Audio/ogg"),
             ContentPartKind::Audio
         );
-        assert_eq!(
-            ContentPartKind::of_mime("video/mp4"),
-            ContentPartKind::Video
-        );
+        assert_eq!(ContentPartKind::of_mime("video/mp4"), ContentPartKind::File);
         assert_eq!(
             ContentPartKind::of_mime("application/pdf"),
             ContentPartKind::File

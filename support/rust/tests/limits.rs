@@ -83,7 +83,7 @@ fn r2_a_number_beyond_a_double_is_rejected_at_the_root() {
         rejected_at_root(&text);
         // In an unknown key, and in a part's unknown key, too.
         rejected_at_root(&format!(r#"{{"output":"x","later":[{number}]}}"#));
-        let part = format!(r#"{{"kind":"file","mimeType":"a/b","data":"","n":{number}}}"#);
+        let part = format!(r#"{{"type":"file","mimeType":"a/b","n":{number}}}"#);
         assert_eq!(ContentPart::from_json(&part).unwrap_err().path(), "$");
     }
     // The largest double, and a 308-digit integer, are in range.

@@ -26,7 +26,7 @@ fn rejected<T: Wire + std::fmt::Debug>(text: &str, path: &str) -> WireError {
 fn a_full_result_comes_back_byte_for_byte() {
     // Map keys already sorted, integers in range: the same bytes with or without `lossless`.
     same_bytes::<ToolResult>(
-        r#"{"output":"ok","isError":true,"parts":[{"kind":"image","mimeType":"image/png","data":"iVBORw0KGgo=","name":"a.png","dpi":72}],"metadata":{"a":{"x":null,"y":[1,-2,18446744073709551615,-9223372036854775808,2.5]},"z":1},"b":2,"trace":"t"}"#,
+        r#"{"output":"ok","isError":true,"parts":[{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo=","name":"a.png","dpi":72}],"metadata":{"a":{"x":null,"y":[1,-2,18446744073709551615,-9223372036854775808,2.5]},"z":1},"b":2,"trace":"t"}"#,
     );
     same_bytes::<ToolResult>(r#"{"output":"","isError":false}"#);
     same_bytes::<ToolResult>(r#"{"output":"é ✓ \"q\" \\ \n\t\u0001 😀","isError":false}"#);
@@ -70,7 +70,11 @@ fn without_lossless_keys_are_sorted_and_numbers_are_serde_jsons() {
 
 #[test]
 fn every_type_comes_back_byte_for_byte() {
-    same_bytes::<ContentPart>(r#"{"kind":"file","mimeType":"application/pdf","data":""}"#);
+    same_bytes::<ContentPart>(r#"{"type":"file","mimeType":"application/pdf","name":"a.pdf"}"#);
+    same_bytes::<ContentPart>(r#"{"type":"text","text":"hi","later":[]}"#);
+    same_bytes::<ContentPart>(
+        r#"{"type":"image","mimeType":"image/png","url":"https://e.com/a.png"}"#,
+    );
     same_bytes::<Request>(
         r#"{"id":"pnd-1","kind":"input","prompt":"Name?","url":"https://x","data":{"type":"object"},"expiresAt":"2030-01-02T03:04:05.123+01:00","k":[]}"#,
     );
@@ -136,6 +140,12 @@ fn a_known_key_with_the_wrong_type_names_its_path() {
 fn null_is_not_an_absent_optional() {
     rejected::<ToolResult>(r#"{"output":"x","metadata":null}"#, "$.metadata");
     rejected::<ToolResult>(r#"{"output":"x","isError":null}"#, "$.isError");
+    rejected::<ToolResult>(
+        r#"{"output":"x","structuredContent":null}"#,
+        "$.structuredContent",
+    );
+    rejected::<ContentPart>(r#"{"type":"text","text":null}"#, "$.text");
+    rejected::<ContentPart>(r#"{"type":"file","url":null}"#, "$.url");
     rejected::<Request>(
         r#"{"id":"","kind":"input","prompt":"","url":null}"#,
         "$.url",
@@ -153,18 +163,21 @@ fn required_keys_enums_lengths_and_patterns_are_checked() {
         r#"{"output":"x","parts":[{"kind":"image","data":""}]}"#,
         "$.parts[0]",
     );
-    assert_eq!(e.message(), r#"the required key "mimeType" is missing"#);
+    assert_eq!(e.message(), r#"the required key "type" is missing"#);
     rejected::<ToolResult>(r#"{"isError":true}"#, "$");
-    rejected::<ContentPart>(r#"{"kind":"text","mimeType":"a/b","data":""}"#, "$.kind");
-    rejected::<ContentPart>(r#"{"kind":"image","mimeType":"","data":""}"#, "$.mimeType");
+    let e = rejected::<ContentPart>(r#"{"type":"video","mimeType":"video/mp4"}"#, "$.type");
+    assert_eq!(
+        e.message(),
+        r#""video" is not one of "text", "image", "audio", "file""#
+    );
     rejected::<ContentPart>(
-        r#"{"kind":"image","mimeType":"a/b","data":"abc"}"#,
+        r#"{"type":"image","mimeType":"a/b","data":"abc"}"#,
         "$.data",
     );
     // The schema's pattern does not ask for zero unused bits.
-    assert!(ContentPart::from_json(r#"{"kind":"image","mimeType":"a/b","data":"ab=="}"#).is_ok());
+    assert!(ContentPart::from_json(r#"{"type":"image","mimeType":"a/b","data":"ab=="}"#).is_ok());
     rejected::<ContentPart>(
-        r#"{"kind":"image","mimeType":"a/b","data":"YQ==\n"}"#,
+        r#"{"type":"image","mimeType":"a/b","data":"YQ==\n"}"#,
         "$.data",
     );
     rejected::<Request>(r#"{"id":"","kind":"","prompt":""}"#, "$.kind");
@@ -181,8 +194,44 @@ fn required_keys_enums_lengths_and_patterns_are_checked() {
         r#"{"name":"a b","description":"","inputSchema":{}}"#,
         "$.name",
     );
-    // minLength counts characters, not bytes.
-    assert!(ContentPart::from_json(r#"{"kind":"file","mimeType":"é","data":""}"#).is_ok());
+    // Empty strings are absent: read as empty, and omitted on the way out.
+    let part = ContentPart::from_json(
+        r#"{"name":"","type":"file","text":"","mimeType":"","data":"","url":""}"#,
+    )
+    .unwrap();
+    assert_eq!((part.name.as_str(), part.url.as_str()), ("", ""));
+    assert_eq!(part.to_json(), r#"{"type":"file"}"#);
+}
+
+#[test]
+fn structured_content_is_any_json_but_null() {
+    for value in [
+        "0",
+        "false",
+        r#""""#,
+        "[]",
+        r#"{"b":[1,{"c":null}],"a":"x"}"#,
+    ] {
+        let text = format!(r#"{{"output":"x","isError":false,"structuredContent":{value}}}"#);
+        let r = ToolResult::from_json(&text).unwrap();
+        assert!(r.structured_content.is_some(), "{value}");
+        if value.starts_with('{') {
+            // serde_json sorts keys unless `lossless`; compare the value then.
+            assert_eq!(ToolResult::from_json(&r.to_json()).unwrap(), r);
+        } else {
+            assert_eq!(r.to_json(), text);
+        }
+    }
+    let r = ToolResult::from_json(r#"{"output":"x","structuredContent":{"t":21.5}}"#).unwrap();
+    assert_eq!(r.structured_content, Some(json!({"t": 21.5})));
+    // Its nesting counts from the result, as metadata's does: 99 levels inside it.
+    let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    let at = |n: usize| format!(r#"{{"output":"x","structuredContent":{}}}"#, deep(n));
+    assert!(ToolResult::from_json(&at(99)).is_ok());
+    rejected::<ToolResult>(&at(100), "$");
+    let mut built = ToolResult::ok("x");
+    built.structured_content = Some(serde_json::from_str(&deep(100)).unwrap());
+    assert!(built.try_to_json().is_err());
 }
 
 #[test]
@@ -202,12 +251,11 @@ fn the_document_itself() {
 fn serde_deserialize_goes_through_the_same_checks() {
     let ok: ToolResult = serde_json::from_str(r#"{"output":"x","k":1}"#).unwrap();
     assert_eq!(ok.extra["k"], 1);
-    let err = serde_json::from_str::<ContentPart>(r#"{"kind":"image","mimeType":"","data":""}"#)
-        .unwrap_err();
+    let err = serde_json::from_str::<ContentPart>(r#"{"type":"image","mimeType":1}"#).unwrap_err();
     assert!(err.to_string().contains("$.mimeType"), "{err}");
     let kind: ContentPartKind = serde_json::from_value(json!("audio")).unwrap();
     assert_eq!(kind, ContentPartKind::Audio);
-    assert!(serde_json::from_value::<ContentPartKind>(json!("text")).is_err());
+    assert!(serde_json::from_value::<ContentPartKind>(json!("video")).is_err());
 }
 
 #[test]
@@ -257,7 +305,7 @@ fn parse_and_roundtrip_by_name() {
 #[test]
 fn a_large_part_is_validated_in_linear_time() {
     let data = "QUJD".repeat(7 << 20); // 28 MiB of base64, a 21 MiB file
-    let text = format!(r#"{{"kind":"file","mimeType":"a/b","data":"{data}"}}"#);
+    let text = format!(r#"{{"type":"file","mimeType":"a/b","data":"{data}"}}"#);
     let started = std::time::Instant::now();
     let part = ContentPart::from_json(&text).unwrap();
     assert_eq!(part.data.len(), data.len());

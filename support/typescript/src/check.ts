@@ -235,6 +235,17 @@ export function expectMap(value: unknown, path: string): JsonObject {
 }
 
 /**
+ * A field without a `type` in the schema: any JSON value but `null` (which an optional field
+ * never is: absent is omitted), checked all the way down as a free-form object is.
+ */
+export function expectAny(value: unknown, path: string): JsonValue {
+  if (value === null) {
+    throw new WireError(path, "a JSON value other than null", "null");
+  }
+  return expectJson(value, path);
+}
+
+/**
  * Copies the keys of `src` that the schema does not name onto `out`, after the known ones and
  * in their order in `src`, each checked to be JSON.
  */

@@ -9,10 +9,15 @@ export const unknown: ToolResult = { output: "x", later: 1 }; // expect-error TS
 
 export const nested: ToolResult = {
   output: "x",
-  parts: [{ kind: "file", mimeType: "a/b", data: "", nmae: "a.txt" }], // expect-error TS2353
+  parts: [{ type: "file", mimeType: "a/b", data: "", nmae: "a.txt" }], // expect-error TS2353
 };
 
-export const part: ContentPart = { kind: "pdf", mimeType: "a/b", data: "" }; // expect-error TS2322
+export const part: ContentPart = { type: "pdf", mimeType: "a/b", data: "" }; // expect-error TS2322
+
+// The interfaces are wire-shaped: a part's kind is its wire key `type`, not the API name `kind`.
+export const apiName: ContentPart = { kind: "file" }; // expect-error TS2353
+
+export const video: ContentPart = { type: "video", url: "v.mp4" }; // expect-error TS2322
 
 export const sent = toJsonToolResult({ output: "x", isEror: false }); // expect-error TS2561
 

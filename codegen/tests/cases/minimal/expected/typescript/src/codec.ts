@@ -4,7 +4,8 @@
 // A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what
 // the JSON Schema accepts and keep unknown keys; emitters write the wire form: keys in schema
 // order, then unknown keys in their order, absent optional fields omitted (never null), empty
-// optional arrays omitted, other fields with a default always written.
+// optional arrays and strings whose default is "" omitted, other fields with a default always
+// written.
 
 import {
   expectBoolean,

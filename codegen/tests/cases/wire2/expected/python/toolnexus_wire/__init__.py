@@ -1,0 +1,29 @@
+# Generated from idl/ (wire2 schema 1.0.0, sha256 c57f305d00323e82e2c2c42bf83e68beed4ef90911aee0a10a0c1c77985c6d84).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+"""The wire2 wire types (schema 1.0.0) as pydantic v2 models.
+
+Every model has `to_wire`, `to_json`, `from_wire` and `from_json`. Most users
+want the `toolnexus` package, which builds on these.
+"""
+
+from . import _fast, _schemas, _serde  # noqa: F401  (they install the fast paths, schemas, encoders)
+from ._base import MAX_DEPTH, WireModel, dumps
+from ._errors import WireError, json_path
+from .models import (
+    Outcome,
+    Piece,
+)
+
+SCHEMA_VERSION = "1.0.0"
+
+__all__ = [
+    "MAX_DEPTH",
+    "Outcome",
+    "Piece",
+    "SCHEMA_VERSION",
+    "WireError",
+    "WireModel",
+    "dumps",
+    "json_path",
+]

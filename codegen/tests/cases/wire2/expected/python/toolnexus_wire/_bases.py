@@ -1,0 +1,33 @@
+# Generated from idl/ (wire2 schema 1.0.0, sha256 c57f305d00323e82e2c2c42bf83e68beed4ef90911aee0a10a0c1c77985c6d84).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+"""Per-type bases of the generated models: the type's hand-written helpers, when it has any
+(`_helpers/`), and the refusal of `null` for an optional field: None in Python, absent on
+the wire, at the cost of a check only when the key is present."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import field_validator
+
+from ._base import WireModel
+
+__all__ = [
+    "PieceBase",
+    "OutcomeBase",
+]
+
+
+def _refuse_null(value: Any) -> Any:
+    if value is None:
+        raise ValueError("null is not allowed: leave the key out instead")
+    return value
+
+
+class PieceBase(WireModel):
+    pass
+
+
+class OutcomeBase(WireModel):
+    _no_null = field_validator("result_value", mode="before", check_fields=False)(_refuse_null)

@@ -1,0 +1,188 @@
+# Generated from idl/ (wire2 schema 1.0.0, sha256 c57f305d00323e82e2c2c42bf83e68beed4ef90911aee0a10a0c1c77985c6d84).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+"""The fast paths of `to_json` and `from_json`, written out field by field from the IDL.
+
+The rules they follow, and when they decline, are in `_speed`'s docstring.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import models
+from ._speed import FLOAT_MAX as _FLOAT_MAX
+from ._speed import FREE_DEPTH as _FREE_DEPTH
+from ._speed import INT_MAX as _INT_MAX
+from ._speed import INT_MIN as _INT_MIN
+from ._speed import MISS as _MISS
+from ._speed import check_for, install
+from ._speed import new_model as _new_model
+from ._speed import plain as _plain
+from ._speed import plain_float as _plain_float
+from ._speed import sound as _sound
+
+__all__: list[str] = []
+
+
+def _decode_Piece(d: Any) -> Any:
+    """A `Piece` from orjson's parse of its JSON, or None to let the validator decide."""
+    if type(d) is not dict:
+        return None
+    fields_set: set[str] = set()
+    v = d.get("type", _MISS)
+    if v is _MISS:
+        return None
+    if type(v) is not str or v not in (
+        "text",
+        "blob",
+    ):
+        return None
+    kind = v
+    fields_set.add("kind")
+    v = d.get("label", _MISS)
+    if v is _MISS:
+        label: Any = ""
+    else:
+        if type(v) is not str:
+            return None
+        label = v
+        fields_set.add("label")
+    v = d.get("body", _MISS)
+    if v is _MISS:
+        return None
+    if (
+        v is None
+        or (type(v) is float and not abs(v) < _FLOAT_MAX)
+        or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH))
+    ):
+        return None
+    body = v
+    fields_set.add("body")
+    values = {"kind": kind, "label": label, "body": body}
+    if len(d) > len(fields_set):
+        extra = {k: v for k, v in d.items() if k not in _KNOWN_Piece}
+        if not _sound(extra, _FREE_DEPTH):
+            return None
+        fields_set.update(extra)  # pydantic counts unknown keys as set fields too
+    else:
+        extra = {}
+    return _new_model(models.Piece, values, fields_set, extra)
+
+
+_KNOWN_Piece = frozenset({"type", "label", "body"})
+
+
+def _decode_Outcome(d: Any) -> Any:
+    """A `Outcome` from orjson's parse of its JSON, or None to let the validator decide."""
+    if type(d) is not dict:
+        return None
+    fields_set: set[str] = set()
+    v = d.get("summary", _MISS)
+    if v is _MISS:
+        return None
+    if type(v) is not str:
+        return None
+    summary = v
+    fields_set.add("summary")
+    v = d.get("result", _MISS)
+    if v is _MISS:
+        result_value: Any = None
+    else:
+        if (
+            v is None
+            or (type(v) is float and not abs(v) < _FLOAT_MAX)
+            or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH))
+        ):
+            return None
+        result_value = v
+        fields_set.add("result_value")
+    v = d.get("pieces", _MISS)
+    if v is _MISS:
+        pieces: Any = []
+    else:
+        if type(v) is not list:
+            return None
+        pieces_a0: list[Any] = []
+        for pieces_i0 in v:
+            pieces_x0 = _decode_Piece(pieces_i0)
+            if pieces_x0 is None:
+                return None
+            pieces_a0.append(pieces_x0)
+        pieces = pieces_a0
+        fields_set.add("pieces")
+    v = d.get("note", _MISS)
+    if v is _MISS:
+        note: Any = ""
+    else:
+        if type(v) is not str:
+            return None
+        note = v
+        fields_set.add("note")
+    values = {"summary": summary, "result_value": result_value, "pieces": pieces, "note": note}
+    if len(d) > len(fields_set):
+        return None
+    return _new_model(models.Outcome, values, fields_set, None)
+
+
+_KNOWN_Outcome = frozenset({"summary", "result", "pieces", "note"})
+
+
+def _json_Piece(m: Any) -> dict[str, Any] | None:
+    """The wire form of `m`, as `_serde` writes it, or None when orjson would not write it
+    byte for byte as `json` does."""
+    out: dict[str, Any] = {}
+    kind_v = m.kind
+    if type(kind_v) is not str:
+        return None
+    out["type"] = kind_v
+    if m.label:
+        label_v = m.label
+        if type(label_v) is not str:
+            return None
+        out["label"] = label_v
+    body_v = m.body
+    if body_v is None or not _plain([body_v], _FREE_DEPTH + 1):
+        return None
+    out["body"] = body_v
+    extra = m.__pydantic_extra__
+    if extra:
+        if not _plain(extra, _FREE_DEPTH):
+            return None
+        out.update(extra)
+    return out
+
+
+def _json_Outcome(m: Any) -> dict[str, Any] | None:
+    """The wire form of `m`, as `_serde` writes it, or None when orjson would not write it
+    byte for byte as `json` does."""
+    out: dict[str, Any] = {}
+    summary_v = m.summary
+    if type(summary_v) is not str:
+        return None
+    out["summary"] = summary_v
+    if m.result_value is not None:
+        result_value_v = m.result_value
+        if result_value_v is None or not _plain([result_value_v], _FREE_DEPTH + 1):
+            return None
+        out["result"] = result_value_v
+    if m.pieces:
+        pieces_v_a0: list[Any] = []
+        for pieces_v_i0 in m.pieces:
+            pieces_v_x0 = _json_Piece(pieces_v_i0)
+            if pieces_v_x0 is None:
+                return None
+            pieces_v_a0.append(pieces_v_x0)
+        pieces_v = pieces_v_a0
+        out["pieces"] = pieces_v
+    if m.note:
+        note_v = m.note
+        if type(note_v) is not str:
+            return None
+        out["note"] = note_v
+    return out
+
+
+install(
+    {models.Piece: _decode_Piece, models.Outcome: _decode_Outcome},
+    {models.Piece: _json_Piece, models.Outcome: _json_Outcome},
+)

@@ -1,0 +1,94 @@
+# Generated from idl/ (wire2 schema 1.0.0, sha256 c57f305d00323e82e2c2c42bf83e68beed4ef90911aee0a10a0c1c77985c6d84).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+"""Each wire type's JSON Schema from the IDL: what `model_json_schema()` returns."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from . import models
+from ._base import install_schemas
+
+__all__: list[str] = []
+
+_SCHEMAS: dict[str, Any] = json.loads(r"""{
+ "Piece": {
+  "title": "Piece",
+  "description": "One piece of an outcome.",
+  "type": "object",
+  "properties": {
+   "type": {
+    "x-name": "kind",
+    "description": "What the piece is; `kind` in the APIs.",
+    "type": "string",
+    "enum": [
+     "text",
+     "blob"
+    ]
+   },
+   "label": {
+    "description": "A label; omitted when empty.",
+    "type": "string",
+    "default": ""
+   },
+   "body": {
+    "description": "The piece itself: any JSON value but null.",
+    "type": [
+     "object",
+     "array",
+     "string",
+     "number",
+     "boolean"
+    ]
+   }
+  },
+  "required": [
+   "type",
+   "body"
+  ],
+  "additionalProperties": true
+ },
+ "Outcome": {
+  "title": "Outcome",
+  "description": "A summary, a value and pieces; no other keys.",
+  "type": "object",
+  "properties": {
+   "summary": {
+    "description": "What happened.",
+    "type": "string"
+   },
+   "result": {
+    "x-name": "resultValue",
+    "description": "The value, when there is one: any JSON but null; `resultValue` in the APIs.",
+    "type": [
+     "object",
+     "array",
+     "string",
+     "number",
+     "boolean"
+    ]
+   },
+   "pieces": {
+    "description": "The pieces; omitted when empty.",
+    "type": "array",
+    "items": {
+     "$ref": "#/$defs/Piece"
+    },
+    "default": []
+   },
+   "note": {
+    "description": "A note; omitted when empty.",
+    "type": "string",
+    "default": ""
+   }
+  },
+  "required": [
+   "summary"
+  ],
+  "additionalProperties": false
+ }
+}""")
+_REFS: dict[str, list[str]] = {"Piece": [], "Outcome": ["Piece"]}
+
+install_schemas({models.Piece: "Piece", models.Outcome: "Outcome"}, _SCHEMAS, _REFS)

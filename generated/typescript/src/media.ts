@@ -1,0 +1,413 @@
+// Generated from idl/ (toolnexus schema 2.0.0, sha256 cfd34062a47609ded3f0701bdc21ca0be8782747599608d456ec81aabd42858e).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+// Source: support/typescript/src/media.ts (hand-written, copied verbatim).
+// codegen: copy; requires ContentPart
+
+// Content parts from text, bytes, a file or a URL: `text`, `fromBytes`, `fromPath`, `fromUrl`.
+// The same rules as the Python runtime's `ContentPart.from_text`, `from_bytes`, `from_path` and
+// `from_url`, and the Rust crate's `ContentPart::text`, `from_bytes`, `from_path`, `from_url`,
+// with the same content-sniffing table. Only `fromPath` does I/O, through Node.js's `node:fs`
+// (found with `process.getBuiltinModule`, so the package loads without Node.js too).
+
+import type { ContentPart } from "./types.js";
+
+/** The default size limit of {@link fromPath}: 20 MiB. */
+export const DEFAULT_MAX_BYTES = 20 * 1024 * 1024;
+
+/** Bytes read from the head of a file to sniff its type. */
+const SNIFF_BYTES = 64;
+
+/** The value of a part's `type` (its `kind` in the Python and Rust APIs). */
+export type PartKind = ContentPart["type"];
+
+/**
+ * The kind of a part holding `mimeType`: `image` or `audio` by its family, `file` for
+ * everything else, video included (the upstream ports have no video kind).
+ */
+export function kindFor(mimeType: string): PartKind {
+  const family = (mimeType.split("/", 1)[0] ?? "").trim().toLowerCase();
+  return family === "image" || family === "audio" ? family : "file";
+}
+
+/** A part with the fields that are not empty (an empty string is omitted from the wire anyway). */
+function build(kind: PartKind, fields: { text?: string; mimeType?: string; data?: string; url?: string; name?: string | undefined }): ContentPart {
+  const part: ContentPart = { type: kind };
+  for (const key of ["text", "mimeType", "data", "url", "name"] as const) {
+    const value = fields[key];
+    if (value !== undefined && value !== "") {
+      part[key] = value;
+    }
+  }
+  return part;
+}
+
+function needMimeType(mimeType: unknown): string {
+  if (typeof mimeType !== "string" || mimeType.trim() === "") {
+    throw new Error(`a part needs a MIME type such as "image/png", got ${JSON.stringify(mimeType) ?? String(mimeType)}`);
+  }
+  return mimeType;
+}
+
+/** A `text` part holding `s`. */
+export function text(s: string): ContentPart {
+  if (typeof s !== "string") {
+    throw new TypeError(`text takes a string, got ${typeof s}`);
+  }
+  return build("text", { text: s });
+}
+
+/**
+ * A part holding `bytes` as base64 `data`; its kind follows the MIME family (`image`, `audio`,
+ * else `file`).
+ *
+ * @throws Error when `mimeType` is empty.
+ */
+export function fromBytes(bytes: Uint8Array, mimeType: string, name?: string): ContentPart {
+  const mime = needMimeType(mimeType);
+  return build(kindFor(mime), { mimeType: mime, data: base64(bytes), name });
+}
+
+/**
+ * A part for the content at `url`.
+ *
+ * A `data:` URL (RFC 2397: `data:<mime>;base64,<base64>`, or percent-encoded text without
+ * `;base64`) is decoded: the part holds its bytes in `data`, with its media type (or `mimeType`,
+ * when given; `text/plain;charset=US-ASCII` when it names none). Any other URL is kept as `url`,
+ * by reference, and needs `mimeType`, since nothing is fetched.
+ *
+ * @throws Error when the URL is empty, when a URL other than `data:` comes without a MIME type,
+ *   or when a `data:` URL is malformed (no comma, base64 that is not valid).
+ */
+export function fromUrl(url: string, mimeType?: string, name?: string): ContentPart {
+  if (typeof url !== "string" || url === "") {
+    throw new Error(`fromUrl needs a non-empty URL, got ${JSON.stringify(url) ?? String(url)}`);
+  }
+  if (url.slice(0, 5).toLowerCase() === "data:") {
+    const [own, bytes] = dataUrl(url);
+    return fromBytes(bytes, mimeType !== undefined && mimeType !== "" ? mimeType : own, name);
+  }
+  if (mimeType === undefined || mimeType === "") {
+    throw new Error(
+      `a part by URL needs its MIME type, as nothing is fetched: fromUrl(${JSON.stringify(url)}, "image/png")`,
+    );
+  }
+  const mime = needMimeType(mimeType);
+  return build(kindFor(mime), { mimeType: mime, url, name });
+}
+
+/** The MIME type and the bytes of a `data:` URL. */
+function dataUrl(url: string): [string, Uint8Array] {
+  const rest = url.slice(5);
+  const comma = rest.indexOf(",");
+  if (comma < 0) {
+    throw new Error("a data: URL needs a comma between its media type and its data");
+  }
+  const params = rest.slice(0, comma).split(";").map((p) => p.trim());
+  const isBase64 = params.length > 1 && (params[params.length - 1] as string).toLowerCase() === "base64";
+  if (isBase64) {
+    params.pop();
+  }
+  const mimeType = params[0] !== "" ? params.join(";") : "text/plain;charset=US-ASCII";
+  const raw = percentDecode(rest.slice(comma + 1));
+  if (!isBase64) {
+    return [mimeType, raw];
+  }
+  let ascii = "";
+  for (const b of raw) {
+    ascii += String.fromCharCode(b);
+  }
+  const bytes = unbase64(ascii);
+  if (bytes === undefined) {
+    throw new Error("the data: URL's base64 is not valid (standard alphabet, with padding)");
+  }
+  return [mimeType, bytes];
+}
+
+/** The bytes of `s` with each `%XX` decoded (a `%` not followed by two hex digits stays). */
+function percentDecode(s: string): Uint8Array {
+  const utf8 = encodeUtf8(s);
+  const out = new Uint8Array(utf8.length);
+  let n = 0;
+  for (let i = 0; i < utf8.length; i++) {
+    const b = utf8[i] as number;
+    if (b === 0x25 && i + 2 < utf8.length && isHex(utf8[i + 1] as number) && isHex(utf8[i + 2] as number)) {
+      out[n++] = parseInt(String.fromCharCode(utf8[i + 1] as number, utf8[i + 2] as number), 16);
+      i += 2;
+    } else {
+      out[n++] = b;
+    }
+  }
+  return out.slice(0, n);
+}
+
+function isHex(b: number): boolean {
+  return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
+}
+
+/** UTF-8 of `s`; a lone surrogate becomes U+FFFD. */
+function encodeUtf8(s: string): Uint8Array {
+  const out: number[] = [];
+  for (const ch of s) {
+    let c = ch.codePointAt(0) as number;
+    if (c >= 0xd800 && c <= 0xdfff) {
+      c = 0xfffd;
+    }
+    if (c < 0x80) {
+      out.push(c);
+    } else if (c < 0x800) {
+      out.push(0xc0 | (c >> 6), 0x80 | (c & 0x3f));
+    } else if (c < 0x10000) {
+      out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+    } else {
+      out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 0x3f), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+    }
+  }
+  return Uint8Array.from(out);
+}
+
+// ---------------------------------------------------------------------------------- base64
+
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+/** Padded standard base64, as the IDL's `data` pattern has it. */
+const BASE64_TEXT = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Standard base64 (RFC 4648 section 4) with padding. */
+function base64(bytes: Uint8Array): string {
+  const chunks: string[] = [];
+  const step = 3 * 4096;
+  for (let start = 0; start < bytes.length; start += step) {
+    const end = Math.min(start + step, bytes.length);
+    let chunk = "";
+    for (let i = start; i < end; i += 3) {
+      const a = bytes[i] as number;
+      const b = i + 1 < end ? (bytes[i + 1] as number) : 0;
+      const c = i + 2 < end ? (bytes[i + 2] as number) : 0;
+      chunk +=
+        ALPHABET.charAt(a >> 2) +
+        ALPHABET.charAt(((a & 3) << 4) | (b >> 4)) +
+        (i + 1 < end ? ALPHABET.charAt(((b & 15) << 2) | (c >> 6)) : "=") +
+        (i + 2 < end ? ALPHABET.charAt(c & 63) : "=");
+    }
+    chunks.push(chunk);
+  }
+  return chunks.join("");
+}
+
+/** The bytes of padded standard base64 text, or `undefined` when it is not that. */
+function unbase64(s: string): Uint8Array | undefined {
+  if (!BASE64_TEXT.test(s)) {
+    return undefined;
+  }
+  const pad = s.endsWith("==") ? 2 : s.endsWith("=") ? 1 : 0;
+  const out = new Uint8Array((s.length / 4) * 3 - pad);
+  let n = 0;
+  for (let i = 0; i < s.length; i += 4) {
+    const v =
+      (ALPHABET.indexOf(s.charAt(i)) << 18) |
+      (ALPHABET.indexOf(s.charAt(i + 1)) << 12) |
+      ((Math.max(ALPHABET.indexOf(s.charAt(i + 2)), 0)) << 6) |
+      Math.max(ALPHABET.indexOf(s.charAt(i + 3)), 0);
+    for (const shift of [16, 8, 0]) {
+      if (n < out.length) {
+        out[n++] = (v >> shift) & 0xff;
+      }
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------- files
+
+interface Stats {
+  readonly size: number;
+  isFile(): boolean;
+  isDirectory(): boolean;
+}
+
+/** The part of `node:fs` that `fromPath` uses. */
+interface NodeFs {
+  readonly constants: { readonly O_RDONLY: number; readonly O_NONBLOCK?: number };
+  statSync(path: string): Stats;
+  openSync(path: string, flags: number): number;
+  fstatSync(fd: number): Stats;
+  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number | null): number;
+  closeSync(fd: number): void;
+}
+
+interface NodePath {
+  basename(path: string): string;
+}
+
+/** A built-in module of Node.js (`process.getBuiltinModule`, Node.js 20.16 and later). */
+function builtin<T>(id: string): T {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const mod = typeof proc?.getBuiltinModule === "function" ? proc.getBuiltinModule(id) : undefined;
+  if (mod === undefined || mod === null) {
+    throw new Error(`fromPath reads files with Node.js's ${id}, which this runtime does not have`);
+  }
+  return mod as T;
+}
+
+/** An `Error` with a Node.js-style `code` and `path`, as `node:fs` throws them. */
+function fileError(code: string, path: string, message: string): Error {
+  return Object.assign(new Error(`${code}: ${message}: ${JSON.stringify(path)}`), { code, path });
+}
+
+function checkRegular(path: string, st: Stats, maxBytes: number): void {
+  if (st.isDirectory()) {
+    throw fileError("EISDIR", path, "is a directory, not a file");
+  }
+  if (!st.isFile()) {
+    throw fileError("ENOTREG", path, "not a regular file (a FIFO, socket or device); not read");
+  }
+  if (st.size > maxBytes) {
+    throw fileError("EFBIG", path, `${st.size} bytes, over the limit of ${maxBytes} bytes`);
+  }
+}
+
+/** The extension of a file name with its dot (`.png`), as Python's `Path.suffix` has it. */
+function suffixOf(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return dot > 0 && dot < name.length - 1 ? name.slice(dot) : "";
+}
+
+/**
+ * A part holding the file at `path`, named after it (its base name).
+ *
+ * The MIME type comes from the file's first bytes for common formats (PNG, JPEG, GIF, WebP,
+ * PDF, WAV, MP3, OGG, FLAC, MP4, WebM...), else from its extension, else
+ * `application/octet-stream`; the kind follows the MIME family (`video/*` is a `file`). A FIFO,
+ * socket or device is refused before it is opened, and again after (the file is opened without
+ * blocking); a file larger than `maxBytes`, or growing past it while it is read, is refused.
+ *
+ * @throws Error with a `code`: `node:fs`'s own (`ENOENT`, `EACCES`, `ELOOP`...), `EISDIR` for a
+ *   directory, `ENOTREG` for a FIFO, socket or device, `EFBIG` over the limit; each message
+ *   names the path.
+ */
+export function fromPath(path: string, options: { readonly maxBytes?: number } = {}): ContentPart {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const fs = builtin<NodeFs>("node:fs");
+  checkRegular(path, fs.statSync(path), maxBytes); // follows links; a FIFO is never opened
+  // The path may be swapped between that check and the open (for a FIFO, whose open blocks
+  // until a writer comes): open without blocking, then check what was opened.
+  const fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    checkRegular(path, fs.fstatSync(fd), maxBytes);
+    for (;;) {
+      const chunk = new Uint8Array(Math.min(1 << 20, maxBytes + 1 - size) || 1);
+      const n = fs.readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) {
+        break;
+      }
+      chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+      size += n;
+      if (size > maxBytes) {
+        throw fileError("EFBIG", path, `grew past the limit of ${maxBytes} bytes while being read`);
+      }
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  const raw = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    raw.set(chunk, at);
+    at += chunk.length;
+  }
+  const name = builtin<NodePath>("node:path").basename(path);
+  return fromBytes(raw, sniffMime(raw.subarray(0, SNIFF_BYTES), suffixOf(name)), name);
+}
+
+// ---------------------------------------------------------------------------------- sniffing
+
+const EXTENSIONS: { readonly [suffix: string]: string } = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".bmp": "image/bmp",
+  ".svg": "image/svg+xml",
+  ".tif": "image/tiff",
+  ".tiff": "image/tiff",
+  ".ico": "image/vnd.microsoft.icon",
+  ".pdf": "application/pdf",
+  ".wav": "audio/wav",
+  ".mp3": "audio/mpeg",
+  ".ogg": "audio/ogg",
+  ".oga": "audio/ogg",
+  ".opus": "audio/ogg",
+  ".flac": "audio/flac",
+  ".m4a": "audio/mp4",
+  ".aac": "audio/aac",
+  ".mp4": "video/mp4",
+  ".m4v": "video/mp4",
+  ".mov": "video/quicktime",
+  ".webm": "video/webm",
+  ".mkv": "video/x-matroska",
+  ".avi": "video/x-msvideo",
+  ".txt": "text/plain",
+  ".md": "text/markdown",
+  ".csv": "text/csv",
+  ".html": "text/html",
+  ".htm": "text/html",
+  ".json": "application/json",
+  ".xml": "application/xml",
+  ".zip": "application/zip",
+  ".gz": "application/gzip",
+};
+
+function startsWith(head: Uint8Array, magic: string, at: number = 0): boolean {
+  if (head.length < at + magic.length) {
+    return false;
+  }
+  for (let i = 0; i < magic.length; i++) {
+    if (head[at + i] !== magic.charCodeAt(i)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function contains(head: Uint8Array, needle: string): boolean {
+  for (let i = 0; i + needle.length <= head.length; i++) {
+    if (startsWith(head, needle, i)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The MIME type of content starting with `head`, in a file whose extension (with its dot) is
+ * `suffix`: the magic bytes first, then the extension, then `application/octet-stream`.
+ */
+export function sniffMime(head: Uint8Array, suffix: string): string {
+  const has = (magic: string, at: number = 0): boolean => startsWith(head, magic, at);
+  if (has("\x89PNG\r\n\x1a\n")) return "image/png";
+  if (has("\xff\xd8\xff")) return "image/jpeg";
+  if (has("GIF87a") || has("GIF89a")) return "image/gif";
+  if (has("RIFF")) {
+    if (has("WEBP", 8)) return "image/webp";
+    if (has("WAVE", 8)) return "audio/wav";
+    if (has("AVI ", 8)) return "video/x-msvideo";
+  }
+  if (has("%PDF-")) return "application/pdf";
+  if (has("OggS")) return "audio/ogg";
+  if (has("fLaC")) return "audio/flac";
+  // An ID3 tag, or an MPEG audio frame header (sync bits set, layer III).
+  if (has("ID3") || (head.length > 1 && head[0] === 0xff && ((head[1] as number) & 0xe6) === 0xe2)) {
+    return "audio/mpeg";
+  }
+  if (has("ftyp", 4)) {
+    if (has("M4A ", 8) || has("M4B ", 8)) return "audio/mp4";
+    if (has("qt  ", 8)) return "video/quicktime";
+    return "video/mp4";
+  }
+  if (has("\x1a\x45\xdf\xa3")) return contains(head, "webm") ? "video/webm" : "video/x-matroska";
+  if (has("II*\x00") || has("MM\x00*")) return "image/tiff";
+  if (has("BM") && suffix === ".bmp") return "image/bmp";
+  return EXTENSIONS[suffix.toLowerCase()] ?? "application/octet-stream";
+}
