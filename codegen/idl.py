@@ -198,9 +198,9 @@ def _type_ref(
                 f"{file}#{pointer}/type: a list of types must be exactly {json.dumps(_ANY)} "
                 "(any JSON value but null); unions of some types are not modelled"
             )
-        extra = sorted(set(prop) - {"description", "x-name", "type"})
-        if extra:
-            raise IdlError(f"{file}#{pointer}/{extra[0]}: a field of any JSON value takes no other keyword")
+        others = sorted(set(prop) - {"description", "x-name", "type"})
+        if others:
+            raise IdlError(f"{file}#{pointer}/{others[0]}: a field of any JSON value takes no other keyword")
         return TypeRef("any")
     if "$ref" in prop:
         extra = set(prop) - {"$ref", "description", "default", "x-name"}
@@ -297,9 +297,12 @@ def load(root: Path) -> Idl:
             if "default" in prop and wire_name in required:
                 raise IdlError(f"{where}#/properties/{escaped}/default: a required field has no default")
             api_name = prop.get("x-name", wire_name)
-            if "x-name" in prop and (not isinstance(api_name, str) or not re.fullmatch(r"[a-z][A-Za-z0-9]*", api_name)):
+            if "x-name" in prop and (
+                not isinstance(api_name, str) or not re.fullmatch(r"[a-z][A-Za-z0-9]*", api_name)
+            ):
                 raise IdlError(
-                    f"{where}#/properties/{escaped}/x-name: must be a camelCase name like `kind`, got {api_name!r}"
+                    f"{where}#/properties/{escaped}/x-name: "
+                    f"must be a camelCase name like `kind`, got {api_name!r}"
                 )
             for ref in (tref.ref, tref.items.ref if tref.items else None):
                 if ref is not None and ref not in names:

@@ -14,6 +14,7 @@ hand-written rest of the package is copied from `support/python/toolnexus_wire/`
 from __future__ import annotations
 
 import ast
+import copy
 import json
 import os
 import subprocess
@@ -185,7 +186,7 @@ def _models(idl: Idl, helpers: dict[str, dict[str, Any]]) -> str:
         src = Path(tmp) / "toolnexus.schema.json"
         out = Path(tmp) / "models.py"
         data = Path(tmp) / "extra.json"
-        src.write_text(json.dumps(idl.bundle()), encoding="utf-8")
+        src.write_text(json.dumps(_bundle_for_models(idl)), encoding="utf-8")
         data.write_text(json.dumps(extra), encoding="utf-8")
         subprocess.run(
             [
@@ -207,6 +208,19 @@ def _models(idl: Idl, helpers: dict[str, dict[str, Any]]) -> str:
         )
         text = out.read_text(encoding="utf-8")
     return _finish_models(text, idl)
+
+
+def _bundle_for_models(idl: Idl) -> dict[str, Any]:
+    """The bundle as datamodel-codegen reads it: a field of any JSON value loses its `type`
+    list, so it becomes `Any` (a union of `float` and the rest would turn `0` into `0.0`);
+    `null` is refused by the base class, as for every optional field."""
+    bundle = copy.deepcopy(idl.bundle())  # the bundle shares its schemas with `idl`
+    for t in idl.types:
+        props = bundle["$defs"][t.name].get("properties", {})
+        for f in t.fields:
+            if f.type.kind == "any":
+                props[f.wire_name] = {k: v for k, v in props[f.wire_name].items() if k != "type"}
+    return bundle
 
 
 def _finish_models(text: str, idl: Idl) -> str:
@@ -534,8 +548,9 @@ def _schemas_module(idl: Idl, header: str) -> str:
 
 
 def _nullable_fields(t: WireType) -> list[str]:
-    """Optional fields without a default: None in Python, absent on the wire, never `null`."""
-    return [f.py_name for f in t.fields if f.emit == "if_present"]
+    """The fields that refuse `null`: optional ones without a default (None in Python, absent
+    on the wire), and every field of any JSON value (whose Python type, `Any`, takes None)."""
+    return [f.py_name for f in t.fields if f.emit == "if_present" or f.type.kind == "any"]
 
 
 def render(idl: Idl) -> dict[str, str]:

@@ -253,10 +253,7 @@ class ToolResult(ToolResultBase):
     """
     Output beyond `output`, such as images, files, text and links, in order; omitted from the wire when empty.
     """
-    structured_content: Annotated[
-        dict[str, Any] | list[Any] | str | float | bool | None,
-        Field(alias="structuredContent"),
-    ] = None
+    structured_content: Annotated[Any | None, Field(alias="structuredContent")] = None
     """
     The result as structured data (an object, array, string, number or boolean), matching the tool's `outputSchema` when it declares one; `output` then carries the same value as JSON text, for models that read only text. Named as MCP's `CallToolResult` names it.
     """

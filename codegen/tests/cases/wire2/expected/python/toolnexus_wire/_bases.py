@@ -26,7 +26,7 @@ def _refuse_null(value: Any) -> Any:
 
 
 class PieceBase(WireModel):
-    pass
+    _no_null = field_validator("body", mode="before", check_fields=False)(_refuse_null)
 
 
 class OutcomeBase(WireModel):

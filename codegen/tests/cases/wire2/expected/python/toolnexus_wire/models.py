@@ -40,7 +40,7 @@ class Piece(PieceBase):
     """
     A label; omitted when empty.
     """
-    body: dict[str, Any] | list[Any] | str | float | bool
+    body: Any
     """
     The piece itself: any JSON value but null.
     """
@@ -83,9 +83,7 @@ class Outcome(OutcomeBase):
     """
     What happened.
     """
-    result_value: Annotated[
-        dict[str, Any] | list[Any] | str | float | bool | None, Field(alias="result")
-    ] = None
+    result_value: Annotated[Any | None, Field(alias="result")] = None
     """
     The value, when there is one: any JSON but null; `resultValue` in the APIs.
     """
