@@ -157,7 +157,7 @@ async def test_ctx_still_reaches_a_structured_tool() -> None:
 
 
 @pytest.mark.parametrize("value", [0, 5, -1, True, "s", [1, 2.5], {"n": 1}])
-def test_structured_content_keeps_its_json_type_on_the_slow_path_too(value: object, monkeypatch) -> None:
+def test_structured_content_keeps_its_json_type_on_the_slow_path_too(value: object) -> None:
     # pydantic's float would make an integer 0.0; the field is `Any`, and only null is refused
     r = ToolResult(output="x", structured_content=value)
     assert ToolResult.from_json(r.to_json()).structured_content == value
