@@ -766,12 +766,14 @@ class Toolkit:
         taken: set[str] = set()
         seen: set[str] = set()
         picks: list[_Pick] = []
+        # Many answers: one pass over the waiting calls beats a binary search for each.
+        slots = {call.id: i for i, call in enumerate(run.calls)} if len(batch) > 16 else None
         for answer in batch:
             replayed = answer.id in seen
             seen.add(answer.id)
             found = None
             for call_id in turn.asked.get(answer.id, ()):
-                index = _index(run, turn, call_id)
+                index = slots.get(call_id) if slots is not None else _index(run, turn, call_id)
                 if index is None or run.requests[index].id != answer.id or call_id in taken:
                     continue
                 if (call_id, answer.id) in self._answered:
