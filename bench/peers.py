@@ -25,7 +25,7 @@ __all__ = ["PAYLOADS", "RoundTrips", "payload"]
 
 
 class MsContentPart(msgspec.Struct, rename="camel", omit_defaults=True):
-    kind: Literal["image", "audio", "video", "file"]
+    kind: Literal["text", "image", "audio", "file"] = msgspec.field(name="type")  # wire 2.0
     mime_type: str
     data: str
     name: str | None = None
@@ -49,14 +49,14 @@ class DcContentPart:
     name: str | None = None
 
     def to_wire(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "mimeType": self.mime_type, "data": self.data}
+        out: dict[str, Any] = {"type": self.kind, "mimeType": self.mime_type, "data": self.data}
         if self.name is not None:
             out["name"] = self.name
         return out
 
     @classmethod
     def from_wire(cls, obj: dict[str, Any]) -> DcContentPart:
-        return cls(obj["kind"], obj["mimeType"], obj["data"], obj.get("name"))
+        return cls(obj["type"], obj["mimeType"], obj["data"], obj.get("name"))
 
 
 @dataclass
