@@ -189,6 +189,7 @@ def test_bad_key_arguments_are_refused(options: dict[str, Any], error: type[Exce
         ({"expires_in": float("inf")}, ValueError, "positive"),
         ({"expires_in": True}, ValueError, "positive"),
         ({"expires_in": "60"}, ValueError, "positive"),
+        ({"expires_in": 1e30}, ValueError, "at most 100 years"),
         ({"principal": 7}, TypeError, "principal"),
     ],
 )

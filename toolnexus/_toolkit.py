@@ -45,6 +45,7 @@ ProgressHook: TypeAlias = Callable[[str, float, str], None]
 _NAME_REJECTS = re.compile(r"[^a-zA-Z0-9_-]")
 _MIN_SECRET_BYTES = 16
 _ANSWERED_MEMORY = 10_000
+_MAX_EXPIRES_IN = 100 * 365 * 24 * 3600  # seconds; the seal writes the expiry in at most 20 digits
 _FRACTION = re.compile(r"(\.\d{6})\d+")
 
 
@@ -538,9 +539,11 @@ class Toolkit:
             not isinstance(expires_in, (int, float))
             or isinstance(expires_in, bool)
             or not math.isfinite(expires_in)
-            or expires_in <= 0
+            or not 0 < expires_in <= _MAX_EXPIRES_IN
         ):
-            raise ValueError(f"expires_in must be a positive number of seconds, got {expires_in!r}")
+            raise ValueError(
+                f"expires_in must be a positive number of seconds, at most 100 years, got {expires_in!r}"
+            )
         if (expires_in is not None or principal is not None) and self._key is None:
             raise ValueError(
                 "expires_in and principal are written into the seal, so they need a toolkit "
