@@ -45,6 +45,7 @@ ProgressHook: TypeAlias = Callable[[str, float, str], None]
 _NAME_REJECTS = re.compile(r"[^a-zA-Z0-9_-]")
 _MIN_SECRET_BYTES = 16
 _ANSWERED_MEMORY = 10_000
+_FEW = 16  # answers in one `resume` up to which each is placed on its own, in C
 _MAX_EXPIRES_IN = 100 * 365 * 24 * 3600  # seconds; the seal writes the expiry in at most 20 digits
 _FRACTION = re.compile(r"(\.\d{6})\d+")
 
@@ -770,7 +771,7 @@ class Toolkit:
         seen: set[str] = set()
         picks: list[_Pick] = []
         # Many answers: one pass over the waiting calls beats a binary search for each.
-        slots = {call.id: i for i, call in enumerate(run.calls)} if len(batch) > 16 else None
+        slots = {call.id: i for i, call in enumerate(run.calls)} if len(batch) > _FEW else None
         for answer in batch:
             replayed = answer.id in seen
             seen.add(answer.id)
@@ -837,18 +838,20 @@ class Toolkit:
                     digest = _seal.digest(item)
                 results_total = _seal.add(results_total, key.term(turn.position(item.id), digest))
         results = list(run.results)
-        if len(new_items) == 1:
-            bisect.insort(results, new_items[0], key=lambda r: turn.position(r.id))
-        elif new_items:
+        if len(new_items) <= _FEW:  # a binary search each: no Python work per result of the run
+            for item in new_items:
+                bisect.insort(results, item, key=lambda r: turn.position(r.id))
+        else:
             results.extend(new_items)
             results.sort(key=lambda r: turn.position(r.id))
-        if len(stays) == 1:
-            ((index, stay),) = stays.items()
+        if len(stays) <= _FEW:
             calls, requests = run.calls.copy(), run.requests.copy()  # one copy each, in C
-            if stay is None:
-                del calls[index], requests[index]
-            else:
-                calls[index], requests[index] = stay
+            for index in sorted(stays, reverse=True):
+                stay = stays[index]
+                if stay is None:
+                    del calls[index], requests[index]
+                else:
+                    calls[index], requests[index] = stay
         else:
             calls, requests = [], []
             for index, (call, request) in enumerate(zip(run.calls, run.requests, strict=True)):
