@@ -40,6 +40,24 @@ REPO = Path(__file__).resolve().parent.parent
 SERVER = REPO / "tests" / "mcp" / "toolkit_server.py"
 FIXTURE = REPO / "examples" / "media" / "fixture.png"
 MODERN, HANDSHAKE = "2026-07-28", "2025-11-25"
+NAMES = [
+    "add",
+    "picture",
+    "fail",
+    "secret",
+    "approve",
+    "login",
+    "again",
+    "steps",
+    "wipe",
+    "forecast",
+    "report",
+]
+FORECAST = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}, "celsius": {"type": "number"}},
+    "required": ["city", "celsius"],
+}
 ERAS = {"modern": ("auto", MODERN), "legacy": ("legacy", HANDSHAKE)}
 
 
@@ -112,7 +130,7 @@ def _text(result: types.CallToolResult) -> str:
 async def test_list(where: Any, era: tuple[str, str]) -> None:
     async with connect(where, era) as client:
         listed = {t.name: t for t in (await client.list_tools()).tools}
-    assert list(listed) == ["add", "picture", "fail", "secret", "approve", "login", "again", "steps", "wipe"]
+    assert list(listed) == NAMES
     add = listed["add"]
     assert add.description == "Add two integers."
     assert add.input_schema["required"] == ["a", "b"]
@@ -121,6 +139,8 @@ async def test_list(where: Any, era: tuple[str, str]) -> None:
     assert (add.annotations.read_only_hint, add.annotations.destructive_hint) == (True, False)
     assert add.annotations.open_world_hint is False
     assert listed["fail"].annotations is None
+    assert listed["forecast"].output_schema == FORECAST
+    assert listed["add"].output_schema is None
     assert listed["approve"].input_schema == {
         "type": "object",
         "properties": {"n": {"type": "integer"}},
@@ -144,6 +164,23 @@ async def test_call_text_image_error_and_bad_arguments(where: Any, era: tuple[st
     assert bad.is_error and _text(bad).startswith("invalid arguments for add: ")
     assert "$.a" in _text(bad) and "$.b" in _text(bad)
     assert (unknown.is_error, _text(unknown)) == (True, "Unknown tool: nope")
+
+
+async def test_structured_output_and_a_resource_link(where: Any, era: tuple[str, str]) -> None:
+    async with connect(where, era) as client:
+        await client.list_tools()  # the SDK's client checks structured output against the listing
+        structured = await client.call_tool("forecast", {"city": "Oslo"})
+        report = await client.call_tool("report", {})
+    assert not structured.is_error
+    assert structured.structured_content == {"city": "Oslo", "celsius": 21.5}
+    assert json.loads(_text(structured)) == {"city": "Oslo", "celsius": 21.5}
+    assert _text(report) == "the report"
+    [link] = [b for b in report.content if isinstance(b, types.ResourceLink)]
+    assert (str(link.uri), link.mime_type, link.name) == (
+        "https://example.com/r/report.pdf",
+        "application/pdf",
+        "report.pdf",
+    )
 
 
 async def test_metadata_never_leaves(where: Any, era: tuple[str, str]) -> None:
@@ -318,6 +355,8 @@ async def test_consumed_tools_match_the_listing(where: Any, era: tuple[str, str]
     assert (add.hints.read_only, add.hints.destructive, add.hints.open_world) == (True, False, False)
     assert tools[2].hints is None
     assert add.source == "mcp:toolnexus"
+    assert [t.output_schema for t in tools] == [t.output_schema for t in listed]
+    assert tools[NAMES.index("forecast")].output_schema == FORECAST
 
 
 async def test_consumed_tools_in_run_calls(where: Any, era: tuple[str, str]) -> None:
@@ -334,6 +373,8 @@ async def test_consumed_tools_in_run_calls(where: Any, era: tuple[str, str]) -> 
                 ToolCall("c4", "add", {"a": "x"}),
                 ToolCall("c5", "steps", {}),
                 ToolCall("c6", "secret", {}),
+                ToolCall("c7", "forecast", {"city": "Oslo"}),
+                ToolCall("c8", "report", {}),
             ]
         )
     assert run.status == "done"
@@ -347,6 +388,17 @@ async def test_consumed_tools_in_run_calls(where: Any, era: tuple[str, str]) -> 
     assert r["c5"].output == "4 steps"
     assert progress == [("c5", i / 4, f"step {i}") for i in range(1, 5)]
     assert r["c6"].output == "visible" and "s3cret" not in r["c6"].to_json()
+    assert r["c7"].structured_content == {"city": "Oslo", "celsius": 21.5}
+    assert json.loads(r["c7"].output) == {"city": "Oslo", "celsius": 21.5}
+    assert r["c8"].output == "the report"
+    [link] = r["c8"].parts
+    assert (link.kind, link.url, link.mime_type, link.name, link.data) == (
+        "file",
+        "https://example.com/r/report.pdf",
+        "application/pdf",
+        "report.pdf",
+        "",
+    )
 
 
 def _relay_kw(era: tuple[str, str]) -> tuple[dict[str, Any], ElicitationRelay | None]:

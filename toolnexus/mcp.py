@@ -41,6 +41,7 @@ from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from toolnexus_wire import WireError, dumps
 
+from toolnexus._output import Output
 from toolnexus._result import Answer, Request, ToolHints, ToolResult
 from toolnexus._suspend import pending, pending_of
 from toolnexus._tool import Tool, ToolContext
@@ -616,8 +617,8 @@ async def mcp_tools_from(
 ) -> list[Tool]:
     """A `Tool` for every tool an initialized `ClientSession` lists (all pages).
 
-    Each keeps the MCP tool's name, description, input schema and hints; the server checks
-    the arguments. Results come through `from_mcp_call_tool_result`, so `_meta` is kept
+    Each keeps the MCP tool's name, description, input schema, output schema and hints; the
+    server checks the arguments. Results come through `from_mcp_call_tool_result`, so `_meta` is kept
     host-only and an `input_required` result is a suspension: answer it through
     `Toolkit.run_calls`/`resume` in this process and the retry carries the answer as
     `inputResponses`. Pass the session's `ElicitationRelay` to turn a pre-2026 server's
@@ -647,6 +648,19 @@ async def mcp_tools_from(
                 source=source,
                 is_async=True,
                 hints=_hints(t.annotations),
+                output=_output(t.output_schema),
             )
         )
     return tools
+
+
+def _output(schema: dict[str, Any] | None) -> Output | None:
+    """The output schema a tool declares, kept (and checked, as the SDK's session checks it
+    too); one that is not a valid JSON Schema is left out rather than refusing the tool."""
+    if schema is None:
+        return None
+    try:
+        return Output(dict(schema))
+    except ValueError:
+        logger.warning("an MCP tool's outputSchema is not a valid JSON Schema; left out", exc_info=True)
+        return None

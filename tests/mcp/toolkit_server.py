@@ -66,6 +66,22 @@ def steps(args, ctx):  # sync: its progress comes from a worker thread
     return "4 steps"
 
 
+FORECAST = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}, "celsius": {"type": "number"}},
+    "required": ["city", "celsius"],
+}
+
+
+async def forecast(args, ctx):
+    return {"city": args["city"], "celsius": 21.5}
+
+
+async def report(args, ctx):
+    link = ContentPart.from_url("https://example.com/r/report.pdf", "application/pdf", name="report.pdf")
+    return ToolResult(output="the report", parts=[link])
+
+
 COUNT = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
 
 
@@ -81,6 +97,8 @@ def toolkit() -> Toolkit:
             define_tool("again", "Suspends every time", None, again),
             define_tool("steps", "Reports progress", None, steps),
             define_tool("wipe", "Wipes a disk, once approved", None, wipe, needs_approval=True),
+            define_tool("forecast", "The forecast for a city", None, forecast, output_schema=FORECAST),
+            define_tool("report", "A report, by link", None, report),
         ]
     )
 
