@@ -308,9 +308,9 @@ class _Fast:
             return f"type({v}) is not int"
         if t.kind == "number":
             return f"type({v}) is not float or not abs({v}) < _FLOAT_MAX"
-        if t.kind == "any":  # a container as a map's values are; a float that may be a big integer
+        if t.kind == "any":  # as a map's values are: a float's text is kept by the reference path
             return (
-                f"{v} is None or (type({v}) is float and not abs({v}) < _FLOAT_MAX)"
+                f"{v} is None or type({v}) is float"
                 f" or (type({v}) in (dict, list) and not _sound({v}, _FREE_DEPTH))"
             )
         assert t.kind == "map"

@@ -311,8 +311,8 @@ def test_the_speed_layer_can_be_turned_off_and_gives_the_same_results() -> None:
         "from toolnexus_wire import _speed\n"
         "assert _speed.ENABLED is False and _speed.decoder_for(w.ToolResult) is None\n"
         "assert _speed.json_encoder_for(w.ToolResult) is None\n"
-        "text = '{\"output\":\"4\",\"isError\":false,'\n"
-        "text += '\"metadata\":{\"ms\":12.5,\"tags\":[\"a\"]},\"later\":1}'\n"
+        'text = \'{"output":"4","isError":false,\'\n'
+        'text += \'"metadata":{"ms":12.5,"tags":["a"]},"later":1}\'\n'
         "assert w.ToolResult.from_json(text).to_json() == text\n"
         "print('off')\n"
     )

@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from tests import fuzz
-from tests.fuzz.compare import Report, bytes_comparable, canonical_number, judge
+from tests.fuzz.compare import Report, judge
 from tests.fuzz.drivers import Outcome, _CliBatch, write_folder
 from tests.fuzz.generate import CLASSES, Doc, documents, generate, types
 
@@ -48,26 +48,6 @@ def test_generator_covers_every_type_and_class():
     assert {d.cls for d in docs} == set(CLASSES)
 
 
-@pytest.mark.parametrize(
-    ("text", "canonical"),
-    [
-        ("0", True), ("-7", True), ("123456789012345678901234567890", True), ("-0", False),
-        ("0.5", True), ("-12.75", True), ("3.25", True), ("1.50", False), ("1.0", False), ("-0.0", False),
-        ("0.1000000000000000055511151231257827", False), ("12345678901234567.5", False),
-        ("1e5", False), ("1E5", False), ("1e-400", False), ("0.0001", True), ("0.00001", False),
-    ],
-)  # fmt: skip
-def test_canonical_number(text, canonical):
-    assert canonical_number(text) is canonical
-
-
-def test_bytes_comparable_looks_at_numbers_only():
-    assert bytes_comparable(b'{"a":[1,0.5,"1e5",{"b":-3}]}')
-    assert not bytes_comparable(b'{"a":[1,0.5,1e5]}')
-    assert not bytes_comparable(b'{"a":-0}')
-    assert not bytes_comparable(b"\xff")
-
-
 def _doc(raw: bytes = b'{"output":"x"}', index: int = 0) -> Doc:
     return Doc(index, "ToolResult", "test", "v", raw)
 
@@ -86,9 +66,9 @@ def test_judge_classes():
     assert [(f.kind, f.language) for f in v.failures] == [("bytes", "rust")]
     v = judge(doc, {"python": esc, "typescript": rej, "rust": rej})
     assert [(f.kind, f.language) for f in v.failures] == [("escaped", "python")]
-    # numbers not in a settled form: verdicts compared, bytes not
+    # numbers in any form: the bytes are compared too (the number rule, R6)
     v = judge(_doc(b'{"output":"x","m":1e5}'), {"python": acc, "typescript": acc, "rust": other})
-    assert not v.failures and v.excluded and not v.compared
+    assert [(f.kind, f.language) for f in v.failures] == [("bytes", "rust")] and v.compared
 
 
 FAKE_CLI = textwrap.dedent(

@@ -35,7 +35,13 @@ def test_model_dump_json_is_the_wire_form() -> None:
 
 def test_asking_for_python_names_gets_pydantic_own_dump() -> None:
     dumped = ToolResult.ok("a").model_dump(by_alias=False)
-    assert dumped == {"output": "a", "is_error": False, "parts": [], "structured_content": None, "metadata": None}
+    assert dumped == {
+        "output": "a",
+        "is_error": False,
+        "parts": [],
+        "structured_content": None,
+        "metadata": None,
+    }
 
 
 def test_a_model_inside_a_user_model_dumps_as_wire() -> None:
@@ -53,7 +59,7 @@ def test_a_model_inside_a_user_model_dumps_as_wire() -> None:
     [
         t
         for t in toolnexus_wire.__all__
-        if isinstance(getattr(toolnexus_wire, t), type) and t not in ("WireError", "WireModel")
+        if isinstance(getattr(toolnexus_wire, t), type) and t not in ("JsonNumber", "WireError", "WireModel")
     ],
 )
 def test_model_json_schema_is_the_idl_schema_and_accepts_the_valid_vectors(name: str) -> None:

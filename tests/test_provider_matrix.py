@@ -41,7 +41,9 @@ PARTS = {
     "file (data)": ContentPart.from_bytes(b"%PDF-1.4 -doc-", "application/pdf", name="report.pdf"),
     "image (url)": ContentPart.from_url("https://example.com/chart.png", "image/png"),
     "audio (url)": ContentPart.from_url("https://example.com/beep.wav", "audio/wav"),
-    "file (url)": ContentPart.from_url("https://example.com/report.pdf", "application/pdf", name="report.pdf"),
+    "file (url)": ContentPart.from_url(
+        "https://example.com/report.pdf", "application/pdf", name="report.pdf"
+    ),
 }
 
 
@@ -130,7 +132,9 @@ def classify(provider: str, part: ContentPart) -> str:
     blocks = out["content"][1:]
     if part.kind == "text" and {"type": "text", "text": part.text} in blocks:
         return "native"
-    if any(b["type"] in ("image", "audio", "resource", "resource_link") and _carries(b, part) for b in blocks):
+    if any(
+        b["type"] in ("image", "audio", "resource", "resource_link") and _carries(b, part) for b in blocks
+    ):
         return "native"
     texts = "\n".join(b.get("text", "") for b in blocks)
     return "note" if _noted(texts, part, provider) else "lost"

@@ -100,10 +100,14 @@ SCHEMA = {
 
 
 async def test_define_tool_takes_an_explicit_output_schema() -> None:
-    t = define_tool("temp", "A temperature.", None, lambda a, c: {"temp": 3.5, "unit": "C"}, output_schema=SCHEMA)
+    t = define_tool(
+        "temp", "A temperature.", None, lambda a, c: {"temp": 3.5, "unit": "C"}, output_schema=SCHEMA
+    )
     assert t.spec().output_schema == SCHEMA
     result = await t.call({})
-    assert result.structured_content == {"temp": 3.5, "unit": "C"} and result.output == '{"temp":3.5,"unit":"C"}'
+    assert (
+        result.structured_content == {"temp": 3.5, "unit": "C"} and result.output == '{"temp":3.5,"unit":"C"}'
+    )
 
 
 @pytest.mark.parametrize(

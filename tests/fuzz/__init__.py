@@ -8,7 +8,7 @@ bytes, or an error that is not the language's wire error, is a failure.
   `number`, `nesting`, `framing`, for every wire type);
 - `drivers`: a batch written to a folder laid out like idl/examples, run through Python in
   process and through the TypeScript and Rust conformance CLIs;
-- `compare`: the verdict per document (including the `bytes_comparable` number filter) and
+- `compare`: the verdict per document (the emitted bytes of every accepted one) and
   the report.
 
 The JSON-level rules every language follows (docs/limits.md): not JSON (NaN/Infinity

@@ -5,17 +5,13 @@ A document fails when
 - `escaped`: a language gave something other than its wire error: Python an exception other
   than `WireError`, a CLI a line of the wrong shape or no line at all (a crash);
 - `verdict`: the languages that answered disagree on accept/reject;
-- `bytes`: all accepted it, its numbers are `bytes_comparable`, and the emitted texts differ.
+- `bytes`: all accepted it, and the emitted texts differ.
 
 A disagreement is put on the language that stands alone (two against one); `all` when all
 three differ.
 
-The number rule is not settled yet: the languages re-emit some number texts differently
-(Python `-0` as `0`, `1.50` as `1.5`, `1e5` as `100000.0`, `1e-400` as `0.0`; TypeScript keeps
-the text; Rust writes `1e5` as `1e+5`). So the emitted bytes of an accepted document are
-compared only when every number in it is in a form all three write back alike
-(`canonical_number`); the others are counted as `bytes-excluded` in the report. Verdicts are
-compared for every document, numbers or not.
+Every accepted document's emitted bytes are compared, numbers included: each language writes
+a number back as it was written, its exponent spelled `e` with a sign (docs/limits.md, R6).
 
 Nor is the rule for an object with a repeated key: all three keep the last value, but the
 nesting and number checks of Python and Rust look at the parsed tree while TypeScript's look at
@@ -34,49 +30,6 @@ from typing import Any
 
 from tests.fuzz.drivers import LANGUAGES, Outcome
 from tests.fuzz.generate import Doc
-
-
-def canonical_number(text: str) -> bool:
-    """True for the number texts every language re-emits unchanged today:
-
-    - an integer (any size: beyond a double is refused anyway) other than `-0`;
-    - a decimal without exponent whose text is the shortest one that round-trips through a
-      double (what Python's `repr` writes) and does not end in `0`: `0.5`, `-12.75`, `3.25`,
-      not `1.50`, `1.0`, `-0.0`, `0.1000000000000000055511151231257827` or `12345678901234567.5`.
-
-    Anything with an exponent is excluded.
-    """
-    if "e" in text or "E" in text:
-        return False
-    if "." not in text:
-        return text != "-0"
-    if text.endswith("0"):
-        return False
-    try:
-        return repr(float(text)) == text
-    except ValueError:
-        return False
-
-
-def number_texts(raw: bytes) -> list[str] | None:
-    """The texts of every number in the document, or None when Python's `json` cannot read it."""
-    found: list[str] = []
-
-    def keep(text: str) -> str:
-        found.append(text)
-        return text
-
-    try:
-        json.loads(raw.decode("utf-8"), parse_int=keep, parse_float=keep, parse_constant=keep)
-    except (ValueError, RecursionError):
-        return None
-    return found
-
-
-def bytes_comparable(raw: bytes) -> bool:
-    """Whether the emitted bytes of an accepted document are compared (see the module docstring)."""
-    texts = number_texts(raw)
-    return texts is not None and all(canonical_number(t) for t in texts)
 
 
 @dataclass(frozen=True)
@@ -105,7 +58,6 @@ class DocVerdict:
     failures: list[Failure]
     agreed: str | None  # "accept" / "reject" when every language answered alike
     compared: bool  # emitted bytes compared
-    excluded: bool  # accepted everywhere, bytes not compared (numbers)
     dup_split: bool = False  # a split verdict on a document with a repeated key (not failed)
 
 
@@ -140,7 +92,7 @@ def judge(doc: Doc, outcomes: dict[str, Outcome]) -> DocVerdict:
     ]
     verdicts = {lang: o.kind for lang, o in outcomes.items() if o.kind != "escaped"}
     agreed = None
-    compared = excluded = False
+    compared = False
     odd = _odd_one(verdicts)
     dup_split = False
     if odd and has_repeated_key(doc.raw):
@@ -151,15 +103,12 @@ def judge(doc: Doc, outcomes: dict[str, Outcome]) -> DocVerdict:
     elif verdicts and len(verdicts) == len(outcomes):
         agreed = next(iter(verdicts.values()))
         if agreed == "accept":
-            if bytes_comparable(doc.raw):
-                compared = True
-                emitted = {lang: o.emitted for lang, o in outcomes.items()}
-                odd = _odd_one(emitted)
-                if odd:
-                    failures.append(Failure(doc, "bytes", odd, outcomes, "emitted texts differ"))
-            else:
-                excluded = True
-    return DocVerdict(failures, agreed, compared, excluded, dup_split)
+            compared = True
+            emitted = {lang: o.emitted for lang, o in outcomes.items()}
+            odd = _odd_one(emitted)
+            if odd:
+                failures.append(Failure(doc, "bytes", odd, outcomes, "emitted texts differ"))
+    return DocVerdict(failures, agreed, compared, dup_split)
 
 
 def variant_label(doc: Doc) -> str:
@@ -211,7 +160,6 @@ class Report:
         elif v.agreed == "reject":
             c["rejected"] += 1
         c["bytes-compared"] += v.compared
-        c["bytes-excluded"] += v.excluded
         c["dup-key-split"] += v.dup_split
         if v.failures:
             c["failing"] += 1
@@ -233,7 +181,6 @@ class Report:
             "docs": self.docs,
             "failures": {"/".join(k): n for k, n in sorted(self.failure_counts.items())},
             "bytes_compared": sum(c["bytes-compared"] for c in self.per_class.values()),
-            "bytes_excluded": sum(c["bytes-excluded"] for c in self.per_class.values()),
             "dup_key_split": sum(c["dup-key-split"] for c in self.per_class.values()),
         }
 
@@ -258,7 +205,6 @@ class Report:
             "split",
             "dup-key-split",
             "bytes-compared",
-            "bytes-excluded",
             "failing",
         )
         lines.append(f"{'class':<10}" + "".join(f"{c:>16}" for c in cols))
@@ -272,12 +218,7 @@ class Report:
         lines.append(
             "  (split: not one accept/reject verdict from every language; dup-key-split: a split on a"
         )
-        lines.append(
-            "   document that repeats a key, not failed while that rule is open; bytes-excluded: accepted"
-        )
-        lines.append(
-            "   everywhere but holding a number not in a canonical form, see compare.canonical_number)"
-        )
+        lines.append("   document that repeats a key, not failed while that rule is open)")
         if not self.failure_counts:
             lines.append("no disagreement, no escaped error")
             return "\n".join(lines)

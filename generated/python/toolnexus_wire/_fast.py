@@ -253,11 +253,7 @@ def _decode_ToolResult(d: Any) -> Any:
     if v is _MISS:
         structured_content: Any = None
     else:
-        if (
-            v is None
-            or (type(v) is float and not abs(v) < _FLOAT_MAX)
-            or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH))
-        ):
+        if v is None or type(v) is float or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH)):
             return None
         structured_content = v
         fields_set.add("structured_content")

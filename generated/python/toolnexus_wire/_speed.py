@@ -21,9 +21,10 @@ What it assumes of pydantic (the range in pyproject.toml, tested at both ends in
   so the decoders use it for patterns (`_pattern`).
 
 What it assumes of CPython and orjson:
-- `orjson.loads` gives the same values as pydantic's JSON parser for plain JSON, except for
-  integers beyond 64 bits (orjson gives a float) and nesting beyond its own limit: a float of
-  9.2e18 or more, or a free-form value deeper than `FREE_DEPTH`, makes the decoder decline.
+- `orjson.loads` gives the same values as the reference parser (`_number.loads`, which keeps
+  a number's text) for JSON without floats, except for integers beyond 64 bits (orjson gives
+  a float) and nesting beyond its own limit: any float in free-form JSON, a free-form value
+  deeper than `FREE_DEPTH`, or a `-0` in the text makes the decoder decline.
 - `orjson.dumps` writes the bytes `json.dumps(..., separators=(",", ":"), ensure_ascii=False)`
   writes for `str`, `bool`, `None`, 64-bit `int`, `dict` with `str` keys, `list`, and finite
   floats that are 0 or at least 1e-4 in size (below that, orjson writes `0.00001` where `repr`
@@ -153,16 +154,16 @@ def plain_float(v: Any) -> bool:
 
 
 def sound(value: Any, depth: int) -> bool:
-    """True when a parsed dict or list `value` is what the model's JSON parser would give
-    (no float that may have been a big integer), and no deeper than `depth`."""
+    """True when a parsed dict or list `value` is what the reference parser would give: no
+    float (its text is kept only by `_number.loads`; orjson also makes a float of an integer
+    beyond 64 bits), and no deeper than `depth`."""
     if depth <= 0:
         return False
     for v in value.values() if type(value) is dict else value:
         t = type(v)
-        if t is float:
-            if not abs(v) < FLOAT_MAX:  # a bigger one may be an integer orjson made a float
-                return False
-        elif (t is dict or t is list) and not sound(v, depth - 1):
+        if t is float:  # its text may not be what Python writes (`1.50`): `_number` keeps it
+            return False
+        if (t is dict or t is list) and not sound(v, depth - 1):
             return False
     return True
 

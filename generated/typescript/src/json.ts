@@ -29,9 +29,27 @@ export const MAX_DEPTH = 100;
 const NUMBER_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 
 /**
+ * `text` (a JSON number) as every language writes a number back: as it was written, except
+ * that an exponent is written `e` with a sign (`1E5` and `1e5` become `1e+5`; `1e-7` stays).
+ */
+export function spellNumber(text: string): string {
+  let i = text.indexOf("e");
+  if (i < 0) {
+    i = text.indexOf("E");
+    if (i < 0) {
+      return text;
+    }
+  }
+  const next = text[i + 1];
+  const sign = next === "+" || next === "-" ? "" : "+";
+  return `${text.slice(0, i)}e${sign}${text.slice(i + 1)}`;
+}
+
+/**
  * A JSON number kept as the text it was written with, because a JavaScript `number` would not
  * write it back the same way (`123456789012345678901234567890` would lose digits, `1.0` would
- * become `1`). `writeJson` writes `text` unchanged.
+ * become `1`). Its exponent, if any, is spelled `e` with a sign ({@link spellNumber});
+ * `writeJson` writes `text` unchanged.
  */
 export class JsonNumber {
   /** The number as written in JSON. */
@@ -41,7 +59,7 @@ export class JsonNumber {
     if (!NUMBER_TEXT.test(text)) {
       throw new WireError("$", "a JSON number", describe(text));
     }
-    this.text = text;
+    this.text = spellNumber(text);
   }
 
   /** The nearest `number` (inexact beyond 2^53). */
@@ -273,8 +291,9 @@ class Reader {
       return this.fail(this.pos, "a number beyond the range of a double");
     }
     this.pos += text.length;
-    // A plain number only when JavaScript writes it back exactly as it was written.
-    return String(n) === text ? n : new JsonNumber(text);
+    // A plain number only when JavaScript writes it back exactly as the number rule spells it.
+    const spelled = spellNumber(text);
+    return String(n) === spelled ? n : new JsonNumber(spelled);
   }
 
   private string(): string {

@@ -20,10 +20,20 @@ from pydantic import (
     model_serializer,
 )
 
-from . import _speed
+from . import _number, _speed
 from ._errors import WireError
+from ._number import JsonNumber
 
-__all__ = ["MAX_DEPTH", "WireModel", "dumps", "given", "install_encoders", "install_schemas", "wire_init"]
+__all__ = [
+    "MAX_DEPTH",
+    "JsonNumber",
+    "WireModel",
+    "dumps",
+    "given",
+    "install_encoders",
+    "install_schemas",
+    "wire_init",
+]
 
 Encoder = Callable[[Any], dict[str, Any]]
 _ENCODERS: dict[type[Any], Encoder] = {}
@@ -82,21 +92,25 @@ _c_encoder = getattr(json.encoder, "c_make_encoder", None)
 _JSON_SORTED = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, sort_keys=True)
 
 
-def _refuse_odd_trees(value: Any, max_depth: int | None) -> None:
+def _refuse_odd_trees(value: Any, max_depth: int | None) -> bool:
     """`ValueError` for an object key that is not a `str` (`json` would write a key `1` as
     `"1"`, beside a `"1"` already there) or for nesting deeper than `max_depth`. Walked without
-    recursion, each container once (a cycle is the encoder's to report)."""
+    recursion, each container once (a cycle is the encoder's to report). True when `value`
+    holds a `JsonNumber`, whose text only `_iterencode` writes."""
     if max_depth is None:
         try:
             orjson.dumps(value)  # in C: refuses a key that is not a `str`; nothing to walk then
-            return
+            return False  # (and a `JsonNumber`, which is not a plain float, so there is none)
         except orjson.JSONEncodeError:
             pass  # that, or a value beyond orjson (deep, a big int, a lone surrogate): look closer
+    numbers = False
     stack: list[tuple[Any, int]] = [(value, 1)]
     seen: set[int] = set()
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, (dict, list, tuple)) and id(item) not in seen:
+        if type(item) is JsonNumber:
+            numbers = True
+        elif isinstance(item, (dict, list, tuple)) and id(item) not in seen:
             if max_depth is not None and depth > max_depth:
                 raise ValueError(f"nested more than {max_depth} levels")
             seen.add(id(item))
@@ -107,18 +121,38 @@ def _refuse_odd_trees(value: Any, max_depth: int | None) -> None:
                 stack.extend((v, depth + 1) for v in item.values())
             else:
                 stack.extend((v, depth + 1) for v in item)
+    return numbers
 
 
 def dumps(value: Any, *, sort_keys: bool = False, max_depth: int | None = None) -> str:
     """Compact JSON text, non-ASCII kept as is. `ValueError` for NaN or Infinity, for an object
     key that is not a `str`, and for nesting deeper than `max_depth` when it is given."""
-    _refuse_odd_trees(value, max_depth)
+    if _refuse_odd_trees(value, max_depth):  # numbers written with their own text
+        return "".join(_iterencode(value, sort_keys))
     if _c_encoder is None or isinstance(value, str):  # no C accelerator (PyPy), or a bare string
         return (_JSON_SORTED if sort_keys else _JSON).encode(value)
     chunks = _c_encoder(
         {}, _JSON.default, json.encoder.encode_basestring, None, ":", ",", sort_keys, False, False
     )(value, 0)
     return "".join(chunks)
+
+
+def _iterencode(value: Any, sort_keys: bool) -> Any:
+    """`json`'s pure-Python encoder, the same options as `_JSON`, with the float spelling of
+    `_number.float_text` (the C encoder spells a float subclass as a float)."""
+    make = getattr(json.encoder, "_make_iterencode")  # noqa: B009  (private, stable since 3.1)
+    return make(
+        {},
+        _JSON.default,
+        json.encoder.py_encode_basestring,
+        None,
+        _number.float_text,
+        ":",
+        ",",
+        sort_keys,
+        False,
+        True,
+    )(value, 0)
 
 
 _Init = TypeVar("_Init", bound=Callable[..., None])
@@ -242,13 +276,17 @@ class WireModel(BaseModel):
         except TypeError:
             raise WireError(cls.__name__, [("$", f"expected JSON text, got {type(data).__name__}")]) from None
         decode = _speed.decoder_for(cls)
-        if decode is not None:  # the fast path; it leaves anything unusual to the validator
-            obj = decode(doc)
+        if decode is not None and not _number.may_hold_minus_zero(data):
+            obj = decode(doc)  # the fast path; it leaves anything unusual (a float) to the validator
             if obj is not None:
                 return obj  # type: ignore[no-any-return]
         if _too_deep(doc, MAX_DEPTH):
             raise WireError(cls.__name__, [("$", f"nested more than {MAX_DEPTH} levels")])
+        try:  # valid JSON (orjson said so), read again keeping numbers' text
+            doc = _number.loads(data)
+        except RecursionError:  # deep nesting that a repeated key hid from the check above
+            raise WireError(cls.__name__, [("$", f"nested more than {MAX_DEPTH} levels")]) from None
         try:
-            return cls.model_validate_json(data, by_alias=True, by_name=False)
+            return cls.model_validate(doc, by_alias=True, by_name=False)
         except ValidationError as exc:
             raise WireError.from_validation(cls.__name__, exc) from None

@@ -8,7 +8,7 @@ want the `toolnexus` package, which builds on these.
 """
 
 from . import _fast, _schemas, _serde  # noqa: F401  (they install the fast paths, schemas, encoders)
-from ._base import MAX_DEPTH, WireModel, dumps
+from ._base import MAX_DEPTH, JsonNumber, WireModel, dumps
 from ._errors import WireError, json_path
 from .models import (
     Point,
@@ -17,6 +17,7 @@ from .models import (
 SCHEMA_VERSION = "1.0.0"
 
 __all__ = [
+    "JsonNumber",
     "MAX_DEPTH",
     "Point",
     "SCHEMA_VERSION",

@@ -8,7 +8,7 @@ want the `toolnexus` package, which builds on these.
 """
 
 from . import _fast, _schemas, _serde  # noqa: F401  (they install the fast paths, schemas, encoders)
-from ._base import MAX_DEPTH, WireModel, dumps
+from ._base import MAX_DEPTH, JsonNumber, WireModel, dumps
 from ._errors import WireError, json_path
 from .models import (
     Doc,
@@ -21,6 +21,7 @@ SCHEMA_VERSION = "0.3.0"
 
 __all__ = [
     "Doc",
+    "JsonNumber",
     "MAX_DEPTH",
     "Para",
     "SCHEMA_VERSION",

@@ -50,11 +50,7 @@ def _decode_Piece(d: Any) -> Any:
     v = d.get("body", _MISS)
     if v is _MISS:
         return None
-    if (
-        v is None
-        or (type(v) is float and not abs(v) < _FLOAT_MAX)
-        or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH))
-    ):
+    if v is None or type(v) is float or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH)):
         return None
     body = v
     fields_set.add("body")
@@ -88,11 +84,7 @@ def _decode_Outcome(d: Any) -> Any:
     if v is _MISS:
         result_value: Any = None
     else:
-        if (
-            v is None
-            or (type(v) is float and not abs(v) < _FLOAT_MAX)
-            or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH))
-        ):
+        if v is None or type(v) is float or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH)):
             return None
         result_value = v
         fields_set.add("result_value")
