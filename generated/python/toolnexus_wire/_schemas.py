@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.0.0, sha256 cfd34062a47609ded3f0701bdc21ca0be8782747599608d456ec81aabd42858e).
+# Generated from idl/ (toolnexus schema 2.0.0, sha256 5ea9af94d3efd49e20ffb4d20164ad50e0fdb4353b7c45fb5a0cc2480e6baed6).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """Each wire type's JSON Schema from the IDL: what `model_json_schema()` returns."""
 
@@ -165,7 +165,7 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
     ]
    },
    "metadata": {
-    "description": "Free-form JSON for the host only (exit codes, diffs, timings); never sent to a model. The key `pending` is reserved: it holds a `Request` when the result is a suspension.",
+    "description": "Free-form JSON for the host only (exit codes, diffs, timings); never sent to a model. The key `pending` is reserved: it holds a `Request` when the result is a suspension. The key `declined` is reserved too: on the error result the loop writes for a request that was refused or expired (an approval asked before a tool runs, or a tool's own question), it holds `{\"request\": <that request's id>, \"reason\": \"declined\" | \"cancelled\" | \"expired\"}`, so a host tells a denial from a tool failure; such a result's `output` starts with `declined`.",
     "type": "object"
    }
   },

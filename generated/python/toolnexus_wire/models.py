@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.0.0, sha256 cfd34062a47609ded3f0701bdc21ca0be8782747599608d456ec81aabd42858e).
+# Generated from idl/ (toolnexus schema 2.0.0, sha256 5ea9af94d3efd49e20ffb4d20164ad50e0fdb4353b7c45fb5a0cc2480e6baed6).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 from __future__ import annotations
@@ -211,7 +211,7 @@ class ToolResult(ToolResultBase):
         is_error [isError]: True when the tool failed; the failure is a result the model can read, never an exception crossing the tool boundary.
         parts: Output beyond `output`, such as images, files, text and links, in order; omitted from the wire when empty.
         structured_content [structuredContent]: The result as structured data (an object, array, string, number or boolean), matching the tool's `outputSchema` when it declares one; `output` then carries the same value as JSON text, for models that read only text. Named as MCP's `CallToolResult` names it.
-        metadata: Free-form JSON for the host only (exit codes, diffs, timings); never sent to a model. The key `pending` is reserved: it holds a `Request` when the result is a suspension.
+        metadata: Free-form JSON for the host only (exit codes, diffs, timings); never sent to a model. The key `pending` is reserved: it holds a `Request` when the result is a suspension. The key `declined` is reserved too: on the error result the loop writes for a request that was refused or expired (an approval asked before a tool runs, or a tool's own question), it holds `{"request": <that request's id>, "reason": "declined" | "cancelled" | "expired"}`, so a host tells a denial from a tool failure; such a result's `output` starts with `declined`.
 
     Helpers (from ToolResultHelpers): ok, error, with_metadata.
 
@@ -259,7 +259,7 @@ class ToolResult(ToolResultBase):
     """
     metadata: dict[str, Any] | None = None
     """
-    Free-form JSON for the host only (exit codes, diffs, timings); never sent to a model. The key `pending` is reserved: it holds a `Request` when the result is a suspension.
+    Free-form JSON for the host only (exit codes, diffs, timings); never sent to a model. The key `pending` is reserved: it holds a `Request` when the result is a suspension. The key `declined` is reserved too: on the error result the loop writes for a request that was refused or expired (an approval asked before a tool runs, or a tool's own question), it holds `{"request": <that request's id>, "reason": "declined" | "cancelled" | "expired"}`, so a host tells a denial from a tool failure; such a result's `output` starts with `declined`.
     """
 
 
