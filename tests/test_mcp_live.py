@@ -12,6 +12,7 @@ for a `Toolkit`.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import json
@@ -536,3 +537,24 @@ async def test_consume_the_sdks_own_server(mode: str) -> None:
     # and asked again for `book` once `temperature` turns out to have finished.
     assert asked == ["Book Rome?"] if mode == "auto" else set(asked) == {"Book Rome?"}
     assert pending_of(r["b"]) is None
+
+
+async def test_an_unanswered_elicitation_is_cancelled_after_wait(where: Any) -> None:
+    """Handshake era: the parked call is released after `wait` seconds (the server's tool
+    sees a cancelled elicitation), and a late answer is an error result, not a hang."""
+    relay = ElicitationRelay(wait=0.2)
+    async with connect(where, ERAS["legacy"], elicitation_callback=relay) as client:
+        toolkit = Toolkit(await mcp_tools_from(client.session, elicitations=relay))
+        run = await toolkit.run_calls([ToolCall("a", "approve", {"n": 6})])
+        assert run.status == "pending" and run.pending is not None
+        assert relay._parked  # the MCP call is open, waiting on the elicitation
+        for _ in range(200):  # until the relay lets go (a wait for a state, not a timed assertion)
+            if not relay._parked and not relay._flights:
+                break
+            await asyncio.sleep(0.05)
+        assert not relay._parked and not relay._flights
+        late = await toolkit.resume(run, Answer(run.pending.id, True, {"reason": "late"}))
+        after = await toolkit.run_calls([ToolCall("b", "add", {"a": 1, "b": 2})])
+    [item] = late.results
+    assert item.result.is_error and "is waiting in this process" in item.result.output
+    assert after.results[0].result.output == "3"
