@@ -53,8 +53,8 @@ def toolkit() -> Toolkit:
     return Toolkit([get_weather, delete_files])
 
 
-async def host(address: str) -> str:
-    """Process 1: the worker, the turn, and its result."""
+async def host(address: str, story: list[str]) -> str:
+    """Process 1: the worker, the turn, and its result; what happens goes into `story`."""
     client = await Client.connect(address)
     turns = TurnClient(client, task_queue=TASK_QUEUE)
     policies = {"delete_files": ToolPolicy(timeout=30)}
@@ -67,18 +67,18 @@ async def host(address: str) -> str:
                 ToolCall("call_2", "delete_files", {"paths": ["a.txt", "b.txt", "c.txt"]}),
             ],
         )
-        print(f"process 1: started {turn_id}")
+        story.append(f"process 1: started {turn_id}")
         # The worker runs on this event loop, so the other process is awaited, not waited for.
         other = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "answer", address, turn_id, stdout=subprocess.PIPE
         )
         out, _ = await other.communicate()
-        print(out.decode(), end="")
+        story.extend(out.decode().splitlines())
         if other.returncode != 0:
             raise SystemExit(f"process 2 failed with exit code {other.returncode}")
         run = await turns.result(turn_id)
     for r in run.results:
-        print(f"process 1: {r.id} {r.name} -> {r.result.output}")
+        story.append(f"process 1: {r.id} {r.name} -> {r.result.output}")
     assert run.results[1].result.output == "deleted a.txt, b.txt, c.txt (approved by ada)"
     return turn_id
 
@@ -162,8 +162,10 @@ def main(argv: list[str]) -> int:
     with contextlib.ExitStack() as stack:
         address = os.environ.get("TEMPORAL_ADDRESS") or stack.enter_context(dev_server())
         asyncio.run(connectable(address))
-        turn_id = asyncio.run(host(address))
+        story: list[str] = []
+        turn_id = asyncio.run(host(address, story))
     print(f"ok: {turn_id} done, its approval answered from another process")
+    print("\n".join(story))
     return 0
 
 

@@ -29,6 +29,7 @@ import pytest
 pytest.importorskip("temporalio")
 
 from temporalio.client import Client
+from temporalio.service import RPCError
 
 from toolnexus import Answer, Request, ResumeError, RunResult, ToolCall, ToolContext, Toolkit, pending, tool
 from toolnexus.temporal import ToolPolicy, TurnClient, worker_for
@@ -205,7 +206,12 @@ def worker_process(address: str, queue: str) -> Iterator[subprocess.Popen[str]]:
 async def wait_pending(turns: TurnClient, turn_id: str, count: int = 1) -> list[Request]:
     pause = 0.05
     for _ in range(300):
-        found = await turns.pending(turn_id)
+        try:
+            found = await turns.pending(turn_id)
+        except RPCError as exc:  # a query waits behind the turn's queued workflow task, and
+            if "Timeout" not in exc.message:  # under a thousand new turns that wait may time out
+                raise
+            found = []
         if len(found) >= count:
             return found
         await asyncio.sleep(pause)
@@ -472,7 +478,10 @@ def test_the_example_host_runs(temporal: str):
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("ok: "), proc.stdout
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("ok: "), proc.stdout
+    assert "process 2: a second answer is refused (replayed)" in lines
+    assert lines[-1] == "process 1: call_2 delete_files -> deleted a.txt, b.txt, c.txt (approved by ada)"
 
 
 # -- the processes this file runs --------------------------------------------------------

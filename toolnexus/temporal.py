@@ -195,7 +195,13 @@ class _Waiting:
 
 @workflow.defn(name=WORKFLOW, sandboxed=False)
 class TurnWorkflow:
-    """One turn of tool calls; see the module's documentation."""
+    """One turn of tool calls; see the module's documentation.
+
+    It runs outside temporalio's sandbox: its code reads no clock but `workflow.now()`, does
+    no I/O and draws no random numbers, and the sandbox's fresh import of this module for
+    every turn cost more than the turn (on two cores, 200 sandboxed turns started at once
+    timed out their workflow tasks again and again).
+    """
 
     def __init__(self) -> None:
         self._waiting: list[_Waiting] = []
