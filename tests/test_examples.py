@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-# durable_host.py has its own test; mcp_server.py is a server, run by mcp_client.py.
-EXAMPLES = sorted(
-    p for p in (REPO / "examples").glob("*.py") if p.name not in {"durable_host.py", "mcp_server.py"}
-)
+# durable_host.py has its own test; mcp_server.py is a server, run by mcp_client.py;
+# temporal_host.py runs in tests/test_temporal.py, against the Temporal server started there.
+OWN_TESTS = {"durable_host.py", "mcp_server.py", "temporal_host.py"}
+EXAMPLES = sorted(p for p in (REPO / "examples").glob("*.py") if p.name not in OWN_TESTS)
 
 
 def _run(args, **kw):
