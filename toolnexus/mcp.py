@@ -24,6 +24,7 @@ older connection is a suspension too when the session was built with an
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
@@ -83,14 +84,20 @@ class _Progress:
         self._thread = threading.get_ident()
         self._queue: asyncio.Queue[tuple[float, str] | None] | None = None
         self._task: asyncio.Task[None] | None = None
+        self._closed = False
 
     def __call__(self, fraction: float, message: str) -> None:
         if threading.get_ident() == self._thread:
             self._put((fraction, message))
-        else:
+            return
+        with contextlib.suppress(RuntimeError):  # a closed loop: the call is long over
             self._loop.call_soon_threadsafe(self._put, (fraction, message))
 
     def _put(self, item: tuple[float, str] | None) -> None:
+        if self._closed:  # a worker thread that outlived its call (a timeout) reports on
+            return
+        if item is None:
+            self._closed = True
         if self._queue is None:
             if item is None:
                 return
@@ -284,8 +291,6 @@ def _elicitation(
         return types.ElicitRequestURLParams.model_validate(params)
     if declared.form is None and declared.url is not None:  # URL mode only
         return None
-    if ctx.protocol_version == "2025-06-18":  # `mode` came with 2025-11-25
-        params.pop("mode", None)
     return types.ElicitRequestFormParams.model_validate(params)
 
 
@@ -410,8 +415,8 @@ class ElicitationRelay:
     back as the elicitation's result when the tool runs again.
 
     The MCP call stays open meanwhile, so the answer must come to this process (through
-    `Toolkit.run_calls(wait_for=...)`, or `resume` here) within `wait` seconds; after that,
-    or when the host declines, the elicitation is cancelled. An elicitation is matched to
+    `Toolkit.run_calls(wait_for=...)`, or `resume` here) within `wait` seconds, after which
+    the elicitation is cancelled (a refusal never reaches the tool, so it ends this way too). An elicitation is matched to
     the oldest call of the session not already waiting: exact when the session runs one
     call at a time. One outside any call is declined.
 
