@@ -97,8 +97,14 @@ async def slow_step(log: str, seconds: float, ctx: ToolContext) -> str:
     return f"slept {seconds:g} s"
 
 
+@tool(needs_approval=lambda args: args["amount"] > 100)
+def refund(order: str, amount: int) -> str:
+    """Refund an order; more than 100 needs a person's approval before it runs."""
+    return f"refunded {amount} on {order}"
+
+
 def toolkit() -> Toolkit:
-    return Toolkit([weather, delete_files, ask_number, always_asks, expiring, slow_step])
+    return Toolkit([weather, delete_files, ask_number, always_asks, expiring, slow_step, refund])
 
 
 POLICIES = {"slow_step": ToolPolicy(timeout=60)}
@@ -311,6 +317,32 @@ async def test_the_loop_rule_holds_for_each_waiting_call(temporal: str):
     assert missing.value.reason == "not_pending"
 
 
+async def test_a_tool_that_needs_approval_runs_only_once_approved(temporal: str):
+    client = await Client.connect(temporal)
+    queue = queue_name()
+    turns = TurnClient(client, task_queue=queue)
+    async with worker_for(client, toolkit(), task_queue=queue):
+        calls = [
+            ToolCall("small", "refund", {"order": "A-1", "amount": 20}),
+            ToolCall("edited", "refund", {"order": "A-2", "amount": 500}),
+            ToolCall("refused", "refund", {"order": "A-3", "amount": 900}),
+        ]
+        await turns.start("approve-1", calls)
+        edited, refused = await wait_pending(turns, "approve-1", 2)
+        assert edited.kind == "approval" and edited.id.startswith("apr-")
+        assert edited.data == {"tool": "refund", "arguments": {"order": "A-2", "amount": 500}}
+        arguments = {"order": "A-2", "amount": 200}
+        await turns.answer("approve-1", Answer(edited.id, True, data={"arguments": arguments}))
+        await turns.answer("approve-1", Answer(refused.id, False, reason="declined"))
+        run = await turns.result("approve-1")
+    assert [(r.id, r.result.output) for r in run.results] == [
+        ("small", "refunded 20 on A-1"),
+        ("edited", "refunded 200 on A-2"),
+        ("refused", "declined: the call to refund was not approved"),
+    ]
+    assert run.results[2].result.metadata == {"declined": {"request": refused.id, "reason": "declined"}}
+
+
 async def test_an_expiry_becomes_declined_expired(temporal: str):
     client = await Client.connect(temporal)
     queue = queue_name()
@@ -340,6 +372,7 @@ async def test_an_expiry_becomes_declined_expired(temporal: str):
         ("past", "declined/expired: Go ahead?"),
         ("later", "went ahead"),
     ]
+    assert run.results[0].result.metadata == {"declined": {"request": soon.id, "reason": "expired"}}
 
 
 async def test_expiry_while_the_turn_runs_refuses_the_late_answer(temporal: str):

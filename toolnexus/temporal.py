@@ -42,9 +42,18 @@ from temporalio.worker import Worker
 with workflow.unsafe.imports_passed_through():
     from ._errors import ResumeError, WireError
     from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
-    from ._suspend import pending_of
+    from ._suspend import pending, pending_of
     from ._tool import ToolContext
-    from ._toolkit import Toolkit, _parse_time, idempotency_key, turn_digest
+    from ._toolkit import (
+        Toolkit,
+        _declined,
+        _is_approval,
+        _parse_time,
+        _refused,
+        idempotency_key,
+        normalize_tool_name,
+        turn_digest,
+    )
 
 __all__ = ["WORKFLOW", "ToolPolicy", "TurnClient", "worker_for"]
 
@@ -56,7 +65,7 @@ _ANSWER = "answer"
 _PENDING = "pending"
 _ANSWERED = "answered"
 _REFUSED = "ResumeError"
-_REASONS = ("mismatch", "replayed", "not_pending", "seal")
+_REASONS = ("mismatch", "replayed", "not_pending", "seal", "expired", "principal")
 #: How long past its own timeout a tool's activity may run before Temporal gives up on it.
 _GRACE = 60.0
 #: The cap on one attempt of a tool that has no timeout (its heartbeats keep it alive until then).
@@ -117,10 +126,6 @@ def _retry_policy(plan: Mapping[str, Any]) -> RetryPolicy:
     )
 
 
-def _declined(request: Request) -> ToolResult:
-    return ToolResult.error(f"declined/expired: {request.prompt}")
-
-
 def _refuse(error: ResumeError) -> ApplicationError:
     """The update's rejection that `TurnClient.answer` turns back into `error`."""
     return ApplicationError(str(error), error.reason, type=_REFUSED, non_retryable=True)
@@ -140,14 +145,23 @@ class _Activities:
     @activity.defn(name=_POLICIES)
     async def tool_policies(self, names: list[str]) -> str:
         """The policy of each tool named (the workflow asks once per turn, and its history keeps it)."""
-        plans = {name: self._policies.get(name, self._default)._to_json() for name in names}
+        policies = self._policies
+        plans = {
+            name: policies.get(name, policies.get(normalize_tool_name(name), self._default))._to_json()
+            for name in names
+        }
         return json.dumps(plans)
 
     @activity.defn(name=_RUN_TOOL)
     async def run_tool(self, payload: str) -> str:
-        """Run one call: `payload` holds the call, its key, its timeout and its answer (wire JSON)."""
+        """Run one call: `payload` holds the call, its arguments, key, timeout and answer, and
+        whether to ask first for the approval its tool needs (`needs_approval`), as wire JSON."""
         job = json.loads(payload)
         call = ToolCall.from_wire(job["call"])
+        if job["ask"]:
+            gate = self._toolkit._gate(call)
+            if gate is not None:  # the call waits for its approval, and its handler does not run
+                return pending(gate).to_json()
         answer = None if job["answer"] is None else Answer.from_wire(job["answer"])
         progress: list[tuple[float, str]] = []
 
@@ -164,7 +178,7 @@ class _Activities:
         beat = activity.info().heartbeat_timeout
         interval = beat.total_seconds() / 3 if beat else 1.0
         activity.heartbeat()
-        task = asyncio.ensure_future(self._toolkit.execute(call.name, call.arguments, ctx))
+        task = asyncio.ensure_future(self._toolkit.execute(call.name, job["arguments"], ctx))
         try:
             while True:
                 done, _ = await asyncio.wait({task}, timeout=interval)
@@ -218,11 +232,15 @@ class TurnWorkflow:
             )
         )
 
-        async def run_call(call: ToolCall, answer: Answer | None) -> ToolResult:
+        async def run_call(
+            call: ToolCall, answer: Answer | None, *, ask: bool = False, arguments: Any = None
+        ) -> ToolResult:
             plan = plans[call.name]
             timeout = plan["timeout"]
             job = {
                 "call": call.to_wire(),
+                "arguments": call.arguments if arguments is None else arguments,
+                "ask": ask,
                 "key": idempotency_key(turn, call.id),
                 "timeout": timeout,
                 "answer": None if answer is None else answer.to_wire(),
@@ -241,35 +259,53 @@ class TurnWorkflow:
                 return ToolResult.error(f"{call.name} did not finish: {why}")
             return ToolResult.from_json(text)
 
-        async def settle(position: int, call: ToolCall, first: ToolResult) -> ToolResult:
-            """The loop rule for one call (as `Toolkit.run_calls` with a `wait_for`)."""
-            request = pending_of(first)
-            if request is None:
-                return first
+        async def wait(position: int, call: ToolCall, request: Request) -> Answer | None:
+            """The answer to `request`, durably awaited; None when it expired first (or
+            an `ok` came after `expiresAt`, by the workflow's clock)."""
             waiting = _Waiting(position, call, request)
             self._waiting.append(waiting)
             self._waiting.sort(key=lambda w: w.position)
             left = self._time_left(request)
             if left is not None and left <= _NOW:
                 waiting.expired = True
-                return _declined(request)
+                return None
             try:
                 await workflow.wait_condition(lambda: waiting.answer is not None, timeout=left)
             except TimeoutError:
                 waiting.expired = True
-                return _declined(request)
+                return None
             answer = waiting.answer
             assert answer is not None
             left = self._time_left(request)
-            if not answer.ok or (left is not None and left <= _NOW):
-                return _declined(request)
-            retry = await run_call(call, answer)
+            return None if answer.ok and left is not None and left <= _NOW else answer
+
+        async def settle(position: int, call: ToolCall, first: ToolResult) -> ToolResult:
+            """The loop rule for one call (as `Toolkit.run_calls` with a `wait_for`)."""
+            request = pending_of(first)
+            if request is None:
+                return first
+            arguments: Any = call.arguments
+            if _is_approval(call, request):  # asked before the handler ran (`needs_approval`)
+                answer = await wait(position, call, request)
+                if answer is None or not answer.ok:
+                    return _refused(call, request, answer)
+                if isinstance(answer.data, dict) and "arguments" in answer.data:
+                    arguments = answer.data["arguments"]  # the person edited them
+                result = await run_call(call, None, arguments=arguments)
+                again = pending_of(result)
+                if again is None:
+                    return result
+                request = again  # the handler asks in turn: settled as any other question
+            answer = await wait(position, call, request)
+            if answer is None or not answer.ok:
+                return _declined(request, answer)
+            retry = await run_call(call, answer, arguments=arguments)
             if pending_of(retry) is not None:  # upstream ports name the original request
                 return ToolResult.error(f"unresolved: {request.prompt}")
             return retry
 
         async def one(position: int, call: ToolCall) -> ToolResult:
-            return await settle(position, call, await run_call(call, None))
+            return await settle(position, call, await run_call(call, None, ask=True))
 
         results = await asyncio.gather(*(one(i, c) for i, c in enumerate(calls)))
         await workflow.wait_condition(workflow.all_handlers_finished)
