@@ -59,17 +59,18 @@ async def test_a_stored_run_is_resumed_once_and_finishes(store: SqliteRunStore):
         [ToolCall("a", "approve", {"what": "A"}), ToolCall("b", "approve", {"what": "B"})]
     )
     run_id = store.save(run)
-    [first] = store.pending()
+    first, second = store.pending()
     assert first == PendingRequest(run_id, run.requests[0]) and first.request.prompt == "A?"
+    assert second == PendingRequest(run_id, run.requests[1]) and second.request.prompt == "B?"
     assert store.get(run_id) is not None and store.get(run_id).status == "pending"  # type: ignore[union-attr]
 
     after_a = await store.resume(toolkit(), run_id, Answer(first.request.id, True))
     assert after_a.status == "pending"
-    [second] = store.pending()
-    assert second.request.prompt == "B?"
+    assert store.pending() == [second]
     with pytest.raises(ResumeError) as again:  # the first request, answered again
         await store.resume(toolkit(), run_id, Answer(first.request.id, True))
     assert again.value.reason == "replayed"
+    assert store.pending() == [second]
 
     done = await store.resume(toolkit(), run_id, Answer(second.request.id, False, reason="declined"))
     assert [(r.id, r.result.output) for r in done.results] == [("a", "did A"), ("b", "declined/expired: B?")]
@@ -139,6 +140,25 @@ async def test_expired_requests_are_settled_as_declined(store: SqliteRunStore):
     assert [r.result.output for r in stored.run.results] == ["declined/expired: Go?"]
     assert [w.run_id for w in store.pending()] == [later, plain]
     assert await store.expire(toolkit()) == []
+
+
+async def test_one_run_settles_an_expired_request_and_keeps_waiting_on_the_others(store: SqliteRunStore):
+    calls = [
+        ToolCall("s", "expiring", {"minutes": 1}),
+        ToolCall("a", "approve", {"what": "A"}),
+        ToolCall("b", "approve", {"what": "B"}),
+    ]
+    run_id = store.save(await toolkit().run_calls(calls))
+    assert [w.request.prompt for w in store.pending()] == ["Go?", "A?", "B?"]
+    assert await store.expire(toolkit(), datetime.now(UTC) + timedelta(minutes=5)) == [run_id]
+    a, b = store.pending()
+    # Both at once, out of call order.
+    done = await store.resume(toolkit(), run_id, [Answer(b.request.id, True), Answer(a.request.id, True)])
+    assert [(r.id, r.result.output) for r in done.results] == [
+        ("s", "declined/expired: Go?"),
+        ("a", "did A"),
+        ("b", "did B"),
+    ]
 
 
 @pytest.mark.slow

@@ -22,7 +22,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -70,14 +70,26 @@ class PendingRequest:
     request: Request
 
 
-def _expiry(request: Request | None) -> float | None:
+def _expiry(request: Request) -> float | None:
     """`expiresAt` as a Unix time; None for no expiry, 0 when unreadable (it counts as passed)."""
-    if request is None or not request.expires_at:
+    if not request.expires_at:
         return None
     try:
         return _parse_time(request.expires_at).timestamp()
     except ValueError:
         return 0.0
+
+
+def _waiting(run: RunResult) -> list[Request]:
+    """The requests `run` waits on, in call order (a run stored before `requests` existed has one)."""
+    if run.status != "pending" or run.pending is None:
+        return []
+    return list(run.requests) or [run.pending]
+
+
+def _first_expiry(requests: list[Request]) -> float | None:
+    times = [t for t in map(_expiry, requests) if t is not None]
+    return min(times, default=None)
 
 
 class SqliteRunStore:
@@ -119,13 +131,14 @@ class SqliteRunStore:
 
     def save(self, run: RunResult) -> int:
         """Store `run` (pending, or done already) and return its id."""
-        pending = run.pending if run.status == "pending" else None
-        status = "pending" if pending is not None else "done"
+        waiting = _waiting(run)
+        status = "pending" if waiting else "done"
         with self._transaction() as conn:
             cur = conn.execute(
                 "INSERT INTO runs (status, pending_id, expires_at, body, updated_at) VALUES (?, ?, ?, ?, ?)",
-                (status, pending.id if pending else None, _expiry(pending), run.to_json(), time.time()),
-            )
+                (status, run.pending.id if waiting and run.pending else None, _first_expiry(waiting),
+                 run.to_json(), time.time()),
+            )  # fmt: skip
         assert cur.lastrowid is not None
         return cur.lastrowid
 
@@ -147,18 +160,18 @@ class SqliteRunStore:
         return [row[0] for row in rows]
 
     def pending(self) -> list[PendingRequest]:
-        """The request each pending run waits on, oldest run first (claimed runs are left out)."""
+        """Every request the pending runs wait on: oldest run first, each run's in call order
+        (claimed runs are left out). Any of them can be answered."""
         with self._connect() as conn:
             rows = conn.execute("SELECT id, body FROM runs WHERE status = 'pending' ORDER BY id").fetchall()
-        found = []
+        found: list[PendingRequest] = []
         for run_id, body in rows:
-            request = RunResult.from_json(body).pending
-            if request is not None:
-                found.append(PendingRequest(run_id, request))
+            found.extend(PendingRequest(run_id, r) for r in _waiting(RunResult.from_json(body)))
         return found
 
     def expired(self, now: datetime | None = None) -> list[int]:
-        """The ids of the pending runs whose request's `expiresAt` has passed (an unreadable one has)."""
+        """The ids of the pending runs with a request whose `expiresAt` has passed (an unreadable
+        one has)."""
         when = (now or datetime.now(UTC)).timestamp()
         with self._connect() as conn:
             rows = conn.execute(
@@ -170,28 +183,32 @@ class SqliteRunStore:
 
     # -- resuming -----------------------------------------------------------------------
 
-    def claim(self, run_id: int, answer: Answer) -> RunResult:
-        """Take the run for resuming with `answer`: `pending` → `claimed`, in one transaction.
+    def claim(self, run_id: int, answers: Answer | Iterable[Answer]) -> RunResult:
+        """Take the run for resuming with `answers`: `pending` → `claimed`, in one transaction.
 
         Raises `ResumeError` and changes nothing when the run cannot be taken: `replayed`
-        when `answer` answers a request this run already took an answer to, or that another
+        when an answer answers a request this run already took an answer to, or that another
         process is answering now; `not_pending` when the run is claimed, done, refused or
         not there. Hand the run back with `finish` (or `release`).
         """
+        ids = [a.id for a in _answers(answers)]
         with self._transaction() as conn:
             row = conn.execute(
                 "SELECT status, pending_id, answered, body FROM runs WHERE id = ?", (run_id,)
             ).fetchone()
             if row is None:
                 raise ResumeError("not_pending", f"there is no run {run_id}")
-            status, pending_id, answered, body = row
-            if answer.id in json.loads(answered):
-                raise ResumeError("replayed", f"request {answer.id!r} was already answered")
-            if status == "claimed" and answer.id == pending_id:
-                raise ResumeError("replayed", f"request {answer.id!r} is being answered by another process")
+            status, _, answered, body = row
+            taken = set(json.loads(answered))
+            if any(i in taken for i in ids):
+                again = next(i for i in ids if i in taken)
+                raise ResumeError("replayed", f"request {again!r} was already answered")
+            asked = {r.id for r in _waiting(RunResult.from_json(body))} if status == "claimed" else set()
+            if any(i in asked for i in ids):
+                raise ResumeError("replayed", f"request {ids[0]!r} is being answered by another process")
             if status != "pending":
                 raise ResumeError(
-                    "not_pending", f"run {run_id} is {status}, so answer {answer.id!r} has no use"
+                    "not_pending", f"run {run_id} is {status}, so the answers {ids} have no use"
                 )
             conn.execute(
                 "UPDATE runs SET status = 'claimed', claimed_at = ?, updated_at = ? WHERE id = ?",
@@ -199,22 +216,23 @@ class SqliteRunStore:
             )
         return RunResult.from_json(body)
 
-    def finish(self, run_id: int, answered: Answer, run: RunResult) -> None:
+    def finish(self, run_id: int, answered: Answer | Iterable[Answer], run: RunResult) -> None:
         """Store what resuming the claimed run `run_id` with `answered` returned: pending again
-        (on its next request) or done. The request answered is remembered, so it is not taken twice."""
-        pending = run.pending if run.status == "pending" else None
+        (on the requests still open) or done. The requests answered are remembered, so none is
+        taken twice."""
+        waiting = _waiting(run)
         with self._transaction() as conn:
             row = conn.execute("SELECT status, answered FROM runs WHERE id = ?", (run_id,)).fetchone()
             if row is None or row[0] != "claimed":
                 raise ValueError(f"run {run_id} is not claimed, so there is nothing to finish")
-            taken = [*json.loads(row[1]), answered.id]
+            taken = [*json.loads(row[1]), *(a.id for a in _answers(answered))]
             conn.execute(
                 "UPDATE runs SET status = ?, pending_id = ?, expires_at = ?, body = ?, answered = ?,"
                 " claimed_at = NULL, updated_at = ? WHERE id = ?",
                 (
-                    "pending" if pending is not None else "done",
-                    pending.id if pending else None,
-                    _expiry(pending),
+                    "pending" if waiting else "done",
+                    run.pending.id if waiting and run.pending else None,
+                    _first_expiry(waiting),
                     run.to_json(),
                     json.dumps(taken),
                     time.time(),
@@ -236,37 +254,56 @@ class SqliteRunStore:
                 (status, time.time(), run_id),
             )
 
-    async def resume(self, toolkit: Toolkit, run_id: int, answer: Answer) -> RunResult:
-        """Claim the run, continue it with `toolkit.resume`, store the outcome and return it.
+    async def resume(
+        self,
+        toolkit: Toolkit,
+        run_id: int,
+        answers: Answer | Iterable[Answer],
+        *,
+        principal: str | None = None,
+    ) -> RunResult:
+        """Claim the run, continue it with `toolkit.resume(run, answers, principal=...)`, store
+        the outcome and return it. `answers` is one `Answer` or several, to any of the requests
+        the run waits on.
 
         Raises `ResumeError` from `claim` (another process has the run, or the request was
         answered) or from `toolkit.resume`: then the run goes back to `pending` as it was,
         except for a seal that does not hold, which marks it `refused`.
         """
-        run = self.claim(run_id, answer)
+        answers = _answers(answers)
+        run = self.claim(run_id, answers)
         try:
-            resumed = await toolkit.resume(run, answer)
+            resumed = await toolkit.resume(run, answers, principal=principal)
         except ResumeError as exc:
             self.release(run_id, "refused" if exc.reason == "seal" else "pending")
             raise
         except BaseException:
             self.release(run_id)
             raise
-        self.finish(run_id, answer, resumed)
+        self.finish(run_id, answers, resumed)
         return resumed
 
-    async def expire(self, toolkit: Toolkit, now: datetime | None = None) -> list[int]:
-        """Settle every pending run whose request has expired (the loop rule makes it
-        `declined/expired: <prompt>`); returns their ids. Runs another process holds are skipped."""
+    async def expire(
+        self, toolkit: Toolkit, now: datetime | None = None, *, principal: str | None = None
+    ) -> list[int]:
+        """Settle every expired request of the pending runs (the loop rule makes each
+        `declined/expired: <prompt>`); returns the ids of the runs settled. Runs another
+        process holds are skipped."""
+        when = (now or datetime.now(UTC)).timestamp()
         settled = []
         for run_id in self.expired(now):
             stored = self.get(run_id)
-            if stored is None or stored.run.pending is None:
+            if stored is None:
                 continue
-            answer = Answer(stored.run.pending.id, False, reason="expired")
+            passed = [r for r in _waiting(stored.run) if (_expiry(r) or when + 1) <= when]
+            answers = [Answer(r.id, False, reason="expired") for r in passed]
             try:
-                await self.resume(toolkit, run_id, answer)
+                await self.resume(toolkit, run_id, answers, principal=principal)
             except ResumeError:
                 continue
             settled.append(run_id)
         return settled
+
+
+def _answers(answers: Answer | Iterable[Answer]) -> list[Answer]:
+    return [answers] if isinstance(answers, Answer) else list(answers)
