@@ -53,7 +53,10 @@ NAMES = [
     "wipe",
     "forecast",
     "report",
+    "files",
 ]
+WAV = b"RIFF\x24\x00\x00\x00WAVEfmt "
+PDF = b"%PDF-1.4\n%toolnexus\n"
 FORECAST = {
     "type": "object",
     "properties": {"city": {"type": "string"}, "celsius": {"type": "number"}},
@@ -182,6 +185,20 @@ async def test_structured_output_and_a_resource_link(where: Any, era: tuple[str,
         "application/pdf",
         "report.pdf",
     )
+
+
+async def test_audio_and_a_file(where: Any, era: tuple[str, str]) -> None:
+    """No text: no text block; audio as an audio block, a PDF as an embedded resource."""
+    async with connect(where, era) as client:
+        result = await client.call_tool("files", {})
+    sound, document = result.content
+    assert isinstance(sound, types.AudioContent) and sound.mime_type == "audio/wav"
+    assert base64.b64decode(sound.data) == WAV
+    assert isinstance(document, types.EmbeddedResource)
+    assert isinstance(document.resource, types.BlobResourceContents)
+    assert str(document.resource.uri) == "toolnexus://parts/1/r%201.pdf"
+    assert document.resource.mime_type == "application/pdf"
+    assert base64.b64decode(document.resource.blob) == PDF
 
 
 async def test_metadata_never_leaves(where: Any, era: tuple[str, str]) -> None:
@@ -376,6 +393,7 @@ async def test_consumed_tools_in_run_calls(where: Any, era: tuple[str, str]) -> 
                 ToolCall("c6", "secret", {}),
                 ToolCall("c7", "forecast", {"city": "Oslo"}),
                 ToolCall("c8", "report", {}),
+                ToolCall("c9", "files", {}),
             ]
         )
     assert run.status == "done"
@@ -400,6 +418,14 @@ async def test_consumed_tools_in_run_calls(where: Any, era: tuple[str, str]) -> 
         "report.pdf",
         "",
     )
+    sound, document = r["c9"].parts
+    assert (r["c9"].output, sound.kind, sound.mime_type, sound.raw()) == ("", "audio", "audio/wav", WAV)
+    assert (document.kind, document.mime_type, document.name, document.raw()) == (
+        "file",
+        "application/pdf",
+        "r 1.pdf",
+        PDF,
+    )
 
 
 def _relay_kw(era: tuple[str, str]) -> tuple[dict[str, Any], ElicitationRelay | None]:
@@ -423,11 +449,15 @@ async def test_consumed_suspension_with_wait_for(where: Any, era: tuple[str, str
         run = await toolkit.run_calls(
             [ToolCall("a", "approve", {"n": 4}), ToolCall("b", "add", {"a": 1, "b": 1})], wait_for=wait_for
         )
+        # The server's own approval of a `needs_approval` tool is a question like any other.
+        wiped = await toolkit.run_calls([ToolCall("w", "wipe", {"disk": "d2"})], wait_for=wait_for)
     assert run.status == "done"
-    [request] = asked
+    request, approval = asked
     assert (request.kind, request.prompt) == ("input", "Delete 4 files?")
     assert run.results[0].result.output.startswith("deleted 4 files: consumed")
     assert run.results[1].result.output == "2"
+    assert approval.prompt == "Allow wipe to run with these arguments?"
+    assert wiped.results[0].result.output == "wiped d2"
 
 
 async def test_consumed_suspension_resumed(where: Any, era: tuple[str, str]) -> None:

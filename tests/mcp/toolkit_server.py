@@ -28,8 +28,18 @@ async def add(a: int, b: int) -> str:
     return str(a + b)
 
 
+WAV = b"RIFF\x24\x00\x00\x00WAVEfmt "
+PDF = b"%PDF-1.4\n%toolnexus\n"
+
+
 async def picture(args, ctx):
     return ToolResult(output="a picture", parts=[ContentPart.from_path(FIXTURE)])
+
+
+async def files(args, ctx):
+    sound = ContentPart.from_bytes(WAV, "audio/wav")
+    document = ContentPart.from_bytes(PDF, "application/pdf", name="r 1.pdf")
+    return ToolResult(output="", parts=[sound, document])
 
 
 async def fail(args, ctx):
@@ -99,6 +109,7 @@ def toolkit() -> Toolkit:
             define_tool("wipe", "Wipes a disk, once approved", None, wipe, needs_approval=True),
             define_tool("forecast", "The forecast for a city", None, forecast, output_schema=FORECAST),
             define_tool("report", "A report, by link", None, report),
+            define_tool("files", "A sound and a document", None, files),
         ]
     )
 
