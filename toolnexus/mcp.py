@@ -416,9 +416,9 @@ class ElicitationRelay:
 
     The MCP call stays open meanwhile, so the answer must come to this process (through
     `Toolkit.run_calls(wait_for=...)`, or `resume` here) within `wait` seconds, after which
-    the elicitation is cancelled (a refusal never reaches the tool, so it ends this way too). An elicitation is matched to
-    the oldest call of the session not already waiting: exact when the session runs one
-    call at a time. One outside any call is declined.
+    the elicitation is cancelled (a refusal never reaches the tool, so it ends this way too).
+    An elicitation is matched to the oldest call of the session not already waiting: exact
+    when the session runs one call at a time. One outside any call is declined.
 
         relay = ElicitationRelay()
         async with ClientSession(read, write, elicitation_callback=relay) as session:
