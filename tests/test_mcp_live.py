@@ -588,3 +588,23 @@ async def test_an_unanswered_elicitation_is_cancelled_after_wait(where: Any) -> 
     [item] = late.results
     assert item.result.is_error and "is waiting in this process" in item.result.output
     assert after.results[0].result.output == "3"
+
+
+async def test_the_served_toolkits_own_progress_hook_hears_too() -> None:
+    """In process: the MCP client's progress and the toolkit's `on_progress` both hear a call."""
+    from tests.mcp.toolkit_server import toolkit
+
+    heard: list[tuple[str, float, str]] = []
+    served = toolkit()
+    served = Toolkit(served.tools(), on_progress=lambda *report: heard.append(report))
+    seen: list[float] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append(progress)
+
+    async with Client(mcp_server(served)) as client:
+        result = await client.call_tool("steps", {}, progress_callback=on_progress)
+    assert _text(result) == "4 steps"
+    assert seen == [0.25, 0.5, 0.75, 1.0]
+    assert [(f, m) for _, f, m in heard] == [(i / 4, f"step {i}") for i in range(1, 5)]
+    assert len({call_id for call_id, _, _ in heard}) == 1 and heard[0][0].startswith("mcp-")

@@ -46,7 +46,7 @@ from toolnexus._output import Output
 from toolnexus._result import Answer, Request, ToolHints, ToolResult
 from toolnexus._suspend import pending, pending_of
 from toolnexus._tool import Tool, ToolContext
-from toolnexus._toolkit import Toolkit, _expired, idempotency_key, turn_digest
+from toolnexus._toolkit import ProgressHook, Toolkit, _expired, idempotency_key, turn_digest
 from toolnexus.adapters.mcp import (
     answer_from_mcp,
     from_mcp_call_tool_result,
@@ -127,12 +127,16 @@ class _Call:
     args: dict[str, Any]
     call_id: str
     progress: _Progress
+    also: ProgressHook | None = None  # the toolkit's own `on_progress`, told too
 
     def context(self, answer: Answer | None = None) -> ToolContext:
         key = idempotency_key(turn_digest([self.call_id]), self.call_id)
-        return ToolContext(
-            answer=answer, call_id=self.call_id, idempotency_key=key, on_progress=self.progress
-        )
+        return ToolContext(answer=answer, call_id=self.call_id, idempotency_key=key, on_progress=self.report)
+
+    def report(self, fraction: float, message: str) -> None:
+        self.progress(fraction, message)
+        if self.also is not None:
+            self.also(self.call_id, fraction, message)
 
 
 class _Bridge:
@@ -140,6 +144,7 @@ class _Bridge:
 
     def __init__(self, toolkit: Toolkit) -> None:
         self.toolkit = toolkit
+        self.also: ProgressHook | None = toolkit._on_progress
         # (call id, request id) of every answer taken: a replayed `requestState` is refused.
         self._answered: OrderedDict[tuple[str, str], None] = OrderedDict()
 
@@ -155,7 +160,7 @@ class _Bridge:
         progress = _Progress(ctx)
         try:
             if params.request_state is None:
-                call = _Call(params.name, args, "mcp-" + secrets.token_hex(8), progress)
+                call = _Call(params.name, args, "mcp-" + secrets.token_hex(8), progress, self.also)
                 gate = self._gate(call)
                 if gate is not None:
                     return await self._finish(ctx, call, pending(gate), approval=True)
@@ -179,7 +184,7 @@ class _Bridge:
             if not isinstance(state, dict) or state.get("v") != _STATE_VERSION:
                 raise ValueError("not a toolnexus request state")
             request = Request.from_wire(state["request"])
-            call = _Call(params.name, args, str(state["callId"]), progress)
+            call = _Call(params.name, args, str(state["callId"]), progress, self.also)
             approval = state.get("approval") is True
         except (ValueError, KeyError, TypeError, WireError) as exc:
             return _result(ToolResult.error(f"the retry's requestState is not usable: {exc}"))
