@@ -32,7 +32,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
-from toolnexus import Answer, ToolCall, Toolkit, pending_of
+from toolnexus import Answer, RunResult, ToolCall, Toolkit, pending_of
 from toolnexus.mcp import ElicitationRelay, mcp_server, mcp_tools_from
 
 pytestmark = pytest.mark.slow
@@ -484,6 +484,24 @@ async def test_consumed_suspension_resumed(where: Any, era: tuple[str, str]) -> 
     r = {item.id: item.result for item in run.results}
     assert r["a"].output.startswith("deleted 5 files: resumed")
     assert (r["b"].is_error, r["b"].output) == (True, "declined/expired: Sign in to continue")
+
+
+async def test_consumed_suspension_resumed_in_another_connection(http_url: str) -> None:
+    """At 2026-07-28 the server's question and its `requestState` travel in the stored run, so a
+    toolkit on a new connection (as in another process) resumes it: the answer goes out as
+    `inputResponses` with the request the toolkit hands the tool (`ctx.request`). (Over HTTP:
+    the same server, whose `requestState` key a new stdio server process would not share.)"""
+    where = http_url
+    async with connect(where, ERAS["modern"]) as client:
+        first = Toolkit(await mcp_tools_from(client.session))
+        stored = (await first.run_calls([ToolCall("a", "approve", {"n": 3})])).to_json()
+    run = RunResult.from_json(stored)
+    assert run.status == "pending" and run.pending is not None
+    async with connect(where, ERAS["modern"]) as client:
+        second = Toolkit(await mcp_tools_from(client.session))
+        done = await second.resume(run, Answer(run.pending.id, True, {"reason": "elsewhere"}))
+    assert done.status == "done"
+    assert done.results[0].result.output.startswith("deleted 3 files: elsewhere")
 
 
 async def test_consumed_answer_from_nowhere() -> None:

@@ -13,7 +13,7 @@ from pydantic_core import SchemaValidator, core_schema
 from toolnexus_wire import WireModel, dumps, json_path
 
 from ._output import Output, inferred_output
-from ._result import Answer, ToolHints, ToolResult, ToolSpec
+from ._result import Answer, Request, ToolHints, ToolResult, ToolSpec
 
 __all__ = ["Tool", "ToolContext", "define_tool", "tool"]
 
@@ -30,7 +30,8 @@ class ToolContext:
     """What a call knows besides its arguments.
 
     `timeout` (seconds) bounds the call: an overrun becomes an error result.
-    `answer` is set only when the call is a retry after a suspension.
+    `answer` is set only when the call is a retry after a suspension, and `request` then holds
+    the `Request` it answers (as stored in the run, so it is there in any process that resumes).
     `call_id` is the id of the `ToolCall` being run (empty when the tool is called directly).
     `idempotency_key` stays the same for one call across its suspension, its retry with
     an answer and any process that resumes the run: a tool with side effects passes it to
@@ -41,6 +42,7 @@ class ToolContext:
 
     timeout: float | None = None
     answer: Answer | None = None
+    request: Request | None = None
     call_id: str = ""
     idempotency_key: str = ""
     on_progress: ProgressHook | None = None

@@ -552,11 +552,15 @@ class Toolkit:
             )
         return None if expires_in is None else _now_ms() + math.ceil(expires_in * 1000)
 
-    def _context(self, call: ToolCall, turn: bytes, answer: Answer | None = None) -> ToolContext:
+    def _context(
+        self, call: ToolCall, turn: bytes, answer: Answer | None = None, request: Request | None = None
+    ) -> ToolContext:
         hook = self._on_progress
         report = None if hook is None else functools.partial(hook, call.id)
         key = idempotency_key(turn, call.id)
-        return ToolContext(answer=answer, call_id=call.id, idempotency_key=key, on_progress=report)
+        return ToolContext(
+            answer=answer, request=request, call_id=call.id, idempotency_key=key, on_progress=report
+        )
 
     def _gate(self, call: ToolCall) -> Request | None:
         """The approval `call` needs before it runs, or None."""
@@ -646,7 +650,7 @@ class Toolkit:
         """The loop rule for one suspended call; `answer` None means expired before asking."""
         if answer is None or not answer.ok or _expired(request):
             return _declined(request, answer)
-        retry = await self.execute(call.name, call.arguments, self._context(call, turn, answer))
+        retry = await self.execute(call.name, call.arguments, self._context(call, turn, answer, request))
         again = pending_of(retry)
         if again is not None:  # upstream ports name the original request, not the new one
             return ToolResult.error(f"unresolved: {request.prompt}")

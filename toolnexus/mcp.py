@@ -526,10 +526,12 @@ class _Remote:
                 reply.set_result(types.ElicitResult.model_validate(response))
             return await self._land(flight)
         request = self._asked.pop(answer.id, None)
+        if request is None and ctx.request is not None and ctx.request.id == answer.id:
+            request = ctx.request  # the run was resumed elsewhere: the request came with it
         if request is None:
             return ToolResult.error(
-                f"no MCP request {answer.id!r} of {self.name} is waiting in this process "
-                "(an MCP suspension is answered where it was asked)"
+                f"no MCP request {answer.id!r} of {self.name} is known here: resume the run "
+                "through a Toolkit, which passes the request the answer is for"
             )
         retry = mcp_input_responses(request, answer)
         responses: types.InputResponses = {
