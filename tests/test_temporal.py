@@ -148,6 +148,7 @@ def temporal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     shm = Path("/dev/shm")
     where = Path(tempfile.mkdtemp(dir=shm)) if shm.is_dir() else tmp_path_factory.mktemp("temporal")
     db = where / "temporal.sqlite3"
+    log = (where / "server.log").open("wb")
     port = _free_port()
     server = subprocess.Popen(
         [
@@ -155,7 +156,7 @@ def temporal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             *("--db-filename", str(db), "--log-level", "error"),
         ],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=log,  # a file: a pipe that nobody reads fills up and stalls the server
     )
     address = f"127.0.0.1:{port}"
     started = time.monotonic()
@@ -170,6 +171,7 @@ def temporal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+        log.close()
         shutil.rmtree(where, ignore_errors=True)
 
 
