@@ -64,6 +64,7 @@ def ask_number(n: int, ctx: ToolContext) -> object:
     if ctx.answer is None:
         return pending(Request("input", f"what to add to {n}?", data={"n": n}))
     add = (ctx.answer.data or {})["add"]
+    assert ctx.request is not None and ctx.request.id == ctx.answer.id, "the request answered"
     return f"{n}+{add}={n + add}"
 
 

@@ -163,6 +163,7 @@ class _Activities:
             if gate is not None:  # the call waits for its approval, and its handler does not run
                 return pending(gate).to_json()
         answer = None if job["answer"] is None else Answer.from_wire(job["answer"])
+        request = None if job.get("request") is None else Request.from_wire(job["request"])
         progress: list[tuple[float, str]] = []
 
         def report(fraction: float, message: str) -> None:
@@ -171,6 +172,7 @@ class _Activities:
         ctx = ToolContext(
             timeout=job["timeout"],
             answer=answer,
+            request=request,
             call_id=call.id,
             idempotency_key=job["key"],
             on_progress=report,
@@ -233,7 +235,12 @@ class TurnWorkflow:
         )
 
         async def run_call(
-            call: ToolCall, answer: Answer | None, *, ask: bool = False, arguments: Any = None
+            call: ToolCall,
+            answer: Answer | None,
+            *,
+            request: Request | None = None,
+            ask: bool = False,
+            arguments: Any = None,
         ) -> ToolResult:
             plan = plans[call.name]
             timeout = plan["timeout"]
@@ -244,6 +251,7 @@ class TurnWorkflow:
                 "key": idempotency_key(turn, call.id),
                 "timeout": timeout,
                 "answer": None if answer is None else answer.to_wire(),
+                "request": None if request is None else request.to_wire(),
             }
             limit = _NO_TIMEOUT_CAP if timeout is None else timedelta(seconds=timeout + _GRACE)
             try:
@@ -299,7 +307,7 @@ class TurnWorkflow:
             answer = await wait(position, call, request)
             if answer is None or not answer.ok:
                 return _declined(request, answer)
-            retry = await run_call(call, answer, arguments=arguments)
+            retry = await run_call(call, answer, request=request, arguments=arguments)
             if pending_of(retry) is not None:  # upstream ports name the original request
                 return ToolResult.error(f"unresolved: {request.prompt}")
             return retry
