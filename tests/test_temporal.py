@@ -346,6 +346,35 @@ async def test_a_tool_that_needs_approval_runs_only_once_approved(temporal: str)
     assert run.results[2].result.metadata == {"declined": {"request": refused.id, "reason": "declined"}}
 
 
+async def test_progress_reaches_the_worker_toolkit_and_a_timeout_is_the_tool_policy(temporal: str):
+    @tool
+    async def steps(ctx: ToolContext) -> str:
+        """Reports progress, then overruns its timeout when asked to."""
+        ctx.progress(0.5, "halfway")
+        return f"timeout {ctx.timeout:g}, key {ctx.idempotency_key[:4]}"
+
+    @tool
+    async def hangs() -> str:
+        """Never finishes in time."""
+        await asyncio.sleep(30)
+        return "late"
+
+    heard: list[tuple[str, float, str]] = []
+    kit = Toolkit([steps, hangs], on_progress=lambda call_id, f, m: heard.append((call_id, f, m)))
+    client = await Client.connect(temporal)
+    queue = queue_name()
+    turns = TurnClient(client, task_queue=queue)
+    policies = {"steps": ToolPolicy(timeout=7), "hangs": ToolPolicy(timeout=0.5)}
+    async with worker_for(client, kit, task_queue=queue, policies=policies):
+        await turns.start("progress-1", [ToolCall("p", "steps", {}), ToolCall("h", "hangs", {})])
+        run = await turns.result("progress-1")
+    assert [(r.id, r.result.output) for r in run.results] == [
+        ("p", "timeout 7, key idk-"),
+        ("h", "hangs timed out after 0.5 s"),
+    ]
+    assert heard == [("p", 0.5, "halfway")]
+
+
 async def test_an_expiry_becomes_declined_expired(temporal: str):
     client = await Client.connect(temporal)
     queue = queue_name()
