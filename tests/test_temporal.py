@@ -75,12 +75,22 @@ def always_asks(ctx: ToolContext) -> object:
 
 
 @tool
-def expiring(seconds: float, ctx: ToolContext) -> object:
-    """Asks a question that expires `seconds` from now."""
+def expiring(at: str, ctx: ToolContext) -> object:
+    """Asks a question that expires at `at`, under the id `exp-<call id>`."""
     if ctx.answer is None:
-        when = datetime.now(UTC) + timedelta(seconds=seconds)
-        return pending(Request("approval", "Go ahead?", expires_at=when.isoformat().replace("+00:00", "Z")))
+        return pending(Request("approval", "Go ahead?", id=f"exp-{ctx.call_id}", expires_at=at))
     return "went ahead"
+
+
+def in_seconds(seconds: float) -> str:
+    """An RFC 3339 time `seconds` from now."""
+    return (datetime.now(UTC) + timedelta(seconds=seconds)).isoformat().replace("+00:00", "Z")
+
+
+async def until(moment: str) -> None:
+    """Sleep until the RFC 3339 time `moment` has passed (and a little more)."""
+    left = (datetime.fromisoformat(moment.replace("Z", "+00:00")) - datetime.now(UTC)).total_seconds()
+    await asyncio.sleep(max(left, 0) + 0.2)
 
 
 @tool
@@ -379,53 +389,68 @@ async def test_an_expiry_becomes_declined_expired(temporal: str):
     client = await Client.connect(temporal)
     queue = queue_name()
     turns = TurnClient(client, task_queue=queue)
+    soon = in_seconds(2)
     async with worker_for(client, toolkit(), task_queue=queue):
         await turns.start(
             "expiry-1",
             [
-                ToolCall("soon", "expiring", {"seconds": 2}),
-                ToolCall("past", "expiring", {"seconds": -5}),
-                ToolCall("later", "expiring", {"seconds": 3600}),
+                ToolCall("soon", "expiring", {"at": soon}),
+                ToolCall("past", "expiring", {"at": in_seconds(-5)}),
+                ToolCall("later", "expiring", {"at": in_seconds(3600)}),
+                ToolCall("unreadable", "expiring", {"at": "tomorrow"}),
             ],
         )
-        soon, later = await wait_pending(turns, "expiry-1", 2)
-        assert soon.expires_at is not None and later.expires_at is not None
-        await turns.answer("expiry-1", Answer(later.id, True))
-        started = time.monotonic()
+        for _ in range(200):
+            waiting = {r.id: r for r in await turns.pending("expiry-1")}
+            if "exp-later" in waiting:
+                break
+            await asyncio.sleep(0.05)
+        assert "exp-past" not in waiting and "exp-unreadable" not in waiting, "expired at once"
+        assert waiting["exp-later"].expires_at is not None
+        await turns.answer("expiry-1", Answer("exp-later", True))
         run = await turns.result("expiry-1")
-        print(
-            f"\nexpiry: the timer settled the turn {time.monotonic() - started:.1f} s after the last answer"
-        )
         with pytest.raises(ResumeError) as late:
-            await turns.answer("expiry-1", Answer(soon.id, True))
+            await turns.answer("expiry-1", Answer("exp-soon", True))
         assert late.value.reason == "not_pending"
     assert [(r.id, r.result.output) for r in run.results] == [
         ("soon", "declined/expired: Go ahead?"),
         ("past", "declined/expired: Go ahead?"),
         ("later", "went ahead"),
+        ("unreadable", "declined/expired: Go ahead?"),
     ]
-    assert run.results[0].result.metadata == {"declined": {"request": soon.id, "reason": "expired"}}
+    assert run.results[0].result.metadata == {"declined": {"request": "exp-soon", "reason": "expired"}}
+    settled = await client.get_workflow_handle("expiry-1").describe()
+    assert settled.close_time is not None
+    assert settled.close_time >= datetime.fromisoformat(soon.replace("Z", "+00:00")), "by the timer"
 
 
 async def test_expiry_while_the_turn_runs_refuses_the_late_answer(temporal: str):
     client = await Client.connect(temporal)
     queue = queue_name()
     turns = TurnClient(client, task_queue=queue)
+    soon = in_seconds(1)
     async with worker_for(client, toolkit(), task_queue=queue):
         await turns.start(
             "expiry-2",
             [
-                ToolCall("soon", "expiring", {"seconds": 1}),
+                ToolCall("soon", "expiring", {"at": soon}),
                 ToolCall("open", "delete_files", {"paths": ["x"]}),
             ],
         )
-        soon, open_ = await wait_pending(turns, "expiry-2", 2)
-        for _ in range(100):
-            if [r.id for r in await turns.pending("expiry-2")] == [open_.id]:
+        for _ in range(200):
+            opened = [r for r in await turns.pending("expiry-2") if not r.id.startswith("exp-")]
+            if opened:
+                break
+            await asyncio.sleep(0.05)
+        [open_] = opened
+        await until(soon)
+        for _ in range(100):  # the timer fires: only the open request is left
+            waiting = await turns.pending("expiry-2")
+            if [r.id for r in waiting] == [open_.id]:
                 break
             await asyncio.sleep(0.1)
         with pytest.raises(ResumeError) as late:  # the turn still runs, but this request expired
-            await turns.answer("expiry-2", Answer(soon.id, True))
+            await turns.answer("expiry-2", Answer("exp-soon", True))
         assert late.value.reason == "not_pending"
         assert "expired" in str(late.value)
         await turns.answer("expiry-2", Answer(open_.id, True))
