@@ -73,9 +73,9 @@ def _sdk(sdk_type: Any, value: Any) -> None:
 def _noted(text: str, part: ContentPart, target: str) -> bool:
     """Whether `text` holds the note for `part`: its kind, MIME type, and its URL or size."""
     for line in text.splitlines():
-        if "not included" in line and target in line and line.startswith(f"[{part.kind}"):
-            if part.mime_type in line and (part.url in line if part.url else "bytes" in line):
-                return True
+        names = "not included" in line and target in line and line.startswith(f"[{part.kind}")
+        if names and part.mime_type in line and (part.url in line if part.url else "bytes" in line):
+            return True
     return False
 
 

@@ -37,7 +37,10 @@ def test_all_is_the_wire_types_and_the_runtime_names_sorted():
 
 def test_the_wire_package_exports_the_idl_types_and_its_base():
     assert toolnexus_wire.__all__ == sorted(
-        [*WIRE_TYPES, "JsonNumber", "MAX_DEPTH", "SCHEMA_VERSION", "WireError", "WireModel", "dumps", "json_path"]
+        [
+            *WIRE_TYPES,
+            *("JsonNumber", "MAX_DEPTH", "SCHEMA_VERSION", "WireError", "WireModel", "dumps", "json_path"),
+        ]
     )
     assert IDL.version == toolnexus_wire.SCHEMA_VERSION
 

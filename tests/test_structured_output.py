@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing_extensions import TypedDict
 
 import pytest
 from pydantic import BaseModel, Field
+from typing_extensions import TypedDict
 
-from toolnexus import ToolCall, ToolContext, ToolResult, Toolkit, define_tool, tool
+from toolnexus import ToolCall, ToolContext, Toolkit, ToolResult, define_tool, tool
 from toolnexus.adapters import mcp_tools
 
 
