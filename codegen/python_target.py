@@ -310,7 +310,7 @@ class _Fast:
             return f"type({v}) is not float or not abs({v}) < _FLOAT_MAX"
         if t.kind == "any":  # as a map's values are: a float's text is kept by the reference path
             return (
-                f"{v} is None or type({v}) is float"
+                f"{v} is None or (type({v}) is float and not _float_ok({v}))"
                 f" or (type({v}) in (dict, list) and not _sound({v}, _FREE_DEPTH))"
             )
         assert t.kind == "map"
@@ -489,6 +489,7 @@ class _Fast:
             "from ._speed import INT_MIN as _INT_MIN",
             "from ._speed import MISS as _MISS",
             "from ._speed import check_for, install",
+            "from ._speed import float_ok as _float_ok",
             "from ._speed import new_model as _new_model",
             "from ._speed import plain as _plain",
             "from ._speed import plain_float as _plain_float",

@@ -59,7 +59,10 @@ def fast_decode(cls: type[Any], text: str | bytes) -> Any:
         doc = orjson.loads(text)
     except orjson.JSONDecodeError:
         return None
-    return decode(doc)
+    obj = decode(doc)
+    if obj is None and _speed.floats_as_written(text, doc):  # as `from_json` retries it
+        obj = _speed.decode_with_floats(decode, doc)
+    return obj
 
 
 def strictly_equal(a: Any, b: Any) -> bool:

@@ -96,6 +96,8 @@ def _field_strategy(ref: TypeRef) -> st.SearchStrategy[Any]:
         return st.floats(allow_nan=False, allow_infinity=False)
     if ref.kind == "map":
         return JSON_OBJECTS
+    if ref.kind == "any":  # any JSON value but null
+        return JSON_VALUES.filter(lambda v: v is not None)
     if ref.kind == "ref":
         assert ref.ref is not None
         return st.deferred(lambda: wire_documents(IDL.type(ref.ref)))  # type: ignore[arg-type]

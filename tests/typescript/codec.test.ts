@@ -217,9 +217,10 @@ describe("emitters", () => {
     assert.deepEqual(r, { output: "x", parts: [] });
   });
 
-  it("write big and exactly written numbers as they came", () => {
-    const text = '{"output":"","isError":false,"metadata":{"id":9007199254740993,"f":1.0,"e":1e3,"z":-0,"s":0.5}}';
+  it("write big and exactly written numbers as they came, an exponent spelled e with a sign", () => {
+    const text = '{"output":"","isError":false,"metadata":{"id":9007199254740993,"f":1.0,"e":1e+3,"z":-0,"s":0.5}}';
     assert.equal(toJsonToolResult(fromJsonToolResult(text)), text);
+    assert.equal(toJsonToolResult(fromJsonToolResult(text.replace("1e+3", "1E3"))), text);
   });
 
   it("refuse a value the schema rejects, naming the path", () => {

@@ -27,13 +27,20 @@ describe("readJson", () => {
   });
 
   it("keeps numbers a double would change as JsonNumber, and writes them back as written", () => {
-    for (const text of ["9007199254740993", "-9007199254740993", "18446744073709551615", "123456789012345678901234567890", "1.0", "1e3", "1E+3", "-0", "0.10", "1e-400"]) {
+    for (const text of ["9007199254740993", "-9007199254740993", "18446744073709551615", "123456789012345678901234567890", "1.0", "1e+3", "-0", "0.10", "1e-400"]) {
       const value = readJson(text);
       assert.ok(value instanceof JsonNumber, text);
       assert.equal(value.text, text);
       same(text);
       same(`{"n":${text}}`);
     }
+    // The number rule (R6): an exponent is written `e` with a sign.
+    for (const [text, written] of [["1e3", "1e+3"], ["1E+3", "1e+3"], ["1E-3", "1e-3"], ["2.50E7", "2.50e+7"]] as const) {
+      const value = readJson(text);
+      assert.ok(value instanceof JsonNumber, text);
+      assert.equal(writeJson(value), written);
+    }
+    assert.equal(writeJson(readJson("1e21")), "1e+21");
     assert.equal(Number(readJson("1.0")), 1);
     assert.equal(readJson("9007199254740991"), 9007199254740991);
     assert.equal(readJson("0.5"), 0.5);
@@ -130,8 +137,8 @@ describe("readJson: the JSON-level rules", () => {
       rejects(text, beyond);
       rejects(`{"metadata":{"n":${text}}}`, /a number beyond the range of a double at offset 17/);
     }
-    for (const text of ["1.7976931348623157e308", "-1.7976931348623158e308", "9".repeat(308), "1" + "0".repeat(308).slice(1), "1e-400", "4.9e-324"]) {
-      same(text);
+    for (const text of ["1.7976931348623157e+308", "-1.7976931348623158e+308", "9".repeat(308), "1" + "0".repeat(308).slice(1), "1e-400", "4.9e-324"]) {
+      same(text); // (written with the exponent's sign, as R6 spells it)
       same(`{"n":[${text}]}`);
     }
     const big = "12345678".repeat(38) + "1234"; // 308 digits

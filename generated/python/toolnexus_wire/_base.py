@@ -281,6 +281,8 @@ class WireModel(BaseModel):
         decode = _speed.decoder_for(cls)
         if decode is not None and not _number.may_hold_minus_zero(data):
             obj = decode(doc)  # the fast path; it leaves anything unusual (a float) to the validator
+            if obj is None and _speed.floats_as_written(data, doc):  # floats as Python writes them
+                obj = _speed.decode_with_floats(decode, doc)
             if obj is not None:
                 return obj  # type: ignore[no-any-return]
         if _too_deep(doc, MAX_DEPTH):

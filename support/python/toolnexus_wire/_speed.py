@@ -37,8 +37,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 
+import orjson
 from pydantic_core import SchemaValidator, core_schema
 
 __all__ = [
@@ -73,6 +75,39 @@ _INF = float("inf")
 
 _new = object.__new__
 _set = object.__setattr__
+
+#: True while a decoder runs over a document whose float texts are all as Python writes them
+#: (`floats_as_written`): its floats may then be taken as they are.
+_FLOATS_OK: ContextVar[bool] = ContextVar("toolnexus_wire_floats_ok", default=False)
+
+
+def floats_as_written(data: str | bytes | bytearray, doc: Any) -> bool:
+    """Whether `data` is exactly what orjson writes for `doc`, its parse: compact, in order,
+    every number spelled as orjson spells it, so each float in `doc` stands for its text
+    (`float_ok` then keeps only those that `repr` spells the same way). Pretty-printed or
+    otherwise spelled documents answer False, and the reference path reads them."""
+    try:
+        written = orjson.dumps(doc)
+    except orjson.JSONEncodeError:
+        return False
+    return written == (data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
+
+
+def decode_with_floats(decode: Callable[[Any], Any], doc: Any) -> Any:
+    """`decode(doc)` taking the document's floats as they are (see `floats_as_written`)."""
+    token = _FLOATS_OK.set(True)
+    try:
+        return decode(doc)
+    finally:
+        _FLOATS_OK.reset(token)
+
+
+def float_ok(v: float) -> bool:
+    """Whether the decoder may keep the float `v`: in a document whose floats are as orjson
+    writes them (`floats_as_written`), one that `repr` writes alike (`plain_float`), below 2**63
+    (not an integer orjson made a float)."""
+    return _FLOATS_OK.get() and abs(v) < FLOAT_MAX and plain_float(v)
+
 
 _DECODERS: dict[type[Any], Decoder] = {}
 _JSON_ENCODERS: dict[type[Any], JsonEncoder] = {}
@@ -152,15 +187,17 @@ def plain_float(v: Any) -> bool:
 
 def sound(value: Any, depth: int) -> bool:
     """True when a parsed dict or list `value` is what the reference parser would give: no
-    float (its text is kept only by `_number.loads`; orjson also makes a float of an integer
-    beyond 64 bits), and no deeper than `depth`."""
+    float unless the document's floats are as written (`float_ok`: otherwise only
+    `_number.loads` keeps their text; orjson also makes a float of an integer beyond 64 bits),
+    and no deeper than `depth`."""
     if depth <= 0:
         return False
     for v in value.values() if type(value) is dict else value:
         t = type(v)
         if t is float:  # its text may not be what Python writes (`1.50`): `_number` keeps it
-            return False
-        if (t is dict or t is list) and not sound(v, depth - 1):
+            if not float_ok(v):
+                return False
+        elif (t is dict or t is list) and not sound(v, depth - 1):
             return False
     return True
 
