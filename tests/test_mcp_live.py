@@ -604,7 +604,7 @@ async def test_an_unanswered_elicitation_is_cancelled_after_wait(where: Any) -> 
         late = await toolkit.resume(run, Answer(run.pending.id, True, {"reason": "late"}))
         after = await toolkit.run_calls([ToolCall("b", "add", {"a": 1, "b": 2})])
     [item] = late.results
-    assert item.result.is_error and "is waiting in this process" in item.result.output
+    assert item.result.is_error and "is no longer open" in item.result.output
     assert after.results[0].result.output == "3"
 
 

@@ -526,8 +526,13 @@ class _Remote:
                 reply.set_result(types.ElicitResult.model_validate(response))
             return await self._land(flight)
         request = self._asked.pop(answer.id, None)
-        if request is None and ctx.request is not None and ctx.request.id == answer.id:
+        if request is None and _retried(ctx.request, answer):
             request = ctx.request  # the run was resumed elsewhere: the request came with it
+        if request is None and ctx.request is not None and ctx.request.id == answer.id:
+            return ToolResult.error(
+                f"the MCP elicitation {answer.id!r} of {self.name} is no longer open: it is answered "
+                "over its MCP call, in the process that asked it, within the relay's wait"
+            )
         if request is None:
             return ToolResult.error(
                 f"no MCP request {answer.id!r} of {self.name} is known here: resume the run "
@@ -588,11 +593,12 @@ class _Remote:
                 _ELICITATION_KEY: {"method": "elicitation/create", "params": _wire(flight.asked.result())}
             },
         }
-        suspension = from_mcp_call_tool_result(asked)
-        request = pending_of(suspension)
-        assert request is not None
+        request = pending_of(from_mcp_call_tool_result(asked))
+        assert request is not None and request.data is not None
+        # Marked: this question is answered over the MCP call held open here, not by a retry.
+        request = request.model_copy(update={"data": {"mcp": {**request.data["mcp"], _HELD_OPEN: True}}})
         self.relay._park(flight, request)
-        return suspension
+        return pending(request)
 
     def _mapped(self, result: types.CallToolResult | types.InputRequiredResult | Any) -> ToolResult:
         mapped = from_mcp_call_tool_result(_wire(result))
@@ -602,6 +608,18 @@ class _Remote:
             if len(self._asked) > _ASKED_MEMORY:
                 self._asked.popitem(last=False)
         return mapped
+
+
+_HELD_OPEN = "heldOpen"
+
+
+def _retried(request: Request | None, answer: Answer) -> bool:
+    """Whether `request`, handed over by the toolkit, is one a retry answers: an
+    `input_required` question, not an elicitation held open over an MCP call."""
+    if request is None or request.id != answer.id or request.data is None:
+        return False
+    mcp = request.data.get("mcp")
+    return isinstance(mcp, dict) and not mcp.get(_HELD_OPEN)
 
 
 def _retrieved(task: asyncio.Task[Any]) -> None:
