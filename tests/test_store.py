@@ -198,3 +198,42 @@ def _race(db: str, run_id: int, request_id: str) -> None:
 
 if __name__ == "__main__":
     _race(sys.argv[1], int(sys.argv[2]), sys.argv[3])
+
+
+async def test_expire_passes_over_a_run_whose_expiry_cannot_be_read_as_passed_later(tmp_path):
+    """An unreadable `expiresAt` counts as passed: `expire` settles it, and never raises."""
+    from toolnexus import define_tool
+
+    def asks(args, ctx):
+        if ctx.answer is None:
+            return pending(Request(id="", kind="input", prompt="when?", expires_at="2026-13-45 25:61"))
+        return "answered"
+
+    kit = Toolkit([define_tool("asks", "asks", None, asks)], secret=b"s" * 32)
+    store = SqliteRunStore(tmp_path / "runs.db")
+    run_id = store.save(await kit.run_calls([ToolCall("c", "asks", {})]))
+    assert await store.expire(kit) == [run_id]
+    assert await store.expire(kit) == []
+    (item,) = store.get(run_id).run.results
+    assert item.result.output == "declined/expired: when?"
+
+
+async def test_two_calls_waiting_on_one_fixed_request_id_each_take_an_answer(tmp_path):
+    from toolnexus import define_tool
+
+    def asks(args, ctx):
+        if ctx.answer is None:
+            return pending(Request(id="fixed", kind="approval", prompt="go?"))
+        return f"went {args['n']}"
+
+    kit = Toolkit([define_tool("asks", "asks", None, asks)], secret=b"s" * 32)
+    store = SqliteRunStore(tmp_path / "runs.db")
+    calls = [ToolCall("a", "asks", {"n": 1}), ToolCall("b", "asks", {"n": 2})]
+    run_id = store.save(await kit.run_calls(calls))
+    first = await store.resume(kit, run_id, Answer("fixed", True))
+    assert first.status == "pending"
+    done = await store.resume(kit, run_id, Answer("fixed", True))
+    assert [r.result.output for r in done.results] == ["went 1", "went 2"]
+    with pytest.raises(ResumeError) as again:
+        await store.resume(kit, run_id, Answer("fixed", True))
+    assert again.value.reason in ("replayed", "not_pending")

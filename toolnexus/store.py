@@ -199,13 +199,17 @@ class SqliteRunStore:
             if row is None:
                 raise ResumeError("not_pending", f"there is no run {run_id}")
             status, _, answered, body = row
-            taken = set(json.loads(answered))
+            waiting = {r.id for r in _waiting(RunResult.from_json(body))}
+            # An id answered before is a replay, unless another call still waits on the same id
+            # (two calls may suspend with one fixed request id; each takes one answer).
+            taken = set(json.loads(answered)) - (waiting if status == "pending" else set())
             if any(i in taken for i in ids):
                 again = next(i for i in ids if i in taken)
                 raise ResumeError("replayed", f"request {again!r} was already answered")
-            asked = {r.id for r in _waiting(RunResult.from_json(body))} if status == "claimed" else set()
+            asked = waiting if status == "claimed" else set()
             if any(i in asked for i in ids):
-                raise ResumeError("replayed", f"request {ids[0]!r} is being answered by another process")
+                busy = next(i for i in ids if i in asked)
+                raise ResumeError("replayed", f"request {busy!r} is being answered by another process")
             if status != "pending":
                 raise ResumeError(
                     "not_pending", f"run {run_id} is {status}, so the answers {ids} have no use"
@@ -280,6 +284,14 @@ class SqliteRunStore:
         except BaseException:
             self.release(run_id)
             raise
+        try:
+            resumed.to_json()
+        except (TypeError, ValueError) as exc:  # a result with no JSON form: the run cannot be stored
+            self.release(run_id, "refused")
+            raise ValueError(
+                f"run {run_id} was resumed, but what it holds is not JSON, so it cannot be stored "
+                f"({exc}); it is set aside as refused"
+            ) from None
         self.finish(run_id, answers, resumed)
         return resumed
 
@@ -295,7 +307,9 @@ class SqliteRunStore:
             stored = self.get(run_id)
             if stored is None:
                 continue
-            passed = [r for r in _waiting(stored.run) if (_expiry(r) or when + 1) <= when]
+            passed = [r for r in _waiting(stored.run) if (t := _expiry(r)) is not None and t <= when]
+            if not passed:
+                continue
             answers = [Answer(r.id, False, reason="expired") for r in passed]
             try:
                 await self.resume(toolkit, run_id, answers, principal=principal)

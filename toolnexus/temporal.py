@@ -196,7 +196,7 @@ class _Activities:
         result = task.result()
         try:
             return result.to_json()
-        except ValueError as exc:  # metadata a host put there that has no JSON form
+        except (TypeError, ValueError, RecursionError) as exc:  # a value with no JSON form: a set, NaN...
             return ToolResult.error(f"the tool's result is not JSON, so it cannot be stored: {exc}").to_json()
 
 
