@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolnexus import Answer, Request, RunResult, ToolCall, ToolContext, Toolkit, define_tool, pending
+from toolnexus import Answer, Request, ResumeError, RunResult, ToolCall, ToolContext, Toolkit, define_tool, pending
 
 
 def _progressing(args: dict, ctx: ToolContext) -> str:
@@ -78,3 +78,36 @@ async def test_idempotency_key_differs_between_turns_and_is_empty_when_called_di
     assert keys[0] != keys[1]
     await _effects_tool(keys).call({})
     assert keys[2] == ""
+
+
+async def test_two_turns_that_reuse_a_call_id_get_different_keys_and_answers() -> None:
+    """Hosts that number calls per turn (`call_0`): the turn's own id keeps them apart."""
+    keys: list[str] = []
+
+    def asks(args: dict, ctx: ToolContext):
+        keys.append(ctx.idempotency_key)
+        if ctx.answer is None:
+            return pending(Request(id="login", kind="approval", prompt="go?"))
+        return "done"
+
+    kit = Toolkit([define_tool("charge", "charges", {}, asks)], secret=b"k" * 32)
+    first = await kit.run_calls([ToolCall("call_0", "charge", {})])
+    second = await kit.run_calls([ToolCall("call_0", "charge", {})])
+    assert first.turn and second.turn and first.turn != second.turn
+    assert keys[0] != keys[1]
+    assert (await kit.resume(first, Answer("login", True))).status == "done"
+    # the second turn's call_0, asked under the same fixed id, is not a replay of the first's
+    assert (await kit.resume(second, Answer("login", True))).status == "done"
+    assert keys[2:] == [keys[0], keys[1]]
+
+
+async def test_a_host_may_name_the_turn_and_the_seal_covers_it() -> None:
+    kit = Toolkit([_effects_tool([])], secret=b"k" * 32)
+    run = await kit.run_calls([ToolCall("a", "charge", {})], turn_id="conversation-7/turn-3")
+    assert run.turn == "conversation-7/turn-3"
+    forged = RunResult.from_json(run.to_json().replace("turn-3", "turn-4"))
+    with pytest.raises(ResumeError) as refused:
+        await Toolkit([_effects_tool([])], secret=b"k" * 32).resume(forged, Answer(run.pending.id, True))
+    assert refused.value.reason == "seal"
+    with pytest.raises(ValueError, match="turn_id must be a non-empty str"):
+        await kit.run_calls([ToolCall("b", "charge", {})], turn_id="")

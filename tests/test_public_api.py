@@ -75,7 +75,7 @@ def test_the_positional_constructor_is_the_generated_class_own():
         ("ContentPart", ["self", "kind", "text", "mime_type", "data", "url", "name"]),
         ("Request", ["self", "kind", "prompt", "id", "url", "data", "expires_at"]),
         ("Answer", ["self", "id", "ok", "data", "reason"]),
-        ("RunResult", ["self", "status", "results", "pending", "calls", "requests", "order", "seal"]),
+        ("RunResult", ["self", "status", "results", "pending", "calls", "requests", "order", "turn", "seal"]),
     ]:
         cls = getattr(toolnexus, name)
         assert "__init__" in vars(cls), name

@@ -88,14 +88,20 @@ async def _cancel(tasks: Sequence[asyncio.Future[Any]]) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
-def turn_digest(order: Sequence[str]) -> bytes:
-    """What identifies a turn: a digest of its call ids, in call order."""
+def turn_digest(order: Sequence[str], turn_id: str = "") -> bytes:
+    """What identifies a turn: a digest of its id (`RunResult.turn`, when it has one) and its
+    call ids, in call order."""
     h = hashlib.sha256(b"toolnexus.turn.v1\n")
-    for call_id in order:
+    for call_id in [turn_id, *order] if turn_id else order:
         raw = call_id.encode("utf-8", "surrogatepass")
         h.update(len(raw).to_bytes(8, "big"))
         h.update(raw)
     return h.digest()
+
+
+def _order_digest(turn_id: str, order: list[str]) -> bytes:
+    """What the seal holds of a run's `order` and `turn`."""
+    return hashlib.sha256(_seal.canonical([turn_id, order] if turn_id else order)).digest()
 
 
 def idempotency_key(turn: bytes, call_id: str) -> str:
@@ -169,6 +175,8 @@ class _Turn:
     positions: dict[str, int]
     turn: bytes
     key: SealKey | None = None
+    #: The run's `turn` on the wire (empty for a run stored before it existed).
+    tid: str = ""
     order_digest: bytes = b""
     expires: int | None = None
     principal_tag: str = ""
@@ -351,7 +359,7 @@ class Toolkit:
         self._on_progress = on_progress
         self._errors = 0
         # (call id, request id) of every answer taken: two calls may suspend with one fixed id.
-        self._answered: OrderedDict[tuple[str, str], None] = OrderedDict()
+        self._answered: OrderedDict[tuple[bytes, str, str], None] = OrderedDict()
         self._tracked: dict[int, _Track] = {}  # by id() of the pending runs returned and alive
         for t in tools:
             self.register(t)
@@ -422,6 +430,7 @@ class Toolkit:
         *,
         expires_in: float | None = None,
         principal: str | None = None,
+        turn_id: str | None = None,
     ) -> RunResult:
         """Run one turn's calls concurrently and apply the loop rule to suspensions.
 
@@ -451,16 +460,24 @@ class Toolkit:
         any order. With a key, `expires_in` (seconds) seals a time after which `resume`
         refuses the run (`ResumeError("expired")`), and `principal` (a user or tenant id)
         binds it: `resume` then needs the same `principal` (`ResumeError("principal")`).
+
+        `turn_id` names the turn (a fresh random id when None): with the call ids it makes each
+        call's `ToolContext.idempotency_key`, and a pending run keeps it (`RunResult.turn`), so
+        calls of two turns that reuse an id such as `call_0` never share a key or an answer.
         """
+        if turn_id is None:
+            turn_id = secrets.token_hex(8)
+        elif not isinstance(turn_id, str) or not turn_id:
+            raise ValueError(f"turn_id must be a non-empty str or None, got {turn_id!r}")
         calls = list(calls)
         ids = [c.id for c in calls]
         if len(set(ids)) != len(ids):
             raise ValueError(f"the calls of one turn need distinct ids, got {ids}")
         expires = self._expiry(expires_in, principal)
-        turn = turn_digest(ids)
+        turn = turn_digest(ids, turn_id)
         first = await self._run_all(calls, turn, ask=True)
         if wait_for is None:
-            return self._collect(calls, first, ids, turn, expires, principal)
+            return self._collect(calls, first, ids, turn, expires, principal, tid=turn_id)
         settled = await self._settle_all(calls, first, wait_for, turn)
         pairs = zip(calls, settled, strict=True)
         return RunResult("done", [ToolCallResult(c.id, c.name, r) for c, r in pairs])
@@ -508,7 +525,10 @@ class Toolkit:
         request = run.pending
         if run.status != "pending" or request is None or not run.calls:
             head = run.calls[0] if run.calls else None
-            if head is not None and (head.id, batch[0].id) in self._answered:
+            if (
+                head is not None
+                and (turn_digest(run.order, run.turn), head.id, batch[0].id) in self._answered
+            ):
                 raise ResumeError("replayed", f"request {batch[0].id!r} was already answered")
             raise ResumeError(
                 "not_pending", f"the run waits on no request, so answer {batch[0].id!r} has no use"
@@ -521,9 +541,9 @@ class Toolkit:
             raise ResumeError("not_pending", "the run's requests do not match its waiting calls")
         track = self._trusted(run, principal) or self._verify(run, principal)
         picks = self._pick(run, track, batch)
-        for pick in picks:
-            self._remember((pick.call.id, pick.request.id))
         turn = track.turn.turn
+        for pick in picks:
+            self._remember((turn, pick.call.id, pick.request.id))
         if len(picks) == 1:  # the common case: no task to start
             pick = picks[0]
             outcomes = [await self._answer(pick.call, pick.request, pick.answer, turn)]
@@ -689,6 +709,7 @@ class Toolkit:
         expires: int | None = None,
         principal: str | None = None,
         done: Sequence[ToolCallResult] = (),
+        tid: str = "",
     ) -> RunResult:
         """`done` plus the finished `results`, or a pending run on the suspensions among them.
 
@@ -698,7 +719,9 @@ class Toolkit:
         result saying so, and so does a waiting call whose arguments or request have none.
         """
         key = self._key
-        turn = _Turn(order, {call_id: i for i, call_id in enumerate(order)}, turn_id, key, expires=expires)
+        turn = _Turn(
+            order, {call_id: i for i, call_id in enumerate(order)}, turn_id, key, tid, expires=expires
+        )
         finished = list(done)
         waiting: list[ToolCall] = []
         requests: list[Request] = []
@@ -728,7 +751,7 @@ class Toolkit:
             return RunResult("done", finished)
         waiting_total = 0
         if key is not None:
-            turn.order_digest = hashlib.sha256(_seal.canonical(order)).digest()
+            turn.order_digest = _order_digest(tid, order)
             turn.principal_tag = key.principal_tag(principal)
             for call, request in zip(waiting, requests, strict=True):
                 waiting_total = _seal.add(waiting_total, turn.terms[(call.id, request.id)])
@@ -739,6 +762,7 @@ class Toolkit:
             calls=waiting,
             requests=requests,
             order=order,
+            turn=tid,
             seal=self._seal_with(turn, finished, waiting, requests, results_total, waiting_total),
         )
         self._track(_track_of(run, turn, results_total, waiting_total), run)
@@ -784,7 +808,7 @@ class Toolkit:
                 index = slots.get(call_id) if slots is not None else _index(run, turn, call_id)
                 if index is None or run.requests[index].id != answer.id or call_id in taken:
                     continue
-                if (call_id, answer.id) in self._answered:
+                if (turn.turn, call_id, answer.id) in self._answered:
                     replayed = True
                     continue
                 found = index
@@ -875,6 +899,7 @@ class Toolkit:
             calls=calls,
             requests=requests,
             order=run.order,
+            turn=run.turn,
             seal=self._seal_with(turn, results, calls, requests, results_total, waiting_total),
         )
         self._track(_track_of(new, turn, results_total, waiting_total), new)
@@ -901,7 +926,13 @@ class Toolkit:
     def _verify(self, run: RunResult, principal: str | None) -> _Track:
         """Check `run` in full (its seal, when the toolkit has keys) and say what continues it."""
         order = run.order
-        turn = _Turn(order, {call_id: i for i, call_id in enumerate(order)}, turn_digest(order), self._key)
+        turn = _Turn(
+            order,
+            {call_id: i for i, call_id in enumerate(order)},
+            turn_digest(order, run.turn),
+            self._key,
+            run.turn,
+        )
         given = run.seal
         if self._key is None:
             if given is not None:
@@ -930,7 +961,7 @@ class Toolkit:
         active = self._key
         turn.expires = expires
         turn.principal_tag = active.principal_tag(principal) if tag else ""
-        turn.order_digest = hashlib.sha256(_seal.canonical(order)).digest()
+        turn.order_digest = _order_digest(run.turn, order)
         results_total = waiting_total = 0
         result_digests, call_digests, request_digests = digests
         for item, digest in zip(run.results, result_digests, strict=True):
@@ -950,7 +981,7 @@ class Toolkit:
         call_digests = [_seal.digest(c) for c in run.calls]
         request_digests = [_seal.digest(r) for r in run.requests]
         pending = _seal.digest(run.pending) if run.pending is not None else _seal.NO_PENDING
-        order_digest = hashlib.sha256(_seal.canonical(run.order)).digest()
+        order_digest = _order_digest(run.turn, run.order)
         if given.startswith(_seal.V3_PREFIX):
             stamp = _seal.parse_v3(given)
             if stamp is None:
@@ -1015,10 +1046,16 @@ class Toolkit:
         known, so it takes that one answer, and its other waiting calls run again."""
         request, head = run.pending, run.calls[0]
         assert request is not None
-        if (head.id, batch[0].id) in self._answered:
-            raise ResumeError("replayed", f"request {batch[0].id!r} was already answered")
         order = run.order
-        turn = _Turn(order, {call_id: i for i, call_id in enumerate(order)}, turn_digest(order), self._key)
+        turn = _Turn(
+            order,
+            {call_id: i for i, call_id in enumerate(order)},
+            turn_digest(order, run.turn),
+            self._key,
+            run.turn,
+        )
+        if (turn.turn, head.id, batch[0].id) in self._answered:
+            raise ResumeError("replayed", f"request {batch[0].id!r} was already answered")
         if self._key is not None:
             if run.seal is None:
                 raise ResumeError("seal", "the run has no seal; this toolkit only resumes runs it sealed")
@@ -1035,13 +1072,15 @@ class Toolkit:
             raise ResumeError(
                 "mismatch", f"answer {wrong!r} does not answer the pending request {request.id!r}"
             )
-        self._remember((head.id, request.id))
+        self._remember((turn.turn, head.id, request.id))
         call, result = await self._answer(head, request, batch[0], turn.turn)
         rest = list(run.calls[1:])
         waiting = await self._run_all(rest, turn.turn, ask=False)
-        return self._collect([call, *rest], [result, *waiting], order, turn.turn, done=run.results)
+        return self._collect(
+            [call, *rest], [result, *waiting], order, turn.turn, done=run.results, tid=run.turn
+        )
 
-    def _remember(self, answered: tuple[str, str]) -> None:
+    def _remember(self, answered: tuple[bytes, str, str]) -> None:
         self._answered[answered] = None
         while len(self._answered) > _ANSWERED_MEMORY:
             self._answered.popitem(last=False)

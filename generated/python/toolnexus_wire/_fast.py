@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.0.0, sha256 5ea9af94d3efd49e20ffb4d20164ad50e0fdb4353b7c45fb5a0cc2480e6baed6).
+# Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """The fast paths of `to_json` and `from_json`, written out field by field from the IDL.
 
@@ -556,6 +556,14 @@ def _decode_RunResult(d: Any) -> Any:
                 return None
         order = v
         fields_set.add("order")
+    v = d.get("turn", _MISS)
+    if v is _MISS:
+        turn: Any = ""
+    else:
+        if type(v) is not str:
+            return None
+        turn = v
+        fields_set.add("turn")
     v = d.get("seal", _MISS)
     if v is _MISS:
         seal: Any = None
@@ -571,6 +579,7 @@ def _decode_RunResult(d: Any) -> Any:
         "calls": calls,
         "requests": requests,
         "order": order,
+        "turn": turn,
         "seal": seal,
     }
     if len(d) > len(fields_set):
@@ -583,7 +592,7 @@ def _decode_RunResult(d: Any) -> Any:
     return _new_model(models.RunResult, values, fields_set, extra)
 
 
-_KNOWN_RunResult = frozenset({"status", "results", "pending", "calls", "requests", "order", "seal"})
+_KNOWN_RunResult = frozenset({"status", "results", "pending", "calls", "requests", "order", "turn", "seal"})
 
 
 def _json_ContentPart(m: Any) -> dict[str, Any] | None:
@@ -891,6 +900,11 @@ def _json_RunResult(m: Any) -> dict[str, Any] | None:
             if type(order_v_i0) is not str:
                 return None
         out["order"] = order_v
+    if m.turn:
+        turn_v = m.turn
+        if type(turn_v) is not str:
+            return None
+        out["turn"] = turn_v
     if m.seal is not None:
         seal_v = m.seal
         if type(seal_v) is not str:

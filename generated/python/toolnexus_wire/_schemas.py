@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.0.0, sha256 5ea9af94d3efd49e20ffb4d20164ad50e0fdb4353b7c45fb5a0cc2480e6baed6).
+# Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """Each wire type's JSON Schema from the IDL: what `model_json_schema()` returns."""
 
@@ -335,8 +335,13 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
     },
     "default": []
    },
+   "turn": {
+    "description": "Identifies the turn, together with `order`: a random id `run_calls` writes on a pending run (or the host's own `turn_id`), so that calls of two turns that reuse an id (`call_0`) get different idempotency keys and answers. Omitted when empty.",
+    "type": "string",
+    "default": ""
+   },
    "seal": {
-    "description": "A tamper-evident seal over `results`, `pending`, `calls`, `requests` and `order`, present when the host runs with a secret; `resume` rejects a run whose seal does not match.",
+    "description": "A tamper-evident seal over `results`, `pending`, `calls`, `requests`, `order` and `turn`, present when the host runs with a secret; `resume` rejects a run whose seal does not match.",
     "type": "string"
    }
   },

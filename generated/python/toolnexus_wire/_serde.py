@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.0.0, sha256 5ea9af94d3efd49e20ffb4d20164ad50e0fdb4353b7c45fb5a0cc2480e6baed6).
+# Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 """Wire encoders, one per type, written out field by field from the IDL.
@@ -154,6 +154,8 @@ def _encode_RunResult(m: models.RunResult) -> dict[str, Any]:
         out["requests"] = [_encode_Request(v0) for v0 in m.requests]
     if m.order:
         out["order"] = list(m.order)
+    if m.turn:
+        out["turn"] = m.turn
     if m.seal is not None:
         out["seal"] = m.seal
     extra = m.__pydantic_extra__

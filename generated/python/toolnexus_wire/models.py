@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.0.0, sha256 5ea9af94d3efd49e20ffb4d20164ad50e0fdb4353b7c45fb5a0cc2480e6baed6).
+# Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 from __future__ import annotations
@@ -445,7 +445,8 @@ class RunResult(RunResultBase):
         calls: The calls that have no result yet, in call order; the first is the one whose suspension is `pending`. Omitted when empty.
         requests: The suspensions of the calls in `calls`: one `Request` per call, in the same order, the first being `pending`. `resume` asks each waiting call's own request in turn rather than running the call again. Omitted when empty.
         order: The ids of the turn's calls, in call order, kept by a `pending` run so that the results come back in call order after a `resume`. Omitted when empty.
-        seal: A tamper-evident seal over `results`, `pending`, `calls`, `requests` and `order`, present when the host runs with a secret; `resume` rejects a run whose seal does not match.
+        turn: Identifies the turn, together with `order`: a random id `run_calls` writes on a pending run (or the host's own `turn_id`), so that calls of two turns that reuse an id (`call_0`) get different idempotency keys and answers. Omitted when empty.
+        seal: A tamper-evident seal over `results`, `pending`, `calls`, `requests`, `order` and `turn`, present when the host runs with a secret; `resume` rejects a run whose seal does not match.
 
     Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
@@ -463,6 +464,7 @@ class RunResult(RunResultBase):
         calls: list[ToolCall] | None = None,
         requests: list[Request] | None = None,
         order: list[str] | None = None,
+        turn: str = "",
         seal: str | None = None,
     ) -> None:
         """A `RunResult` from Python values; an optional field left as None is absent on the wire."""
@@ -470,6 +472,7 @@ class RunResult(RunResultBase):
             self,
             status=status,
             results=results,
+            turn=turn,
             **given(
                 pending=pending, calls=calls, requests=requests, order=order, seal=seal
             ),
@@ -499,7 +502,11 @@ class RunResult(RunResultBase):
     """
     The ids of the turn's calls, in call order, kept by a `pending` run so that the results come back in call order after a `resume`. Omitted when empty.
     """
+    turn: str = ""
+    """
+    Identifies the turn, together with `order`: a random id `run_calls` writes on a pending run (or the host's own `turn_id`), so that calls of two turns that reuse an id (`call_0`) get different idempotency keys and answers. Omitted when empty.
+    """
     seal: str | None = None
     """
-    A tamper-evident seal over `results`, `pending`, `calls`, `requests` and `order`, present when the host runs with a secret; `resume` rejects a run whose seal does not match.
+    A tamper-evident seal over `results`, `pending`, `calls`, `requests`, `order` and `turn`, present when the host runs with a secret; `resume` rejects a run whose seal does not match.
     """

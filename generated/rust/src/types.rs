@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.0.0, sha256 5ea9af94d3efd49e20ffb4d20164ad50e0fdb4353b7c45fb5a0cc2480e6baed6).
+// Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The wire types of the toolnexus schema 2.0.0, one struct per IDL file.
@@ -955,9 +955,13 @@ pub struct RunResult {
     /// The ids of the turn's calls, in call order, kept by a `pending` run so that the results
     /// come back in call order after a `resume`. Omitted when empty.
     pub order: Vec<String>,
-    /// A tamper-evident seal over `results`, `pending`, `calls`, `requests` and `order`,
-    /// present when the host runs with a secret; `resume` rejects a run whose seal does not
-    /// match.
+    /// Identifies the turn, together with `order`: a random id `run_calls` writes on a pending
+    /// run (or the host's own `turn_id`), so that calls of two turns that reuse an id
+    /// (`call_0`) get different idempotency keys and answers. Omitted when empty.
+    pub turn: String,
+    /// A tamper-evident seal over `results`, `pending`, `calls`, `requests`, `order` and
+    /// `turn`, present when the host runs with a secret; `resume` rejects a run whose seal does
+    /// not match.
     pub seal: Option<String>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
@@ -973,6 +977,7 @@ impl RunResult {
         let mut calls = None;
         let mut requests = None;
         let mut order = None;
+        let mut turn = None;
         let mut seal = None;
         let mut extra = Map::new();
         for (key, value) in wire::object(value, at)? {
@@ -1001,6 +1006,10 @@ impl RunResult {
                     let at = &at.key("order");
                     order = Some(wire::array(value, at, wire::string)?);
                 }
+                "turn" => {
+                    let at = &at.key("turn");
+                    turn = Some(wire::string(value, at)?);
+                }
                 "seal" => {
                     let at = &at.key("seal");
                     seal = Some(wire::string(value, at)?);
@@ -1017,6 +1026,7 @@ impl RunResult {
             calls: calls.unwrap_or_default(),
             requests: requests.unwrap_or_default(),
             order: order.unwrap_or_default(),
+            turn: turn.unwrap_or_default(),
             seal,
             extra,
         })
@@ -1053,6 +1063,9 @@ impl Serialize for RunResult {
         }
         if !self.order.is_empty() {
             map.serialize_entry("order", &self.order)?;
+        }
+        if !self.turn.is_empty() {
+            map.serialize_entry("turn", &self.turn)?;
         }
         if self.seal.is_some() {
             map.serialize_entry("seal", &self.seal)?;

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.0.0, sha256 5ea9af94d3efd49e20ffb4d20164ad50e0fdb4353b7c45fb5a0cc2480e6baed6).
+// Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what
@@ -581,7 +581,7 @@ export function toJsonToolCallResult(value: ToolCallResult): string {
 
 // ---------------------------------------------------------------------------------- RunResult
 
-const RUN_RESULT_KEYS: ReadonlySet<string> = new Set(["status", "results", "pending", "calls", "requests", "order", "seal"]);
+const RUN_RESULT_KEYS: ReadonlySet<string> = new Set(["status", "results", "pending", "calls", "requests", "order", "turn", "seal"]);
 const RUN_RESULT_STATUS = ["done", "pending"] as const;
 
 /**
@@ -590,6 +590,7 @@ const RUN_RESULT_STATUS = ["done", "pending"] as const;
  * Absent `calls` becomes `[]`.
  * Absent `requests` becomes `[]`.
  * Absent `order` becomes `[]`.
+ * An empty `turn` is read as absent (absent means empty).
  *
  * @param path - The JSON path of `value`, for error messages.
  * @throws {@link WireError} naming the path of the first place the schema rejects.
@@ -605,6 +606,12 @@ export function parseRunResult(value: unknown, path: string = "$"): RunResult {
   };
   if (has(src, "pending")) {
     out["pending"] = parseRequest(src["pending"], path + ".pending");
+  }
+  if (has(src, "turn")) {
+    const text = expectString(src["turn"], path + ".turn");
+    if (text.length > 0) {
+      out["turn"] = text;
+    }
   }
   if (has(src, "seal")) {
     out["seal"] = expectString(src["seal"], path + ".seal");
@@ -641,6 +648,12 @@ export function toWireRunResult(value: RunResult, path: string = "$"): JsonObjec
     const items = expectArray(src["order"], path + ".order", (item, at) => expectString(item, at));
     if (items.length > 0) {
       out["order"] = items;
+    }
+  }
+  if (has(src, "turn")) {
+    const text = expectString(src["turn"], path + ".turn");
+    if (text.length > 0) {
+      out["turn"] = text;
     }
   }
   if (has(src, "seal")) {

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.0.0, sha256 5ea9af94d3efd49e20ffb4d20164ad50e0fdb4353b7c45fb5a0cc2480e6baed6).
+// Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // One interface per wire type. Property names are the wire keys; an optional property is
@@ -231,8 +231,16 @@ export interface RunResult {
    */
   order?: string[];
   /**
-   * A tamper-evident seal over `results`, `pending`, `calls`, `requests` and `order`, present when
-   * the host runs with a secret; `resume` rejects a run whose seal does not match.
+   * Identifies the turn, together with `order`: a random id `run_calls` writes on a pending run (or
+   * the host's own `turn_id`), so that calls of two turns that reuse an id (`call_0`) get different
+   * idempotency keys and answers. Omitted when empty.
+   *
+   * @defaultValue `""`
+   */
+  turn?: string;
+  /**
+   * A tamper-evident seal over `results`, `pending`, `calls`, `requests`, `order` and `turn`,
+   * present when the host runs with a secret; `resume` rejects a run whose seal does not match.
    */
   seal?: string;
 }

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.0.0, sha256 5ea9af94d3efd49e20ffb4d20164ad50e0fdb4353b7c45fb5a0cc2480e6baed6).
+# Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 # Source: support/python/toolnexus_wire/_helpers/__init__.py (hand-written, copied verbatim).
 # codegen: copy

@@ -16,6 +16,7 @@ from ._speed import INT_MAX as _INT_MAX
 from ._speed import INT_MIN as _INT_MIN
 from ._speed import MISS as _MISS
 from ._speed import check_for, install
+from ._speed import float_ok as _float_ok
 from ._speed import new_model as _new_model
 from ._speed import plain as _plain
 from ._speed import plain_float as _plain_float

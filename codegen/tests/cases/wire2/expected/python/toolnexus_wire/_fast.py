@@ -16,6 +16,7 @@ from ._speed import INT_MAX as _INT_MAX
 from ._speed import INT_MIN as _INT_MIN
 from ._speed import MISS as _MISS
 from ._speed import check_for, install
+from ._speed import float_ok as _float_ok
 from ._speed import new_model as _new_model
 from ._speed import plain as _plain
 from ._speed import plain_float as _plain_float
@@ -50,7 +51,11 @@ def _decode_Piece(d: Any) -> Any:
     v = d.get("body", _MISS)
     if v is _MISS:
         return None
-    if v is None or type(v) is float or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH)):
+    if (
+        v is None
+        or (type(v) is float and not _float_ok(v))
+        or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH))
+    ):
         return None
     body = v
     fields_set.add("body")
@@ -84,7 +89,11 @@ def _decode_Outcome(d: Any) -> Any:
     if v is _MISS:
         result_value: Any = None
     else:
-        if v is None or type(v) is float or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH)):
+        if (
+            v is None
+            or (type(v) is float and not _float_ok(v))
+            or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH))
+        ):
             return None
         result_value = v
         fields_set.add("result_value")
