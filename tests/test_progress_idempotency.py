@@ -5,7 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from toolnexus import Answer, Request, ResumeError, RunResult, ToolCall, ToolContext, Toolkit, define_tool, pending
+from toolnexus import (
+    Answer,
+    Request,
+    ResumeError,
+    RunResult,
+    ToolCall,
+    ToolContext,
+    Toolkit,
+    define_tool,
+    pending,
+)
 
 
 def _progressing(args: dict, ctx: ToolContext) -> str:
