@@ -230,6 +230,7 @@ fn r4_emitting_refuses_what_parsing_would() {
         calls: Vec::new(),
         requests: Vec::new(),
         order: Vec::new(),
+        turn: String::new(),
         seal: None,
         extra: Map::new(),
     };
