@@ -626,3 +626,19 @@ async def test_the_served_toolkits_own_progress_hook_hears_too() -> None:
     assert seen == [0.25, 0.5, 0.75, 1.0]
     assert [(f, m) for _, f, m in heard] == [(i / 4, f"step {i}") for i in range(1, 5)]
     assert len({call_id for call_id, _, _ in heard}) == 1 and heard[0][0].startswith("mcp-")
+
+
+async def test_an_approval_with_edited_arguments_runs_with_them(where: Any, era: tuple[str, str]) -> None:
+    """As `Toolkit.resume` does: the answer's `arguments` replace the call's, checked by the tool.
+    (MCP form content holds only strings, numbers and booleans: the arguments go as JSON text.)"""
+    edited = Elicitations(types.ElicitResult(action="accept", content={"arguments": '{"disk":"d9"}'}))
+    async with connect(where, era, elicitation_callback=edited) as client:
+        result = await client.call_tool("wipe", {"disk": "d1"})
+    assert (result.is_error, _text(result)) == (False, "wiped d9")
+    wrong = Elicitations(types.ElicitResult(action="accept", content={"arguments": "[1, 2]"}))
+    async with connect(where, era, elicitation_callback=wrong) as client:
+        refused = await client.call_tool("wipe", {"disk": "d1"})
+    assert (refused.is_error, _text(refused)) == (
+        True,
+        "invalid arguments for wipe: $: the edited arguments are not an object",
+    )

@@ -263,7 +263,17 @@ class _Bridge:
         if approval:
             if not answer.ok or _expired(request):
                 return _result(ToolResult.error(f"declined: the call to {call.name} was not approved"))
-            first = await self.toolkit.execute(call.name, call.args, call.context())
+            args = call.args
+            edited = (answer.data or {}).get("arguments")
+            if isinstance(edited, str):  # MCP form content holds no objects: JSON text instead
+                with contextlib.suppress(ValueError):
+                    edited = json.loads(edited)
+            if edited is not None:  # approved with edited arguments: the tool checks them
+                if not isinstance(edited, dict):
+                    message = f"invalid arguments for {call.name}: $: the edited arguments are not an object"
+                    return _result(ToolResult.error(message))
+                args = edited
+            first = await self.toolkit.execute(call.name, args, call.context())
             return await self._finish(ctx, call, first)
         if not answer.ok or _expired(request):
             return _result(ToolResult.error(f"declined/expired: {request.prompt}"))
