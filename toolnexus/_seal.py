@@ -9,7 +9,7 @@ A seal (version 3) is
 (empty: none), `<principal tag>` is a keyed digest of the principal the run is bound to
 (empty: none; the principal itself is not written), and `<mac>` is the unpadded base64url
 HMAC-SHA256, under that key, of those three and a fixed layout of digests: the run's
-status, its pending request, its `order`, and two keyed sums. Each element is digested once,
+pending request, its `order` with its `turn`, and two keyed sums. Each element is digested once,
 as its canonical JSON (keys sorted, compact, UTF-8): SHA-256.
 
 - `results` are summed (mod 2**256) as keyed BLAKE2b terms of each result with its position

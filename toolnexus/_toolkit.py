@@ -328,7 +328,8 @@ class Toolkit:
     Sealing: with `secrets={key_id: key, ...}` (each key at least 16 bytes) and
     `active_key=key_id` (needed when there are several), every pending `RunResult` carries
     `seal`, an HMAC-SHA256 under the active key over its `results`, `pending`, `calls`,
-    `requests` and `order`, and the id of that key; `resume` refuses a run whose seal does
+    `requests`, `order` and `turn`, the id of that key, and the expiry and principal
+    `run_calls` may bind it to; `resume` refuses a run whose seal does
     not match, or names a key the toolkit no longer has (`ResumeError("seal")`). To rotate,
     add a new key and make it active: runs sealed under the old one still resume (and come
     back sealed under the new one) until the old key is removed. `secret=key` is
@@ -500,15 +501,18 @@ class Toolkit:
 
         Each answer costs the same however many calls wait, when the run given is the very
         object this toolkit returned: it is recognised as such and continued from what the
-        toolkit kept of it, without reading it again (changes made to that object in memory
-        are not looked for; the seal guards runs that leave the process). Any other run,
+        toolkit kept of it, without reading it again (its lists are checked to be the very
+        lists, of the same lengths, but edits to their elements in memory are not looked for;
+        the seal guards runs that leave the process). Any other run,
         such as one parsed from storage, is read and checked in full, once.
 
         Raises `ResumeError` (see there) without running anything when an answer does not
         belong to the run or was already given to this toolkit, the seal does not hold, the
         run has expired, or `principal` is not the one the run is bound to. A replay is
         caught when it reaches the same `Toolkit` object (it remembers the last 10,000
-        answers, each by call id and request id), or when the host passes the run that
+        answers, each by turn, call id and request id, from the moment it takes them: an
+        answer whose resume then fails, as the tool may have run, is not taken again), or
+        when the host passes the run that
         resuming returned (the answered call no longer waits in it). Two processes each
         resuming their own copy of the same stored run are not caught here: the host's
         store must hand a pending run out once (see `examples/durable_host.py`), and a tool

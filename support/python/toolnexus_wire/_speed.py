@@ -19,9 +19,12 @@ What it assumes of pydantic (the range in pyproject.toml, tested at both ends in
 
 What it assumes of CPython and orjson:
 - `orjson.loads` gives the same values as the reference parser (`_number.loads`, which keeps
-  a number's text) for JSON without floats, except for integers beyond 64 bits (orjson gives
-  a float) and nesting beyond its own limit: any float in free-form JSON, a free-form value
-  deeper than `FREE_DEPTH`, or a `-0` in the text makes the decoder decline.
+  a number's text) except for floats whose text `repr` would not write back, integers beyond
+  64 bits (orjson gives a float) and nesting beyond its own limit: a decoder declines any
+  float in free-form JSON, a free-form value deeper than `FREE_DEPTH`, and a text with a `-0`.
+  A document it declined only for its floats is decoded again taking them when the text is
+  exactly what orjson writes for the parse and each float is one `repr` writes alike
+  (`floats_as_written`, `float_ok`): compact JSON as `to_json` writes it.
 - `orjson.dumps` writes the bytes `json.dumps(..., separators=(",", ":"), ensure_ascii=False)`
   writes for `str`, `bool`, `None`, 64-bit `int`, `dict` with `str` keys, `list`, and finite
   floats that are 0 or at least 1e-4 in size (below that, orjson writes `0.00001` where `repr`
