@@ -154,7 +154,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     assert_eq!(station.place, Place { lat: 50.8, lon: 4.35 });
     println!("flattened struct with f64s: {station:?}");
 
-    let text = r#"{"output":"4","isError":false,"parts":[{"kind":"image","mimeType":"image/png","data":"iVBORw0KGgo=","name":"a.png"}],"metadata":{"elapsedMs":12,"rowCount":2},"trace":"t-1"}"#;
+    let text = r#"{"output":"4","isError":false,"parts":[{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo=","name":"a.png"}],"metadata":{"elapsedMs":12,"rowCount":2},"trace":"t-1"}"#;
     let result = ToolResult::from_json(text)?;
     assert_eq!(result.to_json(), text);
     assert_eq!(ToolResult::from_json(&result.to_json())?, result);
