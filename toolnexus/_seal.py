@@ -43,7 +43,25 @@ from toolnexus_wire import dumps
 
 from ._result import Request, RunResult, ToolCall, ToolCallResult
 
-__all__ = ["NotJSON", "SealKey", "Stamp", "chain", "digest", "parse_v3", "seal_v1"]
+__all__ = [
+    "CALLS_END",
+    "KEY_ID",
+    "NO_PENDING",
+    "REQUESTS_END",
+    "V1_PREFIX",
+    "V2_PREFIX",
+    "V3_PREFIX",
+    "NotJSON",
+    "SealKey",
+    "Stamp",
+    "add",
+    "canonical",
+    "chain",
+    "digest",
+    "parse_v3",
+    "same",
+    "sub",
+]
 
 V1_PREFIX = "v1.hmac-sha256."
 V2_PREFIX = "v2.hmac-sha256."
@@ -82,12 +100,12 @@ def digest(model: ToolCall | Request | ToolCallResult) -> bytes:
     return _sha256(canonical(model.to_wire())).digest()
 
 
-def chain(digests: Sequence[bytes], end: bytes) -> list[bytes]:
-    """`out[i]` = H(digests[i] + out[i+1]), `out[len]` = `end`: the value of every suffix (version 2)."""
-    out = [end] * (len(digests) + 1)
-    for i in range(len(digests) - 1, -1, -1):
-        out[i] = _sha256(digests[i] + out[i + 1]).digest()
-    return out
+def chain(digests: Sequence[bytes], end: bytes) -> bytes:
+    """The head of the hash chain of version 2: `c[i] = H(digests[i] + c[i+1])`, `c[len] = end`."""
+    value = end
+    for d in reversed(digests):
+        value = _sha256(d + value).digest()
+    return value
 
 
 def _b64(mac: bytes) -> str:
@@ -101,7 +119,6 @@ class Stamp:
     key_id: str
     expires: int | None
     principal_tag: str
-    mac: str
 
 
 def parse_v3(seal: str) -> Stamp | None:
@@ -109,8 +126,8 @@ def parse_v3(seal: str) -> Stamp | None:
     match = _V3.fullmatch(seal)
     if match is None:
         return None
-    kid, expires, tag, mac = match.groups()
-    return Stamp(kid, int(expires) if expires else None, tag, mac)
+    kid, expires, tag, _ = match.groups()  # the mac is checked whole, by `same`
+    return Stamp(kid, int(expires) if expires else None, tag)
 
 
 class SealKey:
@@ -216,7 +233,3 @@ def same(given: str, expected: str) -> bool:
         return hmac.compare_digest(given.encode("ascii"), expected.encode("ascii"))
     except UnicodeEncodeError:
         return False
-
-
-def seal_v1(key: SealKey, run: RunResult) -> str:
-    return key.seal_v1(run)

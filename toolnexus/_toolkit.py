@@ -1041,8 +1041,8 @@ class Toolkit:
             pending,
             hashlib.sha256(_seal.canonical(run.order)).digest(),
             total,
-            _seal.chain(call_digests, _seal.CALLS_END)[0],
-            _seal.chain(request_digests, _seal.REQUESTS_END)[0],
+            _seal.chain(call_digests, _seal.CALLS_END),
+            _seal.chain(request_digests, _seal.REQUESTS_END),
         )
 
     async def _resume_unlisted(self, run: RunResult, batch: list[Answer], principal: str | None) -> RunResult:
