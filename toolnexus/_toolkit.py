@@ -397,7 +397,13 @@ class Toolkit:
 
     def get(self, name: str) -> Tool | None:
         """The tool registered under `name` (normalised first), or None."""
-        return self._tools.get(normalize_tool_name(name))
+        found = self._tools.get(name)  # registered names are normalised: a hit needs no regex
+        return found if found is not None else self._tools.get(normalize_tool_name(name))
+
+    @property
+    def on_progress(self) -> ProgressHook | None:
+        """The `on_progress` hook this toolkit was made with (read-only)."""
+        return self._on_progress
 
     @property
     def error_count(self) -> int:

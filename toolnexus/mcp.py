@@ -144,7 +144,7 @@ class _Bridge:
 
     def __init__(self, toolkit: Toolkit) -> None:
         self.toolkit = toolkit
-        self.also: ProgressHook | None = toolkit._on_progress
+        self.also: ProgressHook | None = toolkit.on_progress
         # (call id, request id) of every answer taken: a replayed `requestState` is refused.
         self._answered: OrderedDict[tuple[str, str], None] = OrderedDict()
 

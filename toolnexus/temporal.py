@@ -165,7 +165,7 @@ class _Activities:
         answer = None if job["answer"] is None else Answer.from_wire(job["answer"])
         request = None if job.get("request") is None else Request.from_wire(job["request"])
         progress: list[tuple[float, str]] = []
-        hook = self._toolkit._on_progress
+        hook = self._toolkit.on_progress
 
         def report(fraction: float, message: str) -> None:
             progress[:] = [(fraction, message)]  # sent with the next heartbeat
