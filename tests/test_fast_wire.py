@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError, model_validator
 from pydantic_core import SchemaValidator, core_schema
-from toolnexus_wire import WireModel, _speed
+from toolnexus_wire import WireModel, _keys, _speed
 from toolnexus_wire import dumps as _encode_json
 from toolnexus_wire._speed import BASE64_PATTERN
 
@@ -58,6 +58,8 @@ def fast_decode(cls: type[Any], text: str | bytes) -> Any:
     try:
         doc = orjson.loads(text)
     except orjson.JSONDecodeError:
+        return None
+    if _keys.repeated_key(text, doc) is not None:  # refused first, as `from_json` refuses it
         return None
     obj = decode(doc)
     if obj is None and _speed.floats_as_written(text, doc):  # as `from_json` retries it

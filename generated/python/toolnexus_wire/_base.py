@@ -23,7 +23,7 @@ from pydantic import (
     model_serializer,
 )
 
-from . import _number, _speed
+from . import _keys, _number, _speed
 from ._errors import WireError
 from ._number import JsonNumber
 
@@ -264,7 +264,8 @@ class WireModel(BaseModel):
 
         The verdict on the text is the same in every language (docs/limits.md): not JSON
         (NaN or Infinity, a lone surrogate escape, bytes that are not UTF-8), a number beyond
-        the range of a double, or nesting deeper than `MAX_DEPTH` is refused at `$`.
+        the range of a double, nesting deeper than `MAX_DEPTH`, or an object that repeats a key
+        is refused at `$`.
         """
         try:
             doc = orjson.loads(data)
@@ -278,18 +279,28 @@ class WireModel(BaseModel):
             raise WireError(cls.__name__, [("$", why)]) from None
         except TypeError:
             raise WireError(cls.__name__, [("$", f"expected JSON text, got {type(data).__name__}")]) from None
+        # Written as orjson writes it: no key repeated, and each float as its text says.
+        as_written = None if len(data) >= _keys.COUNT_FROM else _speed.floats_as_written(data, doc)
+        try:
+            repeated = _keys.repeated_key(data, doc, as_written)
+        except RecursionError:  # a repeat may hide it from orjson's parse: read as written
+            raise WireError(cls.__name__, [("$", f"nested more than {MAX_DEPTH} levels")]) from None
+        if repeated is not None:
+            raise WireError(cls.__name__, [("$", f"an object repeats the key {json.dumps(repeated)}")])
         decode = _speed.decoder_for(cls)
         if decode is not None and not _number.may_hold_minus_zero(data):
             obj = decode(doc)  # the fast path; it leaves anything unusual (a float) to the validator
-            if obj is None and _speed.floats_as_written(data, doc):  # floats as Python writes them
-                obj = _speed.decode_with_floats(decode, doc)
+            if obj is None and (
+                as_written if as_written is not None else _speed.floats_as_written(data, doc)
+            ):
+                obj = _speed.decode_with_floats(decode, doc)  # floats as Python writes them
             if obj is not None:
                 return obj  # type: ignore[no-any-return]
         if _too_deep(doc, MAX_DEPTH):
             raise WireError(cls.__name__, [("$", f"nested more than {MAX_DEPTH} levels")])
         try:  # valid JSON (orjson said so), read again keeping numbers' text
             doc = _number.loads(data)
-        except RecursionError:  # deep nesting that a repeated key hid from the check above
+        except RecursionError:  # called with little of the stack left
             raise WireError(cls.__name__, [("$", f"nested more than {MAX_DEPTH} levels")]) from None
         try:
             return cls.model_validate(doc, by_alias=True, by_name=False)
