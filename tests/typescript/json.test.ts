@@ -66,8 +66,15 @@ describe("readJson", () => {
     same('{"__proto__":{"polluted":true},"a":1}');
   });
 
-  it("keeps the last value of a repeated key, in the first one's place", () => {
-    assert.equal(writeJson(readJson('{"a":1,"b":2,"a":3}')), '{"a":3,"b":2}');
+  it("refuses an object that repeats a key, at $, naming the key and where", () => {
+    rejects('{"a":1,"b":2,"a":3}', /got the key "a" a second time in one object at offset 13$/);
+    rejects('{"a":1,"a":1}', /the key "a" a second time/); // the same value too
+    rejects('{"k":1,"\\u006b":2}', /the key "k" a second time/); // the same key, escaped
+    rejects('{"__proto__":1,"__proto__":2}', /the key "__proto__" a second time/);
+    rejects('{"10":1,"9":2,"10":3}', /the key "10" a second time/); // integer-like keys too
+    rejects('[{"x":{"y":1,"y":2}}]', /the key "y" a second time in one object at offset 13$/);
+    // The same key in two objects, or keys that differ only in case, are not repeats.
+    assert.equal(writeJson(readJson('{"k":{"k":1},"K":2,"k ":3}')), '{"k":{"k":1},"K":2,"k ":3}');
   });
 
   it("decodes escapes", () => {

@@ -374,20 +374,23 @@ class Reader {
       if (this.text.charCodeAt(this.pos) !== 0x22) {
         this.fail();
       }
+      const keyAt = this.pos;
       const key = this.string();
+      if (Object.hasOwn(out, key)) {
+        // Parsers differ on which value a repeated key keeps; the wire has none (RFC 8259 §4).
+        this.fail(keyAt, `the key ${JSON.stringify(key)} a second time in one object`);
+      }
       this.space();
       if (this.text.charCodeAt(this.pos) !== 0x3a) {
         this.fail();
       }
       this.pos++;
       const value = this.value();
-      if (!Object.hasOwn(out, key)) {
-        if (order === undefined && mayReorder(key)) {
-          order = Object.keys(out);
-        }
-        order?.push(key);
+      if (order === undefined && mayReorder(key)) {
+        order = Object.keys(out);
       }
-      setKey(out, key, value); // a repeated key: the last value wins, in the first one's place
+      order?.push(key);
+      setKey(out, key, value);
       this.space();
       const c = this.text.charCodeAt(this.pos);
       if (c === 0x2c) {
@@ -409,11 +412,12 @@ class Reader {
 /**
  * Reads JSON text (RFC 8259) without losing anything `JSON.parse` would: numbers that a
  * `number` cannot hold exactly become {@link JsonNumber}s, and objects keep the key order of
- * the text, integer-like keys included. A repeated key keeps its last value.
+ * the text, integer-like keys included.
  *
  * Stricter than `JSON.parse` where the wire is: a lone surrogate (escaped as `"\ud800"`, or a
  * lone UTF-16 code unit in `text`), a number beyond the range of a double (`1e400`, which
- * `JSON.parse` makes `Infinity`) and nesting deeper than {@link MAX_DEPTH} are not JSON here.
+ * `JSON.parse` makes `Infinity`), nesting deeper than {@link MAX_DEPTH} and an object that
+ * repeats a key (`JSON.parse` keeps the last value) are not JSON here.
  *
  * @throws {@link WireError} at `$` when `text` is not JSON.
  */
