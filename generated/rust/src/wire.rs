@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 use serde::Serialize;
-use serde::de::{Deserialize, Deserializer, Error as _};
+use serde::de::{Deserialize, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
 /// A document that is not a valid wire value of the type asked for.
@@ -94,8 +94,8 @@ pub const MAX_DEPTH: usize = 100;
 /// UTF-8. Parsing accepts exactly what the type's JSON Schema accepts, after the rules
 /// of JSON itself that every language of the contract applies: the text is RFC 8259
 /// JSON (no `NaN` or `Infinity`, no lone surrogate escape, UTF-8), no number is beyond
-/// the range of a double (`1e400`), and the document nests at most [`MAX_DEPTH`]
-/// levels; a document that breaks one of these is rejected at `$`. The unknown keys
+/// the range of a double (`1e400`), no object repeats a key, and the document nests at
+/// most [`MAX_DEPTH`] levels; a document that breaks one of these is rejected at `$`. The unknown keys
 /// and those of free-form objects keep the order they came in, and numbers their text,
 /// with the crate's feature `lossless` (see the crate's documentation).
 ///
@@ -113,7 +113,7 @@ pub trait Wire: Sized + Serialize {
 
     /// Parses JSON text.
     fn from_json(text: &str) -> Result<Self, WireError> {
-        let value: Value =
+        let Document(value) =
             serde_json::from_str(text).map_err(|e| syntax_error(e).in_type(Self::NAME))?;
         Self::from_wire(value)
     }
@@ -346,8 +346,108 @@ pub(crate) fn emittable(value: &impl Nest) -> Result<(), WireError> {
 pub(crate) fn deserialize<'de, T: Wire, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<T, D::Error> {
-    let value = Value::deserialize(deserializer)?;
+    let Document(value) = Document::deserialize(deserializer)?;
     T::from_wire(value).map_err(D::Error::custom)
+}
+
+/// A JSON value read as serde_json's [`Value`] reads it, except that an object that
+/// repeats a key is an error. `Value` keeps the last of the two values, other parsers the
+/// first, so a repeated key would let two readers of one document see different values;
+/// every language of the contract refuses it.
+struct Document(Value);
+
+impl<'de> Deserialize<'de> for Document {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(DocumentVisitor).map(Document)
+    }
+}
+
+/// The key under which serde_json with `arbitrary_precision` hands a number's text to a
+/// visitor, as a map of one entry; its own `Value` reads that map as the number.
+const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+/// Whether serde_json keeps numbers' text (`arbitrary_precision`): the feature `lossless`
+/// turns it on, and so may any other crate of the build, as cargo unifies features.
+fn numbers_as_text() -> bool {
+    static AS_TEXT: OnceLock<bool> = OnceLock::new();
+    *AS_TEXT.get_or_init(|| {
+        "1.50"
+            .parse::<Number>()
+            .is_ok_and(|n| n.to_string() == "1.50")
+    })
+}
+
+struct DocumentVisitor;
+
+impl<'de> Visitor<'de> for DocumentVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        Document::deserialize(deserializer).map(|Document(v)| v)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Document(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let mut map = Map::new();
+        while let Some(key) = access.next_key::<String>()? {
+            if map.is_empty() && key == NUMBER_TOKEN && numbers_as_text() {
+                let text: String = access.next_value()?;
+                return text.parse().map(Value::Number).map_err(A::Error::custom);
+            }
+            if map.contains_key(&key) {
+                let key = Value::String(key);
+                return Err(A::Error::custom(format_args!(
+                    "an object repeats the key {key}"
+                )));
+            }
+            let Document(value) = access.next_value()?;
+            map.insert(key, value);
+        }
+        Ok(Value::Object(map))
+    }
 }
 
 /// Where a value sits in the document being parsed; rendered only for an error.

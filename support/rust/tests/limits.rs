@@ -319,3 +319,43 @@ fn pending_keeps_the_key_order_of_a_request_that_emits() {
     assert!(r.try_to_json().is_ok());
     assert_eq!(pending_of(&r).unwrap().data.unwrap()["a"], nested(96));
 }
+
+#[test]
+fn r7_an_object_that_repeats_a_key_is_rejected_at_the_root() {
+    for (text, key) in [
+        (r#"{"output":"a","output":"b"}"#, "output"),
+        (r#"{"output":"a","metadata":{"k":1,"k":1}}"#, "k"),
+        (r#"{"output":"a","metadata":{"k":1,"\u006b":2}}"#, "k"),
+        (
+            r#"{"output":"a","metadata":{"a":[{"b":{"c":1.50,"c":2}}]}}"#,
+            "c",
+        ),
+        (
+            r#"{"output":"a","parts":[{"type":"text","text":"x","text":"y"}]}"#,
+            "text",
+        ),
+        (r#"{"output":"a","x-trace":1,"x-trace":2}"#, "x-trace"),
+    ] {
+        let err = rejected_at_root(text);
+        let named = format!("an object repeats the key \"{key}\"");
+        assert!(err.message().contains(&named), "{text}: {err}");
+    }
+    // Keys that only look alike, and numbers in every spelling, read as before.
+    let text = r#"{"output":"{\"k\":1,\"k\":2}","isError":false,"metadata":{"k":{"k":1.50},"K":-0,"k ":1e5}}"#;
+    let r = ToolResult::from_json(text).unwrap();
+    assert_eq!(r.metadata.as_ref().unwrap().len(), 3);
+    let back = r.to_json();
+    if cfg!(feature = "lossless") {
+        assert_eq!(back, text.replace("1e5", "1e+5"));
+    }
+    assert_eq!(serde_json::from_str::<ToolResult>(text).unwrap(), r);
+}
+
+#[test]
+fn r7_holds_for_serde_users_of_other_inputs() {
+    // `Deserialize` reads through the same visitor, whatever the deserializer.
+    let mut de =
+        serde_json::Deserializer::from_reader(&br#"{"output":"a","metadata":{"k":1,"k":2}}"#[..]);
+    let err = <ToolResult as serde::Deserialize>::deserialize(&mut de).unwrap_err();
+    assert!(err.to_string().contains(r#"repeats the key "k""#), "{err}");
+}
