@@ -69,6 +69,14 @@ def test_judge_classes():
     # numbers in any form: the bytes are compared too (the number rule, R6)
     v = judge(_doc(b'{"output":"x","m":1e5}'), {"python": acc, "typescript": acc, "rust": other})
     assert [(f.kind, f.language) for f in v.failures] == [("bytes", "rust")] and v.compared
+    # a repeated key (R7): refused by all is agreement; accepted by all, or split, fails
+    repeated = _doc(b'{"output":"x","m":1,"m":2}')
+    v = judge(repeated, {"python": rej, "typescript": rej, "rust": rej})
+    assert not v.failures and v.agreed == "reject" and v.repeats_a_key
+    v = judge(repeated, {"python": acc, "typescript": acc, "rust": acc})
+    assert [(f.kind, f.language) for f in v.failures] == [("verdict", "all")] and not v.compared
+    v = judge(repeated, {"python": acc, "typescript": rej, "rust": acc})
+    assert [(f.kind, f.language) for f in v.failures] == [("verdict", "typescript")]
 
 
 FAKE_CLI = textwrap.dedent(

@@ -28,6 +28,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 from toolnexus_wire._base import MAX_DEPTH, _too_deep
 
+from tests.vectors import repeats_a_key
 from toolnexus._schema import validator_for
 
 # JSON Schema patterns are ECMA-262 regexes; Python's `re` reads `$` differently.
@@ -103,13 +104,15 @@ def _cases(kind: str) -> list[Any]:
 def _load(path: Path) -> Any:
     """Strict: UTF-8 (no BOM) and JSON under the JSON-level rules every language keeps
     (docs/limits.md, "One verdict": no NaN or Infinity, no lone surrogate escape, no number
-    beyond a double, at most MAX_DEPTH levels), or an exception. Those rules are not the
+    beyond a double, at most MAX_DEPTH levels, no repeated key), or an exception. Those rules are not the
     schema's to express, so they come before it, as in tests/conformance.py."""
     raw = path.read_bytes()
     orjson.loads(raw)  # the verdict on the text; the value comes from `json`, whose ints are exact
     doc = json.loads(raw.decode("utf-8"))
     if _too_deep(doc, MAX_DEPTH):
         raise json.JSONDecodeError(f"nested more than {MAX_DEPTH} levels", raw.decode("utf-8"), 0)
+    if repeats_a_key(raw):
+        raise json.JSONDecodeError("an object repeats a key", raw.decode("utf-8"), 0)
     return doc
 
 

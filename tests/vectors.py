@@ -36,6 +36,27 @@ class Vector:
         return self.path.with_suffix(".path").read_text(encoding="utf-8").strip()
 
 
+class _Repeated(ValueError):
+    pass
+
+
+def _once_each(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        raise _Repeated("an object repeats a key")
+    return obj
+
+
+def repeats_a_key(raw: bytes | str) -> bool:
+    """Whether some object of the JSON text `raw` names a key twice (the JSON-level rule R7 of
+    docs/limits.md), read by the standard `json` module, apart from the packages' readers."""
+    try:
+        json.loads(raw, object_pairs_hook=_once_each)
+    except _Repeated:
+        return True
+    return False
+
+
 def vectors() -> list[Vector]:
     found = []
     for type_dir in sorted(p for p in EXAMPLES.iterdir() if p.is_dir()):

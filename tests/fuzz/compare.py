@@ -13,11 +13,9 @@ three differ.
 Every accepted document's emitted bytes are compared, numbers included: each language writes
 a number back as it was written, its exponent spelled `e` with a sign (docs/limits.md, R6).
 
-Nor is the rule for an object with a repeated key: all three keep the last value, but the
-nesting and number checks of Python and Rust look at the parsed tree while TypeScript's look at
-the text, so a deep or out-of-range value shadowed by a later duplicate splits the verdict.
-A split verdict on a document with a repeated key is counted as `dup-key-split`, not failed,
-until that rule is settled (docs/limits.md).
+An object that repeats a key is refused by every language (R7); a document that does and is
+accepted by all three fails as a `verdict` of `all`. The `repeats-a-key` column counts such
+documents, judged by Python's `json` module apart from the three readers.
 """
 
 from __future__ import annotations
@@ -58,7 +56,7 @@ class DocVerdict:
     failures: list[Failure]
     agreed: str | None  # "accept" / "reject" when every language answered alike
     compared: bool  # emitted bytes compared
-    dup_split: bool = False  # a split verdict on a document with a repeated key (not failed)
+    repeats_a_key: bool = False  # some object of the document names a key twice
 
 
 def has_repeated_key(raw: bytes) -> bool:
@@ -94,21 +92,21 @@ def judge(doc: Doc, outcomes: dict[str, Outcome]) -> DocVerdict:
     agreed = None
     compared = False
     odd = _odd_one(verdicts)
-    dup_split = False
-    if odd and has_repeated_key(doc.raw):
-        dup_split = True  # the unsettled rule (see the module docstring)
-    elif odd:
+    repeats = has_repeated_key(doc.raw)
+    if odd:
         detail = " ".join(f"{lang}={v}" for lang, v in verdicts.items())
         failures.append(Failure(doc, "verdict", odd, outcomes, detail))
     elif verdicts and len(verdicts) == len(outcomes):
         agreed = next(iter(verdicts.values()))
-        if agreed == "accept":
+        if agreed == "accept" and repeats:
+            failures.append(Failure(doc, "verdict", "all", outcomes, "accepted an object that repeats a key"))
+        elif agreed == "accept":
             compared = True
             emitted = {lang: o.emitted for lang, o in outcomes.items()}
             odd = _odd_one(emitted)
             if odd:
                 failures.append(Failure(doc, "bytes", odd, outcomes, "emitted texts differ"))
-    return DocVerdict(failures, agreed, compared, dup_split)
+    return DocVerdict(failures, agreed, compared, repeats)
 
 
 def variant_label(doc: Doc) -> str:
@@ -160,7 +158,7 @@ class Report:
         elif v.agreed == "reject":
             c["rejected"] += 1
         c["bytes-compared"] += v.compared
-        c["dup-key-split"] += v.dup_split
+        c["repeats-a-key"] += v.repeats_a_key
         if v.failures:
             c["failing"] += 1
         for f in v.failures:
@@ -181,7 +179,7 @@ class Report:
             "docs": self.docs,
             "failures": {"/".join(k): n for k, n in sorted(self.failure_counts.items())},
             "bytes_compared": sum(c["bytes-compared"] for c in self.per_class.values()),
-            "dup_key_split": sum(c["dup-key-split"] for c in self.per_class.values()),
+            "repeats_a_key": sum(c["repeats-a-key"] for c in self.per_class.values()),
         }
 
     def text(self, show: int = 10) -> str:
@@ -203,7 +201,7 @@ class Report:
             "accepted",
             "rejected",
             "split",
-            "dup-key-split",
+            "repeats-a-key",
             "bytes-compared",
             "failing",
         )
@@ -211,14 +209,14 @@ class Report:
         totals: Counter[str] = Counter()
         for cls in sorted(self.per_class):
             c = self.per_class[cls]
-            c["split"] = c["docs"] - c["accepted"] - c["rejected"] - c["dup-key-split"]
+            c["split"] = c["docs"] - c["accepted"] - c["rejected"]
             totals.update(c)
             lines.append(f"{cls:<10}" + "".join(f"{c[k]:>16}" for k in cols))
         lines.append(f"{'total':<10}" + "".join(f"{totals[k]:>16}" for k in cols))
         lines.append(
-            "  (split: not one accept/reject verdict from every language; dup-key-split: a split on a"
+            "  (split: not one accept/reject verdict from every language; repeats-a-key: documents with"
         )
-        lines.append("   document that repeats a key, not failed while that rule is open)")
+        lines.append("   an object that names a key twice, which every language must refuse)")
         if not self.failure_counts:
             lines.append("no disagreement, no escaped error")
             return "\n".join(lines)

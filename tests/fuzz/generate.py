@@ -26,8 +26,8 @@ class, built on that type's vectors:
   garbage, a second document, comments, or an empty / whitespace-only / scalar document.
 
 "Shadowed": the edge sits under a key that comes again later in the same object with a plain
-value. Every language keeps the last of duplicate keys, so the parsed tree no longer holds the
-edge while the text does: a check made on the tree rather than on the text lets it through.
+value. A parser keeping the last of two values would no longer hold the edge while the text
+does; every language refuses the repeated key itself (R7 in docs/limits.md), whatever the edge.
 
 Most documents are built to be accepted (unknown keys and free-form objects take the edges),
 so that their emitted bytes can be compared too.
@@ -281,8 +281,8 @@ def _inject(rng: random.Random, tree: Any, value: Any, shadow: bool = False) -> 
     """Add `value` under a new unknown key of an object in `tree` (which may be a free-form
     object); returns the object, the pair's index and the level `value` sits at (the
     document's object being level 1). With `shadow`, the same key comes again later in that
-    object with a plain value, which replaces `value` in a parser keeping the last duplicate:
-    the text still holds `value`, the parsed tree does not."""
+    object with a plain value, which would replace `value` in a parser keeping the last of
+    two: the text holds `value`, such a parsed tree would not (every language refuses it)."""
     obj, level = rng.choice(objects(tree))
     at = len(obj) if rng.random() < 0.7 and not shadow else rng.randint(0, len(obj))
     key = _new_key(rng)

@@ -12,7 +12,8 @@
 // it (tests/conformance.py does the same for the jsonschema column): text `JSON.parse` refuses,
 // and, as JSON.parse lets them through, a lone surrogate in a string or key (`"\ud800"`), a
 // number beyond the range of a double (`1e400`, which JSON.parse reads as Infinity) and arrays
-// and objects nested more than MAX_DEPTH levels deep (the document itself being level 1). These
+// and objects nested more than MAX_DEPTH levels deep (the document itself being level 1), and an
+// object that repeats a key (JSON.parse keeps the last value). These
 // rules are checked here, over what JSON.parse returns, apart from the package's reader, so that
 // this check stays independent of the code it checks.
 
@@ -76,6 +77,44 @@ function notJson(doc) {
   return undefined;
 }
 
+/**
+ * Whether an object of `text` (valid JSON: JSON.parse read it) names a key twice, which JSON.parse
+ * hides by keeping the last value. A scan of its own: strings are decoded by JSON.parse, so that
+ * `"k"` and `"\u006b"` are one key.
+ */
+function repeatsAKey(text) {
+  const open = []; // per enclosing container: the keys seen, or null for an array
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "{") {
+      open.push(new Set());
+    } else if (c === "[") {
+      open.push(null);
+    } else if (c === "}" || c === "]") {
+      open.pop();
+    } else if (c === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') {
+        end += text[end] === "\\" ? 2 : 1;
+      }
+      let next = end + 1;
+      while (" \t\r\n".includes(text[next])) {
+        next++;
+      }
+      const keys = open.at(-1);
+      if (text[next] === ":" && keys) {
+        const key = JSON.parse(text.slice(i, end + 1));
+        if (keys.has(key)) {
+          return true;
+        }
+        keys.add(key);
+      }
+      i = end;
+    }
+  }
+  return false;
+}
+
 /** `/parts/0/mimeType` (a JSON pointer into `doc`) as `$.parts[0].mimeType`. */
 function jsonPath(doc, pointer) {
   let path = "$";
@@ -98,12 +137,14 @@ function check(type, file) {
     return { ok: false, error: `the bundle has no $defs/${type}`, path: "$" };
   }
   let doc;
+  let text;
   try {
-    doc = JSON.parse(utf8.decode(readFileSync(file)));
+    text = utf8.decode(readFileSync(file));
+    doc = JSON.parse(text);
   } catch (err) {
     return { ok: false, error: `not UTF-8 JSON: ${err.message}`, path: "$" };
   }
-  const why = notJson(doc);
+  const why = repeatsAKey(text) ? "an object repeats a key" : notJson(doc);
   if (why !== undefined) {
     return { ok: false, error: `not JSON: ${why}`, path: "$" };
   }
