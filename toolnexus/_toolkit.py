@@ -187,15 +187,40 @@ class _Turn:
     def position(self, call_id: str) -> int:
         return self.positions.get(call_id, len(self.positions))
 
-    def wait(self, call: ToolCall, request: Request, digests: tuple[bytes, bytes] | None = None) -> None:
-        """Note that `call` waits on `request` (their `digests` when known); `NotJSON` (nothing
-        noted) when they cannot be sealed."""
+    def wait(
+        self,
+        call: ToolCall,
+        request: Request,
+        digests: tuple[bytes, bytes] | None = None,
+        term: int | None = None,
+    ) -> None:
+        """Note that `call` waits on `request` (their `digests`, and their keyed `term`, when
+        known); `NotJSON` (nothing noted) when they cannot be sealed."""
         if self.key is not None:
             call_digest, request_digest = digests or (_seal.digest(call), _seal.digest(request))
             pair = (call.id, request.id)
-            self.terms[pair] = self.key.waiting_term(self.position(call.id), call_digest, request_digest)
+            if term is None:
+                term = self.key.waiting_term(self.position(call.id), call_digest, request_digest)
+            self.terms[pair] = term
             self.digests[pair] = request_digest
         self.asked.setdefault(request.id, []).append(call.id)
+
+
+@dataclass(slots=True, eq=False)
+class _Checked:
+    """What a seal that holds gives: the key it was made with, its expiry and principal tag,
+    the digests of the run's results, calls and requests, and (version 3) its keyed sums and
+    each waiting call's term, which hold as they are while that key is the active one."""
+
+    key: SealKey
+    expires: int | None
+    principal_tag: str
+    result_digests: list[bytes]
+    call_digests: list[bytes]
+    request_digests: list[bytes]
+    results_total: int = 0
+    waiting_total: int = 0
+    waiting_terms: list[int] | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -953,7 +978,7 @@ class Toolkit:
         if given is None:
             raise ResumeError("seal", "the run has no seal; this toolkit only resumes runs it sealed")
         try:
-            expires, tag, key, digests = self._check_seal(run, given, turn)
+            checked = self._check_seal(run, given, turn)
         except NotJSON as exc:
             raise ResumeError(
                 "seal", f"the run holds a value that is not JSON ({exc}); it was not sealed here"
@@ -966,27 +991,28 @@ class Toolkit:
             raise ResumeError("seal", "the run's results or calls are out of call order: it was altered")
         if waits and waits[-1] >= len(turn.positions):
             raise ResumeError("seal", "a waiting call is not in the run's order: it was altered")
-        _check_stamp(key, expires, tag, principal)
+        _check_stamp(checked.key, checked.expires, checked.principal_tag, principal)
         # From here on the run is sealed under the active key: rotation moves it forward.
         active = self._key
-        turn.expires = expires
-        turn.principal_tag = active.principal_tag(principal) if tag else ""
+        turn.expires = checked.expires
+        turn.principal_tag = active.principal_tag(principal) if checked.principal_tag else ""
         turn.order_digest = _order_digest(run.turn, order)
+        pairs = zip(run.calls, run.requests, checked.call_digests, checked.request_digests, strict=True)
+        if checked.key is active and checked.waiting_terms is not None:  # the sums hold as they are
+            for (call, request, c, r), term in zip(pairs, checked.waiting_terms, strict=True):
+                turn.wait(call, request, (c, r), term)
+            return _track_of(run, turn, checked.results_total, checked.waiting_total)
         results_total = waiting_total = 0
-        result_digests, call_digests, request_digests = digests
-        for item, digest in zip(run.results, result_digests, strict=True):
+        for item, digest in zip(run.results, checked.result_digests, strict=True):
             results_total = _seal.add(results_total, active.term(turn.position(item.id), digest))
-        for call, request, c, r in zip(run.calls, run.requests, call_digests, request_digests, strict=True):
+        for call, request, c, r in pairs:
             turn.wait(call, request, (c, r))
             waiting_total = _seal.add(waiting_total, turn.terms[(call.id, request.id)])
         return _track_of(run, turn, results_total, waiting_total)
 
-    def _check_seal(
-        self, run: RunResult, given: str, turn: _Turn
-    ) -> tuple[int | None, str, SealKey, tuple[list[bytes], list[bytes], list[bytes]]]:
-        """The expiry, principal tag and key of `run`'s seal `given`, once it holds, and the
-        digests of its results, calls and requests; `ResumeError` when it does not hold,
-        `NotJSON` when the run holds a value without a JSON form."""
+    def _check_seal(self, run: RunResult, given: str, turn: _Turn) -> _Checked:
+        """What `run`'s seal `given` holds, once it holds (see `_Checked`); `ResumeError` when
+        it does not hold, `NotJSON` when the run holds a value without a JSON form."""
         results = [_seal.digest(item) for item in run.results]
         call_digests = [_seal.digest(c) for c in run.calls]
         request_digests = [_seal.digest(r) for r in run.requests]
@@ -1004,8 +1030,12 @@ class Toolkit:
             results_total = waiting_total = 0
             for item, digest in zip(run.results, results, strict=True):
                 results_total = _seal.add(results_total, key.term(turn.position(item.id), digest))
-            for call, c, r in zip(run.calls, call_digests, request_digests, strict=True):
-                waiting_total = _seal.add(waiting_total, key.waiting_term(turn.position(call.id), c, r))
+            terms = [
+                key.waiting_term(turn.position(call.id), c, r)
+                for call, c, r in zip(run.calls, call_digests, request_digests, strict=True)
+            ]
+            for term in terms:
+                waiting_total = _seal.add(waiting_total, term)
             expected = key.seal_v3(
                 expires=stamp.expires,
                 principal_tag=stamp.principal_tag,
@@ -1018,14 +1048,24 @@ class Toolkit:
             )
             if not _seal.same(given, expected):
                 raise ResumeError("seal", "the run's seal does not match: it was altered or not sealed here")
-            return stamp.expires, stamp.principal_tag, key, (results, call_digests, request_digests)
+            return _Checked(
+                key,
+                stamp.expires,
+                stamp.principal_tag,
+                results,
+                call_digests,
+                request_digests,
+                results_total,
+                waiting_total,
+                terms,
+            )
         for key in self._keys.values():  # versions 1 and 2 name no key: try each
             if given.startswith(_seal.V1_PREFIX):
                 expected = key.seal_v1(run)
             else:
                 expected = self._seal_v2(key, run, turn, results, call_digests, request_digests, pending)
             if _seal.same(given, expected):
-                return None, "", key, (results, call_digests, request_digests)
+                return _Checked(key, None, "", results, call_digests, request_digests)
         raise ResumeError("seal", "the run's seal does not match: it was altered or not sealed here")
 
     @staticmethod
