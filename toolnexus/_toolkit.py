@@ -313,6 +313,25 @@ class _Pick:
     answer: Answer
 
 
+def _place(
+    turn: _Turn, results: list[ToolCallResult], picks: list[_Pick], new: list[ToolCallResult]
+) -> int | None:
+    """Where the one new result of a one-answer `resume` goes among `results`, at once: every
+    call before it in the turn either has a result or still waits, and those that wait are the
+    waiting calls before its own (`pick.index` of them). None when there is more than one new
+    result, or the run's lists do not bear that out (a run stored without a seal), to search."""
+    if len(picks) != 1 or len(new) != 1:
+        return None
+    place = turn.position(new[0].id)
+    at = place - picks[0].index
+    if 0 <= at <= len(results) and (
+        (at == 0 or turn.position(results[at - 1].id) < place)
+        and (at == len(results) or turn.position(results[at].id) > place)
+    ):
+        return at
+    return None
+
+
 def _keys_of(
     secret: bytes | None, secrets_: Mapping[str, bytes] | None, active_key: str | None
 ) -> tuple[dict[str, SealKey], SealKey | None]:
@@ -901,7 +920,10 @@ class Toolkit:
                     digest = _seal.digest(item)
                 results_total = _seal.add(results_total, key.term(turn.position(item.id), digest))
         results = list(run.results)
-        if len(new_items) <= _FEW:  # a binary search each: no Python work per result of the run
+        at = _place(turn, results, picks, new_items)
+        if at is not None:
+            results.insert(at, new_items[0])
+        elif len(new_items) <= _FEW:  # a binary search each: no Python work per result of the run
             for item in new_items:
                 bisect.insort(results, item, key=lambda r: turn.position(r.id))
         else:
