@@ -71,9 +71,9 @@ def test_a_large_document_as_to_json_writes_it_is_proved_by_counting() -> None:
     documents); a key repeated past the count's reach still reaches the second reading."""
     text = ToolResult.ok(PAD).with_metadata({"a": 1, "b": {"c": [1, {"d": 2}]}}).to_json()
     doc = orjson.loads(text)
-    assert _keys._counted_once(text, doc) and _keys._counted_once(text.encode(), doc)
+    assert _keys._counted_once(text, doc, 2) and _keys._counted_once(text.encode(), doc, 2)
     repeated = text.replace('"c":[1,{"d":2}]', '"c":[1,{"d":2}],"c":3')  # `c` twice in metadata.b
-    assert not _keys._counted_once(repeated, orjson.loads(repeated))
+    assert not _keys._counted_once(repeated, orjson.loads(repeated), 2)
     assert _keys.repeated_key(repeated, orjson.loads(repeated)) == "c"
 
 
@@ -82,10 +82,19 @@ def test_counting_gives_up_within_its_budget() -> None:
     writing it again): the count gives up, and the verdict is still exact."""
     many = {f"k{i}": i for i in range(20_000)}
     text = json.dumps({"output": "x", "metadata": many}, separators=(",", ":"))
-    assert not _keys._counted_once(text, orjson.loads(text))
+    assert not _keys._counted_once(text, orjson.loads(text), 2)
     assert _keys.repeated_key(text, orjson.loads(text)) is None
     repeated = text[:-2] + ',"k7":1}}'
     assert _keys.repeated_key(repeated, orjson.loads(repeated)) == "k7"
+
+
+def test_a_pretty_printed_document_is_proved_by_counting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`json.dumps(..., indent=2)` writes `"key": value`, colon just after the quote: counted,
+    not read again."""
+    wire = {"output": "x", "isError": False, "metadata": {"a": [1, {"b": "12:30"}], "c": {}}}
+    text = json.dumps(wire, indent=2)
+    monkeypatch.setattr(_keys, "_DECODER", None)  # reading again would fail
+    assert ToolResult.from_json(text).to_wire() == wire
 
 
 def test_a_repeated_key_in_tool_call_arguments_is_refused() -> None:

@@ -10,7 +10,7 @@ second parse:
 
 - a compact document as orjson writes it (what `to_json` writes, and serde_json's compact
   form) is exactly `orjson.dumps` of its parse, which holds each key once;
-- in a large document, whose size is mostly strings, it is cheaper to count: each key of the
+- otherwise, and first in a large document (mostly strings), it may be counted: each key of the
   text ends in `"` just before its `:` (when no whitespace sits between them), so the colons
   that follow a `"` are at least the keys of the text, and the keys of the text at least those
   of the parse, one fewer for each repeat. When those colons are exactly as many as the keys
@@ -33,9 +33,10 @@ __all__ = ["COUNT_FROM", "repeated_key"]
 #: From this size on, a document is first counted (a few steps per colon and per key of its
 #: parse) rather than written again (a step per byte).
 COUNT_FROM = 16 * 1024
-#: The counting gives up, for the next proof, after this many steps per KiB of text: a
-#: document dense in keys is proved faster by writing it again.
-_STEPS_PER_KIB = 2
+#: How many steps counting may take, per KiB of text, before it gives up for the next way:
+#: writing the text again costs about 2 steps per KiB, reading it again about 40.
+_BEFORE_WRITING = 2
+_BEFORE_READING = 32
 
 
 class _Repeated(Exception):
@@ -71,11 +72,11 @@ def repeated_key(data: str | bytes | bytearray, doc: Any, as_written: bool | Non
     the caller knows (`_speed.floats_as_written`). `RecursionError` when the text nests deeper
     than the `json` module reads (about 1,000 levels: far past `MAX_DEPTH`)."""
     if as_written is None:
-        if len(data) >= COUNT_FROM and _counted_once(data, doc):
+        if len(data) >= COUNT_FROM and _counted_once(data, doc, _BEFORE_WRITING):
             return None
         as_written = _speed.floats_as_written(data, doc)
-    if as_written:
-        return None
+    if as_written or _counted_once(data, doc, _BEFORE_READING):
+        return None  # (a pretty-printed text, `"key": value`, is counted too)
     try:
         _DECODER.decode(data if isinstance(data, str) else bytes(data).decode("utf-8"))
     except _Repeated as exc:
@@ -83,14 +84,14 @@ def repeated_key(data: str | bytes | bytearray, doc: Any, as_written: bool | Non
     return None
 
 
-def _counted_once(data: str | bytes | bytearray, doc: Any) -> bool:
+def _counted_once(data: str | bytes | bytearray, doc: Any, steps_per_kib: int) -> bool:
     """True when counting proves that no object of `data` repeats a key (see the module
-    docstring); False when it cannot tell within its budget of steps."""
+    docstring); False when it cannot tell within `steps_per_kib` steps per KiB of text."""
     if isinstance(data, str):
         colon, quote, spaces = ":", '"', (" ", "\t", "\n", "\r")
     else:
         colon, quote, spaces = b":", 34, (32, 9, 10, 13)  # type: ignore[assignment]
-    budget = len(data) // 1024 * _STEPS_PER_KIB + 16
+    budget = (len(data) // 1024 + 1) * steps_per_kib + 16
     colons = 0
     i = data.find(colon)  # type: ignore[arg-type]
     while i >= 0:  # a colon is never first in valid JSON
