@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeAlias, overload
@@ -15,7 +16,15 @@ from toolnexus_wire import WireModel, dumps, json_path
 from ._output import Output, inferred_output
 from ._result import Answer, Request, ToolHints, ToolResult, ToolSpec
 
-__all__ = ["Tool", "ToolContext", "define_tool", "tool"]
+__all__ = ["Tool", "ToolContext", "define_tool", "normalize_tool_name", "tool"]
+
+_NAME_REJECTS = re.compile(r"[^a-zA-Z0-9_-]")
+
+
+def normalize_tool_name(name: str) -> str:
+    """`name` with every character outside `[a-zA-Z0-9_-]` replaced by `_`."""
+    return _NAME_REJECTS.sub("_", name)
+
 
 Handler: TypeAlias = Callable[[dict[str, Any], "ToolContext"], Any]
 

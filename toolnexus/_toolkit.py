@@ -16,22 +16,21 @@ import hashlib
 import inspect
 import itertools
 import math
-import re
 import secrets
 import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any, TypeAlias
 
-from . import _seal
+from . import _loop, _seal
 from ._errors import ResumeError
+from ._loop import approval_for, approved_arguments, expired, verdict
 from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 from ._seal import NotJSON, SealKey
 from ._suspend import pending, pending_of
-from ._tool import Tool, ToolContext
+from ._tool import Tool, ToolContext, normalize_tool_name
 
 __all__ = ["ProgressHook", "ResultHook", "Toolkit", "WaitFor", "idempotency_key", "normalize_tool_name"]
 
@@ -42,43 +41,10 @@ ResultHook: TypeAlias = Callable[[str, ToolResult], None]
 #: `on_progress(call_id, fraction, message)`: what a tool reports through `ToolContext.progress`.
 ProgressHook: TypeAlias = Callable[[str, float, str], None]
 
-_NAME_REJECTS = re.compile(r"[^a-zA-Z0-9_-]")
 _MIN_SECRET_BYTES = 16
 _ANSWERED_MEMORY = 10_000
 _FEW = 16  # answers in one `resume` up to which each is placed on its own, in C
 _MAX_EXPIRES_IN = 100 * 365 * 24 * 3600  # seconds; the seal writes the expiry in at most 20 digits
-_FRACTION = re.compile(r"(\.\d{6})\d+")
-
-
-def normalize_tool_name(name: str) -> str:
-    """`name` with every character outside `[a-zA-Z0-9_-]` replaced by `_`."""
-    return _NAME_REJECTS.sub("_", name)
-
-
-#: RFC 3339's date-time: what `expiresAt` holds when a tool means an expiry the loop can read.
-_RFC3339 = re.compile(
-    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})"
-)
-
-
-def _parse_time(text: str) -> datetime:
-    """An RFC 3339 date-time as an aware datetime; `ValueError` for anything else."""
-    if not _RFC3339.fullmatch(text):
-        raise ValueError(f"not an RFC 3339 date-time: {text!r}")
-    text = _FRACTION.sub(r"\1", text.upper().replace("Z", "+00:00"))
-    when = datetime.fromisoformat(text)
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
-
-
-def _expired(request: Request) -> bool:
-    """Whether `request.expiresAt` has passed; an unreadable time counts as passed, and an
-    empty one as no expiry (as the upstream ports read it)."""
-    if not request.expires_at:
-        return False
-    try:
-        return _parse_time(request.expires_at) <= datetime.now(UTC)
-    except ValueError:
-        return True
 
 
 async def _cancel(tasks: Sequence[asyncio.Future[Any]]) -> None:
@@ -109,52 +75,6 @@ def idempotency_key(turn: bytes, call_id: str) -> str:
     h = hashlib.sha256(b"toolnexus.idempotency.v1\n" + turn)
     h.update(call_id.encode("utf-8", "surrogatepass"))
     return "idk-" + h.hexdigest()[:32]
-
-
-#: Ids of the approval requests the toolkit asks before a tool runs (`needs_approval`).
-APPROVAL_PREFIX = "apr-"
-
-
-def _reason(request: Request, answer: Answer | None) -> str:
-    if answer is None or (answer.ok and _expired(request)):
-        return "expired"
-    return answer.reason or "declined"
-
-
-def _declined(request: Request, answer: Answer | None = None) -> ToolResult:
-    """The loop's result for a refused or expired request: `metadata["declined"]` tells the
-    host it was a person's refusal (or an expiry), not a tool failure."""
-    marker = {"request": request.id, "reason": _reason(request, answer)}
-    return ToolResult.error(f"declined/expired: {request.prompt}").with_metadata({"declined": marker})
-
-
-def _refused(call: ToolCall, request: Request, answer: Answer | None) -> ToolResult:
-    """The result of a call whose approval was refused (or expired): the handler never ran."""
-    reason = _reason(request, answer)
-    tail = "" if reason == "declined" else f" ({reason})"
-    output = f"declined: the call to {call.name} was not approved{tail}"
-    return ToolResult.error(output).with_metadata({"declined": {"request": request.id, "reason": reason}})
-
-
-def _approval_request(tool: Tool, call: ToolCall) -> Request:
-    return Request(
-        kind="approval",
-        prompt=f"Allow {tool.name} to run with these arguments?",
-        id=APPROVAL_PREFIX + secrets.token_hex(16),
-        data={"tool": tool.name, "arguments": copy.deepcopy(call.arguments)},
-    )
-
-
-def _is_approval(call: ToolCall, request: Request) -> bool:
-    """Whether `request` is the toolkit's own approval of `call`, asked before it ran."""
-    data = request.data
-    return (
-        request.kind == "approval"
-        and request.id.startswith(APPROVAL_PREFIX)
-        and isinstance(data, dict)
-        and data.keys() == {"tool", "arguments"}
-        and data["tool"] == normalize_tool_name(call.name)
-    )
 
 
 def _now_ms() -> int:
@@ -638,23 +558,7 @@ class Toolkit:
 
     def _gate(self, call: ToolCall) -> Request | None:
         """The approval `call` needs before it runs, or None."""
-        tool = self.get(call.name)
-        if tool is None or tool.needs_approval is False:
-            return None
-        rule = tool.needs_approval
-        if rule is True:
-            return _approval_request(tool, call)
-        try:
-            checked = tool._prepare(call.arguments) if isinstance(call.arguments, dict) else None
-        except Exception:  # the run fails the same way, before its handler: nothing to approve
-            return None
-        if checked is None or isinstance(checked, ToolResult):
-            return None  # refused arguments: the call is an error result, nothing to approve
-        try:
-            wanted = bool(rule(checked))
-        except Exception:  # a rule that fails asks: an approval too many is the safe side
-            wanted = True
-        return _approval_request(tool, call) if wanted else None
+        return approval_for(self.get(call.name), call.arguments)
 
     async def _first(self, call: ToolCall, turn: bytes, ask: bool) -> ToolResult:
         gate = self._gate(call) if ask else None
@@ -674,13 +578,13 @@ class Toolkit:
         one_at_a_time = asyncio.Lock()
 
         async def ask(request: Request) -> Answer | None:
-            if _expired(request):
+            if expired(request):
                 return None
             async with one_at_a_time:
                 return await self._ask(wait_for, request)
 
         async def settle(call: ToolCall, request: Request, answer: Answer | None) -> ToolResult:
-            if not _is_approval(call, request):
+            if not _loop.is_approval(call.name, request):
                 return await self._settle(call, request, answer, turn)
             call, result = await self._approved(call, request, answer, turn)
             again = pending_of(result)
@@ -721,25 +625,24 @@ class Toolkit:
     async def _settle(
         self, call: ToolCall, request: Request, answer: Answer | None, turn: bytes
     ) -> ToolResult:
-        """The loop rule for one suspended call; `answer` None means expired before asking."""
-        if answer is None or not answer.ok or _expired(request):
-            return _declined(request, answer)
+        """The loop rule for one suspended question; `answer` None means expired before asking."""
+        ended = verdict(call.name, request, answer)
+        if ended is not None:
+            return ended
+        assert answer is not None  # `verdict` ends every call without one
         retry = await self.execute(call.name, call.arguments, self._context(call, turn, answer, request))
-        again = pending_of(retry)
-        if again is not None:  # upstream ports name the original request, not the new one
-            return ToolResult.error(f"unresolved: {request.prompt}")
-        return retry
+        return _loop.after_retry(request, retry)
 
     async def _approved(
         self, call: ToolCall, request: Request, answer: Answer | None, turn: bytes
     ) -> tuple[ToolCall, ToolResult]:
         """An approval answered: the handler's first run (with the answer's edited arguments,
         when it has them), or the refusal. Returns the call as run, and its result."""
-        if answer is None or not answer.ok or _expired(request):
-            return call, _refused(call, request, answer)
-        args: Any = call.arguments
-        if isinstance(answer.data, dict) and "arguments" in answer.data:
-            args = answer.data["arguments"]
+        ended = verdict(call.name, request, answer)
+        if ended is not None:
+            return call, ended
+        assert answer is not None  # `verdict` ends every call without one
+        args = approved_arguments(call.arguments, answer)
         result = await self.execute(call.name, args, self._context(call, turn))
         if args is not call.arguments and pending_of(result) is not None:
             call = ToolCall(call.id, call.name, args)  # a suspension: it waits with these arguments
@@ -750,7 +653,7 @@ class Toolkit:
     ) -> tuple[ToolCall, ToolResult]:
         """One answer of `resume`: the call as it now stands, and its result (a suspension when
         the call waits again: only after an approval, whose handler may ask in turn)."""
-        if _is_approval(call, request):
+        if _loop.is_approval(call.name, request):
             return await self._approved(call, request, answer, turn)
         return call, await self._settle(call, request, answer, turn)
 

@@ -42,11 +42,12 @@ from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from toolnexus_wire import WireError, dumps
 
+from toolnexus._loop import after_retry, approval_for, approved_arguments, verdict
 from toolnexus._output import Output
 from toolnexus._result import Answer, Request, ToolHints, ToolResult
 from toolnexus._suspend import pending, pending_of
 from toolnexus._tool import Tool, ToolContext
-from toolnexus._toolkit import ProgressHook, Toolkit, _expired, idempotency_key, turn_digest
+from toolnexus._toolkit import ProgressHook, Toolkit, idempotency_key, turn_digest
 from toolnexus.adapters.mcp import (
     answer_from_mcp,
     from_mcp_call_tool_result,
@@ -161,7 +162,7 @@ class _Bridge:
         try:
             if params.request_state is None:
                 call = _Call(params.name, args, "mcp-" + secrets.token_hex(8), progress, self.also)
-                gate = self._gate(call)
+                gate = approval_for(self.toolkit.get(call.name), call.args)
                 if gate is not None:
                     return await self._finish(ctx, call, pending(gate), approval=True)
                 result = await self.toolkit.execute(call.name, call.args, call.context())
@@ -194,22 +195,6 @@ class _Bridge:
         except WireError as exc:
             return _result(ToolResult.error(str(exc)))
         return await self._settle(ctx, call, request, answer, approval)
-
-    def _gate(self, call: _Call) -> Request | None:
-        """The approval a call to a tool with `needs_approval` needs before it runs, or None
-        (as `Toolkit.run_calls` asks it: `Toolkit.execute` does not)."""
-        tool = self.toolkit.get(call.name)
-        rule = getattr(tool, "needs_approval", False)
-        if rule is False or tool is None:
-            return None
-        if rule is not True:
-            try:
-                if not rule(call.args):
-                    return None
-            except Exception:  # a rule that fails asks: an approval too many is the safe side
-                pass
-        prompt = f"Allow {tool.name} to run with these arguments?"
-        return Request("approval", prompt, data={"tool": tool.name, "arguments": call.args})
 
     async def _finish(
         self, ctx: ServerRequestContext[Any, Any], call: _Call, result: ToolResult, approval: bool = False
@@ -260,27 +245,21 @@ class _Bridge:
         self._answered[taken] = None
         if len(self._answered) > _ANSWERED_MEMORY:
             self._answered.popitem(last=False)
+        ended = verdict(call.name, request, answer)
+        if ended is not None:
+            return _result(ended)
         if approval:
-            if not answer.ok or _expired(request):
-                return _result(ToolResult.error(f"declined: the call to {call.name} was not approved"))
-            args = call.args
-            edited = (answer.data or {}).get("arguments")
-            if isinstance(edited, str):  # MCP form content holds no objects: JSON text instead
+            args = approved_arguments(call.args, answer)
+            if isinstance(args, str):  # MCP form content holds no objects: JSON text instead
                 with contextlib.suppress(ValueError):
-                    edited = json.loads(edited)
-            if edited is not None:  # approved with edited arguments: the tool checks them
-                if not isinstance(edited, dict):
-                    message = f"invalid arguments for {call.name}: $: the edited arguments are not an object"
-                    return _result(ToolResult.error(message))
-                args = edited
+                    args = json.loads(args)
+            if not isinstance(args, dict):  # edited into something else: the tool checks a dict
+                message = f"invalid arguments for {call.name}: $: the edited arguments are not an object"
+                return _result(ToolResult.error(message))
             first = await self.toolkit.execute(call.name, args, call.context())
             return await self._finish(ctx, call, first)
-        if not answer.ok or _expired(request):
-            return _result(ToolResult.error(f"declined/expired: {request.prompt}"))
         retry = await self.toolkit.execute(call.name, call.args, call.context(answer))
-        if pending_of(retry) is not None:  # the loop rule: one retry, and the original prompt
-            return _result(ToolResult.error(f"unresolved: {request.prompt}"))
-        return _result(retry)
+        return _result(after_retry(request, retry))
 
 
 def _result(result: ToolResult) -> types.CallToolResult:

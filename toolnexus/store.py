@@ -29,8 +29,9 @@ from datetime import UTC, datetime
 from typing import Literal
 
 from ._errors import ResumeError
+from ._loop import parse_time
 from ._result import Answer, Request, RunResult
-from ._toolkit import Toolkit, _parse_time
+from ._toolkit import Toolkit
 
 __all__ = ["PendingRequest", "SqliteRunStore", "StoredRun"]
 
@@ -75,7 +76,7 @@ def _expiry(request: Request) -> float | None:
     if not request.expires_at:
         return None
     try:
-        return _parse_time(request.expires_at).timestamp()
+        return parse_time(request.expires_at).timestamp()
     except ValueError:
         return 0.0
 

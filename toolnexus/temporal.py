@@ -41,19 +41,11 @@ from temporalio.worker import Worker
 
 with workflow.unsafe.imports_passed_through():
     from ._errors import ResumeError, WireError
+    from ._loop import after_retry, approval_for, approved_arguments, is_approval, parse_time, verdict
     from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
     from ._suspend import pending, pending_of
-    from ._tool import ToolContext
-    from ._toolkit import (
-        Toolkit,
-        _declined,
-        _is_approval,
-        _parse_time,
-        _refused,
-        idempotency_key,
-        normalize_tool_name,
-        turn_digest,
-    )
+    from ._tool import ToolContext, normalize_tool_name
+    from ._toolkit import Toolkit, idempotency_key, turn_digest
 
 __all__ = ["WORKFLOW", "ToolPolicy", "TurnClient", "worker_for"]
 
@@ -159,7 +151,7 @@ class _Activities:
         job = json.loads(payload)
         call = ToolCall.from_wire(job["call"])
         if job["ask"]:
-            gate = self._toolkit._gate(call)
+            gate = approval_for(self._toolkit.get(call.name), call.arguments)
             if gate is not None:  # the call waits for its approval, and its handler does not run
                 return pending(gate).to_json()
         answer = None if job["answer"] is None else Answer.from_wire(job["answer"])
@@ -296,24 +288,24 @@ class TurnWorkflow:
             if request is None:
                 return first
             arguments: Any = call.arguments
-            if _is_approval(call, request):  # asked before the handler ran (`needs_approval`)
+            if is_approval(call.name, request):  # asked before the handler ran (`needs_approval`)
                 answer = await wait(position, call, request)
-                if answer is None or not answer.ok:
-                    return _refused(call, request, answer)
-                if isinstance(answer.data, dict) and "arguments" in answer.data:
-                    arguments = answer.data["arguments"]  # the person edited them
+                ended = verdict(call.name, request, answer, workflow.now())
+                if ended is not None:
+                    return ended
+                assert answer is not None  # `verdict` ends every call without one
+                arguments = approved_arguments(arguments, answer)
                 result = await run_call(call, None, arguments=arguments)
                 again = pending_of(result)
                 if again is None:
                     return result
                 request = again  # the handler asks in turn: settled as any other question
             answer = await wait(position, call, request)
-            if answer is None or not answer.ok:
-                return _declined(request, answer)
+            ended = verdict(call.name, request, answer, workflow.now())
+            if ended is not None:
+                return ended
             retry = await run_call(call, answer, request=request, arguments=arguments)
-            if pending_of(retry) is not None:  # upstream ports name the original request
-                return ToolResult.error(f"unresolved: {request.prompt}")
-            return retry
+            return after_retry(request, retry)
 
         async def one(position: int, call: ToolCall) -> ToolResult:
             return await settle(position, call, await run_call(call, None, ask=True))
@@ -330,7 +322,7 @@ class TurnWorkflow:
         if not request.expires_at:
             return None
         try:
-            return _parse_time(request.expires_at) - workflow.now()
+            return parse_time(request.expires_at) - workflow.now()
         except ValueError:
             return timedelta(0)
 
