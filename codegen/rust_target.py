@@ -75,6 +75,8 @@ _REPO = Path(__file__).resolve().parent.parent
 DEPENDENCIES: tuple[tuple[str, str, str | None], ...] = (
     ("base64", '"0.23.0"', "src/media.rs"),
     ("getrandom", '"0.4.0"', "src/suspend.rs"),
+    # `O_NONBLOCK`, so that `from_path` never waits on a FIFO swapped in for a file.
+    ("libc", '"0.2.155"', "src/media.rs"),
     # ecma_to_rust_regex spells every class out in ASCII ranges, so the Unicode
     # tables and the literal optimisations are left out to keep the build small.
     (

@@ -215,8 +215,9 @@ impl ContentPart {
             return Err(too_large(meta.len()));
         }
         let mut raw = Vec::new();
-        File::open(path)
-            .and_then(|f| f.take(max_bytes.saturating_add(1)).read_to_end(&mut raw))
+        open_regular(path)?
+            .take(max_bytes.saturating_add(1))
+            .read_to_end(&mut raw)
             .map_err(|e| FileError::io(path, e))?;
         let size = raw.len() as u64;
         if size > max_bytes {
@@ -456,6 +457,31 @@ fn sniff_magic(head: &[u8], suffix: &str) -> Option<&'static str> {
     None
 }
 
+/// `path` opened for reading, when it is a regular file once open. The check before the
+/// open looks at the path, which another process may swap (a symlink flipped to a FIFO)
+/// before the open; an ordinary open of a FIFO then waits for a writer that never comes.
+/// On Unix the open does not wait (`O_NONBLOCK`, which changes nothing for a regular
+/// file), and the open file itself is checked.
+fn open_regular(path: &Path) -> Result<File, FileError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path).map_err(|e| FileError::io(path, e))?;
+    let opened = file.metadata().map_err(|e| FileError::io(path, e))?;
+    if opened.is_dir() {
+        return Err(FileError::IsDirectory {
+            path: path.to_path_buf(),
+        });
+    }
+    if !opened.is_file() {
+        return Err(FileError::NotRegularFile {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(file)
+}
+
 #[cfg(test)]
 mod tests {
     use super::{ContentPartKind, sniff_mime};
@@ -517,5 +543,27 @@ mod tests {
             ContentPartKind::File
         );
         assert_eq!(ContentPartKind::of_mime(""), ContentPartKind::File);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn opening_a_fifo_neither_waits_nor_reads() {
+        // What a path swapped for a FIFO after the check meets: the open itself.
+        let dir = std::env::temp_dir().join(format!("toolnexus-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let err = super::open_regular(&fifo).unwrap_err();
+            assert!(
+                matches!(err, super::FileError::NotRegularFile { .. }),
+                "{err}"
+            );
+        }
+        assert!(matches!(
+            super::open_regular(&dir).unwrap_err(),
+            super::FileError::IsDirectory { .. }
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
