@@ -196,16 +196,7 @@ impl ContentPart {
         let path = path.as_ref();
         // Follows links; fails for a missing file or a link loop.
         let meta = std::fs::metadata(path).map_err(|e| FileError::io(path, e))?;
-        if meta.is_dir() {
-            return Err(FileError::IsDirectory {
-                path: path.to_path_buf(),
-            });
-        }
-        if !meta.is_file() {
-            return Err(FileError::NotRegularFile {
-                path: path.to_path_buf(),
-            });
-        }
+        regular(path, &meta)?;
         let too_large = |size| FileError::TooLarge {
             path: path.to_path_buf(),
             size,
@@ -468,18 +459,21 @@ fn open_regular(path: &Path) -> Result<File, FileError> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
     let file = options.open(path).map_err(|e| FileError::io(path, e))?;
-    let opened = file.metadata().map_err(|e| FileError::io(path, e))?;
-    if opened.is_dir() {
-        return Err(FileError::IsDirectory {
-            path: path.to_path_buf(),
-        });
-    }
-    if !opened.is_file() {
-        return Err(FileError::NotRegularFile {
-            path: path.to_path_buf(),
-        });
-    }
+    regular(path, &file.metadata().map_err(|e| FileError::io(path, e))?)?;
     Ok(file)
+}
+
+/// `Ok` when `meta` (of `path`) is a regular file's.
+fn regular(path: &Path, meta: &std::fs::Metadata) -> Result<(), FileError> {
+    if meta.is_file() {
+        return Ok(());
+    }
+    let path = path.to_path_buf();
+    Err(if meta.is_dir() {
+        FileError::IsDirectory { path }
+    } else {
+        FileError::NotRegularFile { path }
+    })
 }
 
 #[cfg(test)]
