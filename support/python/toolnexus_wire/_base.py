@@ -283,7 +283,8 @@ class WireModel(BaseModel):
         except RecursionError:  # a repeat may hide it from orjson's parse: read as written
             raise WireError(cls.__name__, [("$", f"nested more than {MAX_DEPTH} levels")]) from None
         if repeated is not None:
-            raise WireError(cls.__name__, [("$", f"an object repeats the key {json.dumps(repeated, ensure_ascii=False)}")])
+            key = json.dumps(repeated, ensure_ascii=False)
+            raise WireError(cls.__name__, [("$", f"an object repeats the key {key}")])
         decode = _speed.decoder_for(cls)
         if decode is not None and not _number.may_hold_minus_zero(data):
             obj = decode(doc)  # the fast path; it leaves anything unusual (a float) to the validator
