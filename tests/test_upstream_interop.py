@@ -397,6 +397,8 @@ EDGES: list[tuple[str, str, str]] = [
     ("tr_parts_empty", "ToolResult", '{"output":"x","isError":false,"parts":[]}'),
     ("tr_isError_null", "ToolResult", '{"output":"x","isError":null}'),
     ("tr_unknown_key", "ToolResult", '{"output":"x","isError":false,"extra":1}'),
+    ("tr_field_twice", "ToolResult", '{"output":"x","isError":false,"isError":true}'),
+    ("tr_metadata_key_twice", "ToolResult", '{"output":"x","isError":false,"metadata":{"k":1,"k":2}}'),
     ("tr_pending_not_request", "ToolResult", '{"output":"x","isError":true,"metadata":{"pending":{"a":1}}}'),
     ("req_no_id", "Request", '{"kind":"approval","prompt":"p"}'),
     ("req_empty_kind", "Request", '{"id":"r","kind":"","prompt":"p"}'),
