@@ -169,5 +169,14 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+def leave(code: int) -> None:
+    """Exit without the interpreter's teardown. temporalio's client threads may call into
+    Python while it finalizes, which aborts a short-lived process after its work is done
+    ("PyGILState_Release ... finalizing", temporalio/sdk-python issue 300)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    leave(main(sys.argv[1:]))

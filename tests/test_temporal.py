@@ -628,3 +628,8 @@ def main(argv: list[str]) -> None:
 
 if __name__ == "__main__":
     main(sys.argv[1:])
+    # Without the interpreter's teardown, which temporalio's client threads may abort
+    # (temporalio/sdk-python issue 300; examples/temporal_host.py says more).
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
