@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde::Serialize;
 use serde::de::{Deserialize, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
+use serde_json::map::Entry;
 use serde_json::{Map, Number, Value};
 
 /// A document that is not a valid wire value of the type asked for.
@@ -92,9 +93,10 @@ pub const MAX_DEPTH: usize = 100;
 /// of JSON itself that every language of the contract applies: the text is RFC 8259
 /// JSON (no `NaN` or `Infinity`, no lone surrogate escape, UTF-8), no number is beyond
 /// the range of a double (`1e400`), no object repeats a key, and the document nests at
-/// most [`MAX_DEPTH`] levels; a document that breaks one of these is rejected at `$`. The unknown keys
-/// and those of free-form objects keep the order they came in, and numbers their text,
-/// with the crate's feature `lossless` (see the crate's documentation).
+/// most [`MAX_DEPTH`] levels; a document that breaks one of these is rejected at `$`.
+/// The unknown keys and those of free-form objects keep the order they came in, and
+/// numbers their text, with the crate's feature `lossless` (see the crate's
+/// documentation).
 ///
 /// Emitting, and the type's [`Serialize`] impl, check the nesting first (without
 /// recursing) and refuse a value nested more than [`MAX_DEPTH`] levels, so free-form
@@ -434,14 +436,18 @@ impl<'de> Visitor<'de> for DocumentVisitor {
                 let text: String = access.next_value()?;
                 return text.parse().map(Value::Number).map_err(A::Error::custom);
             }
-            if map.contains_key(&key) {
-                let key = Value::String(key);
-                return Err(A::Error::custom(format_args!(
-                    "an object repeats the key {key}"
-                )));
+            match map.entry(key) {
+                Entry::Vacant(slot) => {
+                    let Document(value) = access.next_value()?;
+                    slot.insert(value);
+                }
+                Entry::Occupied(taken) => {
+                    let key = Value::String(taken.key().clone());
+                    return Err(A::Error::custom(format_args!(
+                        "an object repeats the key {key}"
+                    )));
+                }
             }
-            let Document(value) = access.next_value()?;
-            map.insert(key, value);
         }
         Ok(Value::Object(map))
     }
