@@ -1,0 +1,336 @@
+"""Consuming an MCP server's tools (`mcp_tools_from`, `ElicitationRelay`).
+
+Every tool of an initialized `ClientSession` becomes a `Tool` whose calls go over the session. A
+server's `input_required` result is a suspension whose answer goes back as `inputResponses`; a
+server's elicitation on an older connection is a suspension too when the session was built with
+an `ElicitationRelay`. The server's progress reaches the calling tool's `ctx.progress`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+import mcp_types as types
+from mcp.client.session import ClientRequestContext, ClientSession
+
+from toolnexus._output import Output
+from toolnexus._result import Answer, Request, ToolHints, ToolResult
+from toolnexus._suspend import pending, pending_of
+from toolnexus._tool import Tool, ToolContext
+from toolnexus.adapters.mcp import from_mcp_call_tool_result, mcp_input_responses
+
+__all__ = ["ElicitationRelay", "mcp_tools_from"]
+
+logger = logging.getLogger("toolnexus.mcp")
+
+_ASKED_MEMORY = 10_000
+
+
+def _wire(model: Any) -> dict[str, Any]:
+    out: dict[str, Any] = model.model_dump(by_alias=True, mode="json", exclude_none=True)
+    return out
+
+
+#: The key under which a relayed elicitation sits in the `input_required` shape the adapters read.
+_ELICITATION_KEY = "elicitation"
+
+
+@dataclass(eq=False)
+class _Flight:
+    """A call in flight over a session with an `ElicitationRelay`, and the elicitation it waits on."""
+
+    task: asyncio.Task[Any] | None = None
+    asked: asyncio.Future[types.ElicitRequestParams] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+    reply: asyncio.Future[types.ElicitResult] | None = None
+    request: Request | None = None
+    ctx: ToolContext | None = None
+    timer: asyncio.TimerHandle | None = None
+
+
+class ElicitationRelay:
+    """The `elicitation_callback` of a `ClientSession` whose tools `mcp_tools_from` wraps: a
+    server's elicitation (how a pre-2026 server asks for input in the middle of a call)
+    becomes a suspension of the tool call that is waiting, and the toolkit's answer goes
+    back as the elicitation's result when the tool runs again.
+
+    The MCP call stays open meanwhile, so the answer must come to this process (through
+    `Toolkit.run_calls(wait_for=...)`, or `resume` here) within `wait` seconds, after which
+    the elicitation is cancelled (a refusal never reaches the tool, so it ends this way too).
+    An elicitation is matched to the oldest call of the session not already waiting: exact
+    when the session runs one call at a time. One outside any call is declined.
+
+        relay = ElicitationRelay()
+        async with ClientSession(read, write, elicitation_callback=relay) as session:
+            await session.initialize()
+            tools = await mcp_tools_from(session, elicitations=relay)
+    """
+
+    def __init__(self, *, wait: float = 600.0) -> None:
+        self.wait = wait
+        self._flights: list[_Flight] = []
+        self._parked: dict[str, _Flight] = {}
+
+    async def __call__(
+        self, context: ClientRequestContext, params: types.ElicitRequestParams
+    ) -> types.ElicitResult | types.ErrorData:
+        for flight in self._flights:
+            if not flight.asked.done():
+                flight.reply = asyncio.get_running_loop().create_future()
+                flight.asked.set_result(params)
+                return await flight.reply
+        return types.ElicitResult(action="decline")
+
+    def _open(self) -> _Flight:
+        flight = _Flight()
+        self._flights.append(flight)
+        return flight
+
+    def _close(self, flight: _Flight) -> None:
+        if flight in self._flights:
+            self._flights.remove(flight)
+        if flight.request is not None:
+            self._parked.pop(flight.request.id, None)
+        if flight.timer is not None:
+            flight.timer.cancel()
+        if flight.asked.done() and flight.reply is not None and not flight.reply.done():
+            # The call ended while an elicitation was matched to it: it was another call's.
+            self._hand_on(flight.asked.result(), flight.reply)
+
+    def _hand_on(self, params: types.ElicitRequestParams, reply: asyncio.Future[types.ElicitResult]) -> None:
+        for flight in self._flights:
+            if not flight.asked.done():
+                flight.reply = reply
+                flight.asked.set_result(params)
+                return
+        reply.set_result(types.ElicitResult(action="decline"))
+
+    def _park(self, flight: _Flight, request: Request) -> None:
+        flight.request = request
+        self._parked[request.id] = flight
+        flight.timer = asyncio.get_running_loop().call_later(self.wait, self._expire, flight)
+        if flight.task is not None:
+            flight.task.add_done_callback(lambda _: self._misplaced(flight, request))
+
+    def _misplaced(self, flight: _Flight, request: Request) -> None:
+        """A parked call ended while its elicitation waited: the elicitation was another call's.
+        It goes to that call (asked again there); this call's answer then just returns its result."""
+        if self._parked.get(request.id) is flight and flight.reply is not None and not flight.reply.done():
+            params, reply = flight.asked.result(), flight.reply
+            flight.reply = None
+            self._hand_on(params, reply)
+
+    def _take(self, request_id: str) -> _Flight | None:
+        flight = self._parked.pop(request_id, None)
+        if flight is not None and flight.timer is not None:
+            flight.timer.cancel()
+            flight.timer = None
+        return flight
+
+    def _expire(self, flight: _Flight) -> None:
+        """No answer came in time: cancel the elicitation, and drop the call's result."""
+        if flight.request is not None:
+            self._parked.pop(flight.request.id, None)
+        if flight.reply is not None and not flight.reply.done():
+            flight.reply.set_result(types.ElicitResult(action="cancel"))
+        if flight.task is not None:
+            flight.task.add_done_callback(lambda t: self._close(flight))
+
+
+class _Remote:
+    """The handler of one tool of an MCP session."""
+
+    def __init__(self, session: ClientSession, name: str, relay: ElicitationRelay | None) -> None:
+        self.session = session
+        self.name = name
+        self.relay = relay
+        self._asked: OrderedDict[str, Request] = OrderedDict()
+
+    async def __call__(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        answer = ctx.answer
+        if answer is None:
+            return await self._call(args, ctx)
+        flight = self.relay._take(answer.id) if self.relay is not None else None
+        if flight is not None:  # the server waits on an elicitation: answer it, and wait on
+            assert flight.request is not None
+            reply = flight.reply
+            flight.asked = asyncio.get_running_loop().create_future()
+            flight.ctx = ctx
+            if reply is not None and not reply.done():  # (else it was another call's: see `_misplaced`)
+                response = mcp_input_responses(flight.request, answer)["inputResponses"][_ELICITATION_KEY]
+                reply.set_result(types.ElicitResult.model_validate(response))
+            return await self._land(flight)
+        request = self._asked.pop(answer.id, None)
+        if request is None and _retried(ctx.request, answer):
+            request = ctx.request  # the run was resumed elsewhere: the request came with it
+        if request is None and ctx.request is not None and ctx.request.id == answer.id:
+            return ToolResult.error(
+                f"the MCP elicitation {answer.id!r} of {self.name} is no longer open: it is answered "
+                "over its MCP call, in the process that asked it, within the relay's wait"
+            )
+        if request is None:
+            return ToolResult.error(
+                f"no MCP request {answer.id!r} of {self.name} is known here: resume the run "
+                "through a Toolkit, which passes the request the answer is for"
+            )
+        retry = mcp_input_responses(request, answer)
+        responses: types.InputResponses = {
+            key: types.ElicitResult.model_validate(value) for key, value in retry["inputResponses"].items()
+        }
+        return await self._call(args, ctx, responses, retry.get("requestState"))
+
+    async def _call(
+        self,
+        args: dict[str, Any],
+        ctx: ToolContext,
+        responses: types.InputResponses | None = None,
+        state: str | None = None,
+    ) -> ToolResult:
+        flight = self.relay._open() if self.relay is not None else None
+        if flight is not None:
+            flight.ctx = ctx
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            # The call's own context; after a relayed elicitation, the retry's.
+            target = flight.ctx if flight is not None and flight.ctx is not None else ctx
+            if total:
+                target.progress(min(max(progress / total, 0.0), 1.0), message or "")
+
+        call = self.session.call_tool(
+            self.name,
+            args,
+            progress_callback=on_progress,
+            input_responses=responses,
+            request_state=state,
+            allow_input_required=True,
+        )
+        if flight is None:
+            return self._mapped(await call)
+        flight.task = asyncio.ensure_future(call)
+        flight.task.add_done_callback(_retrieved)  # a parked call may end unawaited
+        return await self._land(flight)
+
+    async def _land(self, flight: _Flight) -> ToolResult:
+        """The call's result, or a suspension when the server elicits first."""
+        assert self.relay is not None and flight.task is not None
+        try:
+            await asyncio.wait({flight.task, flight.asked}, return_when=asyncio.FIRST_COMPLETED)
+        except BaseException:
+            flight.task.cancel()
+            self.relay._close(flight)
+            raise
+        if flight.task.done():
+            self.relay._close(flight)
+            return self._mapped(flight.task.result())
+        asked = {
+            "resultType": "input_required",
+            "inputRequests": {
+                _ELICITATION_KEY: {"method": "elicitation/create", "params": _wire(flight.asked.result())}
+            },
+        }
+        request = pending_of(from_mcp_call_tool_result(asked))
+        assert request is not None and request.data is not None
+        # Marked: this question is answered over the MCP call held open here, not by a retry.
+        request = request.model_copy(update={"data": {"mcp": {**request.data["mcp"], _HELD_OPEN: True}}})
+        self.relay._park(flight, request)
+        return pending(request)
+
+    def _mapped(self, result: types.CallToolResult | types.InputRequiredResult | Any) -> ToolResult:
+        mapped = from_mcp_call_tool_result(_wire(result))
+        request = pending_of(mapped)
+        if request is not None:
+            self._asked[request.id] = request
+            if len(self._asked) > _ASKED_MEMORY:
+                self._asked.popitem(last=False)
+        return mapped
+
+
+_HELD_OPEN = "heldOpen"
+
+
+def _retried(request: Request | None, answer: Answer) -> bool:
+    """Whether `request`, handed over by the toolkit, is one a retry answers: an
+    `input_required` question, not an elicitation held open over an MCP call."""
+    if request is None or request.id != answer.id or request.data is None:
+        return False
+    mcp = request.data.get("mcp")
+    return isinstance(mcp, dict) and not mcp.get(_HELD_OPEN)
+
+
+def _retrieved(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
+def _hints(annotations: types.ToolAnnotations | None) -> ToolHints | None:
+    """MCP's annotations as hints, with MCP's defaults for the ones left out."""
+    if annotations is None or (
+        annotations.read_only_hint is None
+        and annotations.destructive_hint is None
+        and annotations.open_world_hint is None
+    ):
+        return None
+    return ToolHints(
+        read_only=bool(annotations.read_only_hint),
+        destructive=annotations.destructive_hint is not False,
+        open_world=annotations.open_world_hint is not False,
+    )
+
+
+async def mcp_tools_from(
+    session: ClientSession, *, elicitations: ElicitationRelay | None = None
+) -> list[Tool]:
+    """A `Tool` for every tool an initialized `ClientSession` lists (all pages).
+
+    Each keeps the MCP tool's name, description, input schema, output schema and hints; the
+    server checks the arguments. Results come through `from_mcp_call_tool_result`, so `_meta` is kept
+    host-only and an `input_required` result is a suspension: answer it through
+    `Toolkit.run_calls`/`resume` in this process and the retry carries the answer as
+    `inputResponses`. Pass the session's `ElicitationRelay` to turn a pre-2026 server's
+    elicitation into a suspension too. The server's progress reaches `ctx.progress`.
+    """
+    listed: list[types.Tool] = []
+    cursor: str | None = None
+    while True:
+        page = await session.list_tools(
+            params=types.PaginatedRequestParams(cursor=cursor) if cursor else None
+        )
+        listed.extend(page.tools)
+        cursor = page.next_cursor
+        if not cursor:
+            break
+    source = f"mcp:{session.server_info.name}" if session.server_info is not None else "mcp"
+    tools = []
+    for t in listed:
+        handler = _Remote(session, t.name, elicitations)
+        tools.append(
+            Tool(
+                t.name,
+                t.description or "",
+                dict(t.input_schema),
+                handler,
+                check=None,
+                source=source,
+                is_async=True,
+                hints=_hints(t.annotations),
+                output=_output(t.output_schema),
+            )
+        )
+    return tools
+
+
+def _output(schema: dict[str, Any] | None) -> Output | None:
+    """The output schema a tool declares, kept (and checked, as the SDK's session checks it
+    too); one that is not a valid JSON Schema is left out rather than refusing the tool."""
+    if schema is None:
+        return None
+    try:
+        return Output(dict(schema))
+    except ValueError:
+        logger.warning("an MCP tool's outputSchema is not a valid JSON Schema; left out", exc_info=True)
+        return None
