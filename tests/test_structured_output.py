@@ -92,6 +92,22 @@ async def test_text_tools_have_no_output_schema() -> None:
     assert (await plain.call({"city": "Bern"})).structured_content is None
 
 
+@tool
+async def report(city: str) -> ToolResult:
+    """Builds its own envelope, with structured data of a shape it does not declare."""
+    return ToolResult(output="7.5 C", structured_content={"city": city, "celsius": 7.5})
+
+
+async def test_a_tool_annotated_to_return_a_tool_result_declares_no_output_schema() -> None:
+    # `-> ToolResult` is the envelope, not data: no outputSchema reaches MCP (whose client would
+    # then refuse every result without structured content), and its own structured content
+    # passes as the tool built it.
+    assert report.output_schema is None and "outputSchema" not in mcp_tools([report])[0]
+    result = await report.call({"city": "Oslo"})
+    assert not result.is_error and result.output == "7.5 C"
+    assert result.structured_content == {"city": "Oslo", "celsius": 7.5}
+
+
 SCHEMA = {
     "type": "object",
     "properties": {"temp": {"type": "number"}, "unit": {"enum": ["C", "F"]}},

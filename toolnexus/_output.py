@@ -95,7 +95,10 @@ def _is_typeddict(cls: type) -> bool:
 
 def inferred_output(annotation: Any) -> Output | None:
     """The `Output` of a return annotation that is a pydantic model, a dataclass or a
-    TypedDict; None for any other annotation (a tool returning text, for example)."""
+    TypedDict; None for any other annotation (a tool returning text, for example), and for
+    `ToolResult` itself: a tool that builds its own envelope declares no output schema."""
+    if isinstance(annotation, type) and issubclass(annotation, ToolResult):
+        return None
     structured = isinstance(annotation, type) and (
         issubclass(annotation, BaseModel) or dataclasses.is_dataclass(annotation) or _is_typeddict(annotation)
     )
