@@ -1,15 +1,16 @@
-# Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
+# Generated from idl/ (toolnexus schema 2.0.0, sha256 64b2bf99b7f52f6c0516327c5c9599520068dedb52bbc115361e8f68b793124b).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 """Per-type bases of the generated models: the type's hand-written helpers, when it has any
-(`_helpers/`), and the refusal of `null` for an optional field: None in Python, absent on
-the wire, at the cost of a check only when the key is present."""
+(`_helpers/`), the refusal of `null` for an optional field: None in Python, absent on
+the wire, at the cost of a check only when the key is present, and the type's conditional
+requirements (`allOf` in the IDL), checked once the fields are."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import field_validator
+from pydantic import field_validator, model_validator
 
 from ._base import WireModel
 from ._helpers.content_part import ContentPartHelpers
@@ -35,7 +36,18 @@ def _refuse_null(value: Any) -> Any:
 
 
 class ContentPartBase(ContentPartHelpers):
-    pass
+
+    @model_validator(mode="after")
+    def _requirements(self) -> Any:
+        """What the IDL's `allOf` requires of a ContentPart, at the object's path."""
+        d = self.__dict__
+        # A text part carries its text.
+        if d["kind"] in ("text",) and not (d["text"]):
+            raise ValueError("a \"type\": \"{}\" object carries nothing: it needs \"text\"".format(d["kind"]))
+        # An image, audio or file part carries its content inline (`data`), by reference (`url`), or both.
+        if d["kind"] in ("image", "audio", "file",) and not (d["data"] or d["url"]):
+            raise ValueError("a \"type\": \"{}\" object carries nothing: it needs \"data\" or \"url\"".format(d["kind"]))
+        return self
 
 
 class RequestBase(WireModel):

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
+# Generated from idl/ (toolnexus schema 2.0.0, sha256 64b2bf99b7f52f6c0516327c5c9599520068dedb52bbc115361e8f68b793124b).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """The fast paths of `to_json` and `from_json`, written out field by field from the IDL.
 
@@ -85,6 +85,14 @@ def _decode_ContentPart(d: Any) -> Any:
             return None
         name = v
         fields_set.add("name")
+    if kind in ("text",) and not (text):
+        return None
+    if kind in (
+        "image",
+        "audio",
+        "file",
+    ) and not (data or url):
+        return None
     values = {"kind": kind, "text": text, "mime_type": mime_type, "data": data, "url": url, "name": name}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ContentPart}

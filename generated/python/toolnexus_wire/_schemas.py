@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
+# Generated from idl/ (toolnexus schema 2.0.0, sha256 64b2bf99b7f52f6c0516327c5c9599520068dedb52bbc115361e8f68b793124b).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """Each wire type's JSON Schema from the IDL: what `model_json_schema()` returns."""
 
@@ -15,7 +15,7 @@ __all__: list[str] = []
 _SCHEMAS: dict[str, Any] = json.loads(r"""{
  "ContentPart": {
   "title": "ContentPart",
-  "description": "One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text, an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. An empty string field is omitted from the wire, and an absent one reads as empty.",
+  "description": "One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text, an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. A part carries something: a `text` part its `text`, any other part its `data`, its `url` or both (then `data` is the content and `url` where it came from; adapters send `data`). An empty string field is omitted from the wire, and an absent one reads as empty.",
   "type": "object",
   "properties": {
    "type": {
@@ -59,7 +59,72 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "required": [
    "type"
   ],
-  "additionalProperties": true
+  "additionalProperties": true,
+  "allOf": [
+   {
+    "description": "A text part carries its text.",
+    "if": {
+     "properties": {
+      "type": {
+       "enum": [
+        "text"
+       ]
+      }
+     }
+    },
+    "then": {
+     "required": [
+      "text"
+     ],
+     "properties": {
+      "text": {
+       "type": "string",
+       "minLength": 1
+      }
+     }
+    }
+   },
+   {
+    "description": "An image, audio or file part carries its content inline (`data`), by reference (`url`), or both.",
+    "if": {
+     "properties": {
+      "type": {
+       "enum": [
+        "image",
+        "audio",
+        "file"
+       ]
+      }
+     }
+    },
+    "then": {
+     "anyOf": [
+      {
+       "required": [
+        "data"
+       ],
+       "properties": {
+        "data": {
+         "type": "string",
+         "minLength": 1
+        }
+       }
+      },
+      {
+       "required": [
+        "url"
+       ],
+       "properties": {
+        "url": {
+         "type": "string",
+         "minLength": 1
+        }
+       }
+      }
+     ]
+    }
+   }
+  ]
  },
  "Request": {
   "title": "Request",

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
+# Generated from idl/ (toolnexus schema 2.0.0, sha256 64b2bf99b7f52f6c0516327c5c9599520068dedb52bbc115361e8f68b793124b).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from toolnexus_wire._bases import (
 
 class ContentPart(ContentPartBase):
     """
-    One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text, an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. An empty string field is omitted from the wire, and an absent one reads as empty.
+    One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text, an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. A part carries something: a `text` part its `text`, any other part its `data`, its `url` or both (then `data` is the content and `url` where it came from; adapters send `data`). An empty string field is omitted from the wire, and an absent one reads as empty.
 
     Fields (wire key in brackets where it differs):
         kind [type]: What the part holds: `text` (in `text`), `image`, `audio`, or `file` for anything else, video included. The APIs name this field `kind`.

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
+// Generated from idl/ (toolnexus schema 2.0.0, sha256 64b2bf99b7f52f6c0516327c5c9599520068dedb52bbc115361e8f68b793124b).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/rust/src/media.rs (hand-written, copied verbatim).
 // codegen: copy; requires ContentPart
@@ -67,6 +67,11 @@ pub enum FileError {
         /// The limit in bytes.
         limit: u64,
     },
+    /// The file is empty: a part carries its bytes, and an empty `data` is no content.
+    Empty {
+        /// The path as given.
+        path: PathBuf,
+    },
     /// Reading failed otherwise, such as for a missing permission.
     Io {
         /// The path as given.
@@ -84,6 +89,7 @@ impl FileError {
             | FileError::IsDirectory { path }
             | FileError::NotRegularFile { path }
             | FileError::TooLarge { path, .. }
+            | FileError::Empty { path }
             | FileError::Io { path, .. } => path,
         }
     }
@@ -110,6 +116,7 @@ impl fmt::Display for FileError {
             FileError::TooLarge { size, limit, .. } => {
                 write!(f, "{size} bytes or more, over the limit of {limit} bytes")
             }
+            FileError::Empty { .. } => f.write_str("the file is empty; a part carries content"),
             FileError::Io { source, .. } => write!(f, "{source}"),
         }
     }
@@ -158,6 +165,30 @@ impl fmt::Display for UrlError {
 }
 
 impl std::error::Error for UrlError {}
+
+/// Bytes could not be made into a [`ContentPart`] by [`ContentPart::from_bytes`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BytesError {
+    /// The MIME type is empty: a part with `data` needs one (the upstream ports refuse it too).
+    MissingMimeType,
+    /// There are no bytes: an empty `data` is omitted from the wire, and a part that
+    /// carries nothing is refused by every parser.
+    Empty,
+}
+
+impl fmt::Display for BytesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BytesError::MissingMimeType => {
+                f.write_str("from_bytes needs a MIME type, such as \"image/png\"")
+            }
+            BytesError::Empty => f.write_str("from_bytes needs at least one byte"),
+        }
+    }
+}
+
+impl std::error::Error for BytesError {}
 
 impl ContentPart {
     /// An empty part of kind `kind` (empty strings are omitted on the wire).
@@ -221,8 +252,14 @@ impl ContentPart {
             .extension()
             .map(|ext| format!(".{}", ext.to_string_lossy()))
             .unwrap_or_default();
+        if raw.is_empty() {
+            return Err(FileError::Empty {
+                path: path.to_path_buf(),
+            });
+        }
         let head = &raw[..raw.len().min(SNIFF_BYTES)];
-        let mut part = ContentPart::from_bytes(&raw, sniff_mime(head, &suffix));
+        let mut part = ContentPart::from_bytes(&raw, sniff_mime(head, &suffix))
+            .expect("bytes that are there, and a sniffed MIME type");
         part.name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -231,13 +268,21 @@ impl ContentPart {
     }
 
     /// A part holding `raw`, base64-encoded, with `mime_type`; `kind` follows the MIME
-    /// family (`image`, `audio`, else `file`, video included).
-    pub fn from_bytes(raw: &[u8], mime_type: impl Into<String>) -> ContentPart {
+    /// family (`image`, `audio`, else `file`, video included). An empty (or blank) MIME
+    /// type is [`BytesError::MissingMimeType`] and no bytes [`BytesError::Empty`]: such a
+    /// part would be refused by every parser, as upstream's `from_bytes` refuses the first.
+    pub fn from_bytes(raw: &[u8], mime_type: impl Into<String>) -> Result<ContentPart, BytesError> {
         let mime_type = mime_type.into();
+        if mime_type.trim().is_empty() {
+            return Err(BytesError::MissingMimeType);
+        }
+        if raw.is_empty() {
+            return Err(BytesError::Empty);
+        }
         let mut part = ContentPart::with_kind(ContentPartKind::of_mime(&mime_type));
         part.mime_type = mime_type;
         part.data = BASE64.encode(raw);
-        part
+        Ok(part)
     }
 
     /// A part for the content at `url`.
@@ -255,7 +300,11 @@ impl ContentPart {
         }
         if url.len() >= 5 && url.as_bytes()[..5].eq_ignore_ascii_case(b"data:") {
             let (own, raw) = data_url(&url[5..])?;
-            return Ok(ContentPart::from_bytes(&raw, mime_type.unwrap_or(&own)));
+            return ContentPart::from_bytes(&raw, mime_type.unwrap_or(&own)).map_err(|e| {
+                UrlError::BadDataUrl {
+                    reason: e.to_string(),
+                }
+            });
         }
         let Some(mime_type) = mime_type.filter(|m| !m.trim().is_empty()) else {
             return Err(UrlError::MissingMimeType {

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
+// Generated from idl/ (toolnexus schema 2.0.0, sha256 64b2bf99b7f52f6c0516327c5c9599520068dedb52bbc115361e8f68b793124b).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/rust/tests/limits.rs (hand-written, copied verbatim).
 // codegen: copy; requires ContentPart, Request, RunResult, ToolCallResult, ToolResult
@@ -208,7 +208,7 @@ fn r4_emitting_refuses_what_parsing_would() {
     r.extra.insert("later".to_owned(), nested(100));
     assert!(!emits(&r));
     // A part's unknown key at level 4 (the result 1, parts 2, the part 3).
-    let mut part = ContentPart::from_bytes(b"x", "text/plain");
+    let mut part = ContentPart::from_bytes(b"x", "text/plain").unwrap();
     part.extra.insert("later".to_owned(), nested(97));
     let mut r = ToolResult::ok("x");
     r.parts.push(part.clone());
@@ -218,21 +218,15 @@ fn r4_emitting_refuses_what_parsing_would() {
     // The part alone is its own document, and nests 3 levels less.
     assert!(r.parts[0].try_to_json().is_ok());
     // Deeper still: the run 1, results 2, the call's result 3, the result 4, metadata 5.
-    let run = |n: usize| RunResult {
-        status: toolnexus::RunResultStatus::Done,
-        results: vec![ToolCallResult {
-            id: "c".to_owned(),
-            name: "t".to_owned(),
-            result: ToolResult::ok("x").with_metadata(metadata(nested(n))),
-            extra: Map::new(),
-        }],
-        pending: None,
-        calls: Vec::new(),
-        requests: Vec::new(),
-        order: Vec::new(),
-        turn: String::new(),
-        seal: None,
-        extra: Map::new(),
+    let run = |n: usize| {
+        // The wire structs are #[non_exhaustive]: built with `new`, then their fields set.
+        let mut run = RunResult::new(toolnexus::RunResultStatus::Done, Vec::new());
+        run.results.push(ToolCallResult::new(
+            "c",
+            "t",
+            ToolResult::ok("x").with_metadata(metadata(nested(n))),
+        ));
+        run
     };
     let fine = run(95).to_json();
     assert_eq!(RunResult::from_json(&fine).unwrap(), run(95));

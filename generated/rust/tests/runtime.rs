@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
+// Generated from idl/ (toolnexus schema 2.0.0, sha256 64b2bf99b7f52f6c0516327c5c9599520068dedb52bbc115361e8f68b793124b).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/rust/tests/runtime.rs (hand-written, copied verbatim).
 // codegen: copy; requires ContentPart, Request, ToolResult
@@ -149,14 +149,16 @@ fn from_path_reads_sniffs_and_names() {
     assert_eq!(notes.data, "IyBoaQ==");
     let blob = ContentPart::from_path(dir.file("blob", b"\0\x01\x02")).unwrap();
     assert_eq!(blob.mime_type, "application/octet-stream");
-    let empty = ContentPart::from_path(dir.file("empty.wav", b"")).unwrap();
-    assert_eq!(
-        (empty.kind, empty.data.as_str()),
-        (ContentPartKind::Audio, "")
+    // An empty file carries nothing (an empty `data` is omitted), so it is no part.
+    let empty = ContentPart::from_path(dir.file("empty.wav", b"")).unwrap_err();
+    assert!(
+        matches!(empty, toolnexus::FileError::Empty { .. }),
+        "{empty}"
     );
-    assert_eq!(
-        empty.to_json(),
-        r#"{"type":"audio","mimeType":"audio/wav","name":"empty.wav"}"#
+    assert!(
+        empty
+            .to_string()
+            .ends_with("the file is empty; a part carries content")
     );
     // A video is a `file` part; its MIME type says what it is.
     let clip = ContentPart::from_path(dir.file("clip.bin", b"\0\0\0\x20ftypisom")).unwrap();
@@ -193,6 +195,53 @@ fn text_parts() {
 }
 
 #[test]
+fn from_bytes_refuses_a_part_that_would_carry_nothing_or_no_mime_type() {
+    use toolnexus::BytesError;
+    assert_eq!(
+        ContentPart::from_bytes(b"hi", ""),
+        Err(BytesError::MissingMimeType)
+    );
+    assert_eq!(
+        ContentPart::from_bytes(b"hi", " "),
+        Err(BytesError::MissingMimeType)
+    );
+    assert_eq!(
+        ContentPart::from_bytes(b"", "image/png"),
+        Err(BytesError::Empty)
+    );
+    let part = ContentPart::from_bytes(b"hi", "text/plain").unwrap();
+    assert_eq!(
+        part.to_json(),
+        r#"{"type":"file","mimeType":"text/plain","data":"aGk="}"#
+    );
+}
+
+#[test]
+fn a_part_that_carries_nothing_is_refused_at_its_path() {
+    for (doc, path) in [
+        (r#"{"type":"text"}"#, "$"),
+        (r#"{"type":"text","text":""}"#, "$"),
+        (r#"{"type":"image","mimeType":"image/png"}"#, "$"),
+        (r#"{"type":"file","data":"","url":""}"#, "$"),
+    ] {
+        let err = ContentPart::from_json(doc).unwrap_err();
+        assert_eq!(err.path(), path, "{doc}");
+        assert!(err.message().contains("carries nothing"), "{err}");
+    }
+    let doc =
+        r#"{"output":"x","parts":[{"type":"text","text":"a"},{"type":"audio","name":"a.wav"}]}"#;
+    let err = ToolResult::from_json(doc).unwrap_err();
+    assert_eq!(err.path(), "$.parts[1]");
+    assert_eq!(
+        err.message(),
+        r#"a "type": "audio" object carries nothing: it needs "data" or "url""#
+    );
+    // Both: the content, and where it came from.
+    let both = r#"{"type":"image","mimeType":"image/png","data":"aGk=","url":"https://e.x/a.png"}"#;
+    assert_eq!(ContentPart::from_json(both).unwrap().to_json(), both);
+}
+
+#[test]
 fn from_bytes_kind_follows_the_mime_family() {
     let cases = [
         ("image/png", ContentPartKind::Image),
@@ -202,7 +251,7 @@ fn from_bytes_kind_follows_the_mime_family() {
         ("text/plain", ContentPartKind::File),
     ];
     for (mime, kind) in cases {
-        let part = ContentPart::from_bytes(b"hi", mime);
+        let part = ContentPart::from_bytes(b"hi", mime).unwrap();
         assert_eq!((part.kind, part.mime_type.as_str()), (kind, mime));
         assert_eq!(part.data, "aGk=");
     }
@@ -316,7 +365,7 @@ fn from_path_errors_name_the_path_and_the_reason() {
 
 #[test]
 fn raw_rejects_what_is_not_base64() {
-    let mut part = ContentPart::from_bytes(b"abc", "text/plain");
+    let mut part = ContentPart::from_bytes(b"abc", "text/plain").unwrap();
     assert_eq!(part.kind, ContentPartKind::File);
     assert_eq!(part.raw().unwrap(), b"abc");
     part.data = "YWJj!".into();

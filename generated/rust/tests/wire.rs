@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
+// Generated from idl/ (toolnexus schema 2.0.0, sha256 64b2bf99b7f52f6c0516327c5c9599520068dedb52bbc115361e8f68b793124b).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/rust/tests/wire.rs (hand-written, copied verbatim).
 // codegen: copy; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult, ToolSpec
@@ -73,7 +73,9 @@ fn without_lossless_keys_are_sorted_and_numbers_are_serde_jsons() {
 
 #[test]
 fn every_type_comes_back_byte_for_byte() {
-    same_bytes::<ContentPart>(r#"{"type":"file","mimeType":"application/pdf","name":"a.pdf"}"#);
+    same_bytes::<ContentPart>(
+        r#"{"type":"file","mimeType":"application/pdf","url":"https://e.x/a.pdf","name":"a.pdf"}"#,
+    );
     same_bytes::<ContentPart>(r#"{"type":"text","text":"hi","later":[]}"#);
     same_bytes::<ContentPart>(
         r#"{"type":"image","mimeType":"image/png","url":"https://e.com/a.png"}"#,
@@ -199,11 +201,11 @@ fn required_keys_enums_lengths_and_patterns_are_checked() {
     );
     // Empty strings are absent: read as empty, and omitted on the way out.
     let part = ContentPart::from_json(
-        r#"{"name":"","type":"file","text":"","mimeType":"","data":"","url":""}"#,
+        r#"{"name":"","type":"file","text":"","mimeType":"","data":"aGk=","url":""}"#,
     )
     .unwrap();
     assert_eq!((part.name.as_str(), part.url.as_str()), ("", ""));
-    assert_eq!(part.to_json(), r#"{"type":"file"}"#);
+    assert_eq!(part.to_json(), r#"{"type":"file","data":"aGk="}"#);
 }
 
 #[test]
@@ -263,7 +265,7 @@ fn serde_deserialize_goes_through_the_same_checks() {
 
 #[test]
 fn enums_compare_with_strings() {
-    let part = ContentPart::from_bytes(b"x", "image/png");
+    let part = ContentPart::from_bytes(b"x", "image/png").unwrap();
     assert_eq!(part.kind, "image");
     assert!("image" == part.kind && part.kind == *"image");
     assert_eq!(part.kind.to_string(), "image");

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
+// Generated from idl/ (toolnexus schema 2.0.0, sha256 64b2bf99b7f52f6c0516327c5c9599520068dedb52bbc115361e8f68b793124b).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what
@@ -8,6 +8,7 @@
 // written.
 
 import {
+  carries,
   expectAny,
   expectArray,
   expectBoolean,
@@ -77,7 +78,10 @@ export function parseContentPart(value: unknown, path: string = "$"): ContentPar
       out["name"] = text;
     }
   }
-  return keepUnknown(src, out, CONTENT_PART_KEYS, path);
+  const checked = keepUnknown(src, out, CONTENT_PART_KEYS, path);
+  carries(checked, path, "type", ["text"], ["text"]);
+  carries(checked, path, "type", ["image", "audio", "file"], ["data", "url"]);
+  return checked;
 }
 
 /**
@@ -119,7 +123,10 @@ export function toWireContentPart(value: ContentPart, path: string = "$"): JsonO
       out["name"] = text;
     }
   }
-  return keepUnknown(src, out, CONTENT_PART_KEYS, path);
+  const checked = keepUnknown(src, out, CONTENT_PART_KEYS, path);
+  carries(checked, path, "type", ["text"], ["text"]);
+  carries(checked, path, "type", ["image", "audio", "file"], ["data", "url"]);
+  return checked;
 }
 
 /**

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
+// Generated from idl/ (toolnexus schema 2.0.0, sha256 64b2bf99b7f52f6c0516327c5c9599520068dedb52bbc115361e8f68b793124b).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/typescript/src/media.ts (hand-written, copied verbatim).
 // codegen: copy; requires ContentPart
@@ -53,6 +53,9 @@ export function text(s: string): ContentPart {
   if (typeof s !== "string") {
     throw new TypeError(`text takes a string, got ${typeof s}`);
   }
+  if (s === "") {
+    throw new Error("text needs a non-empty string: a text part that carries nothing is refused");
+  }
   return build("text", { text: s });
 }
 
@@ -60,10 +63,14 @@ export function text(s: string): ContentPart {
  * A part holding `bytes` as base64 `data`; its kind follows the MIME family (`image`, `audio`,
  * else `file`).
  *
- * @throws Error when `mimeType` is empty.
+ * @throws Error when `mimeType` is empty, or there are no bytes (an empty `data` is omitted
+ *   from the wire, and a part that carries nothing is refused).
  */
 export function fromBytes(bytes: Uint8Array, mimeType: string, name?: string): ContentPart {
   const mime = needMimeType(mimeType);
+  if (bytes.length === 0) {
+    throw new Error("fromBytes needs at least one byte: a part that carries nothing is refused");
+  }
   return build(kindFor(mime), { mimeType: mime, data: base64(bytes), name });
 }
 
@@ -315,6 +322,9 @@ export function fromPath(path: string, options: { readonly maxBytes?: number } =
   for (const chunk of chunks) {
     raw.set(chunk, at);
     at += chunk.length;
+  }
+  if (size === 0) {
+    throw new Error(`${path} is empty: a part carries content, and an empty one is refused`);
   }
   const name = builtin<NodePath>("node:path").basename(path);
   return fromBytes(raw, sniffMime(raw.subarray(0, SNIFF_BYTES), suffixOf(name)), name);

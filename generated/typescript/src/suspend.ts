@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
+// Generated from idl/ (toolnexus schema 2.0.0, sha256 64b2bf99b7f52f6c0516327c5c9599520068dedb52bbc115361e8f68b793124b).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/typescript/src/suspend.ts (hand-written, copied verbatim).
 // codegen: copy; requires Request, ToolResult

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
+// Generated from idl/ (toolnexus schema 2.0.0, sha256 64b2bf99b7f52f6c0516327c5c9599520068dedb52bbc115361e8f68b793124b).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // One interface per wire type. Property names are the wire keys; an optional property is
@@ -11,8 +11,10 @@ import type { JsonValue } from "./json.js";
 
 /**
  * One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text,
- * an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. An
- * empty string field is omitted from the wire, and an absent one reads as empty.
+ * an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. A
+ * part carries something: a `text` part its `text`, any other part its `data`, its `url` or both
+ * (then `data` is the content and `url` where it came from; adapters send `data`). An empty string
+ * field is omitted from the wire, and an absent one reads as empty.
  */
 export interface ContentPart {
   /**

@@ -64,6 +64,11 @@ pub enum FileError {
         /// The limit in bytes.
         limit: u64,
     },
+    /// The file is empty: a part carries its bytes, and an empty `data` is no content.
+    Empty {
+        /// The path as given.
+        path: PathBuf,
+    },
     /// Reading failed otherwise, such as for a missing permission.
     Io {
         /// The path as given.
@@ -81,6 +86,7 @@ impl FileError {
             | FileError::IsDirectory { path }
             | FileError::NotRegularFile { path }
             | FileError::TooLarge { path, .. }
+            | FileError::Empty { path }
             | FileError::Io { path, .. } => path,
         }
     }
@@ -107,6 +113,7 @@ impl fmt::Display for FileError {
             FileError::TooLarge { size, limit, .. } => {
                 write!(f, "{size} bytes or more, over the limit of {limit} bytes")
             }
+            FileError::Empty { .. } => f.write_str("the file is empty; a part carries content"),
             FileError::Io { source, .. } => write!(f, "{source}"),
         }
     }
@@ -155,6 +162,30 @@ impl fmt::Display for UrlError {
 }
 
 impl std::error::Error for UrlError {}
+
+/// Bytes could not be made into a [`ContentPart`] by [`ContentPart::from_bytes`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BytesError {
+    /// The MIME type is empty: a part with `data` needs one (the upstream ports refuse it too).
+    MissingMimeType,
+    /// There are no bytes: an empty `data` is omitted from the wire, and a part that
+    /// carries nothing is refused by every parser.
+    Empty,
+}
+
+impl fmt::Display for BytesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BytesError::MissingMimeType => {
+                f.write_str("from_bytes needs a MIME type, such as \"image/png\"")
+            }
+            BytesError::Empty => f.write_str("from_bytes needs at least one byte"),
+        }
+    }
+}
+
+impl std::error::Error for BytesError {}
 
 impl ContentPart {
     /// An empty part of kind `kind` (empty strings are omitted on the wire).
@@ -218,8 +249,14 @@ impl ContentPart {
             .extension()
             .map(|ext| format!(".{}", ext.to_string_lossy()))
             .unwrap_or_default();
+        if raw.is_empty() {
+            return Err(FileError::Empty {
+                path: path.to_path_buf(),
+            });
+        }
         let head = &raw[..raw.len().min(SNIFF_BYTES)];
-        let mut part = ContentPart::from_bytes(&raw, sniff_mime(head, &suffix));
+        let mut part = ContentPart::from_bytes(&raw, sniff_mime(head, &suffix))
+            .expect("bytes that are there, and a sniffed MIME type");
         part.name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -228,13 +265,21 @@ impl ContentPart {
     }
 
     /// A part holding `raw`, base64-encoded, with `mime_type`; `kind` follows the MIME
-    /// family (`image`, `audio`, else `file`, video included).
-    pub fn from_bytes(raw: &[u8], mime_type: impl Into<String>) -> ContentPart {
+    /// family (`image`, `audio`, else `file`, video included). An empty (or blank) MIME
+    /// type is [`BytesError::MissingMimeType`] and no bytes [`BytesError::Empty`]: such a
+    /// part would be refused by every parser, as upstream's `from_bytes` refuses the first.
+    pub fn from_bytes(raw: &[u8], mime_type: impl Into<String>) -> Result<ContentPart, BytesError> {
         let mime_type = mime_type.into();
+        if mime_type.trim().is_empty() {
+            return Err(BytesError::MissingMimeType);
+        }
+        if raw.is_empty() {
+            return Err(BytesError::Empty);
+        }
         let mut part = ContentPart::with_kind(ContentPartKind::of_mime(&mime_type));
         part.mime_type = mime_type;
         part.data = BASE64.encode(raw);
-        part
+        Ok(part)
     }
 
     /// A part for the content at `url`.
@@ -252,7 +297,11 @@ impl ContentPart {
         }
         if url.len() >= 5 && url.as_bytes()[..5].eq_ignore_ascii_case(b"data:") {
             let (own, raw) = data_url(&url[5..])?;
-            return Ok(ContentPart::from_bytes(&raw, mime_type.unwrap_or(&own)));
+            return ContentPart::from_bytes(&raw, mime_type.unwrap_or(&own)).map_err(|e| {
+                UrlError::BadDataUrl {
+                    reason: e.to_string(),
+                }
+            });
         }
         let Some(mime_type) = mime_type.filter(|m| !m.trim().is_empty()) else {
             return Err(UrlError::MissingMimeType {

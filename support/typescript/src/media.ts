@@ -50,6 +50,9 @@ export function text(s: string): ContentPart {
   if (typeof s !== "string") {
     throw new TypeError(`text takes a string, got ${typeof s}`);
   }
+  if (s === "") {
+    throw new Error("text needs a non-empty string: a text part that carries nothing is refused");
+  }
   return build("text", { text: s });
 }
 
@@ -57,10 +60,14 @@ export function text(s: string): ContentPart {
  * A part holding `bytes` as base64 `data`; its kind follows the MIME family (`image`, `audio`,
  * else `file`).
  *
- * @throws Error when `mimeType` is empty.
+ * @throws Error when `mimeType` is empty, or there are no bytes (an empty `data` is omitted
+ *   from the wire, and a part that carries nothing is refused).
  */
 export function fromBytes(bytes: Uint8Array, mimeType: string, name?: string): ContentPart {
   const mime = needMimeType(mimeType);
+  if (bytes.length === 0) {
+    throw new Error("fromBytes needs at least one byte: a part that carries nothing is refused");
+  }
   return build(kindFor(mime), { mimeType: mime, data: base64(bytes), name });
 }
 
@@ -312,6 +319,9 @@ export function fromPath(path: string, options: { readonly maxBytes?: number } =
   for (const chunk of chunks) {
     raw.set(chunk, at);
     at += chunk.length;
+  }
+  if (size === 0) {
+    throw new Error(`${path} is empty: a part carries content, and an empty one is refused`);
   }
   const name = builtin<NodePath>("node:path").basename(path);
   return fromBytes(raw, sniffMime(raw.subarray(0, SNIFF_BYTES), suffixOf(name)), name);

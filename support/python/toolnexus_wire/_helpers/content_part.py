@@ -91,7 +91,12 @@ class ContentPartHelpers(WireModel):
 
     @classmethod
     def from_bytes(cls, raw: bytes, mime_type: str, *, name: str | None = None) -> Self:
-        """A part holding `raw`; `kind` follows the MIME family (`image`, `audio`, else `file`)."""
+        """A part holding `raw`; `kind` follows the MIME family (`image`, `audio`, else `file`).
+
+        `ValueError` when `mime_type` is empty or `raw` is: an empty `data` is omitted from the
+        wire, and a part that carries nothing is refused by every parser."""
+        if not raw and isinstance(raw, bytes | bytearray | memoryview):
+            raise ValueError("from_bytes needs at least one byte: a part that carries nothing is refused")
         return cls._build(mime_type, binascii.b2a_base64(raw, newline=False).decode("ascii"), name)
 
     @classmethod
@@ -121,9 +126,9 @@ class ContentPartHelpers(WireModel):
         JPEG, GIF, WebP, PDF, WAV, MP3, OGG, FLAC, MP4, WebM...), else from its
         extension, else `application/octet-stream`. Raises `FileNotFoundError`,
         `IsADirectoryError`, `PermissionError` or another `OSError` when the file
-        cannot be read, and `ValueError` when it is not a regular file or is larger
-        than `max_bytes`; each message names the path. The part's `name` is the file
-        name, with U+FFFD for bytes of it that are not UTF-8.
+        cannot be read, and `ValueError` when it is not a regular file, is empty (a part
+        carries content) or is larger than `max_bytes`; each message names the path. The
+        part's `name` is the file name, with U+FFFD for bytes of it that are not UTF-8.
         """
         p = Path(path)
         st = os.stat(p)  # follows links; raises for a missing file or a link loop
@@ -141,10 +146,13 @@ class ContentPartHelpers(WireModel):
             raw = f.read(max_bytes + 1)
         if len(raw) > max_bytes:
             raise ValueError(f"{str(p)!r} grew past the limit of {max_bytes} bytes while being read")
+        if not raw:
+            raise ValueError(f"{str(p)!r} is empty: a part carries content, and an empty one is refused")
         mime_type = sniff_mime(raw[:SNIFF_BYTES], p.suffix)
         encoded = binascii.b2a_base64(raw, newline=False)
         del raw  # freed before the text copy is made: the peak is two copies of the file, not three
-        part = cls._build(mime_type, "", _name_of(p))
+        # Validated with the first four characters of its data (a part carries something).
+        part = cls._build(mime_type, encoded[:4].decode("ascii"), _name_of(p))
         # Base64 written just now is valid by construction: set unchecked (assignment is
         # validated), as the data pattern's regex over a large file costs more than the encoding.
         part.__dict__["data"] = encoded.decode("ascii")
