@@ -8,7 +8,7 @@ SUM := $(shell cksum < pyproject.toml | cut -d' ' -f1)
 GEN_STAMP := $(VENV)/.gen-$(SUM)
 STAMP := $(VENV)/.installed-$(SUM)
 
-.PHONY: gen check test test-fast test-floor lint bench clean fuzz breaking dist
+.PHONY: gen check test test-fast test-floor lint bench clean fuzz breaking changelog dist docs
 
 $(GEN_STAMP): pyproject.toml codegen/pins.py
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,9 +26,11 @@ $(STAMP): $(GEN_STAMP)
 gen: $(GEN_STAMP)
 	$(PY) -m codegen gen
 
-## check: fail with a diff when generated/ does not match idl/
+## check: fail with a diff when generated/, the reference pages in docs/reference/ or the
+## wire changes in CHANGELOG.md do not match idl/
 check: $(GEN_STAMP)
 	$(PY) -m codegen check
+	$(PY) -m codegen changelog --check
 
 ## test: every test in every language, including cross-language conformance; each language
 ## runs even when another fails, and a summary line per language ends the output
@@ -82,10 +84,16 @@ fuzz: $(STAMP)
 	TOOLNEXUS_FUZZ_SCALE=$(FUZZ_SCALE) $(PY) -m pytest -q -s -p no:cacheprovider \
 		tests/test_properties.py tests/test_fast_wire.py tests/test_fast_checks.py
 
-## breaking: list breaking wire changes in idl/ since AGAINST (default: the previous commit)
-AGAINST ?= HEAD~1
-breaking: $(STAMP)
-	$(PY) -m codegen breaking --against $(AGAINST)
+## breaking: grade every change to idl/ since the last release in idl/releases.json (or since
+## AGAINST=<git ref>) as wire-breaking, source-breaking per language, additive or docs, and fail
+## unless the manifest's version moved enough (docs/versioning.md)
+breaking: $(GEN_STAMP)
+	$(PY) -m codegen breaking $(if $(AGAINST),--against $(AGAINST))
+
+## changelog: write the graded wire changes of the schema version into CHANGELOG.md (a marked
+## block; everything else there is hand-written and kept)
+changelog: $(GEN_STAMP)
+	$(PY) -m codegen changelog
 
 clean:
 	rm -rf $(VENV) $(FLOOR_VENV) dist .cache tests/typescript/node_modules tests/typescript/.cache generated/typescript/dist generated/rust/target

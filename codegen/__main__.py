@@ -1,5 +1,6 @@
 """`python -m codegen gen` writes generated/ from idl/; `python -m codegen check` fails when it is stale;
-`python -m codegen breaking --against <git-ref>` lists the breaking changes since that ref."""
+`python -m codegen breaking [--against <git-ref>]` grades every change since the last release (or
+that ref) and checks the version moved enough."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import difflib
 import sys
 from pathlib import Path
 
-from . import breaking, jsonschema_target, python_target, rust_target, typescript_target
+from . import breaking, changelog, jsonschema_target, python_target, rust_target, typescript_target
 from .idl import IdlError, load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,14 +84,19 @@ def check(root: Path = ROOT) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m codegen", description=__doc__)
-    parser.add_argument("command", choices=["gen", "check", "breaking"])
-    parser.add_argument("--against", metavar="GIT_REF", help="breaking: the git ref to compare idl/ with")
+    parser.add_argument("command", choices=["gen", "check", "breaking", "changelog"])
+    parser.add_argument("--check", action="store_true", help="changelog: fail when CHANGELOG.md is stale")
+    parser.add_argument(
+        "--against",
+        metavar="GIT_REF",
+        help="breaking: the git ref to compare idl/ with (default: the last release in idl/releases.json)",
+    )
     args = parser.parse_args(argv)
     try:
         if args.command == "breaking":
-            if not args.against:
-                parser.error("breaking needs --against <git-ref>")
             return breaking.main(ROOT, args.against)
+        if args.command == "changelog":
+            return changelog.main(ROOT, args.check)
         return gen() if args.command == "gen" else check()
     except IdlError as exc:
         print(f"codegen: {exc}", file=sys.stderr)

@@ -1,7 +1,7 @@
-# Generated from idl/ (toolnexus schema 2.0.0, sha256 64b2bf99b7f52f6c0516327c5c9599520068dedb52bbc115361e8f68b793124b).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 011fab79f983d62ed4c2b40c1c810f86700cd1ab00d4d9306a3b3868775654d6).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
-"""The toolnexus wire types (schema 2.0.0) as pydantic v2 models.
+"""The toolnexus wire types (schema 3.0.0) as pydantic v2 models.
 
 Every model has `to_wire`, `to_json`, `from_wire` and `from_json`. Most users
 want the `toolnexus` package, which builds on these.
@@ -22,7 +22,7 @@ from .models import (
     ToolSpec,
 )
 
-SCHEMA_VERSION = "2.0.0"
+SCHEMA_VERSION = "3.0.0"
 
 __all__ = [
     "Answer",

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.0.0, sha256 64b2bf99b7f52f6c0516327c5c9599520068dedb52bbc115361e8f68b793124b).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 011fab79f983d62ed4c2b40c1c810f86700cd1ab00d4d9306a3b3868775654d6).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The toolnexus wire contract in Rust: the envelope an LLM tool returns
@@ -6,7 +6,7 @@
 //! ([`pending`], [`auth_required`], [`pending_of`], [`Request`], [`Answer`]).
 //!
 //! The types are generated from the JSON Schema files in `idl/` (schema
-//! 2.0.0), the same source as the Python and TypeScript packages, and
+//! 3.0.0), the same source as the Python and TypeScript packages, and
 //! they read and write the same bytes:
 //!
 //! ```

@@ -1,7 +1,7 @@
-// Generated from idl/ (toolnexus schema 2.0.0, sha256 64b2bf99b7f52f6c0516327c5c9599520068dedb52bbc115361e8f68b793124b).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 011fab79f983d62ed4c2b40c1c810f86700cd1ab00d4d9306a3b3868775654d6).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
-//! The wire types of the toolnexus schema 2.0.0, one struct per IDL file.
+//! The wire types of the toolnexus schema 3.0.0, one struct per IDL file.
 //!
 //! Emitting and parsing are written out below field by field from the IDL. Emitting
 //! (each type's `Serialize`) first checks the value's nesting without recursing, then
@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 use crate::wire::{self, JsonPath, Nest, Nesting, NonExhaustive, StringRule, Wire, WireError};
 
 /// The version of the schema these types were generated from.
-pub const SCHEMA_VERSION: &str = "2.0.0";
+pub const SCHEMA_VERSION: &str = "3.0.0";
 
 /// The names of the wire types, in the order of the IDL manifest.
 pub const TYPE_NAMES: [&str; 9] = [

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.0.0, sha256 64b2bf99b7f52f6c0516327c5c9599520068dedb52bbc115361e8f68b793124b).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 011fab79f983d62ed4c2b40c1c810f86700cd1ab00d4d9306a3b3868775654d6).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 # Source: support/python/toolnexus_wire/_helpers/__init__.py (hand-written, copied verbatim).
 # codegen: copy
