@@ -29,8 +29,12 @@ _ADVICE = {
         "the reverse. Move every reader to the new version before any writer, and check the "
         "documents you write against the rows above."
     ),
-    "source": "Source-breaking: code against the named languages' packages may need the change each row names.",
-    "additive": "Additive: nothing to do; an older peer keeps a new field as an unknown key and passes it on.",
+    "source": (
+        "Source-breaking: code against the named languages' packages may need the change each row names."
+    ),
+    "additive": (
+        "Additive: nothing to do; an older peer keeps a new field as an unknown key and passes it on."
+    ),
     "docs": "Docs: the descriptions, and so the doc comments of every package, changed.",
 }
 

@@ -69,7 +69,7 @@ def test_a_section_without_a_wire_part_gets_one_and_a_missing_section_is_an_erro
     assert done.index("### Wire") < done.index(changelog.BEGIN) < done.index("### Rust")
     assert "- a bullet" in done
     # A released version's block is in its own section.
-    with pytest.raises(ValueError, match="no `## 2.0.0` section"):
+    with pytest.raises(ValueError, match=r"no `## 2\.0\.0` section"):
         changelog.updated(text, "2.0.0", True, _block("described"))
 
 
