@@ -52,6 +52,12 @@ test-floor: $(STAMP)
 		tests/test_wire.py tests/test_fast_wire.py tests/test_tool.py tests/test_suspend.py \
 		tests/test_content_part.py tests/test_public_api.py tests/test_toolkit.py tests/test_conformance.py
 
+## docs: the docs site into site/ (MkDocs, strict: a broken link or anchor is an error); the
+## wire type pages come from `make gen`, the guides from the README's sections
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
+	@echo "docs: site/index.html"
+
 ## dist: the wheel and sdist, the npm tarball and the .crate, into dist/
 dist: $(STAMP)
 	bash tests/dist/python.sh dist
@@ -96,4 +102,4 @@ changelog: $(GEN_STAMP)
 	$(PY) -m codegen changelog
 
 clean:
-	rm -rf $(VENV) $(FLOOR_VENV) dist .cache tests/typescript/node_modules tests/typescript/.cache generated/typescript/dist generated/rust/target
+	rm -rf $(VENV) $(FLOOR_VENV) dist site .cache tests/typescript/node_modules tests/typescript/.cache generated/typescript/dist generated/rust/target

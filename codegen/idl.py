@@ -168,11 +168,21 @@ class Idl:
                 return t
         raise KeyError(name)
 
+    @property
+    def bundle_id(self) -> str:
+        """The versioned URI of the bundled schema: `urn:toolnexus:schema:3.0.0`."""
+        return f"urn:{self.name}:schema:{self.version}"
+
+    def type_id(self, name: str) -> str:
+        """The versioned URI of a type in the bundle: `urn:toolnexus:schema:3.0.0#/$defs/ToolResult`."""
+        return f"{self.bundle_id}#/$defs/{name}"
+
     def bundle(self) -> dict[str, Any]:
-        """One JSON Schema document holding every type under `$defs`."""
+        """One JSON Schema document holding every type under `$defs`, as the IDL writes them
+        (the generators' input; `jsonschema_target.published` is the form other tools read)."""
         return {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "$id": f"urn:{self.name}:schema:{self.version}",
+            "$id": self.bundle_id,
             "title": self.name,
             "description": self.description,
             "version": self.version,

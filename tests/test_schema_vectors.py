@@ -134,10 +134,16 @@ def _where(error: ValidationError) -> str:
     return "$" + "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in kept)
 
 
+def _requirement(error: ValidationError) -> bool:
+    """An error of a type's requirements: the IDL's `allOf`, or the bundle's `not` of their
+    violations (whose error is at the object's path already)."""
+    return "allOf" in error.absolute_schema_path or "not" in error.absolute_schema_path
+
+
 def _reported(errors: list[ValidationError]) -> set[str]:
     """The paths of the errors a parser reports: the requirements are checked only when the
     fields are valid, so their errors count only when there are no others."""
-    fields = [e for e in errors if "allOf" not in e.absolute_schema_path]
+    fields = [e for e in errors if not _requirement(e)]
     return {_where(e) for e in (fields or errors)}
 
 
