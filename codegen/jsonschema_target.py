@@ -5,8 +5,9 @@ generators table in docs/generators.md is measured on it):
 
 - Ajv's strict mode accepts it: no keyword of this project's own (`x-name` is left out: the
   API names are the generators' own business, and the field descriptions say it; the version
-  is in the `$id`s and the `$comment`), and a field of any JSON value but `null` is
-  `{"not": {"type": "null"}}` instead of a list of types.
+  is in the `$id` and the `$comment`), and a field of any JSON value but `null` is an `anyOf`
+  of the five other types instead of a list of types (which strict mode refuses, and which
+  cargo-typify cannot take as `{"not": {"type": "null"}}`).
 - A root reaches every type: an object with one optional property per type, named after it,
   so a generator given the file alone emits every type once. No wire document is of the root
   type; validate one against `$defs/<Type>`.
@@ -18,9 +19,13 @@ generators table in docs/generators.md is measured on it):
   it). Measured with each tool (docs/generators.md).
 - A `$ref` stands alone (the field's `description` is dropped beside it): json-schema-to-
   typescript copies a reference with siblings into a second type (`ToolResult1`).
-- A type's requirements (the IDL's `allOf` of `if`/`then`) become one `not` of the violations,
-  `{"not": {"anyOf": [{<if>, "not": <then>}, ...]}}`: the same documents are refused, and the
-  generators that read `allOf` as composition (an intersection type) do not split the type.
+- A type's requirements (the IDL's `allOf` of `if`/`then`) are written under
+  `dependentSchemas`, keyed by the required field they depend on:
+  `{"dependentSchemas": {"type": {"allOf": [...]}}}`. The field is always there, so every
+  validator applies them as written; code generators leave `dependentSchemas` alone, where
+  a type-level `allOf` splits the type (json-schema-to-typescript's `ContentPart1`), `if`
+  stops cargo-typify ("if/then/else schemas are not supported") and a `not` of the violations
+  makes it an enum of no variant.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ def _rewrite(node: Any) -> Any:
         if key == "x-name":
             continue
         if key == "type" and isinstance(value, list):
-            out["not"] = {"type": "null"}
+            out["anyOf"] = [{"type": kind} for kind in value]
             continue
         out[key] = _rewrite(value)
     return out
@@ -56,7 +61,11 @@ def _rewrite(node: Any) -> Any:
 def _requirements(schema: dict[str, Any]) -> dict[str, Any]:
     items = schema.pop("allOf", None)
     if items:
-        schema["not"] = {"anyOf": [{**item["if"], "not": item["then"]} for item in items]}
+        by_field: dict[str, list[Any]] = {}
+        for item in items:
+            [field] = item["if"]["properties"]
+            by_field.setdefault(field, []).append(item)
+        schema["dependentSchemas"] = {field: {"allOf": group} for field, group in by_field.items()}
     return schema
 
 

@@ -135,9 +135,8 @@ def _where(error: ValidationError) -> str:
 
 
 def _requirement(error: ValidationError) -> bool:
-    """An error of a type's requirements: the IDL's `allOf`, or the bundle's `not` of their
-    violations (whose error is at the object's path already)."""
-    return "allOf" in error.absolute_schema_path or "not" in error.absolute_schema_path
+    """An error of a type's requirements: the IDL's `allOf` (in the bundle, under `dependentSchemas`)."""
+    return "allOf" in error.absolute_schema_path
 
 
 def _reported(errors: list[ValidationError]) -> set[str]:

@@ -130,12 +130,9 @@ function jsonPath(doc, pointer) {
   return path;
 }
 
-/**
- * Whether `error` comes from a type's requirements: the IDL's `allOf` of `if`/`then`, or the
- * bundle's `not` of their violations (`#/$defs/ContentPart/not`, at the object's path).
- */
+/** Whether `error` comes from a type's requirements: the IDL's `allOf` of `if`/`then`. */
 function requirement(error) {
-  return error.schemaPath.includes("/allOf/") || /(^#|\/\$defs\/[A-Za-z0-9]+)\/not$/.test(error.schemaPath);
+  return error.schemaPath.includes("/allOf/");
 }
 
 /**
