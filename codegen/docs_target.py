@@ -26,8 +26,10 @@ _SHOWN = 600
 
 
 def _md(text: str) -> str:
-    """A table cell: pipes escaped, one line."""
-    return text.replace("|", "\\|").replace("\n", " ")
+    """A table cell: one line, pipes escaped outside code spans (Python-Markdown's tables leave
+    a pipe inside backticks alone, and would show a backslash before it)."""
+    pieces = text.replace("\n", " ").split("`")
+    return "`".join(p if i % 2 else p.replace("|", "\\|") for i, p in enumerate(pieces))
 
 
 def _schema_type(t: TypeRef) -> str:
@@ -151,7 +153,7 @@ def _page(idl: Idl, t: WireType, examples: Path) -> str:
         rf, tf = rust_fields[f.wire_name], ts[f.wire_name]
         lines.append(
             f"| [`{f.wire_name}`](#{f.wire_name}) | `{f.py_name}` | `{tf.prop}{'?' if tf.optional else ''}: "
-            f"{_md(tf.ts_type)}` | `{rf.ident}: {_md(rf.rust_type)}` | {_schema_type(f.type)} | "
+            f"{tf.ts_type}` | `{rf.ident}: {rf.rust_type}` | {_schema_type(f.type)} | "
             f"{'yes' if f.required else 'no'} | {_default(f)} | {_md(_constraints(f.type)) or '—'} |"
         )
     lines.append("")
