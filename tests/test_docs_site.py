@@ -65,7 +65,7 @@ def served(site: Path) -> Iterator[str]:
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002  (the base's name)
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 
@@ -125,10 +125,8 @@ def test_a_broken_link_or_anchor_fails_the_build(tmp_path: Path) -> None:
     config = tmp_path / "mkdocs.yml"
     # The same configuration, on the copy; the Python API pages are left to mkdocstrings'
     # absence (their `:::` lines are text here) so that only the links are in question.
-    config.write_text(
-        f"INHERIT: {ROOT / 'mkdocs.yml'}\ndocs_dir: {docs}\nsite_dir: {tmp_path / 'site'}\nplugins:\n  - search\n",
-        encoding="utf-8",
-    )
+    lines = [f"INHERIT: {ROOT / 'mkdocs.yml'}", f"docs_dir: {docs}", f"site_dir: {tmp_path / 'site'}"]
+    config.write_text("\n".join([*lines, "plugins:", "  - search", ""]), encoding="utf-8")
     built = _mkdocs("--config-file", str(config))
     assert built.returncode != 0
     assert "no-such-page.md" in built.stderr
