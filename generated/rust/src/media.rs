@@ -15,7 +15,6 @@ use base64::Engine;
 use base64::alphabet;
 use base64::engine::DecodePaddingMode;
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
-use serde_json::{Map, Value};
 
 use crate::wire::{JsonPath, WireError};
 use crate::{ContentPart, ContentPartKind};
@@ -191,17 +190,10 @@ impl fmt::Display for BytesError {
 impl std::error::Error for BytesError {}
 
 impl ContentPart {
-    /// An empty part of kind `kind` (empty strings are omitted on the wire).
+    /// An empty part of kind `kind` (empty strings are omitted on the wire); through the
+    /// generated `new`, so that a field a later schema adds needs no change here.
     fn with_kind(kind: ContentPartKind) -> ContentPart {
-        ContentPart {
-            kind,
-            text: String::new(),
-            mime_type: String::new(),
-            data: String::new(),
-            url: String::new(),
-            name: String::new(),
-            extra: Map::<String, Value>::new(),
-        }
+        ContentPart::new(kind)
     }
 
     /// A `text` part holding `text`.
