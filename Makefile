@@ -37,9 +37,9 @@ check: $(GEN_STAMP)
 test: $(STAMP)
 	bash tests/run_all.sh $(PY)
 
-## test-fast: the quick Python subset (no package builds, no large property runs; under a minute)
+## test-fast: the quick Python subset (no package builds, no large property runs), a worker per core
 test-fast: $(STAMP)
-	$(PY) -m pytest -q -m "not slow"
+	$(PY) -m pytest -q -m "not slow" -n auto --dist loadgroup
 
 ## test-floor: the wire and runtime tests on the lowest versions pyproject.toml allows
 ## (pydantic, orjson), in a virtualenv of their own; `make test` covers the pinned top

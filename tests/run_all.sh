@@ -19,12 +19,15 @@ run() {
     status[$name]=${PIPESTATUS[0]}
 }
 
+SECONDS=0
 run typescript bash tests/typescript/run.sh
 run rust bash tests/rust/run.sh
-run python "$PY" -m pytest -q "$@"
+# A worker per core (pytest-xdist); the tests of one server fixture share a worker
+# (tests/conftest.py). The slowest tests are listed at the end.
+run python "$PY" -m pytest -q -n auto --dist loadgroup --durations=10 "$@"
 
 echo
-echo "==== summary"
+echo "==== summary (${SECONDS} s)"
 failed=0
 for name in typescript rust python; do
     case "$name" in

@@ -3,15 +3,20 @@
 //! `..`, parsing and emitting. None of it names every field, so none of it breaks when a
 //! minor version adds one.
 
-use serde_json::{Map, json};
+use serde_json::{json, Map};
 use toolnexus::{
-    Answer, ContentPart, ContentPartKind, Request, RunResult, RunResultStatus, ToolCall,
-    ToolCallResult, ToolHints, ToolResult, ToolSpec, Wire, pending, pending_of,
+    pending, pending_of, Answer, ContentPart, ContentPartKind, Request, RunResult, RunResultStatus,
+    ToolCall, ToolCallResult, ToolHints, ToolResult, ToolSpec, Wire,
 };
 
 fn describe(result: &ToolResult) -> String {
     // A pattern of a #[non_exhaustive] struct from another crate must end in `..`.
-    let ToolResult { output, is_error, parts, .. } = result;
+    let ToolResult {
+        output,
+        is_error,
+        parts,
+        ..
+    } = result;
     format!("{output} error={is_error} parts={}", parts.len())
 }
 
@@ -42,7 +47,11 @@ fn main() {
     let call = ToolCall::new("call_1", "chart", Map::new());
     let run = RunResult::new(
         RunResultStatus::Done,
-        vec![ToolCallResult::new(call.id.clone(), call.name.clone(), result.clone())],
+        vec![ToolCallResult::new(
+            call.id.clone(),
+            call.name.clone(),
+            result.clone(),
+        )],
     );
 
     // The wire, both ways.
