@@ -56,6 +56,17 @@ try {
   const before = await page.evaluate(() => window.scrollY);
   await page.locator('article table a[href="#data"]').first().click();
   await page.waitForFunction(() => window.location.hash === "#data");
+  // The theme may scroll smoothly: wait until the section has arrived near the top.
+  await page
+    .waitForFunction(
+      () => {
+        const top = document.getElementById("data")?.getBoundingClientRect().top;
+        return top !== undefined && top >= 0 && top < window.innerHeight / 2;
+      },
+      undefined,
+      { timeout: 10000 },
+    )
+    .catch(() => undefined);
   const target = await page.evaluate(() => {
     const el = document.getElementById("data");
     const box = el?.getBoundingClientRect();

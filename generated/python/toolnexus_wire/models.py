@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 011fab79f983d62ed4c2b40c1c810f86700cd1ab00d4d9306a3b3868775654d6).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 from __future__ import annotations
@@ -164,7 +164,7 @@ class Answer(AnswerBase):
         id: The id of the `Request` this answers.
         ok: True when the request was granted or answered; false when it was declined, cancelled or expired.
         data: What the person supplied, such as the input asked for.
-        reason: Why the answer is not ok: `declined`, `cancelled` or `expired`.
+        reason: Why the answer is not ok: `declined`, `cancelled` or `expired`. The upstream ports take any text here; this contract refuses any other value (send `declined`, and the text in `data`).
 
     Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
@@ -198,7 +198,7 @@ class Answer(AnswerBase):
     """
     reason: Literal["declined", "cancelled", "expired"] | None = None
     """
-    Why the answer is not ok: `declined`, `cancelled` or `expired`.
+    Why the answer is not ok: `declined`, `cancelled` or `expired`. The upstream ports take any text here; this contract refuses any other value (send `declined`, and the text in `data`).
     """
 
 

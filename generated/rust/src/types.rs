@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 011fab79f983d62ed4c2b40c1c810f86700cd1ab00d4d9306a3b3868775654d6).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The wire types of the toolnexus schema 3.0.0, one struct per IDL file.
@@ -407,7 +407,9 @@ pub struct Answer {
     pub ok: bool,
     /// What the person supplied, such as the input asked for.
     pub data: Option<Map<String, Value>>,
-    /// Why the answer is not ok: `declined`, `cancelled` or `expired`.
+    /// Why the answer is not ok: `declined`, `cancelled` or `expired`. The upstream ports take
+    /// any text here; this contract refuses any other value (send `declined`, and the text in
+    /// `data`).
     pub reason: Option<AnswerReason>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
@@ -1368,7 +1370,8 @@ impl<'de> Deserialize<'de> for ContentPartKind {
     }
 }
 
-/// Why the answer is not ok: `declined`, `cancelled` or `expired`.
+/// Why the answer is not ok: `declined`, `cancelled` or `expired`. The upstream ports take any
+/// text here; this contract refuses any other value (send `declined`, and the text in `data`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum AnswerReason {
     /// The wire value `declined`.
