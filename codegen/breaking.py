@@ -354,10 +354,15 @@ def releases(root: Path) -> list[Release]:
     return [Release(r["version"], r["commit"]) for r in data["releases"]]
 
 
-def baseline(root: Path, version: str) -> Release | None:
-    """The release the current version is compared with: the newest one older than `version`
-    (the version itself when it is released, so a released schema compares with its own)."""
-    older = [r for r in releases(root) if _parts(r.version) <= _parts(version)]
+def baseline(root: Path, version: str, *, before: bool = False) -> Release | None:
+    """The release `version` is compared with: the newest one not newer than it (the version
+    itself once it is released, so a released schema compares with its own), or with
+    `before`, the newest one older than it (what its changelog section is about)."""
+    older = [
+        r
+        for r in releases(root)
+        if _parts(r.version) < _parts(version) or (not before and r.version == version)
+    ]
     return max(older, key=lambda r: _parts(r.version), default=None)
 
 
@@ -413,11 +418,13 @@ def run(old: Idl | None, new: Idl, against: str = "the ref") -> tuple[int, list[
     return 1, [*lines, f"{head}; {need}, and {old.version} -> {new.version} is not one (idl/manifest.json)"]
 
 
-def resolve_against(root: Path, against: str | None, version: str) -> tuple[str | None, str]:
-    """The git ref to compare with, and how the report names it."""
+def resolve_against(
+    root: Path, against: str | None, version: str, *, before: bool = False
+) -> tuple[str | None, str]:
+    """The git ref to compare with, and how the report names it (`before`: see `baseline`)."""
     if against is not None:
         return against, against
-    release = baseline(root, version)
+    release = baseline(root, version, before=before)
     if release is None:
         return None, "no release (idl/releases.json lists none)"
     return release.commit, f"{release.version} (the last release, {release.commit[:10]})"

@@ -95,7 +95,8 @@ def updated(text: str, version: str, released: bool, new_block: str) -> str:
 def render(root: Path) -> tuple[str, str] | None:
     """(current CHANGELOG.md, what it should be), or None when there is nothing to compare with."""
     new = load(root / "idl")
-    ref, name = breaking.resolve_against(root, None, new.version)
+    # The section of a version is about what changed since the release before it.
+    ref, name = breaking.resolve_against(root, None, new.version, before=True)
     if ref is None:
         return None
     old = breaking.idl_at_ref(root, ref)

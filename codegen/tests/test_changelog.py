@@ -78,3 +78,15 @@ def test_the_repository_changelog_is_current() -> None:
     assert rendered is not None, "idl/releases.json names a release"
     text, want = rendered
     assert text == want, "CHANGELOG.md is stale: run `make changelog`"
+
+
+def test_a_released_version_compares_with_itself_and_its_section_with_the_one_before(tmp_path: Path) -> None:
+    (tmp_path / "idl").mkdir()
+    (tmp_path / "idl" / "releases.json").write_text(
+        '{"releases": [{"version": "2.0.0", "commit": "a"}, {"version": "3.0.0", "commit": "b"}]}'
+    )
+    assert breaking.baseline(tmp_path, "3.0.0") == breaking.Release("3.0.0", "b")
+    assert breaking.baseline(tmp_path, "3.0.0", before=True) == breaking.Release("2.0.0", "a")
+    assert breaking.baseline(tmp_path, "3.1.0") == breaking.Release("3.0.0", "b")
+    assert breaking.baseline(tmp_path, "3.1.0", before=True) == breaking.Release("3.0.0", "b")
+    assert breaking.baseline(tmp_path, "2.0.0", before=True) is None
