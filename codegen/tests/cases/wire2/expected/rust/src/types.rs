@@ -1,4 +1,4 @@
-// Generated from idl/ (wire2 schema 1.0.0, sha256 c57f305d00323e82e2c2c42bf83e68beed4ef90911aee0a10a0c1c77985c6d84).
+// Generated from idl/ (wire2 schema 1.0.0, sha256 f6e9383411275297c30ab302ae6e2d5c71a68e0ad76b38167f649b072175702e).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The wire types of the wire2 schema 1.0.0, one struct per IDL file.
@@ -69,6 +69,16 @@ impl Piece {
         }
     }
 
+    /// What the IDL's `allOf` requires of a `Piece`; an error at the object's path.
+    fn check_requirements(&self, at: &JsonPath<'_>) -> Result<(), WireError> {
+        // A blob is labelled.
+        if matches!(self.kind, PieceKind::Blob) && self.label.is_empty() {
+            let message = format!("a \"type\": \"{}\" object carries nothing: it needs \"label\"", self.kind.as_str());
+            return Err(WireError::new(at, message));
+        }
+        Ok(())
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut kind = None;
         let mut label = None;
@@ -99,6 +109,7 @@ impl Piece {
             body: body.ok_or_else(|| wire::missing(at, "body"))?,
             extra,
         };
+        parsed.check_requirements(at)?;
         Ok(parsed)
     }
 }
