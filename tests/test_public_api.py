@@ -20,6 +20,7 @@ RUNTIME_NAMES = [
     "Tool",
     "ToolContext",
     "Toolkit",
+    "ToolnexusError",
     "WireError",
     "auth_required",
     "define_tool",
@@ -39,7 +40,8 @@ def test_the_wire_package_exports_the_idl_types_and_its_base():
     assert toolnexus_wire.__all__ == sorted(
         [
             *WIRE_TYPES,
-            *("JsonNumber", "MAX_DEPTH", "SCHEMA_VERSION", "WireError", "WireModel", "dumps", "json_path"),
+            *("JsonNumber", "MAX_DEPTH", "SCHEMA_VERSION", "ToolnexusError", "WireError", "WireModel"),
+            *("dumps", "json_path"),
         ]
     )
     assert IDL.version == toolnexus_wire.SCHEMA_VERSION
@@ -59,6 +61,17 @@ def test_errors_name_their_public_package():
     assert toolnexus.WireError is toolnexus_wire.WireError
     assert toolnexus.WireError.__module__ == "toolnexus_wire"
     assert toolnexus.ResumeError.__module__ == "toolnexus"
+
+
+def test_one_error_tree():
+    """`ToolnexusError` is the root of every error toolnexus raises, each a `ValueError`."""
+    assert toolnexus.ToolnexusError is toolnexus_wire.ToolnexusError
+    for error in (toolnexus.WireError, toolnexus.ResumeError):
+        assert issubclass(error, toolnexus.ToolnexusError) and issubclass(error, ValueError)
+    from toolnexus.store import OutcomeNotStored
+
+    assert issubclass(OutcomeNotStored, toolnexus.ToolnexusError)
+    assert not issubclass(toolnexus.ResumeError, toolnexus.WireError)
 
 
 def test_the_runtime_imports_only_public_names_of_the_wire_package():

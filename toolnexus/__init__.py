@@ -2,7 +2,7 @@
 
 from typing import TYPE_CHECKING, Any
 
-from ._errors import ResumeError, WireError
+from ._errors import ResumeError, ToolnexusError, WireError
 from ._result import (
     Answer,
     ContentPart,
@@ -34,6 +34,7 @@ __all__ = [
     "ToolResult",
     "ToolSpec",
     "Toolkit",
+    "ToolnexusError",
     "WireError",
     "auth_required",
     "define_tool",
