@@ -19,9 +19,9 @@ from typing import Any
 import orjson
 
 import toolnexus
+from tests.conftest import REPO
 from tests.vectors import EXAMPLES, Vector, path_matches, repeats_a_key, vectors
 
-REPO = Path(__file__).resolve().parent.parent
 TS_DIR = REPO / "tests" / "typescript"
 PARSERS = ("python", "typescript", "rust")
 SCHEMA_VALIDATORS = ("jsonschema", "ajv")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 import mcp.types as mcp_types
@@ -29,6 +28,7 @@ from openai.types.responses.response_input_item_param import FunctionCallOutput
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 import toolnexus.adapters as adapters
+from tests.conftest import REPO
 from toolnexus import (
     Answer,
     ContentPart,
@@ -60,7 +60,6 @@ from toolnexus.adapters import (
     openai_responses_tools,
 )
 
-REPO = Path(__file__).resolve().parent.parent
 HOST_ONLY = "HOST-ONLY-7f3a"
 #: Bytes whose base64 has `+` and `/`, which URL-safe base64 would spell differently.
 ODD_BYTES = b"\xfb\xff\xfe\xfb\xef\xbe"

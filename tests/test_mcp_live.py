@@ -32,12 +32,12 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
+from tests.conftest import REPO, free_port
 from toolnexus import Answer, RunResult, ToolCall, Toolkit, pending_of
 from toolnexus.mcp import ElicitationRelay, mcp_server, mcp_tools_from
 
 pytestmark = pytest.mark.slow
 
-REPO = Path(__file__).resolve().parent.parent
 SERVER = REPO / "tests" / "mcp" / "toolkit_server.py"
 FIXTURE = REPO / "examples" / "media" / "fixture.png"
 MODERN, HANDSHAKE = "2026-07-28", "2025-11-25"
@@ -69,16 +69,10 @@ def _env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "generated" / "python")])}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def http_url() -> Iterator[str]:
     """`toolkit_server.py http PORT` in a subprocess, for the module's HTTP tests."""
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen(
         [sys.executable, str(SERVER), "http", str(port)],
         env=_env(),
@@ -640,5 +634,5 @@ async def test_an_approval_with_edited_arguments_runs_with_them(where: Any, era:
         refused = await client.call_tool("wipe", {"disk": "d1"})
     assert (refused.is_error, _text(refused)) == (
         True,
-        "invalid arguments for wipe: $: the edited arguments are not an object",
+        "invalid arguments for wipe: $: the approval's edited arguments are a list, not an object",
     )

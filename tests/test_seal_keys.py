@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -15,7 +15,6 @@ from toolnexus import (
     ToolCall,
     ToolContext,
     Toolkit,
-    _toolkit,
     define_tool,
     pending,
 )
@@ -86,7 +85,7 @@ async def test_expiry_is_sealed_and_checked() -> None:
     run = await kit.run_calls(CALLS, expires_in=3600)
     assert run.seal is not None and run.pending is not None
     expires = int(run.seal.split(".")[3])
-    assert abs(expires - (time.time() + 3600) * 1000) < 60_000
+    assert abs(expires - (datetime.now(UTC).timestamp() + 3600) * 1000) < 60_000
     step = await kit.resume(RunResult.from_json(run.to_json()), Answer(run.requests[1].id, True))
     assert step.seal is not None and step.seal.split(".")[3] == str(expires), "the expiry is kept"
 
@@ -100,13 +99,13 @@ async def test_expiry_is_sealed_and_checked() -> None:
     assert info.value.reason == "seal", "the expiry is under the MAC"
 
 
-async def test_an_expired_run_is_refused_stored_or_in_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_an_expired_run_is_refused_stored_or_in_memory() -> None:
     ask = Ask()
-    kit = Toolkit([ask.tool], secret=NEW)
+    now = [datetime.now(UTC)]
+    kit = Toolkit([ask.tool], secret=NEW, clock=lambda: now[0])
     run = await kit.run_calls(CALLS, expires_in=60)
     assert run.pending is not None
-    now = time.time()
-    monkeypatch.setattr(_toolkit.time, "time", lambda: now + 61)
+    now[0] += timedelta(seconds=61)
     for given in (run, RunResult.from_json(run.to_json())):
         with pytest.raises(ResumeError, match="expired") as info:
             await kit.resume(given, Answer(run.pending.id, True))
@@ -214,6 +213,7 @@ async def test_expiry_and_principal_need_a_key() -> None:
 async def test_a_version_2_seal_still_resumes_under_any_of_the_keys() -> None:
     old_kit = Toolkit([Ask().tool], secret=OLD)
     run = await stored_run(old_kit)
+    run.turn = ""  # runs sealed by version 2 predate `turn`
     run.seal = old_kit._seal_of(run)
     assert run.seal.startswith("v2.hmac-sha256.") and run.pending is not None
     rotated = Toolkit([Ask().tool], secrets={"new": NEW, "old": OLD}, active_key="new")
@@ -222,3 +222,24 @@ async def test_a_version_2_seal_still_resumes_under_any_of_the_keys() -> None:
     with pytest.raises(ResumeError) as info:
         await Toolkit([Ask().tool], secret=NEW).resume(run, Answer(run.pending.id, True))
     assert info.value.reason == "seal"
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+async def test_a_legacy_run_given_a_turn_id_in_storage_is_refused(version: str) -> None:
+    """Seals of versions 1 and 2 predate `RunResult.turn`, so they cannot cover it: a stored
+    legacy run that holds one was altered (its idempotency keys would change, and the replay
+    memory would not know its answers), and is refused. The same run without it resumes."""
+    ask = Ask()
+    kit = Toolkit([ask.tool], secret=NEW)
+    run = await kit.run_calls(CALLS)
+    run.turn = ""
+    run.seal = kit._seal_of(run) if version == "v2" else kit._key.seal_v1(run)  # type: ignore[union-attr]
+    stored = run.to_json()
+    assert run.pending is not None
+    tampered = RunResult.from_json(stored)
+    tampered.turn = "chosen-in-storage"
+    with pytest.raises(ResumeError, match="cannot hold a turn id") as info:
+        await kit.resume(tampered, Answer(run.pending.id, True))
+    assert info.value.reason == "seal" and ask.runs == 2, "nothing ran"
+    step = await kit.resume(RunResult.from_json(stored), Answer(run.pending.id, True))
+    assert ask.runs == 3 and step.seal is not None and step.seal.startswith("v3.")

@@ -35,7 +35,7 @@ import base64
 import hashlib
 import hmac
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,6 +58,7 @@ __all__ = [
     "canonical",
     "chain",
     "digest",
+    "key_set",
     "parse_v3",
     "same",
     "sub",
@@ -217,6 +218,44 @@ class SealKey:
             sealed["requests"] = wire["requests"]
         body = canonical(sealed)
         return V1_PREFIX + _b64(hmac.new(self._secret, _V1_DOMAIN + body, "sha256").digest())
+
+
+#: The fewest bytes a toolkit key may have.
+MIN_SECRET_BYTES = 16
+
+
+def key_set(
+    secret: bytes | None, secrets_: Mapping[str, bytes] | None, active_key: str | None
+) -> tuple[dict[str, SealKey], SealKey | None]:
+    """The toolkit's keys by id and the active one, from `Toolkit`'s arguments; `ValueError`
+    or `TypeError` for arguments that do not make a key set."""
+    if secret is not None and secrets_ is not None:
+        raise ValueError("give either secret= (one key) or secrets= (keys by id), not both")
+    if secret is not None:
+        if active_key is not None:
+            raise ValueError("active_key names one of secrets=; with secret= there is one key")
+        secrets_ = {"default": secret}
+        active_key = "default"
+    if secrets_ is None:
+        if active_key is not None:
+            raise ValueError("active_key names one of secrets=, and no secrets were given")
+        return {}, None
+    if not isinstance(secrets_, Mapping) or not secrets_:
+        raise ValueError("secrets must be a non-empty dict of key id to key bytes")
+    keys: dict[str, SealKey] = {}
+    for key_id, key in secrets_.items():
+        if not isinstance(key_id, str) or not KEY_ID.fullmatch(key_id):
+            raise ValueError(f"a key id must be 1 to 64 of [A-Za-z0-9_-], got {key_id!r}")
+        if not isinstance(key, bytes) or len(key) < MIN_SECRET_BYTES:
+            raise ValueError(f"secret must be bytes, at least {MIN_SECRET_BYTES} of them (key {key_id!r})")
+        keys[key_id] = SealKey(key, key_id)
+    if active_key is None:
+        if len(keys) > 1:
+            raise ValueError(f"active_key must name the key that seals new runs, one of {sorted(keys)}")
+        active_key = next(iter(keys))
+    if active_key not in keys:
+        raise ValueError(f"active_key {active_key!r} is not one of the secrets' ids {sorted(keys)}")
+    return keys, keys[active_key]
 
 
 def add(total: int, term: int) -> int:

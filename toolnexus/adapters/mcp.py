@@ -7,12 +7,15 @@ appears in what they return.
 
 from __future__ import annotations
 
+import contextlib
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
 from toolnexus_wire import MAX_DEPTH, WireError, dumps
 
+from .._engine import is_approval
 from .._result import Answer, ContentPart, Request, ToolResult
 from .._suspend import pending, pending_of
 from ._common import ToolLike, omitted, shape, specs_of
@@ -260,7 +263,12 @@ def mcp_input_required(result: ToolResult) -> dict[str, Any] | None:
 
 def answer_from_mcp(request: Request, input_responses: Mapping[str, Any]) -> Answer:
     """The `Answer` to `request` in the `inputResponses` of a retried call (the client's
-    `ElicitResult` under the request's id). Raises `WireError` when it is missing or malformed."""
+    `ElicitResult` under the request's id). Raises `WireError` when it is missing or malformed.
+
+    MCP form content holds only strings, numbers and booleans, so the edited arguments of the
+    toolkit's own approval (`needs_approval`) travel as JSON text in `content["arguments"]`:
+    for such a request that text is read back into the value it spells (text that is not JSON
+    stays a string, which the loop refuses as arguments that are not an object)."""
     where = f"$.inputResponses[{dumps(request.id)}]"
     response = input_responses.get(request.id) if isinstance(input_responses, Mapping) else None
     if not isinstance(response, Mapping):
@@ -270,10 +278,23 @@ def answer_from_mcp(request: Request, input_responses: Mapping[str, Any]) -> Ans
         content = response.get("content")
         if content is not None and not isinstance(content, Mapping):
             raise WireError("InputResponses", [(f"{where}.content", "expected an object")])
-        return Answer(request.id, True, dict(content) if content is not None else None)
+        data = dict(content) if content is not None else None
+        if (
+            data is not None
+            and isinstance(data.get("arguments"), str)
+            and is_approval(_tool_of(request), request)
+        ):
+            with contextlib.suppress(ValueError):
+                data["arguments"] = json.loads(data["arguments"])
+        return Answer(request.id, True, data)
     if action in ("decline", "cancel"):
         return Answer(request.id, False, reason="declined" if action == "decline" else "cancelled")
     raise WireError("InputResponses", [(f"{where}.action", "expected accept, decline or cancel")])
+
+
+def _tool_of(request: Request) -> str:
+    tool = (request.data or {}).get("tool")
+    return tool if isinstance(tool, str) else ""
 
 
 def _from_input_required(obj: Mapping[str, Any]) -> ToolResult:
