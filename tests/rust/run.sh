@@ -8,11 +8,13 @@
 #                                                   conformance binary (built with
 #                                                   `lossless`) run over idl/examples with
 #                                                   --check, and over the vectors it builds
-#                                                   (idl/examples/built.json) with --built
-#   bash tests/rust/run.sh conformance [--check] DIR | --built FILE
+#                                                   (idl/examples/built.json) with --built,
+#                                                   and over the helper vectors
+#                                                   (idl/helpers) with --helpers
+#   bash tests/rust/run.sh conformance [--check] DIR | --built FILE | --helpers DIR
 #                                                   builds (if needed) and runs the conformance
 #                                                   binary: one JSON line per vector in DIR
-#                                                   (or built from FILE)
+#                                                   (or built from FILE, or helper cases)
 #   bash tests/rust/run.sh lint                     the hand-written Rust where it is edited
 #                                                   (support/rust, over the generated types):
 #                                                   rustfmt --check, cargo clippy --all-targets
@@ -96,7 +98,7 @@ if [[ "${1:-}" == "conformance" ]]; then
     cargo build --quiet --manifest-path "$CONFORMANCE/Cargo.toml"
     exec "$BIN" "$@"
 fi
-[[ $# -eq 0 ]] || die "usage: run.sh [conformance [--check] DIR | conformance --built FILE | lint]"
+[[ $# -eq 0 ]] || die "usage: run.sh [conformance [--check] DIR | conformance --built FILE | conformance --helpers DIR | lint]"
 
 cd "$CRATE"
 
@@ -133,6 +135,7 @@ echo "built $BIN"
 if [[ -d "$ROOT/idl/examples" ]]; then
     "$BIN" --check "$ROOT/idl/examples" >/dev/null
     "$BIN" --built "$ROOT/idl/examples/built.json" >/dev/null
+    "$BIN" --helpers "$ROOT/idl/helpers" >/dev/null
 else
     echo "no idl/examples yet: the binary was built but not run"
 fi

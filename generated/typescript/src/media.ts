@@ -9,6 +9,7 @@
 // with the same content-sniffing table. Only `fromPath` does I/O, through Node.js's `node:fs`
 // (found with `process.getBuiltinModule`, so the package loads without Node.js too).
 
+import { checkMimeType, checkUrl, displayable, hiddenCharacter, refused } from "./links.js";
 import type { ContentPart } from "./types.js";
 
 /** The default size limit of {@link fromPath}: 20 MiB. */
@@ -41,13 +42,6 @@ function build(kind: PartKind, fields: { text?: string; mimeType?: string; data?
   return part;
 }
 
-function needMimeType(mimeType: unknown): string {
-  if (typeof mimeType !== "string" || mimeType.trim() === "") {
-    throw new Error(`a part needs a MIME type such as "image/png", got ${JSON.stringify(mimeType) ?? String(mimeType)}`);
-  }
-  return mimeType;
-}
-
 /** A `text` part holding `s`. */
 export function text(s: string): ContentPart {
   if (typeof s !== "string") {
@@ -58,13 +52,14 @@ export function text(s: string): ContentPart {
 
 /**
  * A part holding `bytes` as base64 `data`; its kind follows the MIME family (`image`, `audio`,
- * else `file`).
+ * else `file`). Control and bidi formatting characters in `name` become U+FFFD.
  *
- * @throws Error when `mimeType` is empty.
+ * @throws Error with a `code`: `missing-mime-type` when `mimeType` is empty, `bad-mime-type`
+ *   when it is blank or holds a control character (such as a line break).
  */
 export function fromBytes(bytes: Uint8Array, mimeType: string, name?: string): ContentPart {
-  const mime = needMimeType(mimeType);
-  return build(kindFor(mime), { mimeType: mime, data: base64(bytes), name });
+  const mime = checkMimeType(mimeType);
+  return build(kindFor(mime), { mimeType: mime, data: base64(bytes), name: name === undefined ? undefined : displayable(name) });
 }
 
 /**
@@ -73,26 +68,36 @@ export function fromBytes(bytes: Uint8Array, mimeType: string, name?: string): C
  * A `data:` URL (RFC 2397: `data:<mime>;base64,<base64>`, or percent-encoded text without
  * `;base64`) is decoded: the part holds its bytes in `data`, with its media type (or `mimeType`,
  * when given; `text/plain;charset=US-ASCII` when it names none). Any other URL is kept as `url`,
- * by reference, and needs `mimeType`, since nothing is fetched.
+ * by reference: it must be an `http` or `https` URL, and needs `mimeType`, since nothing is
+ * fetched.
  *
- * @throws Error when the URL is empty, when a URL other than `data:` comes without a MIME type,
- *   or when a `data:` URL is malformed (no comma, base64 that is not valid).
+ * @throws Error with a `code`: `empty-url`; `bad-url` for another scheme (`javascript:`,
+ *   `file:`...) or a control or bidi formatting character in the URL; `bad-data-url` for a
+ *   malformed `data:` URL (no comma, base64 that is not valid); `missing-mime-type` for a URL
+ *   by reference without a MIME type; `bad-mime-type` for one that is blank or holds a
+ *   control character.
  */
 export function fromUrl(url: string, mimeType?: string, name?: string): ContentPart {
   if (typeof url !== "string" || url === "") {
-    throw new Error(`fromUrl needs a non-empty URL, got ${JSON.stringify(url) ?? String(url)}`);
+    throw refused("empty-url", `fromUrl needs a non-empty URL, got ${JSON.stringify(url) ?? String(url)}`);
+  }
+  const hidden = hiddenCharacter(url);
+  if (hidden !== undefined) {
+    throw refused("bad-url", `the URL ${JSON.stringify(url)} holds ${hidden}`);
   }
   if (url.slice(0, 5).toLowerCase() === "data:") {
     const [own, bytes] = dataUrl(url);
     return fromBytes(bytes, mimeType !== undefined && mimeType !== "" ? mimeType : own, name);
   }
+  checkUrl(url);
   if (mimeType === undefined || mimeType === "") {
-    throw new Error(
+    throw refused(
+      "missing-mime-type",
       `a part by URL needs its MIME type, as nothing is fetched: fromUrl(${JSON.stringify(url)}, "image/png")`,
     );
   }
-  const mime = needMimeType(mimeType);
-  return build(kindFor(mime), { mimeType: mime, url, name });
+  const mime = checkMimeType(mimeType);
+  return build(kindFor(mime), { mimeType: mime, url, name: name === undefined ? undefined : displayable(name) });
 }
 
 /** The MIME type and the bytes of a `data:` URL. */
@@ -100,7 +105,7 @@ function dataUrl(url: string): [string, Uint8Array] {
   const rest = url.slice(5);
   const comma = rest.indexOf(",");
   if (comma < 0) {
-    throw new Error("a data: URL needs a comma between its media type and its data");
+    throw refused("bad-data-url", "a data: URL needs a comma between its media type and its data");
   }
   const params = rest.slice(0, comma).split(";").map((p) => p.trim());
   const isBase64 = params.length > 1 && (params[params.length - 1] as string).toLowerCase() === "base64";
@@ -114,7 +119,7 @@ function dataUrl(url: string): [string, Uint8Array] {
   }
   const bytes = unbase64(raw);
   if (bytes === undefined) {
-    throw new Error("the data: URL's base64 is not valid (standard alphabet, with padding)");
+    throw refused("bad-data-url", "the data: URL's base64 is not valid (standard alphabet, with padding)");
   }
   return [mimeType, bytes];
 }
@@ -329,7 +334,8 @@ function suffixOf(name: string): string {
 }
 
 /**
- * A part holding the file at `path`, named after it (its base name).
+ * A part holding the file at `path`, named after it (its base name, with each control and bidi
+ * formatting character replaced with U+FFFD, as the Python and Rust helpers name it).
  *
  * The MIME type comes from the file's first bytes for common formats (PNG, JPEG, GIF, WebP,
  * PDF, WAV, MP3, OGG, FLAC, MP4, WebM...), else from its extension, else
@@ -337,12 +343,15 @@ function suffixOf(name: string): string {
  * socket or device is refused before it is opened, and again after (the file is opened without
  * blocking); a file larger than `maxBytes`, or growing past it while it is read, is refused.
  *
- * @throws Error with a `code`: `node:fs`'s own (`ENOENT`, `EACCES`, `ELOOP`...), `EISDIR` for a
- *   directory, `ENOTREG` for a FIFO, socket or device, `EFBIG` over the limit; each message
- *   names the path.
+ * @throws Error with a `code`: `node:fs`'s own (`ENOENT`, `ENOTDIR`, `EACCES`, `ELOOP`...),
+ *   `EISDIR` for a directory, `ENOTREG` for a FIFO, socket or device, `EFBIG` over the limit,
+ *   `EINVAL` for a path holding a NUL character; each message names the path.
  */
 export function fromPath(path: string, options: { readonly maxBytes?: number } = {}): ContentPart {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (path.includes("\0")) {
+    throw fileError("EINVAL", path, "holds a NUL character, which no file name can");
+  }
   const fs = builtin<NodeFs>("node:fs");
   checkRegular(path, fs.statSync(path), maxBytes); // follows links; a FIFO is never opened
   // The path may be swapped between that check and the open (for a FIFO, whose open blocks
@@ -373,7 +382,7 @@ export function fromPath(path: string, options: { readonly maxBytes?: number } =
     raw.set(chunk, at);
     at += chunk.length;
   }
-  const name = builtin<NodePath>("node:path").basename(path);
+  const name = displayable(builtin<NodePath>("node:path").basename(path));
   return fromBytes(raw, sniffMime(raw.subarray(0, SNIFF_BYTES), suffixOf(name)), name);
 }
 

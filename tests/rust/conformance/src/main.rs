@@ -23,6 +23,15 @@
 //! {"vector":"part-5MB","ok":true,"same":true,"parseMs":12.3,"emitMs":4.5}
 //! {"vector":"part-5MB-bad-last-character","ok":false,"path":"$.parts[0].data","error":"...","parseMs":9.1}
 //! ```
+//!
+//! `toolnexus-conformance --helpers <idl/helpers>` runs the helper vectors (edge inputs
+//! of `from_path`, `from_url`, `from_bytes`, `pending`, `auth_required`) and judges them
+//! the same way (`helpers: N passed, N failed`):
+//!
+//! ```text
+//! {"case":"from_url/https-by-reference","ok":true,"value":{"type":"image",...}}
+//! {"case":"from_url/javascript-url","ok":false,"error":"bad-url","message":"..."}
+//! ```
 
 use std::fs;
 use std::io::{self, Write};
@@ -32,9 +41,10 @@ use std::process::ExitCode;
 use toolnexus::serde_json::{Map, Value};
 
 mod built;
+mod helpers;
 
-const USAGE: &str =
-    "usage: toolnexus-conformance [--check] <idl/examples> | --built <idl/examples/built.json>";
+const USAGE: &str = "usage: toolnexus-conformance [--check] <idl/examples> \
+                     | --built <idl/examples/built.json> | --helpers <idl/helpers>";
 
 struct Vector {
     type_name: String,
@@ -46,12 +56,15 @@ struct Vector {
 fn main() -> ExitCode {
     let mut check = false;
     let mut built = false;
+    let mut helpers = false;
     let mut root = None;
     for arg in std::env::args_os().skip(1) {
         if arg == "--check" {
             check = true;
         } else if arg == "--built" {
             built = true;
+        } else if arg == "--helpers" {
+            helpers = true;
         } else if arg == "-h" || arg == "--help" {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -66,8 +79,13 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
-    if built {
-        return match built::run(&root) {
+    if built || helpers {
+        let judged = if built {
+            built::run(&root)
+        } else {
+            helpers::run(&root)
+        };
+        return match judged {
             Ok(true) => ExitCode::SUCCESS,
             Ok(false) => ExitCode::from(1),
             Err(e) => {
