@@ -41,7 +41,7 @@ def test_the_wire_package_exports_the_idl_types_and_its_base():
         [
             *WIRE_TYPES,
             *("JsonNumber", "MAX_DEPTH", "SCHEMA_VERSION", "ToolnexusError", "WireError", "WireModel"),
-            *("dumps", "json_path"),
+            *("dumps", "json_path", "check_mime_type", "check_url", "displayable"),
         ]
     )
     assert IDL.version == toolnexus_wire.SCHEMA_VERSION

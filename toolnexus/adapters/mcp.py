@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
-from toolnexus_wire import MAX_DEPTH, WireError, dumps
+from toolnexus_wire import MAX_DEPTH, WireError, check_mime_type, check_url, displayable, dumps
 
 from .._engine import is_approval
 from .._result import Answer, ContentPart, Request, ToolResult
@@ -105,11 +105,21 @@ def _string(block: Mapping[str, Any], key: str, path: str) -> str:
     return value
 
 
+def _mime_type(mime_type: str, path: str) -> str:
+    """`mime_type`, unless it is blank or holds a control character (a line break would split
+    the header a host serves the part under): `WireError` at `path`."""
+    try:
+        return check_mime_type(mime_type)
+    except ValueError as exc:
+        raise _problem(path, str(exc)) from None
+
+
 def _part(kind: str, mime_type: str, data: str, name: str | None, path: str, data_key: str) -> ContentPart:
     """A part from a block at `path` whose base64 is under `data_key`; errors name MCP's paths."""
+    _mime_type(mime_type, f"{path}.mimeType")
     wire: dict[str, Any] = {"type": kind, "mimeType": mime_type, "data": data}
     if name:
-        wire["name"] = name
+        wire["name"] = displayable(name)
     try:
         return ContentPart.from_wire(wire)
     except WireError as exc:
@@ -125,24 +135,39 @@ def _name_of(uri: str, path: str) -> str | None:
     except ValueError as exc:  # `http://[`: urllib refuses the host
         raise _problem(f"{path}.uri", f"not a valid URI: {exc}") from None
     name = unquote(tail).replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
-    return None if name in ("", ".", "..") else name
+    return None if name in ("", ".", "..") else displayable(name)
 
 
-def _link(block: Mapping[str, Any], path: str) -> ContentPart:
-    """A part by URL from a `resource_link` block; its name, cut to a file name, is the part's."""
+def _link(block: Mapping[str, Any], path: str) -> ContentPart | str:
+    """A part from a `resource_link` block: by URL for an `http` or `https` uri, with the data
+    of a `data:` uri (decoded, as `ContentPart.from_url` does), else a note saying it was left
+    out (a `javascript:` or `file:` link is not shown to a person, nor sent to a model or a
+    provider, and the note does not repeat it). Its name, cut to a file name, is the part's."""
     uri = _string(block, "uri", path)
     if not uri:
         raise _problem(f"{path}.uri", "expected a non-empty URI")
     mime_type = block.get("mimeType") or ""
     if not isinstance(mime_type, str):
         raise _problem(f"{path}.mimeType", "expected a string")
+    if mime_type:
+        _mime_type(mime_type, f"{path}.mimeType")
     label = block.get("name") or ""
     if not isinstance(label, str):
         raise _problem(f"{path}.name", "expected a string")
     # MCP requires a name; `mcp_call_tool_result` writes the uri for a part without one.
-    name = "" if label == uri else label.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    name = "" if label == uri else displayable(label.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1])
     if name in (".", ".."):
         name = ""
+    if uri[:5].lower() == "data:":
+        try:
+            return ContentPart.from_url(uri, mime_type or None, name=name or None)
+        except ValueError as exc:
+            raise _problem(f"{path}.uri", str(exc)) from None
+    try:
+        check_url(uri)
+    except ValueError:
+        shown = f" {name!r}" if name else ""
+        return f"[resource_link{shown} left out: its URL is not an http, https or data: URL]"
     kind = ContentPart.kind_for(mime_type) if mime_type else "file"
     return ContentPart(kind, mime_type=mime_type, url=uri, name=name)
 
@@ -157,6 +182,7 @@ def _resource(resource: Any, texts: list[str], parts: list[ContentPart], path: s
     mime_type = resource.get("mimeType") or "application/octet-stream"
     if not isinstance(mime_type, str):
         raise _problem(f"{path}.mimeType", "expected a string")
+    _mime_type(mime_type, f"{path}.mimeType")
     blob = _string(resource, "blob", path)
     parts.append(_part(ContentPart.kind_for(mime_type), mime_type, blob, _name_of(uri, path), path, "blob"))
 
@@ -167,15 +193,23 @@ def from_mcp_call_tool_result(obj: Mapping[str, Any]) -> ToolResult:
     Text blocks and embedded text resources are joined with newlines into `output`;
     when there is no text, `structuredContent` becomes the output as JSON text (a
     server that sends both is asked by MCP to repeat the structure as text). Image
-    and audio blocks and embedded blobs become parts; a resource link becomes a line
-    naming its uri; `isError` is kept; `_meta` is kept host-only in
-    `metadata["_meta"]`. A block of an unknown type becomes a line saying it was
-    left out. Raises `WireError` naming the path of the first malformed place.
+    and audio blocks and embedded blobs become parts; a resource link becomes a part by
+    URL when its uri is `http` or `https`, a part holding the data of a `data:` uri, and
+    a line saying it was left out for any other scheme (`javascript:`, `file:`...);
+    `isError` is kept; `_meta` is kept host-only in `metadata["_meta"]`. A block of an
+    unknown type becomes a line saying it was left out. Names have control and bidi
+    formatting characters replaced with U+FFFD. Raises `WireError` naming the path of
+    the first malformed place, a MIME type that is blank or holds a control character
+    included.
 
     MCP's `input_required` result (`resultType: "input_required"`) becomes a suspension:
     its elicitations' messages are the prompt (a single URL-mode one is an
     `authorization` with its url, anything else `input`), and the MCP requests and
     `requestState` are kept in the request's `data["mcp"]`, for `mcp_input_responses`.
+    The prompt is shown to a person, so control and bidi formatting characters in it
+    (a NUL, a terminal's escape sequences) become U+FFFD; line breaks and tabs stay. A
+    URL-mode elicitation whose url is not `http` or `https` is a `WireError` at its
+    `url`: it is not asked.
     """
     if not isinstance(obj, Mapping):
         raise _problem("$", "expected an object")
@@ -199,7 +233,11 @@ def from_mcp_call_tool_result(obj: Mapping[str, Any]) -> ToolResult:
         elif kind == "resource":
             _resource(block.get("resource"), texts, parts, f"{path}.resource")
         elif kind == "resource_link":
-            parts.append(_link(block, path))
+            link = _link(block, path)
+            if isinstance(link, str):
+                texts.append(link)
+            else:
+                parts.append(link)
         else:
             texts.append(f"[{kind} content left out]")
     output = "\n".join(texts)
@@ -319,15 +357,21 @@ def _from_input_required(obj: Mapping[str, Any]) -> ToolResult:
         if not isinstance(params, Mapping):
             raise _problem(f"{path}.params", "expected an object")
         if method == _ELICIT:
-            prompts.append(_string(params, "message", f"{path}.params"))
+            prompts.append(displayable(_string(params, "message", f"{path}.params"), lines=True))
             if params.get("mode") == "url":
-                urls.append(_string(params, "url", f"{path}.params"))
+                url = _string(params, "url", f"{path}.params")
+                try:
+                    urls.append(check_url(url))
+                except ValueError as exc:
+                    raise _problem(
+                        f"{path}.params.url", f"a person is sent only to an http or https URL: {exc}"
+                    ) from None
         elif method == "sampling/createMessage":
             prompts.append("[the server asks the client for a model completion]")
         elif method == "roots/list":
             prompts.append("[the server asks for the client's roots]")
         else:
-            prompts.append(f"[the server asks for {method}]")
+            prompts.append(f"[the server asks for {displayable(method)}]")
     mcp: dict[str, Any] = {}
     if requests is not None:
         mcp["inputRequests"] = dict(requests)

@@ -263,7 +263,7 @@ fn serde_deserialize_goes_through_the_same_checks() {
 
 #[test]
 fn enums_compare_with_strings() {
-    let part = ContentPart::from_bytes(b"x", "image/png");
+    let part = ContentPart::from_bytes(b"x", "image/png").unwrap();
     assert_eq!(part.kind, "image");
     assert!("image" == part.kind && part.kind == *"image");
     assert_eq!(part.kind.to_string(), "image");

@@ -205,7 +205,7 @@ fn r4_emitting_refuses_what_parsing_would() {
     r.extra.insert("later".to_owned(), nested(100));
     assert!(!emits(&r));
     // A part's unknown key at level 4 (the result 1, parts 2, the part 3).
-    let mut part = ContentPart::from_bytes(b"x", "text/plain");
+    let mut part = ContentPart::from_bytes(b"x", "text/plain").unwrap();
     part.extra.insert("later".to_owned(), nested(97));
     let mut r = ToolResult::ok("x");
     r.parts.push(part.clone());
