@@ -53,8 +53,14 @@ def transfer(amount: int, ctx: ToolContext) -> object:
     return f"transferred {amount}"
 
 
+@tool
+def balance(amount: int) -> str:
+    """Reads a balance: a call that finishes without asking."""
+    return f"balance {amount}"
+
+
 def toolkit() -> Toolkit:
-    return Toolkit([transfer], secret=SECRET)
+    return Toolkit([transfer, balance], secret=SECRET)
 
 
 def row(figure: str, case: str, ratio: float, target: float | None, detail: str) -> None:
@@ -442,7 +448,7 @@ async def _turns(
 ) -> tuple[float, list[float]]:
     """Run `n` turns of one call at `concurrency` at once; for `suspends`, answer each as soon as
     it waits and time the answer to the result."""
-    name = "transfer"
+    name = "transfer" if kind == "suspends" else "balance"
     gate = asyncio.Semaphore(concurrency)
     latencies: list[float] = []
 

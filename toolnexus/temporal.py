@@ -169,7 +169,6 @@ class _Activities:
 
         beat = activity.info().heartbeat_timeout
         interval = beat.total_seconds() / 3 if beat else 1.0
-        activity.heartbeat()
         task = asyncio.ensure_future(
             self._toolkit.perform(
                 call,
