@@ -13,6 +13,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+import toolnexus_wire
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, TypeAdapter
@@ -20,13 +21,11 @@ from pydantic.json_schema import GenerateJsonSchema
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-import toolnexus_wire
-from toolnexus import RunResult, ToolCall, ToolResult, Toolkit, tool
+from toolnexus import RunResult, ToolCall, Toolkit, ToolResult, tool
 
 ROOT = Path(__file__).resolve().parent.parent
-BUNDLE: dict[str, Any] = json.loads((ROOT / "generated" / "jsonschema" / "toolnexus.schema.json").read_text())[
-    "$defs"
-]
+BUNDLE_PATH = ROOT / "generated" / "jsonschema" / "toolnexus.schema.json"
+BUNDLE: dict[str, Any] = json.loads(BUNDLE_PATH.read_text())["$defs"]
 WIRE_TYPES = list(BUNDLE)
 MODES = ["validation", "serialization"]
 
@@ -34,9 +33,7 @@ MODES = ["validation", "serialization"]
 def _rebased(node: Any, prefix: str) -> Any:
     """The bundle's schema with its `#/$defs/` references under `prefix` instead."""
     if isinstance(node, dict):
-        return {
-            k: (prefix + v[len("#/$defs/") :] if k == "$ref" else _rebased(v, prefix)) for k, v in node.items()
-        }
+        return {k: prefix + v[8:] if k == "$ref" else _rebased(v, prefix) for k, v in node.items()}
     if isinstance(node, list):
         return [_rebased(v, prefix) for v in node]
     return node
@@ -124,7 +121,9 @@ def test_a_real_request_and_response_match_the_published_schema(
     check("ToolCall", body)
     response = client.post("/run", json=body)
     assert response.status_code == 200
-    assert response.text == '{"status":"done","results":[{"id":"c1","name":"add","result":{"output":"3","isError":false}}]}'
+    assert response.text == (
+        '{"status":"done","results":[{"id":"c1","name":"add","result":{"output":"3","isError":false}}]}'
+    )
     check("RunResult", response.json())
     assert RunResult.from_json(response.text).results[0].result.output == "3"
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._result import ContentPart, ToolCallResult
-from ._common import ToolLike, omitted, shape, specs_of
+from ._common import ToolLike, declared, omitted, shape
 
 __all__ = ["anthropic_tool_result", "anthropic_tools"]
 
@@ -20,11 +20,19 @@ _IMAGES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 
 
 def anthropic_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
-    """Messages `tools`: `{name, description, input_schema}`."""
-    return [
-        {"name": s.name, "description": s.description, "input_schema": s.input_schema}
-        for s in specs_of(tools)
-    ]
+    """Messages `tools`: `{name, description, input_schema}`, and `"strict": true` for a
+    tool made with `strict=True`."""
+    out: list[dict[str, Any]] = []
+    for s, strict in declared(tools):
+        declaration: dict[str, Any] = {
+            "name": s.name,
+            "description": s.description,
+            "input_schema": s.input_schema,
+        }
+        if strict:
+            declaration["strict"] = True
+        out.append(declaration)
+    return out
 
 
 def _plain_text(part: ContentPart) -> str | None:

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._result import ContentPart, ToolCallResult
-from ._common import ToolLike, data_url, file_name, omitted, shape, specs_of, text_with
+from ._common import ToolLike, data_url, declared, file_name, omitted, shape, text_with
 
 __all__ = [
     "openai_chat_messages",
@@ -32,21 +32,27 @@ _CHAT_AUDIO = {
 
 
 def openai_chat_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
-    """Chat Completions `tools`: `{"type": "function", "function": {name, description, parameters}}`."""
-    return [
-        {
-            "type": "function",
-            "function": {"name": s.name, "description": s.description, "parameters": s.input_schema},
+    """Chat Completions `tools`: `{"type": "function", "function": {name, description, parameters}}`,
+    with `"strict": true` in `function` for a tool made with `strict=True`."""
+    out: list[dict[str, Any]] = []
+    for s, strict in declared(tools):
+        function: dict[str, Any] = {
+            "name": s.name,
+            "description": s.description,
+            "parameters": s.input_schema,
         }
-        for s in specs_of(tools)
-    ]
+        if strict:
+            function["strict"] = True
+        out.append({"type": "function", "function": function})
+    return out
 
 
 def openai_responses_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
-    """Responses `tools`: `{"type": "function", name, description, parameters, "strict": False}`.
+    """Responses `tools`: `{"type": "function", name, description, parameters, strict}`.
 
     `strict` is required by the SDK and defaults to true on the Responses API, which
-    would demand a schema in OpenAI's strict subset; it is written as `False`.
+    demands a schema in OpenAI's strict subset: it is `True` for a tool made with
+    `strict=True` (whose schema is in it), and `False` for any other.
     """
     return [
         {
@@ -54,9 +60,9 @@ def openai_responses_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
             "name": s.name,
             "description": s.description,
             "parameters": s.input_schema,
-            "strict": False,
+            "strict": strict,
         }
-        for s in specs_of(tools)
+        for s, strict in declared(tools)
     ]
 
 
