@@ -108,12 +108,15 @@ def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _arguments(raw: Any) -> dict[str, Any] | str:
-    """The arguments as a dict, or why they are not a JSON object (after `$: `)."""
+def _arguments(raw: Any, text: bool) -> dict[str, Any] | str:
+    """The arguments as a dict, or why they are not a JSON object (after `$: `). `text`: the
+    provider sends them as JSON text (OpenAI), rather than as an object (the others)."""
     if isinstance(raw, Mapping):
         value: Any = dict(raw)
-    elif raw is None or (isinstance(raw, str) and not raw.strip()):
+    elif raw is None or (text and isinstance(raw, str) and not raw.strip()):
         return {}
+    elif not text:
+        value = raw
     elif isinstance(raw, str):
         try:
             value = json.loads(raw, parse_constant=_refuse_constant, object_pairs_hook=_no_repeats)
@@ -131,13 +134,13 @@ def _arguments(raw: Any) -> dict[str, Any] | str:
     return value
 
 
-def _add(out: ParsedCalls, call_id: Any, name: Any, raw: Any) -> None:
+def _add(out: ParsedCalls, call_id: Any, name: Any, raw: Any, *, text: bool = False) -> None:
     call_id = call_id if isinstance(call_id, str) else "" if call_id is None else str(call_id)
     if not isinstance(name, str) or not name:
         result = ToolResult.error(f"the tool call {call_id!r} names no tool")
         out.refused.append(ToolCallResult(call_id, "" if not isinstance(name, str) else name, result))
         return
-    arguments = _arguments(raw)
+    arguments = _arguments(raw, text)
     if isinstance(arguments, str):
         result = ToolResult.error(f"invalid arguments for {name}: $: {arguments}")
         out.refused.append(ToolCallResult(call_id, name, result))
@@ -164,7 +167,7 @@ def openai_chat_tool_calls(message: Any) -> ParsedCalls:
             )
             out.refused.append(ToolCallResult(_get(item, "id") or "", name or "", result))
             continue
-        _add(out, _get(item, "id"), _get(function, "name"), _get(function, "arguments"))
+        _add(out, _get(item, "id"), _get(function, "name"), _get(function, "arguments"), text=True)
     return out
 
 
@@ -175,7 +178,7 @@ def openai_responses_tool_calls(response: Any) -> ParsedCalls:
     out = ParsedCalls([], [])
     for item in _items(items, "output"):
         if _get(item, "type") == "function_call":
-            _add(out, _get(item, "call_id"), _get(item, "name"), _get(item, "arguments"))
+            _add(out, _get(item, "call_id"), _get(item, "name"), _get(item, "arguments"), text=True)
     return out
 
 

@@ -24,14 +24,15 @@ if TYPE_CHECKING:
         FunctionResponseFileDataDict,
         FunctionResponsePartDict,
         PartDict,
-        ToolDict,
+        ToolListUnionDict,
     )
 
 __all__ = ["gemini_function_response", "gemini_tools"]
 
 
-def gemini_tools(tools: Iterable[ToolLike]) -> list[ToolDict]:
-    """Gemini `tools`: one element whose `function_declarations` lists every tool.
+def gemini_tools(tools: Iterable[ToolLike]) -> ToolListUnionDict:
+    """Gemini `tools`: one element whose `function_declarations` lists every tool (a `ToolDict`;
+    typed as the list `GenerateContentConfigDict.tools` takes, whose elements may be other things).
 
     The input schema goes in `parameters_json_schema`, which takes JSON Schema as it is;
     `parameters` takes only Gemini's OpenAPI subset and refuses `$defs`, `$ref` and
