@@ -610,6 +610,26 @@ def test_a_suspension_is_an_mcp_input_required_result_the_sdk_accepts():
     assert mcp_input_required(result("boom", error=True)) is None
 
 
+def test_an_approval_elicitation_shows_the_arguments():
+    arguments = {"invoice": "INV-7", "amount": 250, "note": "für Jan"}
+    approval = Request(
+        "approval",
+        "Allow void_invoice to run with these arguments?",
+        data={"tool": "void_invoice", "arguments": arguments},
+    )
+    form = mcp_input_required(pending(approval))
+    parsed = sdk_model(mcp_types.InputRequiredResult, form)
+    [elicit] = parsed.input_requests.values()
+    assert elicit.params.message == (
+        "Allow void_invoice to run with these arguments?\n"
+        '{\n  "invoice": "INV-7",\n  "amount": 250,\n  "note": "für Jan"\n}'
+    )
+    # A question whose data holds other things is asked as it is.
+    question = Request("input", "Which invoice?", data={"arguments": {"x": 1}})
+    [asked] = mcp_input_required(pending(question))["inputRequests"].values()
+    assert asked["params"]["message"] == "Which invoice?"
+
+
 @pytest.mark.parametrize(
     ("response", "ok", "data", "reason"),
     [
