@@ -206,6 +206,23 @@ fn from_bytes_kind_follows_the_mime_family() {
 }
 
 #[test]
+fn with_name_names_a_part_as_python_and_typescript_do() {
+    let part = ContentPart::from_bytes(b"hi", "application/pdf").with_name("a.pdf");
+    assert_eq!(
+        part.to_json(),
+        r#"{"type":"file","mimeType":"application/pdf","data":"aGk=","name":"a.pdf"}"#
+    );
+    let linked = ContentPart::from_url("https://e.com/v.mp4", Some("video/mp4"))
+        .unwrap()
+        .with_name("v.mp4");
+    assert_eq!(linked.name, "v.mp4");
+    assert_eq!(
+        ContentPart::from_bytes(b"hi", "a/b").with_name("").to_json(),
+        r#"{"type":"file","mimeType":"a/b","data":"aGk="}"#
+    );
+}
+
+#[test]
 fn from_url_keeps_a_url_and_needs_its_mime_type() {
     let part = ContentPart::from_url("https://e.com/cat.png", Some("image/png")).unwrap();
     assert_eq!(part.kind, ContentPartKind::Image);

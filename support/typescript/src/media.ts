@@ -53,13 +53,34 @@ export function text(s: string): ContentPart {
   return build("text", { text: s });
 }
 
+/** The optional arguments of `fromBytes` and `fromUrl`, given by name as in Python and Rust. */
+export interface PartOptions {
+  /** A file name for the content (never a path); left out of the wire when empty. */
+  name?: string | undefined;
+}
+
+/** The options object, checked: a bare string (the old positional `name`) is refused. */
+function partOptions(options: PartOptions | undefined, fn: string): PartOptions {
+  if (options === undefined) {
+    return {};
+  }
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new TypeError(`${fn} takes its name in an options object, ${fn}(..., { name: "a.png" }); got ${typeof options}`);
+  }
+  if (options.name !== undefined && typeof options.name !== "string") {
+    throw new TypeError(`${fn}: name must be a string, got ${typeof options.name}`);
+  }
+  return options;
+}
+
 /**
  * A part holding `bytes` as base64 `data`; its kind follows the MIME family (`image`, `audio`,
- * else `file`).
+ * else `file`). `options.name` names it (Python: `name=`; Rust: `.with_name(...)`).
  *
- * @throws Error when `mimeType` is empty.
+ * @throws Error when `mimeType` is empty; TypeError when `options` is not an options object.
  */
-export function fromBytes(bytes: Uint8Array, mimeType: string, name?: string): ContentPart {
+export function fromBytes(bytes: Uint8Array, mimeType: string, options?: PartOptions): ContentPart {
+  const { name } = partOptions(options, "fromBytes");
   const mime = needMimeType(mimeType);
   return build(kindFor(mime), { mimeType: mime, data: base64(bytes), name });
 }
@@ -75,13 +96,14 @@ export function fromBytes(bytes: Uint8Array, mimeType: string, name?: string): C
  * @throws Error when the URL is empty, when a URL other than `data:` comes without a MIME type,
  *   or when a `data:` URL is malformed (no comma, base64 that is not valid).
  */
-export function fromUrl(url: string, mimeType?: string, name?: string): ContentPart {
+export function fromUrl(url: string, mimeType?: string, options?: PartOptions): ContentPart {
+  const { name } = partOptions(options, "fromUrl");
   if (typeof url !== "string" || url === "") {
     throw new Error(`fromUrl needs a non-empty URL, got ${JSON.stringify(url) ?? String(url)}`);
   }
   if (url.slice(0, 5).toLowerCase() === "data:") {
     const [own, bytes] = dataUrl(url);
-    return fromBytes(bytes, mimeType !== undefined && mimeType !== "" ? mimeType : own, name);
+    return fromBytes(bytes, mimeType !== undefined && mimeType !== "" ? mimeType : own, { name });
   }
   if (mimeType === undefined || mimeType === "") {
     throw new Error(
@@ -314,7 +336,7 @@ export function fromPath(path: string, options: { readonly maxBytes?: number } =
     at += chunk.length;
   }
   const name = builtin<NodePath>("node:path").basename(path);
-  return fromBytes(raw, sniffMime(raw.subarray(0, SNIFF_BYTES), suffixOf(name)), name);
+  return fromBytes(raw, sniffMime(raw.subarray(0, SNIFF_BYTES), suffixOf(name)), { name });
 }
 
 // ---------------------------------------------------------------------------------- sniffing
