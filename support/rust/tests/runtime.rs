@@ -217,7 +217,9 @@ fn with_name_names_a_part_as_python_and_typescript_do() {
         .with_name("v.mp4");
     assert_eq!(linked.name, "v.mp4");
     assert_eq!(
-        ContentPart::from_bytes(b"hi", "a/b").with_name("").to_json(),
+        ContentPart::from_bytes(b"hi", "a/b")
+            .with_name("")
+            .to_json(),
         r#"{"type":"file","mimeType":"a/b","data":"aGk="}"#
     );
 }
