@@ -509,7 +509,7 @@ def _schemas_module(idl: Idl, header: str) -> str:
     classes = ", ".join(f'models.{t.name}: "{t.name}"' for t in idl.types)
     return (
         f"{header}"
-        '"""Each wire type\'s JSON Schema from the IDL: what pydantic gives on every path (`model_json_schema()`, `TypeAdapter`, OpenAPI)."""\n\n'
+        '"""Each wire type\'s JSON Schema from the IDL: what pydantic gives on every path."""\n\n'
         "from __future__ import annotations\n\n"
         "import json\n"
         "from typing import Any\n\n"

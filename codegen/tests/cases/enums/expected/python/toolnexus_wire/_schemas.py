@@ -1,6 +1,6 @@
 # Generated from idl/ (enums schema 1.2.0, sha256 1b3351d4174578732efb74c03e93d6509b883db9b5a81ef4d561b8dcdffd2475).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
-"""Each wire type's JSON Schema from the IDL: what pydantic gives on every path (`model_json_schema()`, `TypeAdapter`, OpenAPI)."""
+"""Each wire type's JSON Schema from the IDL: what pydantic gives on every path."""
 
 from __future__ import annotations
 

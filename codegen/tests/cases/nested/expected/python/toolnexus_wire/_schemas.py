@@ -1,6 +1,6 @@
 # Generated from idl/ (nest schema 2.0.0, sha256 97126eb81160e4cbc9fbb0e6ef8c8b197963ea825c0f6c9aadd45fd2706b192f).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
-"""Each wire type's JSON Schema from the IDL: what pydantic gives on every path (`model_json_schema()`, `TypeAdapter`, OpenAPI)."""
+"""Each wire type's JSON Schema from the IDL: what pydantic gives on every path."""
 
 from __future__ import annotations
 
