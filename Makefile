@@ -47,7 +47,7 @@ test-floor: $(STAMP)
 	$(FLOOR_VENV)/bin/python -m pip install -q --disable-pip-version-check \
 		$$($(PY) codegen/pins.py floor) $$($(PY) codegen/pins.py test-tools)
 	PYTHONPATH=$(CURDIR):$(CURDIR)/generated/python $(FLOOR_VENV)/bin/python -m pytest -q -p no:cacheprovider \
-		tests/test_wire.py tests/test_fast_wire.py tests/test_tool.py tests/test_suspend.py \
+		tests/test_wire.py tests/test_fast_wire.py tests/test_tool.py tests/test_tool_decorator.py tests/test_suspend.py \
 		tests/test_content_part.py tests/test_public_api.py tests/test_toolkit.py tests/test_conformance.py
 
 ## dist: the wheel and sdist, the npm tarball and the .crate, into dist/

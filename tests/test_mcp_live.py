@@ -266,7 +266,7 @@ async def test_needs_approval_is_asked_before_the_tool_runs(
     async with connect(where, era, elicitation_callback=asked) as client:
         result = await client.call_tool("wipe", {"disk": "d1"})
     [params] = asked.asked
-    assert params.message == "Allow wipe to run with these arguments?"
+    assert params.message == 'Allow wipe to run with these arguments?\n{\n  "disk": "d1"\n}'
     if action == "accept":
         assert (result.is_error, _text(result)) == (False, "wiped d1")
     else:
@@ -450,7 +450,7 @@ async def test_consumed_suspension_with_wait_for(where: Any, era: tuple[str, str
     assert (request.kind, request.prompt) == ("input", "Delete 4 files?")
     assert run.results[0].result.output.startswith("deleted 4 files: consumed")
     assert run.results[1].result.output == "2"
-    assert approval.prompt == "Allow wipe to run with these arguments?"
+    assert approval.prompt == 'Allow wipe to run with these arguments?\n{\n  "disk": "d2"\n}'
     assert wiped.results[0].result.output == "wiped d2"
 
 

@@ -93,3 +93,10 @@ def test_the_positional_constructor_is_the_generated_class_own():
         cls = getattr(toolnexus, name)
         assert "__init__" in vars(cls), name
         assert list(inspect.signature(cls.__init__).parameters) == want, name
+
+
+def test_the_version_is_the_package_s_and_the_schema_s() -> None:
+    import importlib.metadata
+
+    assert toolnexus.__version__ == toolnexus_wire.SCHEMA_VERSION == IDL.version
+    assert toolnexus.__version__ == importlib.metadata.version("toolnexus-contract")

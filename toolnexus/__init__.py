@@ -2,6 +2,9 @@
 
 from typing import TYPE_CHECKING, Any
 
+# The package's version: every package (PyPI, npm, crates.io) carries the schema's version.
+from toolnexus_wire import SCHEMA_VERSION as __version__  # noqa: F401  (re-exported)
+
 from ._errors import ResumeError, ToolnexusError, WireError
 from ._result import (
     Answer,

@@ -33,6 +33,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+try:
+    import temporalio as _sdk  # noqa: F401
+except ImportError as exc:  # pragma: no cover - exercised by tests/test_extras.py
+    raise ImportError(
+        "toolnexus.temporal needs temporalio: install the extra, pip install 'toolnexus-contract[temporal]'"
+    ) from exc
+
 from temporalio import activity, workflow
 from temporalio.client import Client, WorkflowUpdateFailedError
 from temporalio.common import RetryPolicy, WorkflowIDReusePolicy

@@ -80,7 +80,7 @@ describe("fromBytes", () => {
 
   it("names the part when asked, and needs a MIME type", () => {
     assert.equal(
-      toJsonContentPart(fromBytes(bytes("hi"), "application/pdf", "a.pdf")),
+      toJsonContentPart(fromBytes(bytes("hi"), "application/pdf", { name: "a.pdf" })),
       '{"type":"file","mimeType":"application/pdf","data":"aGk=","name":"a.pdf"}',
     );
     assert.deepEqual(thrown(() => fromBytes(bytes("hi"), "")), {
@@ -95,8 +95,18 @@ describe("fromBytes", () => {
   });
 
   it("names the part with control and bidi formatting characters shown as U+FFFD", () => {
-    assert.equal(fromBytes(bytes("hi"), "application/pdf", "invoice\u202egpj.exe").name, "invoice\ufffdgpj.exe");
-    assert.equal(fromBytes(bytes("hi"), "application/pdf", "a\u001b[2Jb.pdf").name, "a\ufffd[2Jb.pdf");
+    assert.equal(fromBytes(bytes("hi"), "application/pdf", { name: "invoice\u202egpj.exe" }).name, "invoice\ufffdgpj.exe");
+    assert.equal(fromBytes(bytes("hi"), "application/pdf", { name: "a\u001b[2Jb.pdf" }).name, "a\ufffd[2Jb.pdf");
+  });
+
+  it("takes the name in an options object, as Python takes name= and Rust .with_name()", () => {
+    const positional = fromBytes as (b: Uint8Array, m: string, n: unknown) => unknown;
+    assert.match(
+      thrown(() => positional(bytes("hi"), "application/pdf", "a.pdf")).message,
+      /fromBytes takes its name in an options object, fromBytes\(\.\.\., \{ name: "a\.png" \}\); got string/,
+    );
+    assert.match(thrown(() => fromBytes(bytes("hi"), "a/b", { name: 7 as unknown as string })).message, /name must be a string/);
+    assert.deepEqual(fromBytes(bytes("hi"), "a/b", {}), { type: "file", mimeType: "a/b", data: "aGk=" });
   });
 });
 
@@ -107,7 +117,7 @@ describe("fromUrl", () => {
       '{"type":"image","mimeType":"image/png","url":"https://e.com/cat.png"}',
     );
     assert.equal(
-      toJsonContentPart(fromUrl("https://e.com/v.mp4", "video/mp4", "v.mp4")),
+      toJsonContentPart(fromUrl("https://e.com/v.mp4", "video/mp4", { name: "v.mp4" })),
       '{"type":"file","mimeType":"video/mp4","url":"https://e.com/v.mp4","name":"v.mp4"}',
     );
   });

@@ -280,7 +280,9 @@ def mcp_input_required(result: ToolResult) -> dict[str, Any] | None:
 
     An `authorization` request with a url becomes a URL-mode elicitation; any other a
     form, whose `requestedSchema` is the request's `data["schema"]` when it has one (else
-    an empty form: a confirmation). A server answers with `answer_from_mcp` on the retry.
+    an empty form: a confirmation). An approval of a call (`data["arguments"]`, as the
+    toolkit asks it) shows the arguments under its prompt, as indented JSON, so the person
+    sees what they approve. A server answers with `answer_from_mcp` on the retry.
     """
     request = pending_of(result)
     if request is None:
@@ -292,11 +294,19 @@ def mcp_input_required(result: ToolResult) -> dict[str, Any] | None:
         schema = (request.data or {}).get("schema")
         if not isinstance(schema, Mapping):
             schema = {"type": "object", "properties": {}}
-        params = {"mode": "form", "message": request.prompt, "requestedSchema": dict(schema)}
+        params = {"mode": "form", "message": _message(request), "requestedSchema": dict(schema)}
     return {
         "resultType": _INPUT_REQUIRED,
         "inputRequests": {request.id: {"method": _ELICIT, "params": params}},
     }
+
+
+def _message(request: Request) -> str:
+    """A form's message: the prompt, and for an approval of a call the arguments it runs with."""
+    arguments = (request.data or {}).get("arguments")
+    if request.kind != "approval" or not isinstance(arguments, Mapping):
+        return request.prompt
+    return f"{request.prompt}\n{json.dumps(arguments, ensure_ascii=False, indent=2)}"
 
 
 def answer_from_mcp(request: Request, input_responses: Mapping[str, Any]) -> Answer:

@@ -1,6 +1,6 @@
 # Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
-"""Each wire type's JSON Schema from the IDL: what `model_json_schema()` returns."""
+"""Each wire type's JSON Schema from the IDL: what pydantic gives on every path."""
 
 from __future__ import annotations
 
@@ -352,17 +352,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "additionalProperties": true
  }
 }""")
-_REFS: dict[str, list[str]] = {
-    "ContentPart": [],
-    "Request": [],
-    "Answer": [],
-    "ToolResult": ["ContentPart"],
-    "ToolHints": [],
-    "ToolSpec": ["ToolHints"],
-    "ToolCall": [],
-    "ToolCallResult": ["ContentPart", "ToolResult"],
-    "RunResult": ["ContentPart", "Request", "ToolCall", "ToolCallResult", "ToolResult"],
-}
 
 install_schemas(
     {
@@ -377,5 +366,4 @@ install_schemas(
         models.RunResult: "RunResult",
     },
     _SCHEMAS,
-    _REFS,
 )

@@ -254,6 +254,32 @@ fn from_bytes_kind_follows_the_mime_family() {
 }
 
 #[test]
+fn with_name_names_a_part_as_python_and_typescript_do() {
+    let part = ContentPart::from_bytes(b"hi", "application/pdf")
+        .unwrap()
+        .with_name("a.pdf");
+    assert_eq!(
+        part.to_json(),
+        r#"{"type":"file","mimeType":"application/pdf","data":"aGk=","name":"a.pdf"}"#
+    );
+    let linked = ContentPart::from_url("https://e.com/v.mp4", Some("video/mp4"))
+        .unwrap()
+        .with_name("v.mp4");
+    assert_eq!(linked.name, "v.mp4");
+    assert_eq!(
+        ContentPart::from_bytes(b"hi", "a/b")
+            .unwrap()
+            .with_name("")
+            .to_json(),
+        r#"{"type":"file","mimeType":"a/b","data":"aGk="}"#
+    );
+    let hidden = ContentPart::from_bytes(b"hi", "a/b")
+        .unwrap()
+        .with_name("evil\u{202e}gpj.exe");
+    assert_eq!(hidden.name, "evil\u{fffd}gpj.exe");
+}
+
+#[test]
 fn from_url_keeps_a_url_and_needs_its_mime_type() {
     let part = ContentPart::from_url("https://e.com/cat.png", Some("image/png")).unwrap();
     assert_eq!(part.kind, ContentPartKind::Image);

@@ -50,14 +50,37 @@ export function text(s: string): ContentPart {
   return build("text", { text: s });
 }
 
+/** The optional arguments of `fromBytes` and `fromUrl`, given by name as in Python and Rust. */
+export interface PartOptions {
+  /** A file name for the content (never a path); left out of the wire when empty. */
+  name?: string | undefined;
+}
+
+/** The options object, checked: a bare string (the old positional `name`) is refused. */
+function partOptions(options: PartOptions | undefined, fn: string): PartOptions {
+  if (options === undefined) {
+    return {};
+  }
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new TypeError(`${fn} takes its name in an options object, ${fn}(..., { name: "a.png" }); got ${typeof options}`);
+  }
+  if (options.name !== undefined && typeof options.name !== "string") {
+    throw new TypeError(`${fn}: name must be a string, got ${typeof options.name}`);
+  }
+  return options;
+}
+
 /**
  * A part holding `bytes` as base64 `data`; its kind follows the MIME family (`image`, `audio`,
- * else `file`). Control and bidi formatting characters in `name` become U+FFFD.
+ * else `file`). `options.name` names it (Python: `name=`; Rust: `.with_name(...)`); control and
+ * bidi formatting characters in it become U+FFFD.
  *
  * @throws Error with a `code`: `missing-mime-type` when `mimeType` is empty, `bad-mime-type`
- *   when it is blank or holds a control character (such as a line break).
+ *   when it is blank or holds a control character (such as a line break); TypeError when
+ *   `options` is not an options object.
  */
-export function fromBytes(bytes: Uint8Array, mimeType: string, name?: string): ContentPart {
+export function fromBytes(bytes: Uint8Array, mimeType: string, options?: PartOptions): ContentPart {
+  const { name } = partOptions(options, "fromBytes");
   const mime = checkMimeType(mimeType);
   return build(kindFor(mime), { mimeType: mime, data: base64(bytes), name: name === undefined ? undefined : displayable(name) });
 }
@@ -77,7 +100,8 @@ export function fromBytes(bytes: Uint8Array, mimeType: string, name?: string): C
  *   by reference without a MIME type; `bad-mime-type` for one that is blank or holds a
  *   control character.
  */
-export function fromUrl(url: string, mimeType?: string, name?: string): ContentPart {
+export function fromUrl(url: string, mimeType?: string, options?: PartOptions): ContentPart {
+  const { name } = partOptions(options, "fromUrl");
   if (typeof url !== "string" || url === "") {
     throw refused("empty-url", `fromUrl needs a non-empty URL, got ${JSON.stringify(url) ?? String(url)}`);
   }
@@ -87,7 +111,7 @@ export function fromUrl(url: string, mimeType?: string, name?: string): ContentP
   }
   if (url.slice(0, 5).toLowerCase() === "data:") {
     const [own, bytes] = dataUrl(url);
-    return fromBytes(bytes, mimeType !== undefined && mimeType !== "" ? mimeType : own, name);
+    return fromBytes(bytes, mimeType !== undefined && mimeType !== "" ? mimeType : own, { name });
   }
   checkUrl(url);
   if (mimeType === undefined || mimeType === "") {
@@ -383,7 +407,7 @@ export function fromPath(path: string, options: { readonly maxBytes?: number } =
     at += chunk.length;
   }
   const name = displayable(builtin<NodePath>("node:path").basename(path));
-  return fromBytes(raw, sniffMime(raw.subarray(0, SNIFF_BYTES), suffixOf(name)), name);
+  return fromBytes(raw, sniffMime(raw.subarray(0, SNIFF_BYTES), suffixOf(name)), { name });
 }
 
 // ---------------------------------------------------------------------------------- sniffing

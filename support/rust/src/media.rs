@@ -400,6 +400,18 @@ impl ContentPart {
         part
     }
 
+    /// The part with the file name `name` (never a path; an empty one is left off the
+    /// wire; control and bidi formatting characters become U+FFFD, as every helper shows a
+    /// name), for a part from [`ContentPart::from_bytes`] or [`ContentPart::from_url`]:
+    /// `ContentPart::from_bytes(raw, "application/pdf")?.with_name("report.pdf")`, as
+    /// Python's `from_bytes(raw, mime_type, name=...)` and TypeScript's
+    /// `fromBytes(raw, mimeType, { name })` take it.
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> ContentPart {
+        self.name = displayable(&name.into());
+        self
+    }
+
     /// A part for the content at `url`.
     ///
     /// A `data:` URL (RFC 2397: `data:<mime>;base64,<base64>`, or percent-encoded bytes

@@ -1,6 +1,6 @@
 # Generated from idl/ (wire2 schema 1.0.0, sha256 c57f305d00323e82e2c2c42bf83e68beed4ef90911aee0a10a0c1c77985c6d84).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
-"""Each wire type's JSON Schema from the IDL: what `model_json_schema()` returns."""
+"""Each wire type's JSON Schema from the IDL: what pydantic gives on every path."""
 
 from __future__ import annotations
 
@@ -89,6 +89,5 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "additionalProperties": false
  }
 }""")
-_REFS: dict[str, list[str]] = {"Piece": [], "Outcome": ["Piece"]}
 
-install_schemas({models.Piece: "Piece", models.Outcome: "Outcome"}, _SCHEMAS, _REFS)
+install_schemas({models.Piece: "Piece", models.Outcome: "Outcome"}, _SCHEMAS)
