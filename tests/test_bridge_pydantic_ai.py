@@ -213,6 +213,25 @@ async def test_refusals_and_a_second_suspension_follow_the_loop_rule() -> None:
     ]
 
 
+@pytest.mark.parametrize(("edited", "what"), [(None, "null"), (["A-17"], "a list"), ("{}", "a string")])
+async def test_edited_arguments_that_are_not_an_object_are_refused_as_the_engine_refuses_them(
+    edited: Any, what: str
+) -> None:
+    """The bridge takes the loop's verdict (`toolnexus._engine`): an approver that sends `null`
+    for "unchanged" does not run the call, with its own arguments or anyone else's."""
+    toolset = ToolnexusToolset([refund])
+    agent = agent_for(toolset, ToolCallPart("refund", {"order": "A-17", "amount": 250}, tool_call_id="c1"))
+    deferred = (await agent.run("go")).output
+    assert isinstance(deferred, DeferredToolRequests)
+    [approval] = toolset.requests(deferred)
+    results = await toolset.results(deferred, Answer(approval.id, True, {"arguments": edited}))
+    assert results.approvals == {
+        "c1": ToolDenied(
+            f"invalid arguments for refund: $: the approval's edited arguments are {what}, not an object"
+        )
+    }
+
+
 async def test_an_answer_to_no_request_is_refused_and_an_unanswered_call_waits() -> None:
     toolset = ToolnexusToolset([ask])
     agent = agent_for(

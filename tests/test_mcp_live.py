@@ -636,3 +636,11 @@ async def test_an_approval_with_edited_arguments_runs_with_them(where: Any, era:
         True,
         "invalid arguments for wipe: $: the approval's edited arguments are a list, not an object",
     )
+
+
+async def test_the_server_reports_the_package_version() -> None:
+    import toolnexus
+
+    async with Client(mcp_server(Toolkit([]))) as client:
+        info = client.session.server_info
+        assert info is not None and info.version == toolnexus.__version__ and info.version

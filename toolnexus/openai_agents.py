@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable, Iterable, Mapping
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 try:
@@ -46,8 +47,10 @@ except ImportError as exc:  # pragma: no cover - exercised by the packaging test
         "pip install 'toolnexus-contract[openai-agents]'"
     ) from exc
 
-from ._result import Answer, ContentPart, Request, ToolResult
-from ._suspend import pending_of
+from ._engine import STOP, Ask, Run, Settle, Stop, drive, gate
+from ._errors import ResumeError
+from ._result import Answer, ContentPart, Request, ToolCall, ToolResult
+from ._suspend import pending
 from ._tool import Tool, ToolContext
 from .adapters._common import data_url, file_name, omitted, shape
 from .adapters.calls import _arguments
@@ -99,29 +102,45 @@ def result_of(item: ToolCallOutputItem) -> ToolResult | None:
 def _approval_rule(
     tool: Tool,
 ) -> bool | Callable[[RunContextWrapper[Any], dict[str, Any], str], Awaitable[bool]]:
-    rule = tool.needs_approval
-    if isinstance(rule, bool):
-        return rule
+    """The SDK's `needs_approval` for `tool`: the loop's gate (`toolnexus._engine.gate`)."""
+    if isinstance(tool.needs_approval, bool):
+        return tool.needs_approval
 
     async def needs(ctx: RunContextWrapper[Any], arguments: dict[str, Any], call_id: str) -> bool:
-        checked = tool._prepare(arguments) if isinstance(arguments, dict) else None
-        if checked is None or isinstance(checked, ToolResult):
-            return False  # refused by the tool's check, before anything runs
-        try:
-            return bool(rule(checked))
-        except Exception:
-            return True  # a rule that fails asks: an approval too many is the safe side
+        return gate(tool, ToolCall(call_id, tool.name, arguments)) is not None
 
     return needs
 
 
-async def _answer(wait_for: WaitFor, request: Request) -> Answer:
-    answer = wait_for(request)
-    if inspect.isawaitable(answer):
-        answer = await answer
-    if not isinstance(answer, Answer):
-        raise TypeError(f"wait_for returned {type(answer).__name__}, not an Answer")
-    return answer
+class _InPlace:
+    """The bridge's effects for the loop's steps of one call: the tool run here, each question
+    asked of `wait_for` (or left unasked: the model then reads its prompt), the wall clock."""
+
+    def __init__(self, tool: Tool, wait_for: WaitFor | None, timeout: float | None) -> None:
+        self._tool, self._wait_for, self._timeout = tool, wait_for, timeout
+
+    async def run(self, step: Run) -> ToolResult:
+        ctx = ToolContext(
+            timeout=self._timeout, answer=step.answer, request=step.request, call_id=step.call.id
+        )
+        return await self._tool.call(step.call.arguments, ctx)
+
+    async def ask(self, step: Ask) -> Answer | Stop | None:
+        if self._wait_for is None:
+            return STOP
+        answer = self._wait_for(step.request)
+        if inspect.isawaitable(answer):
+            answer = await answer
+        if not isinstance(answer, Answer):
+            raise TypeError(f"wait_for returned {type(answer).__name__}, not an Answer")
+        if answer.id != step.request.id:
+            raise ResumeError(
+                "mismatch", f"wait_for answered {answer.id!r}, but the request is {step.request.id!r}"
+            )
+        return answer
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
 
 
 def function_tool(
@@ -160,20 +179,12 @@ def function_tool(
 async def _call(
     tool: Tool, arguments: dict[str, Any], call_id: str, wait_for: WaitFor | None, timeout: float | None
 ) -> ToolResult:
-    result = await tool.call(arguments, ToolContext(timeout=timeout, call_id=call_id))
-    request = pending_of(result)
-    if request is None or wait_for is None:
-        return result
-    answer = await _answer(wait_for, request)
-    if answer.id != request.id:
-        return ToolResult.error(f"the answer is for {answer.id!r}, not for the request {request.id!r}")
-    if not answer.ok:
-        marker = {"declined": {"request": request.id, "reason": answer.reason or "declined"}}
-        return ToolResult.error(f"declined/expired: {request.prompt}").with_metadata(marker)
-    again = await tool.call(
-        arguments, ToolContext(timeout=timeout, answer=answer, request=request, call_id=call_id)
-    )
-    return ToolResult.error(f"unresolved: {request.prompt}") if pending_of(again) is not None else again
+    """One call by the loop's steps (`toolnexus._engine.drive`), approved already by the SDK."""
+    try:
+        outcome = await drive(Run(ToolCall(call_id, tool.name, arguments)), _InPlace(tool, wait_for, timeout))
+    except ResumeError as exc:
+        return ToolResult.error(str(exc))
+    return outcome.result if isinstance(outcome, Settle) else pending(outcome.request)
 
 
 def function_tools(

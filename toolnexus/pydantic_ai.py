@@ -27,8 +27,8 @@ call's, a second suspension being `unresolved: <prompt>`; a refused one is
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 try:
@@ -58,8 +58,9 @@ except ImportError as exc:  # pragma: no cover - exercised by the packaging test
         "pip install 'toolnexus-contract[pydantic-ai]'"
     ) from exc
 
-from ._result import Answer, ContentPart, Request, ToolResult
-from ._suspend import pending_of
+from ._engine import Ask, Run, Settle, answered, gate, ran
+from ._result import Answer, ContentPart, Request, ToolCall, ToolResult
+from ._suspend import pending, pending_of
 from ._tool import Tool, ToolContext
 
 if TYPE_CHECKING:
@@ -68,7 +69,6 @@ if TYPE_CHECKING:
 __all__ = ["ToolnexusToolset", "requests"]
 
 _KEY = "toolnexus"
-_APPROVAL = "approval"
 _QUESTIONS = frozenset({"input", "question"})
 
 
@@ -98,27 +98,14 @@ def _returned(result: ToolResult) -> ToolReturn[Any]:
     return ToolReturn(value, metadata=result.metadata)
 
 
-def _approval(tool: Tool, arguments: dict[str, Any]) -> Request | None:
-    """The approval `tool` needs before it runs with `arguments`, or None (as `Toolkit` asks it:
-    a rule over the arguments is asked only when they pass the tool's check)."""
-    rule = tool.needs_approval
-    if rule is False:
-        return None
-    if rule is not True:
-        checked = tool._prepare(arguments)
-        if isinstance(checked, ToolResult):
-            return None  # the call is refused by its check anyway
-        try:
-            if not rule(checked):
-                return None
-        except Exception:
-            pass  # a rule that fails asks: an approval too many is the safe side
-    return Request(
-        _APPROVAL,
-        f"Allow {tool.name} to run with these arguments?",
-        id=f"apr-{secrets.token_hex(16)}",
-        data={"tool": tool.name, "arguments": arguments},
-    )
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _call_of(part: Any, name: str) -> ToolCall:
+    """The toolnexus call of a deferred pydantic-ai call part (its arguments as an object)."""
+    args = part.args_as_dict() if hasattr(part, "args_as_dict") else part.args
+    return ToolCall(part.tool_call_id, name, args if isinstance(args, dict) else {})
 
 
 def requests(deferred: DeferredToolRequests) -> list[Request]:
@@ -159,10 +146,12 @@ class ToolnexusToolset(FunctionToolset[Any]):
         return made
 
     async def _run(self, tool: Tool, ctx: RunContext[Any], arguments: dict[str, Any]) -> Any:
-        if not ctx.tool_call_approved:
-            request = _approval(tool, arguments)
-            if request is not None:
-                raise ApprovalRequired({_KEY: {"request": request.to_wire()}})
+        if not ctx.tool_call_approved:  # the loop's gate (`toolnexus._engine.gate`)
+            asked = gate(tool, ToolCall(ctx.tool_call_id or "", tool.name, arguments))
+            if isinstance(asked, Request):
+                raise ApprovalRequired({_KEY: {"request": asked.to_wire()}})
+            if asked is not None:  # arguments that could not wait for an approval
+                return _returned(asked)
         result = await tool.call(
             arguments, ToolContext(timeout=self._timeout, call_id=ctx.tool_call_id or "")
         )
@@ -197,7 +186,9 @@ class ToolnexusToolset(FunctionToolset[Any]):
             if answer is None:
                 continue
             if part in deferred.approvals:
-                out.approvals[part.tool_call_id] = self._approval_result(part.tool_name, answer)
+                out.approvals[part.tool_call_id] = self._approval_result(
+                    _call_of(part, part.tool_name), request, answer
+                )
             else:
                 out.calls[part.tool_call_id] = await self._answered(
                     part.tool_name, request, found, answer, part
@@ -208,27 +199,34 @@ class ToolnexusToolset(FunctionToolset[Any]):
         return out
 
     @staticmethod
-    def _approval_result(name: str, answer: Answer) -> bool | ToolApproved | ToolDenied:
-        if not answer.ok:
-            tail = "" if answer.reason in (None, "declined") else f" ({answer.reason})"
-            return ToolDenied(f"declined: the call to {name} was not approved{tail}")
-        if isinstance(answer.data, dict) and isinstance(answer.data.get("arguments"), dict):
-            return ToolApproved(override_args=answer.data["arguments"])
-        return True
+    def _approval_result(
+        call: ToolCall, request: Request, answer: Answer
+    ) -> bool | ToolApproved | ToolDenied:
+        """The loop's verdict on an approval (`toolnexus._engine.answered`), as pydantic-ai takes it."""
+        step = answered(Ask(call, request), answer, _now())
+        if isinstance(step, Settle):  # refused, expired, or edited into arguments that are not an object
+            return ToolDenied(step.result.output)
+        if step.call.arguments is call.arguments:
+            return True
+        return ToolApproved(override_args=step.call.arguments)
 
     async def _answered(
         self, name: str, request: Request, found: dict[str, Any], answer: Answer, part: Any
     ) -> ToolReturn[Any] | ToolFailed:
-        if not answer.ok:
-            return ToolFailed(f"declined/expired: {request.prompt}")
-        tool = self._by_name.get(name)
-        if tool is None:
-            return ToolFailed(f"Unknown tool: {name}")
-        ctx = ToolContext(timeout=self._timeout, answer=answer, request=request, call_id=part.tool_call_id)
-        result = await tool.call(found.get("arguments", {}), ctx)
-        if pending_of(result) is not None:
-            return ToolFailed(f"unresolved: {request.prompt}")
+        """An answered suspension, by the loop's steps: refused or expired, its verdict; else the
+        tool runs again with the answer, and a second suspension is `unresolved`."""
+        call = ToolCall(part.tool_call_id, name, found.get("arguments", {}))
+        step = answered(Ask(call, request), answer, _now())
+        if isinstance(step, Run):
+            tool = self._by_name.get(name)
+            if tool is None:
+                return ToolFailed(f"Unknown tool: {name}")
+            ctx = ToolContext(
+                timeout=self._timeout, answer=step.answer, request=step.request, call_id=call.id
+            )
+            settled = ran(step, await tool.call(call.arguments, ctx))
+            step = settled if isinstance(settled, Settle) else Settle(call, pending(settled.request))
         try:
-            return _returned(result)
+            return _returned(step.result)
         except ToolFailed as failed:
             return failed

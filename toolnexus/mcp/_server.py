@@ -25,6 +25,7 @@ from mcp.server.lowlevel.server import Server
 from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from toolnexus_wire import SCHEMA_VERSION as __version__
 from toolnexus_wire import WireError, dumps
 
 from toolnexus._errors import ResumeError
@@ -240,7 +241,7 @@ def mcp_server(
     toolkit: Toolkit,
     *,
     name: str = "toolnexus",
-    version: str = "",
+    version: str | None = None,
     instructions: str | None = None,
     request_state_security: RequestStateSecurity | None = None,
 ) -> Server[Any]:
@@ -251,12 +252,13 @@ def mcp_server(
     `RequestStateBoundary` (encrypted, bound to the tool, its arguments and a time to live);
     by default under a key held by this process only (`RequestStateSecurity.ephemeral()`),
     so a retry must reach the same process. Pass `request_state_security` with shared keys
-    for several workers.
+    for several workers. `version` is the server's (the package's, `toolnexus.__version__`,
+    when None).
     """
     bridge = _Bridge(toolkit)
     server: Server[Any] = Server(
         name,
-        version=version,
+        version=__version__ if version is None else version,
         instructions=instructions,
         on_list_tools=bridge.list_tools,
         on_call_tool=bridge.call_tool,
@@ -274,7 +276,7 @@ async def serve_async(
     port: int = 8000,
     path: str = "/mcp",
     name: str = "toolnexus",
-    version: str = "",
+    version: str | None = None,
     instructions: str | None = None,
     request_state_security: RequestStateSecurity | None = None,
 ) -> None:
@@ -310,7 +312,7 @@ def serve(
     port: int = 8000,
     path: str = "/mcp",
     name: str = "toolnexus",
-    version: str = "",
+    version: str | None = None,
     instructions: str | None = None,
     request_state_security: RequestStateSecurity | None = None,
 ) -> None:
