@@ -235,6 +235,6 @@ async def test_a_run_sealed_by_version_1_still_resumes() -> None:
     old.seal = kit._key.seal_v1(old)
     assert old.seal.startswith("v1.hmac-sha256.") and old.pending is not None
     nxt = await kit.resume(RunResult.from_json(old.to_json()), Answer(old.pending.id, True))
-    assert nxt.seal is not None and nxt.seal.startswith("v3.hmac-sha256.") and nxt.pending is not None
+    assert nxt.seal is not None and nxt.seal.startswith("v4.hmac-sha256.") and nxt.pending is not None
     done = await kit.resume(RunResult.from_json(nxt.to_json()), Answer(nxt.pending.id, True))
     assert [r.result.output for r in done.results] == ["ok", "done", "done"]

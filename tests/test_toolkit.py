@@ -566,7 +566,7 @@ def sealed_kit() -> tuple[Toolkit, Gate]:
 async def test_a_sealed_run_resumes_in_another_toolkit_with_the_same_secret():
     kit, _ = sealed_kit()
     run = await sealed_run(kit)
-    assert run.seal is not None and run.seal.startswith("v3.hmac-sha256.default.")
+    assert run.seal is not None and run.seal.startswith("v4.hmac-sha256.default.")
     assert run.to_wire()["seal"] == run.seal
     # Stored pretty-printed with the keys reordered: the seal is over the values, not the text.
     stored = json.dumps(json.loads(run.to_json()), indent=2, sort_keys=True)

@@ -113,10 +113,11 @@ class RunBook:
         waiting: list[ToolCall] = []
         requests: list[Request] = []
         for outcome in outcomes:
+            if isinstance(outcome, Ask) and (unsealable := _wait(turn, outcome)) is not None:
+                outcome = unsealable
             if isinstance(outcome, Settle):
                 finished.append(ToolCallResult(outcome.call.id, outcome.call.name, outcome.result))
                 continue
-            turn.wait(outcome.call, outcome.request)
             waiting.append(outcome.call)
             requests.append(outcome.request)
         finished.sort(key=lambda item: turn.position(item.id))
@@ -125,9 +126,8 @@ class RunBook:
         key = turn.key
         results_total = waiting_total = 0
         for i, item in enumerate(finished):
-            finished[i] = item = _storable(item)
-            if key is not None:
-                results_total = _seal.add(results_total, key.term(turn.position(item.id), _seal.digest(item)))
+            finished[i], term = _storable(item, turn)
+            results_total = _seal.add(results_total, term)
         if key is not None:
             for call, request in zip(waiting, requests, strict=True):
                 waiting_total = _seal.add(waiting_total, turn.terms[(call.id, request.id)])
@@ -209,8 +209,9 @@ class RunBook:
         for pick, outcome in zip(picks, outcomes, strict=True):
             if key is not None:
                 waiting_total = _seal.sub(waiting_total, turn.terms[(pick.call.id, pick.request.id)])
+            if isinstance(outcome, Ask) and (unsealable := _wait(turn, outcome)) is not None:
+                outcome = unsealable
             if isinstance(outcome, Ask):  # asked afresh after its approval: it waits on
-                turn.wait(outcome.call, outcome.request)
                 if key is not None:
                     waiting_total = _seal.add(
                         waiting_total, turn.terms[(outcome.call.id, outcome.request.id)]
@@ -218,10 +219,9 @@ class RunBook:
                 stays[pick.index] = (outcome.call, outcome.request)
                 continue
             stays[pick.index] = None
-            item = _storable(ToolCallResult(outcome.call.id, outcome.call.name, outcome.result))
+            item, term = _storable(ToolCallResult(outcome.call.id, outcome.call.name, outcome.result), turn)
             new_items.append(item)
-            if key is not None:
-                results_total = _seal.add(results_total, key.term(turn.position(item.id), _seal.digest(item)))
+            results_total = _seal.add(results_total, term)
         results = _merged(turn, list(run.results), picks, new_items)
         calls, requests = _remaining(run, stays)
         if not calls:
@@ -242,7 +242,7 @@ class RunBook:
         """A pending run of these lists, sealed (under the turn's key) and tracked."""
         seal = None
         if turn.key is not None:
-            seal = turn.key.seal_v3(
+            seal = turn.key.seal_v4(
                 expires=turn.expires,
                 principal_tag=turn.principal_tag,
                 pending=turn.digests[(calls[0].id, requests[0].id)],
@@ -340,11 +340,28 @@ class RunBook:
         return None if expires_in is None else self._clock_ms() + math.ceil(expires_in * 1000)
 
 
-def _storable(item: ToolCallResult) -> ToolCallResult:
-    """`item`, or the error result that stands in for it when it cannot be written (a value
-    with no JSON form, nesting past the wire's limit)."""
+def _wait(turn: Turn, ask: Ask) -> Settle | None:
+    """Note that `ask`'s call waits (`Turn.wait`); or, when its arguments or request cannot be
+    sealed (an integer beyond ±2**53, which RFC 8785 cannot write exactly), the error result
+    that settles it instead, so the run stays sealable."""
+    try:
+        turn.wait(ask.call, ask.request)
+    except NotJSON as exc:
+        message = f"the call cannot wait for an answer: its arguments or request cannot be sealed ({exc})"
+        return Settle(ask.call, ToolResult.error(message))
+    return None
+
+
+def _storable(item: ToolCallResult, turn: Turn) -> tuple[ToolCallResult, int]:
+    """`item` and its seal term (0 without a key), or the error result that stands in for it
+    when it cannot be written (a value with no JSON form, nesting past the wire's limit) or
+    sealed (an integer beyond ±2**53)."""
+    key = turn.key
     try:
         RunResult.model_construct(status="done", results=[item]).to_json()
+        if key is None:
+            return item, 0
+        return item, key.term(turn.position(item.id), _seal.digest(item))
     except (TypeError, ValueError, RecursionError) as exc:
         what = "result"
         meta = item.result.metadata
@@ -354,8 +371,8 @@ def _storable(item: ToolCallResult) -> ToolCallResult:
             except NotJSON:
                 what = "metadata"
         message = f"the tool's {what} cannot be stored, so it is not kept: {exc or type(exc).__name__}"
-        return ToolCallResult(item.id, item.name, ToolResult.error(message))
-    return item
+        stand_in = ToolCallResult(item.id, item.name, ToolResult.error(message))
+        return stand_in, 0 if key is None else key.term(turn.position(item.id), _seal.digest(stand_in))
 
 
 def _merged(

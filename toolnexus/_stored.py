@@ -188,12 +188,14 @@ def index_of(run: RunResult, turn: Turn, call_id: str) -> int | None:
     return None
 
 
-def check_stamp(key: SealKey, expires: int | None, tag: str, principal: str | None, now_ms: int) -> None:
+def check_stamp(
+    key: SealKey, expires: int | None, tag: str, principal: str | None, now_ms: int, version: int = 4
+) -> None:
     """`ResumeError("expired")` past the sealed expiry; `ResumeError("principal")` when the run is
     bound to a principal (`tag`, under `key`) and `principal` is not it."""
     if expires is not None and now_ms >= expires:
         raise ResumeError("expired", "the run has expired: its seal's time to resume has passed")
-    if tag and (principal is None or not _seal.same(key.principal_tag(principal), tag)):
+    if tag and (principal is None or not _seal.same(key.principal_tag(principal, version), tag)):
         who = "no principal was given" if principal is None else "the principal given is not it"
         raise ResumeError("principal", f"the run is bound to a principal, and {who}")
 
@@ -207,6 +209,7 @@ class _Checked:
     the digests of the run's results, calls and requests, and (version 3) its keyed sums and
     each waiting call's term, which hold as they are while that key is the active one."""
 
+    version: int
     key: SealKey
     expires: int | None
     principal_tag: str
@@ -243,7 +246,7 @@ def verify(
         return track_of(run, turn)
     if given is None:
         raise ResumeError("seal", "the run has no seal; this toolkit only resumes runs it sealed")
-    if unlisted and given.startswith(_seal.V3_PREFIX):  # version 3 always lists the requests
+    if unlisted and given.startswith((_seal.V3_PREFIX, _seal.V4_PREFIX)):  # they always list the requests
         raise ResumeError("seal", "the run's seal does not match: it was altered or not sealed here")
     try:
         checked = _check_seal(keys, run, given, turn)
@@ -260,10 +263,17 @@ def verify(
     if waits and waits[-1] >= len(turn.positions):
         raise ResumeError("seal", "a waiting call is not in the run's order: it was altered")
     if stamp:
-        check_stamp(checked.key, checked.expires, checked.principal_tag, principal, now_ms)
-    # From here on the run is sealed under the active key: rotation moves it forward.
+        check_stamp(checked.key, checked.expires, checked.principal_tag, principal, now_ms, checked.version)
+    # From here on the run is sealed under the active key, as version 4: rotation moves it forward.
     turn.expires = checked.expires
     turn.principal_tag = _rebound(checked, active, principal, now_ms) if checked.principal_tag else ""
+    if checked.version != 4:  # digested by an earlier version's canonical form: digested afresh
+        try:
+            checked.result_digests = [_seal.digest(item) for item in run.results]
+            checked.call_digests = [_seal.digest(c) for c in run.calls]
+            checked.request_digests = [_seal.digest(r) for r in run.requests]
+        except NotJSON as exc:
+            raise ResumeError("seal", f"the run holds a value that cannot be sealed again ({exc})") from None
     pairs = zip(run.calls, run.requests, checked.call_digests, checked.request_digests, strict=True)
     if checked.key is active and checked.waiting_terms is not None:  # the sums hold as they are
         for (call, request, c, r), term in zip(pairs, checked.waiting_terms, strict=True):
@@ -280,42 +290,49 @@ def verify(
 
 def _rebound(checked: _Checked, active: SealKey, principal: str | None, now_ms: int) -> str:
     """The principal tag of a bound run sealed afresh under the active key."""
-    if checked.key is active and principal is None:  # settled unasked: the binding stays as it is
-        return checked.principal_tag
-    check_stamp(checked.key, None, checked.principal_tag, principal, now_ms)
+    if checked.version == 4 and checked.key is active and principal is None:  # settled unasked
+        return checked.principal_tag  # the binding stays as it is
+    check_stamp(checked.key, None, checked.principal_tag, principal, now_ms, checked.version)
     return active.principal_tag(principal)
 
 
 def _check_seal(keys: dict[str, SealKey], run: RunResult, given: str, turn: Turn) -> _Checked:
     """What `run`'s seal `given` holds, once it holds (see `_Checked`); `ResumeError` when
-    it does not hold, `NotJSON` when the run holds a value without a JSON form."""
-    results = [_seal.digest(item) for item in run.results]
-    call_digests = [_seal.digest(c) for c in run.calls]
-    request_digests = [_seal.digest(r) for r in run.requests]
-    pending = _seal.digest(run.pending) if run.pending is not None else _seal.NO_PENDING
-    if given.startswith(_seal.V3_PREFIX):
-        stamp = _seal.parse_v3(given)
-        if stamp is None:
-            raise ResumeError("seal", "the run's seal is malformed: it was altered or not sealed here")
+    it does not hold, `NotJSON` when the run holds a value without a canonical form."""
+    stamp = _seal.parse_stamp(given)
+    if stamp is None and given.startswith((_seal.V3_PREFIX, _seal.V4_PREFIX)):
+        raise ResumeError("seal", "the run's seal is malformed: it was altered or not sealed here")
+    if stamp is not None:
         key = keys.get(stamp.key_id)
         if key is None:
             raise ResumeError(
                 "seal", f"the run is sealed under key {stamp.key_id!r}, which this toolkit does not have"
             )
+        v4 = stamp.version == 4
+        digest, canonical = (_seal.digest, _seal.canonical) if v4 else (_seal.digest_v3, _seal.canonical_v3)
+        term, waiting_term, seal = (
+            (key.term, key.waiting_term, key.seal_v4)
+            if v4
+            else (key.term_v3, key.waiting_term_v3, key.seal_v3)
+        )
+        results = [digest(item) for item in run.results]
+        call_digests = [digest(c) for c in run.calls]
+        request_digests = [digest(r) for r in run.requests]
         results_total = waiting_total = 0
-        for item, digest in zip(run.results, results, strict=True):
-            results_total = _seal.add(results_total, key.term(turn.position(item.id), digest))
+        for item, d in zip(run.results, results, strict=True):
+            results_total = _seal.add(results_total, term(turn.position(item.id), d))
         terms = [
-            key.waiting_term(turn.position(call.id), c, r)
+            waiting_term(turn.position(call.id), c, r)
             for call, c, r in zip(run.calls, call_digests, request_digests, strict=True)
         ]
-        for term in terms:
-            waiting_total = _seal.add(waiting_total, term)
-        expected = key.seal_v3(
+        for t in terms:
+            waiting_total = _seal.add(waiting_total, t)
+        order = hashlib.sha256(canonical([run.turn, run.order] if run.turn else run.order)).digest()
+        expected = seal(
             expires=stamp.expires,
             principal_tag=stamp.principal_tag,
-            pending=pending,
-            order=_order_digest(run.turn, run.order),
+            pending=digest(run.pending) if run.pending is not None else _seal.NO_PENDING,
+            order=order,
             n_results=len(results),
             results=results_total,
             n_waiting=len(call_digests),
@@ -324,8 +341,8 @@ def _check_seal(keys: dict[str, SealKey], run: RunResult, given: str, turn: Turn
         if not _seal.same(given, expected):
             raise ResumeError("seal", "the run's seal does not match: it was altered or not sealed here")
         return _Checked(
-            key, stamp.expires, stamp.principal_tag, results, call_digests, request_digests,
-            results_total, waiting_total, terms,
+            stamp.version, key, stamp.expires, stamp.principal_tag, results, call_digests, request_digests,
+            results_total, waiting_total, terms if v4 else None,
         )  # fmt: skip
     # Versions 1 and 2 predate `RunResult.turn`: a legacy run holds none, and its idempotency
     # keys come from its call ids alone. One that holds a turn id was altered after sealing.
@@ -334,13 +351,17 @@ def _check_seal(keys: dict[str, SealKey], run: RunResult, given: str, turn: Turn
             "seal",
             "the run's seal (version 1 or 2) cannot hold a turn id, and the run has one: it was altered",
         )
+    results = [_seal.digest_v3(item) for item in run.results]
+    call_digests = [_seal.digest_v3(c) for c in run.calls]
+    request_digests = [_seal.digest_v3(r) for r in run.requests]
+    pending = _seal.digest_v3(run.pending) if run.pending is not None else _seal.NO_PENDING
     for key in keys.values():  # versions 1 and 2 name no key: try each
         if given.startswith(_seal.V1_PREFIX):
-            expected = key.seal_v1(run)
+            version, expected = 1, key.seal_v1(run)
         else:
-            expected = seal_v2(key, run, turn, results, call_digests, request_digests, pending)
+            version, expected = 2, seal_v2(key, run, turn, results, call_digests, request_digests, pending)
         if _seal.same(given, expected):
-            return _Checked(key, None, "", results, call_digests, request_digests)
+            return _Checked(version, key, None, "", results, call_digests, request_digests)
     raise ResumeError("seal", "the run's seal does not match: it was altered or not sealed here")
 
 
@@ -356,11 +377,11 @@ def seal_v2(
     """The version-2 seal `key` gives `run` (hash chains over its waiting calls and requests)."""
     total = 0
     for item, digest in zip(run.results, results, strict=True):
-        total = _seal.add(total, key.term(turn.position(item.id), digest))
-    return key.seal(
+        total = _seal.add(total, key.term_v3(turn.position(item.id), digest))
+    return key.seal_v2(
         "pending",
         pending,
-        hashlib.sha256(_seal.canonical(run.order)).digest(),
+        hashlib.sha256(_seal.canonical_v3(run.order)).digest(),
         total,
         _seal.chain(call_digests, _seal.CALLS_END),
         _seal.chain(request_digests, _seal.REQUESTS_END),
@@ -371,8 +392,31 @@ def legacy_seal_v2(key: SealKey, run: RunResult) -> str:
     """The version-2 seal `key` gives `run`, as a run stored before version 3 carries it (for
     tests of those runs); `NotJSON` when it holds a value without a JSON form."""
     turn = turn_of(run.order, "", None)
-    results = [_seal.digest(item) for item in run.results]
-    calls = [_seal.digest(c) for c in run.calls]
-    requests = [_seal.digest(r) for r in run.requests]
-    pending = _seal.digest(run.pending) if run.pending is not None else _seal.NO_PENDING
+    results = [_seal.digest_v3(item) for item in run.results]
+    calls = [_seal.digest_v3(c) for c in run.calls]
+    requests = [_seal.digest_v3(r) for r in run.requests]
+    pending = _seal.digest_v3(run.pending) if run.pending is not None else _seal.NO_PENDING
     return seal_v2(key, run, turn, results, calls, requests, pending)
+
+
+def legacy_seal_v3(key: SealKey, run: RunResult) -> str:
+    """The version-3 seal `key` gives `run`, as a run stored before version 4 carries it (for
+    tests of those runs; no expiry, no principal)."""
+    turn = turn_of(run.order, run.turn, None)
+    results = sum(key.term_v3(turn.position(r.id), _seal.digest_v3(r)) for r in run.results) % (1 << 256)
+    waiting = sum(
+        key.waiting_term_v3(turn.position(c.id), _seal.digest_v3(c), _seal.digest_v3(r))
+        for c, r in zip(run.calls, run.requests, strict=True)
+    ) % (1 << 256)
+    assert run.pending is not None
+    order = hashlib.sha256(_seal.canonical_v3([run.turn, run.order] if run.turn else run.order)).digest()
+    return key.seal_v3(
+        expires=None,
+        principal_tag="",
+        pending=_seal.digest_v3(run.pending),
+        order=order,
+        n_results=len(run.results),
+        results=results,
+        n_waiting=len(run.calls),
+        waiting=waiting,
+    )

@@ -571,7 +571,7 @@ def _row(run: RunResult) -> _Row:
         return "done", body, None, []
     requests: Sequence[Request] = run.requests or [run.pending]
     times = [t for t in map(_expiry, requests) if t is not None]
-    stamp = _seal.parse_v3(run.seal) if run.seal else None
+    stamp = _seal.parse_stamp(run.seal) if run.seal else None
     if stamp is not None and stamp.expires is not None:
         times.append(stamp.expires / 1000)
     return "pending", body, min(times, default=None), [(r.id, r.to_json()) for r in requests]
