@@ -69,8 +69,9 @@ def seal(secret: bytes, key_id: str, run: dict[str, Any], expires: int | None, p
 
 # -- the vectors ---------------------------------------------------------------------------------
 
-K1 = "6b6579206f6e652c207468697274792d74776f206279746573206c6f6e672121"  # "key one, thirty-two bytes long!!"
-K3 = "726f74617465642d696e2d6b65792d3230323621"  # "rotated-in-key-2026!"
+#: "key one, thirty-two bytes long!!" and "rotated-in-key-2026!", in hex.
+K1 = "6b6579206f6e652c207468697274792d74776f206279746573206c6f6e672121"
+K3 = "726f74617465642d696e2d6b65792d3230323621"
 
 JCS = [
     {
@@ -81,8 +82,9 @@ JCS = [
     },
     {
         "name": "rfc8785-sorting",
-        "json": '{"\\u20ac":"Euro Sign","\\r":"Carriage Return","\\ufb33":"Hebrew Letter Dalet With Dagesh",'
-        '"1":"One","\\ud83d\\ude00":"Emoji: Grinning Face","\\u0080":"Control","\\u00f6":"Latin Small Letter O With Diaeresis"}',
+        "json": '{"\\u20ac":"Euro Sign","\\r":"Carriage Return",'
+        '"\\ufb33":"Hebrew Letter Dalet With Dagesh","1":"One","\\ud83d\\ude00":"Emoji: Grinning Face",'
+        '"\\u0080":"Control","\\u00f6":"Latin Small Letter O With Diaeresis"}',
     },
     {"name": "floats", "json": "[1.0,100.0,1e16,1e21,1e-7,1.5e-5,-0.0,0.1,5e-324,1.7976931348623157e308]"},
     {"name": "integers", "json": "[0,-1,9007199254740991,-9007199254740991,123456789]"},
@@ -136,7 +138,13 @@ def _no_turn_run() -> dict[str, Any]:
 
 SEALS: list[dict[str, Any]] = [
     {"name": "two-waiting-one-done", "key": "k1", "run": _base_run(), "expires": None, "principal": None},
-    {"name": "expiry-and-principal", "key": "k1", "run": _base_run(), "expires": 1893456000000, "principal": "user-42"},
+    {
+        "name": "expiry-and-principal",
+        "key": "k1",
+        "run": _base_run(),
+        "expires": 1893456000000,
+        "principal": "user-42",
+    },
     {"name": "floats-and-astral-keys", "key": "k1", "run": _floats_run(), "expires": None, "principal": None},
     {"name": "no-turn", "key": "k1", "run": _no_turn_run(), "expires": None, "principal": "tenant-\u00e9"},
     {"name": "rotated-key", "key": "k3", "run": _base_run(), "expires": None, "principal": None},
@@ -166,28 +174,29 @@ def build() -> dict[str, Any]:
         target[path[-1]] = value
         return doc
 
+    def no(name: str, run: dict[str, Any], reason: str, **more: Any) -> dict[str, Any]:
+        return {"name": name, "run": run, "reason": reason, **more}
+
+    expiry = bound["seal"].replace(".1893456000000.", ".1893456000001.")
     refused = [
-        {"name": "output-altered", "run": altered(["results", 0, "result", "output"], "hello, Mallory"), "reason": "seal"},
-        {"name": "arguments-altered", "run": altered(["calls", 1, "arguments"], {"path": "/"}), "reason": "seal"},
-        {"name": "turn-altered", "run": altered(["turn"], "turn-8"), "reason": "seal"},
-        {"name": "order-altered", "run": altered(["order"], ["c1", "c3", "c2"]), "reason": "seal"},
-        {"name": "unknown-key", "run": altered(["seal"], base["seal"].replace(".k1.", ".k9.")), "reason": "seal"},
-        {"name": "mac-altered", "run": altered(["seal"], base["seal"][:-4] + "AAAA"), "reason": "seal"},
-        {"name": "expiry-altered", "run": altered(["seal"], bound["seal"].replace(".1893456000000.", ".1893456000001."), bound), "reason": "seal"},
-        {"name": "expired", "run": bound, "now": 1893456000000, "principal": "user-42", "reason": "expired"},
-        {"name": "other-principal", "run": bound, "now": 1700000000000, "principal": "user-7", "reason": "principal"},
-        {"name": "no-principal", "run": bound, "now": 1700000000000, "reason": "principal"},
-    ]  # fmt: skip
+        no("output-altered", altered(["results", 0, "result", "output"], "hello, Mallory"), "seal"),
+        no("arguments-altered", altered(["calls", 1, "arguments"], {"path": "/"}), "seal"),
+        no("turn-altered", altered(["turn"], "turn-8"), "seal"),
+        no("order-altered", altered(["order"], ["c1", "c3", "c2"]), "seal"),
+        no("unknown-key", altered(["seal"], base["seal"].replace(".k1.", ".k9.")), "seal"),
+        no("mac-altered", altered(["seal"], base["seal"][:-4] + "AAAA"), "seal"),
+        no("expiry-altered", altered(["seal"], expiry, bound), "seal"),
+        no("expired", bound, "expired", now=1893456000000, principal="user-42"),
+        no("other-principal", bound, "principal", now=1700000000000, principal="user-7"),
+        no("no-principal", bound, "principal", now=1700000000000),
+    ]
     return {
-        "description": "Seal version 4 (docs/seal.md): RFC 8785 canonical forms, seals of pending runs under "
-        "the secrets given (hex), and runs every toolkit refuses, with the ResumeError reason. `now` is the "
-        "toolkit's clock in ms (absent: 1700000000000).",
+        "description": "Seal version 4 (docs/seal.md): RFC 8785 canonical forms, seals of pending runs "
+        "under the secrets given (hex), and runs every toolkit refuses, with the ResumeError reason. `now` "
+        "is the toolkit's clock in ms (absent: 1700000000000).",
         "secrets": {"k1": K1, "k3": K3},
         "jcs": [{**case, "canonical": jcs(json.loads(case["json"])).decode("utf-8")} for case in JCS],
-        "seals": [
-            {"name": s["name"], "key": s["key"], "expires": s["expires"], "principal": s["principal"], "run": s["run"]}
-            for s in seals
-        ],
+        "seals": [{k: s[k] for k in ("name", "key", "expires", "principal", "run")} for s in seals],
         "refused": refused,
     }
 

@@ -43,7 +43,8 @@ async def test_a_documented_seal_is_accepted_and_the_run_it_returns_is_sealed_as
     assert step.status == "pending" and step.seal is not None and [c.id for c in step.calls] == ["c3"]
     wire = step.to_wire()
     del wire["seal"]
-    assert step.seal == seal_spec.seal(SECRETS[case["key"]], case["key"], wire, case["expires"], case["principal"])
+    key = case["key"]
+    assert step.seal == seal_spec.seal(SECRETS[key], key, wire, case["expires"], case["principal"])
 
 
 @pytest.mark.parametrize("case", DOC["refused"], ids=[c["name"] for c in DOC["refused"]])
