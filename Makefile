@@ -49,7 +49,7 @@ test-floor: $(STAMP)
 	$(FLOOR_VENV)/bin/python -m pip install -q --disable-pip-version-check \
 		$$($(PY) codegen/pins.py floor) $$($(PY) codegen/pins.py test-tools)
 	PYTHONPATH=$(CURDIR):$(CURDIR)/generated/python $(FLOOR_VENV)/bin/python -m pytest -q -p no:cacheprovider \
-		tests/test_wire.py tests/test_fast_wire.py tests/test_tool.py tests/test_suspend.py \
+		tests/test_wire.py tests/test_fast_wire.py tests/test_tool.py tests/test_tool_decorator.py tests/test_suspend.py \
 		tests/test_content_part.py tests/test_public_api.py tests/test_toolkit.py tests/test_conformance.py
 
 ## docs: the docs site into site/ (MkDocs, strict: a broken link or anchor is an error); the
@@ -74,10 +74,12 @@ lint: $(STAMP)
 	bash tests/typescript/run.sh lint
 	bash tests/rust/run.sh lint
 
-## bench: time the hot paths against their peers and write bench/RESULTS.md (about 3 minutes; not in CI)
+## bench: time the hot paths against their peers and write bench/RESULTS.md, and the durable hosts
+## (the store against raw sqlite3, Temporal against a bare workflow) into bench/DURABLE.md (not in CI)
 bench: $(STAMP)
 	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev,bench]'
 	$(PY) bench/bench.py
+	$(PY) bench/durable.py
 
 ## fuzz: the cross-language differential fuzzer over FUZZ_COUNT generated documents (Python,
 ## TypeScript and Rust must agree on every verdict and on the bytes), then the property tests

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import cProfile
 import gc
+import json
 import os
 import platform
 import pstats
@@ -480,6 +481,102 @@ def bench_from_path() -> None:
     )
 
 
+# --- big parts in three languages (idl/examples/built.json) -------------------------------------
+
+#: The table of the "Big parts" section of RESULTS.md.
+BIG_PARTS: list[str] = []
+
+
+def _big_part_times_python() -> dict[str, tuple[float, float]]:
+    """{vector: (parse ms, emit ms)} of the valid built vectors, in this process."""
+    from tests.vectors import built_vectors
+
+    out: dict[str, tuple[float, float]] = {}
+    for v in built_vectors():
+        if not v.valid:
+            continue
+        text = v.text()
+        t0 = time.perf_counter()
+        value = getattr(toolnexus, v.type_name).from_json(text)
+        t1 = time.perf_counter()
+        emitted = value.to_json()
+        t2 = time.perf_counter()
+        assert emitted == text, v.name
+        out[v.name] = ((t1 - t0) * 1e3, (t2 - t1) * 1e3)
+    return out
+
+
+def _big_part_times_cli(cmd: list[str], cwd: Path) -> dict[str, tuple[float, float]]:
+    """{vector: (parse ms, emit ms)} of the valid built vectors, from a conformance CLI's lines."""
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=True, timeout=900)
+    out: dict[str, tuple[float, float]] = {}
+    for line in filter(None, done.stdout.split("\n")):
+        row = json.loads(line)
+        if row["ok"]:
+            assert row["same"], row["vector"]
+            out[row["vector"]] = (row["parseMs"], row["emitMs"])
+    return out
+
+
+def bench_big_parts() -> None:
+    """A part of 5, 20 and 50 MB of base64 parsed and emitted in Python, TypeScript (Node.js)
+    and Rust (release build, with `lossless`), each in its own process, median of the runs.
+    The rows' targets: each language's time grows linearly (50 MB within 1.5 times ten times
+    the 5 MB time), and TypeScript within 4 times Python."""
+    built = ROOT / "idl" / "examples" / "built.json"
+    ts_dir = ROOT / "tests" / "typescript"
+    if not (ts_dir / ".cache" / "conformance.js").exists():
+        subprocess.run(["bash", "run.sh", "build"], cwd=ts_dir, check=True, capture_output=True)
+    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "generated" / "rust" / "target"))
+    manifest = ROOT / "tests" / "rust" / "conformance" / "Cargo.toml"
+    subprocess.run(
+        ["cargo", "build", "--quiet", "--release", "--manifest-path", str(manifest)],
+        check=True,
+        env={**os.environ, "CARGO_TARGET_DIR": str(target)},
+    )
+    runs: dict[str, Callable[[], dict[str, tuple[float, float]]]] = {
+        "TypeScript": lambda: _big_part_times_cli(["node", ".cache/conformance.js", "--built", str(built)], ts_dir),
+        "Python": _big_part_times_python,
+        "Rust": lambda: _big_part_times_cli([str(target / "release" / "toolnexus-conformance"), "--built", str(built)], ROOT),
+    }
+    samples: dict[str, list[dict[str, tuple[float, float]]]] = {k: [] for k in runs}
+    for _ in range(2 if QUICK else 5):
+        for language, run in runs.items():
+            samples[language].append(run())
+            gc.collect()
+    sizes = {"part-5MB": "5 MB", "part-20MB": "20 MB", "part-50MB": "50 MB"}
+    median: dict[str, dict[str, tuple[float, float]]] = {
+        language: {
+            v: (statistics.median(s[v][0] for s in got), statistics.median(s[v][1] for s in got)) for v in sizes
+        }
+        for language, got in samples.items()
+    }
+    BIG_PARTS.extend(
+        [
+            "| part (base64) | " + " | ".join(f"{lang} parse / emit" for lang in runs) + " |",
+            "|---|" + "---|" * len(runs),
+        ]
+    )
+    for v, label in sizes.items():
+        cells = [f"{median[lang][v][0]:,.0f} / {median[lang][v][1]:,.0f} ms" for lang in runs]
+        BIG_PARTS.append(f"| {label} | " + " | ".join(cells) + " |")
+        print(f"big part {label}: " + ", ".join(f"{lang} {c}" for lang, c in zip(runs, cells, strict=True)), flush=True)
+    total = {lang: {v: sum(median[lang][v]) for v in sizes} for lang in runs}
+    for language in runs:
+        growth = total[language]["part-50MB"] / total[language]["part-5MB"] / 10
+        row(
+            "Big part, parse + emit",
+            f"{language}: 50 MB against ten times 5 MB",
+            {"linear": (growth, 1.5)},
+            f"{total[language]['part-5MB']:,.0f} ms and {total[language]['part-50MB']:,.0f} ms",
+        )
+    row(
+        "Big part, parse + emit",
+        "TypeScript against Python, 50 MB",
+        {"Python": (total["TypeScript"]["part-50MB"] / total["Python"]["part-50MB"], 4)},
+    )
+
+
 # --- make gen ------------------------------------------------------------------------------------
 
 
@@ -603,6 +700,18 @@ def write_results(elapsed: float) -> None:
         verdict = "—" if r.met is None else ("met" if r.met else "**not met**")
         out.append(f"| {r.figure} | {r.case} | {r.measured} | {r.target} | {verdict} |")
     out += ["", "## Growth of the round trip", "", *GROWTH, ""]
+    if BIG_PARTS:
+        out += [
+            "## Big parts in three languages",
+            "",
+            "The valid vectors of `idl/examples/built.json` (one part of 5, 20 or 50 MB of base64),",
+            "parsed and emitted byte for byte by each language in its own process: TypeScript through",
+            "`conformance.js --built` on Node.js, Rust through `toolnexus-conformance --built` built",
+            "`--release` (feature `lossless`), Python in this process. Medians of the runs.",
+            "",
+            *BIG_PARTS,
+            "",
+        ]
     if RESUME:
         out += [
             "## Resuming N suspended calls",
@@ -645,6 +754,7 @@ def main() -> None:
         bench_gen,
         bench_growth,
         bench_resume,
+        bench_big_parts,
     )
     for bench in benches:
         if args.only is None or args.only in bench.__name__:

@@ -509,32 +509,6 @@ class _Fast:
         return "\n".join(head + body) + "\n"
 
 
-def _schema_refs(idl: Idl) -> dict[str, list[str]]:
-    """The types each type refers to, transitively (what its schema needs under `$defs`)."""
-
-    def refs(node: Any) -> set[str]:
-        if isinstance(node, dict):
-            found = {node["$ref"][len("#/$defs/") :]} if isinstance(node.get("$ref"), str) else set()
-            for v in node.values():
-                found |= refs(v)
-            return found
-        if isinstance(node, list):
-            return set().union(*(refs(v) for v in node)) if node else set()
-        return set()
-
-    out: dict[str, list[str]] = {}
-    for t in idl.types:
-        seen: set[str] = set()
-        todo = sorted(refs(idl.schemas[t.name]))
-        while todo:
-            name = todo.pop(0)
-            if name not in seen and name != t.name:
-                seen.add(name)
-                todo.extend(sorted(refs(idl.schemas[name])))
-        out[t.name] = sorted(seen)
-    return out
-
-
 def _schemas_module(idl: Idl, header: str) -> str:
     text = json.dumps({t.name: idl.schemas[t.name] for t in idl.types}, indent=1, ensure_ascii=False)
     if '"""' in text:
@@ -542,7 +516,7 @@ def _schemas_module(idl: Idl, header: str) -> str:
     classes = ", ".join(f'models.{t.name}: "{t.name}"' for t in idl.types)
     return (
         f"{header}"
-        '"""Each wire type\'s JSON Schema from the IDL: what `model_json_schema()` returns."""\n\n'
+        '"""Each wire type\'s JSON Schema from the IDL: what pydantic gives on every path."""\n\n'
         "from __future__ import annotations\n\n"
         "import json\n"
         "from typing import Any\n\n"
@@ -550,8 +524,7 @@ def _schemas_module(idl: Idl, header: str) -> str:
         "from ._base import install_schemas\n\n"
         "__all__: list[str] = []\n\n"
         f'_SCHEMAS: dict[str, Any] = json.loads(r"""{text}""")\n'
-        f"_REFS: dict[str, list[str]] = {_schema_refs(idl)!r}\n\n"
-        f"install_schemas({{{classes}}}, _SCHEMAS, _REFS)\n"
+        f"\ninstall_schemas({{{classes}}}, _SCHEMAS)\n"
     )
 
 

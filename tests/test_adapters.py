@@ -9,9 +9,9 @@ same way) validate the JSON text, as the wire would carry it.
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 import mcp.types as mcp_types
@@ -29,6 +29,7 @@ from openai.types.responses.response_input_item_param import FunctionCallOutput
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 import toolnexus.adapters as adapters
+from tests.conftest import REPO
 from toolnexus import (
     Answer,
     ContentPart,
@@ -60,7 +61,6 @@ from toolnexus.adapters import (
     openai_responses_tools,
 )
 
-REPO = Path(__file__).resolve().parent.parent
 HOST_ONLY = "HOST-ONLY-7f3a"
 #: Bytes whose base64 has `+` and `/`, which URL-safe base64 would spell differently.
 ODD_BYTES = b"\xfb\xff\xfe\xfb\xef\xbe"
@@ -94,8 +94,16 @@ def sdk_model(model: type[BaseModel], value: Any) -> BaseModel:
     return parsed
 
 
+def sdk_dict(model: type[BaseModel], value: Any) -> BaseModel:
+    """`value`, a dict in the SDK's own form (snake_case, bytes), is valid for the SDK's
+    pydantic model, and the model keeps all of it."""
+    parsed = model.model_validate(value)
+    assert parsed.model_dump(exclude_unset=True) == value
+    return parsed
+
+
 def no_metadata(value: Any) -> None:
-    text = json.dumps(value)
+    text = json.dumps(value, default=repr)
     assert HOST_ONLY not in text and '"metadata"' not in text
 
 
@@ -149,19 +157,25 @@ SPECS = [
 
 def test_the_adapters_names_are_pinned():
     assert adapters.__all__ == [
+        "ParsedCalls",
         "answer_from_mcp",
+        "anthropic_tool_calls",
         "anthropic_tool_result",
         "anthropic_tools",
         "from_mcp_call_tool_result",
         "gemini_function_response",
+        "gemini_tool_calls",
         "gemini_tools",
         "mcp_call_tool_result",
         "mcp_input_required",
         "mcp_input_responses",
+        "mcp_tool_calls",
         "mcp_tools",
         "openai_chat_messages",
+        "openai_chat_tool_calls",
         "openai_chat_tools",
         "openai_responses_output",
+        "openai_responses_tool_calls",
         "openai_responses_tools",
     ]
 
@@ -364,7 +378,8 @@ def test_anthropic_refuses_the_image_types_the_adapter_turns_into_notes():
 def test_gemini_tools():
     declared = gemini_tools(SPECS)
     assert len(declared) == 1
-    parsed = sdk_model(genai.Tool, declared[0])
+    parsed = sdk_dict(genai.Tool, declared[0])
+    sdk_typed(genai.ToolDict, declared[0])
     assert isinstance(parsed, genai.Tool) and parsed.function_declarations is not None
     assert [f.name for f in parsed.function_declarations] == ["search", "sqrt", "raw"]
     assert parsed.function_declarations[0].parameters_json_schema == search.input_schema
@@ -372,30 +387,35 @@ def test_gemini_tools():
 
 
 def test_gemini_parameters_would_refuse_an_inferred_schema():
-    """Why the schema goes in `parametersJsonSchema`: `parameters` takes only Gemini's subset."""
-    declared = gemini_tools([plot])[0]["functionDeclarations"][0]
-    sdk_model(genai.FunctionDeclaration, declared)
-    as_parameters = {"name": "plot", "parameters": declared["parametersJsonSchema"]}
+    """Why the schema goes in `parameters_json_schema`: `parameters` takes only Gemini's subset."""
+    declared = gemini_tools([plot])[0]["function_declarations"][0]
+    sdk_dict(genai.FunctionDeclaration, declared)
+    as_parameters = {"name": "plot", "parameters": declared["parameters_json_schema"]}
     with pytest.raises(ValidationError):
-        genai.FunctionDeclaration.model_validate_json(json.dumps(as_parameters))
+        genai.FunctionDeclaration.model_validate(as_parameters)
 
 
 def test_gemini_function_response_output_and_error():
     ok = gemini_function_response(call(result("4")))
-    assert ok == {"functionResponse": {"id": "call_1", "name": "fetch", "response": {"output": "4"}}}
+    assert ok == {"function_response": {"id": "call_1", "name": "fetch", "response": {"output": "4"}}}
     bad = gemini_function_response(call(result("boom", error=True), id=""))
-    assert bad == {"functionResponse": {"name": "fetch", "response": {"error": "boom"}}}
+    assert bad == {"function_response": {"name": "fetch", "response": {"error": "boom"}}}
     for p in (ok, bad):
-        parsed = sdk_model(genai.Part, p)
+        parsed = sdk_dict(genai.Part, p)
+        sdk_typed(genai.PartDict, p)
         assert isinstance(parsed, genai.Part) and parsed.function_response is not None
-        sdk_model(genai.FunctionResponse, p["functionResponse"])
-    sdk_model(genai.Content, {"role": "user", "parts": [ok, bad]})
+    sdk_dict(genai.Content, {"role": "user", "parts": [ok, bad]})
     no_metadata([ok, bad])
+
+
+def test_gemini_leaves_out_the_id_it_gave_a_call_without_one():
+    made_up = gemini_function_response(call(result("4"), id="gemini-0"))
+    assert made_up == {"function_response": {"name": "fetch", "response": {"output": "4"}}}
 
 
 def test_gemini_function_response_inline_parts():
     p = gemini_function_response(call(result(parts=[PNG, JPEG, PDF])))
-    parsed = genai.Part.model_validate_json(json.dumps(p))
+    parsed = sdk_dict(genai.Part, p)
     response = parsed.function_response
     assert response is not None and response.parts is not None
     blobs = [fp.inline_data for fp in response.parts]
@@ -403,9 +423,15 @@ def test_gemini_function_response_inline_parts():
         ("image/png", PNG.raw()),
         ("image/jpeg", JPEG.raw()),
         ("application/pdf", PDF.raw()),
-    ], "the SDK decodes the standard base64 to the same bytes"
+    ]
     assert response.response == {"output": "found 9 attachments"}
-    assert p["functionResponse"]["parts"][1] == {"inlineData": {"mimeType": "image/jpeg", "data": JPEG.data}}
+    jpeg = {"inline_data": {"mime_type": "image/jpeg", "data": JPEG.raw()}}
+    assert p["function_response"]["parts"][1] == jpeg
+    # The REST API's JSON is the SDK's dump of the same part: camelCase keys, base64 text
+    # (URL-safe, which the API reads as it reads the standard alphabet).
+    rest = parsed.model_dump(mode="json", by_alias=True, exclude_none=True)
+    blob = rest["functionResponse"]["parts"][1]["inlineData"]
+    assert blob["mimeType"] == "image/jpeg" and base64.urlsafe_b64decode(blob["data"]) == JPEG.raw()
     no_metadata(p)
 
 
@@ -581,6 +607,26 @@ def test_a_suspension_is_an_mcp_input_required_result_the_sdk_accepts():
     assert url_params.mode == "url" and url_params.url == "https://auth.example/login"
     assert mcp_input_required(result("4")) is None
     assert mcp_input_required(result("boom", error=True)) is None
+
+
+def test_an_approval_elicitation_shows_the_arguments():
+    arguments = {"invoice": "INV-7", "amount": 250, "note": "für Jan"}
+    approval = Request(
+        "approval",
+        "Allow void_invoice to run with these arguments?",
+        data={"tool": "void_invoice", "arguments": arguments},
+    )
+    form = mcp_input_required(pending(approval))
+    parsed = sdk_model(mcp_types.InputRequiredResult, form)
+    [elicit] = parsed.input_requests.values()
+    assert elicit.params.message == (
+        "Allow void_invoice to run with these arguments?\n"
+        '{\n  "invoice": "INV-7",\n  "amount": 250,\n  "note": "für Jan"\n}'
+    )
+    # A question whose data holds other things is asked as it is.
+    question = Request("input", "Which invoice?", data={"arguments": {"x": 1}})
+    [asked] = mcp_input_required(pending(question))["inputRequests"].values()
+    assert asked["params"]["message"] == "Which invoice?"
 
 
 @pytest.mark.parametrize(

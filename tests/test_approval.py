@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import SECRET
 from toolnexus import (
     Answer,
     Request,
@@ -23,7 +24,6 @@ from toolnexus import (
 )
 from toolnexus.adapters import anthropic_tool_result, openai_chat_messages
 
-SECRET = b"approval-tests-secret-0123456789"
 SCHEMA = {
     "type": "object",
     "properties": {"path": {"type": "string"}, "force": {"type": "boolean"}},
@@ -96,9 +96,8 @@ async def test_edited_arguments_are_what_the_handler_gets(secret: bytes | None) 
         ({"path": 7}, "$.path"),
         ({"path": "a", "rm": "-rf"}, "$"),
         ({}, "$"),
-        ("a.txt", "$"),
     ],
-    ids=["wrong-type", "extra-key", "missing", "not-an-object"],
+    ids=["wrong-type", "extra-key", "missing"],
 )
 async def test_edited_arguments_that_fail_the_schema_are_an_error_and_the_handler_does_not_run(
     secret: bytes | None, arguments: Any, path: str
@@ -113,6 +112,29 @@ async def test_edited_arguments_that_fail_the_schema_are_an_error_and_the_handle
     assert d.runs == []
     assert kit.error_count == 1, "a refused argument set is a tool failure, not a denial"
     assert result.metadata is None
+
+
+@pytest.mark.parametrize(
+    ("arguments", "what"),
+    [(None, "null"), ("a.txt", "a string"), (["a.txt"], "a list"), (7, "a number")],
+    ids=["null", "string", "list", "number"],
+)
+async def test_edited_arguments_that_are_not_an_object_never_run_the_handler(
+    secret: bytes | None, arguments: Any, what: str
+) -> None:
+    # An approver that sends `null` for "unchanged" must not run the call with every parameter
+    # at its default: the answer is invalid, and the loop says so without a tool run.
+    d = Deleter()
+    kit = Toolkit([d.tool], secret=secret)
+    run = await kit.run_calls([call()])
+    assert run.pending is not None
+    done = await kit.resume(run, Answer(run.pending.id, True, data={"arguments": arguments}))
+    result = done.results[0].result
+    assert result == ToolResult.error(
+        f"invalid arguments for delete: $: the approval's edited arguments are {what}, not an object"
+    )
+    assert d.runs == []
+    assert kit.error_count == 0, "no tool ran: the loop itself refused the answer"
 
 
 @pytest.mark.parametrize("reason", [None, "declined", "cancelled"])

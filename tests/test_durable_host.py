@@ -27,7 +27,11 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 def rows(db: Path) -> list[tuple[int, str, str | None, str]]:
     with closing(sqlite3.connect(db)) as conn:
-        return conn.execute("SELECT id, status, pending_id, body FROM runs ORDER BY id").fetchall()
+        return conn.execute(
+            "SELECT r.id, r.status,"
+            " (SELECT request_id FROM waiting w WHERE w.run_id = r.id AND w.position = 0),"
+            " r.body FROM runs r ORDER BY r.id"
+        ).fetchall()
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import SECRET
 from toolnexus import (
     Answer,
     Request,
@@ -27,7 +28,6 @@ from toolnexus import (
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
-SECRET = b"exactly-once-secret-0123456789ab"
 
 
 def charge(args: dict[str, Any], ctx: ToolContext) -> Any:

@@ -4,11 +4,11 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+from tests.conftest import REPO
+
 # durable_host.py has its own test; mcp_server.py is a server, run by mcp_client.py;
 # temporal_host.py runs in tests/test_temporal.py, against the Temporal server started there.
 OWN_TESTS = {"durable_host.py", "mcp_server.py", "temporal_host.py"}

@@ -9,7 +9,7 @@ import json
 import pytest
 from mcp import types as mcp_types
 
-from toolnexus import ToolContext, ToolHints, ToolSpec, define_tool, tool
+from toolnexus import ToolContext, ToolHints, ToolSpec, WireError, define_tool, tool
 from toolnexus.adapters import (
     anthropic_tools,
     gemini_tools,
@@ -70,3 +70,14 @@ def test_no_model_declaration_carries_them() -> None:
     for declare in (openai_chat_tools, openai_responses_tools, anthropic_tools, gemini_tools):
         text = json.dumps(declare([listed]))
         assert "readOnly" not in text and "hints" not in text and "openWorld" not in text, declare.__name__
+
+
+def test_the_constructor_defaults_are_mcp_s_and_the_wire_still_requires_all_three() -> None:
+    # The README's form: one hint given, the others MCP's cautious defaults.
+    assert ToolHints(read_only=True).to_json() == '{"readOnly":true,"destructive":true,"openWorld":true}'
+    assert ToolHints() == ToolHints(read_only=False, destructive=True, open_world=True)
+    closed = {"readOnly": False, "destructive": True, "openWorld": False}
+    assert ToolHints(open_world=False).to_wire() == closed
+    with pytest.raises(WireError) as missing:  # not a wire change: a peer's document names all three
+        ToolHints.from_json('{"readOnly":true}')
+    assert missing.value.path == "$.destructive"

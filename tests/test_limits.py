@@ -239,7 +239,7 @@ def test_a_file_whose_size_lies_is_still_bounded_by_max_bytes() -> None:
 
 
 def test_a_path_with_a_nul_byte_is_a_value_error(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="null"):
+    with pytest.raises(ValueError, match="holds a NUL character"):
         ContentPart.from_path(str(tmp_path / "a\0b.png"))
 
 

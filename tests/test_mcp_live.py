@@ -32,12 +32,12 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
+from tests.conftest import REPO, free_port
 from toolnexus import Answer, RunResult, ToolCall, Toolkit, pending_of
 from toolnexus.mcp import ElicitationRelay, mcp_server, mcp_tools_from
 
 pytestmark = pytest.mark.slow
 
-REPO = Path(__file__).resolve().parent.parent
 SERVER = REPO / "tests" / "mcp" / "toolkit_server.py"
 FIXTURE = REPO / "examples" / "media" / "fixture.png"
 MODERN, HANDSHAKE = "2026-07-28", "2025-11-25"
@@ -69,16 +69,10 @@ def _env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "generated" / "python")])}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def http_url() -> Iterator[str]:
     """`toolkit_server.py http PORT` in a subprocess, for the module's HTTP tests."""
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen(
         [sys.executable, str(SERVER), "http", str(port)],
         env=_env(),
@@ -272,7 +266,7 @@ async def test_needs_approval_is_asked_before_the_tool_runs(
     async with connect(where, era, elicitation_callback=asked) as client:
         result = await client.call_tool("wipe", {"disk": "d1"})
     [params] = asked.asked
-    assert params.message == "Allow wipe to run with these arguments?"
+    assert params.message == 'Allow wipe to run with these arguments?\n{\n  "disk": "d1"\n}'
     if action == "accept":
         assert (result.is_error, _text(result)) == (False, "wiped d1")
     else:
@@ -456,7 +450,7 @@ async def test_consumed_suspension_with_wait_for(where: Any, era: tuple[str, str
     assert (request.kind, request.prompt) == ("input", "Delete 4 files?")
     assert run.results[0].result.output.startswith("deleted 4 files: consumed")
     assert run.results[1].result.output == "2"
-    assert approval.prompt == "Allow wipe to run with these arguments?"
+    assert approval.prompt == 'Allow wipe to run with these arguments?\n{\n  "disk": "d2"\n}'
     assert wiped.results[0].result.output == "wiped d2"
 
 
@@ -640,5 +634,13 @@ async def test_an_approval_with_edited_arguments_runs_with_them(where: Any, era:
         refused = await client.call_tool("wipe", {"disk": "d1"})
     assert (refused.is_error, _text(refused)) == (
         True,
-        "invalid arguments for wipe: $: the edited arguments are not an object",
+        "invalid arguments for wipe: $: the approval's edited arguments are a list, not an object",
     )
+
+
+async def test_the_server_reports_the_package_version() -> None:
+    import toolnexus
+
+    async with Client(mcp_server(Toolkit([]))) as client:
+        info = client.session.server_info
+        assert info is not None and info.version == toolnexus.__version__ and info.version

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import SECRET
 from toolnexus import (
     Answer,
     Request,
@@ -19,8 +20,6 @@ from toolnexus import (
     define_tool,
     pending,
 )
-
-SECRET = b"parallel-tests-secret-0123456789"
 
 
 class Asker:

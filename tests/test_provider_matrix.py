@@ -80,9 +80,9 @@ def _noted(text: str, part: ContentPart, target: str) -> bool:
 
 
 def _carries(block: Any, part: ContentPart) -> bool:
-    """Whether a JSON value holds the part's data or URL (as itself, or in a data URL)."""
+    """Whether a value holds the part's data or URL (as itself, in a data URL, or as bytes)."""
     needle = part.data or part.url
-    return needle != "" and needle in repr(block)
+    return needle != "" and (needle in repr(block) or (part.data != "" and repr(part.raw()) in repr(block)))
 
 
 def classify(provider: str, part: ContentPart) -> str:
@@ -119,7 +119,7 @@ def classify(provider: str, part: ContentPart) -> str:
     if provider == "Gemini":
         response = gemini_function_response(call)
         genai.Part.model_validate(response)
-        inner = response["functionResponse"]
+        inner = response["function_response"]
         if any(_carries(p, part) for p in inner.get("parts", [])):
             return "native"
         text = inner["response"]["output"]

@@ -20,6 +20,7 @@ RUNTIME_NAMES = [
     "Tool",
     "ToolContext",
     "Toolkit",
+    "ToolnexusError",
     "WireError",
     "auth_required",
     "define_tool",
@@ -39,7 +40,8 @@ def test_the_wire_package_exports_the_idl_types_and_its_base():
     assert toolnexus_wire.__all__ == sorted(
         [
             *WIRE_TYPES,
-            *("JsonNumber", "MAX_DEPTH", "SCHEMA_VERSION", "WireError", "WireModel", "dumps", "json_path"),
+            *("JsonNumber", "MAX_DEPTH", "SCHEMA_VERSION", "ToolnexusError", "WireError", "WireModel"),
+            *("dumps", "json_path", "check_mime_type", "check_url", "displayable"),
         ]
     )
     assert IDL.version == toolnexus_wire.SCHEMA_VERSION
@@ -61,6 +63,17 @@ def test_errors_name_their_public_package():
     assert toolnexus.ResumeError.__module__ == "toolnexus"
 
 
+def test_one_error_tree():
+    """`ToolnexusError` is the root of every error toolnexus raises, each a `ValueError`."""
+    assert toolnexus.ToolnexusError is toolnexus_wire.ToolnexusError
+    for error in (toolnexus.WireError, toolnexus.ResumeError):
+        assert issubclass(error, toolnexus.ToolnexusError) and issubclass(error, ValueError)
+    from toolnexus.store import OutcomeNotStored
+
+    assert issubclass(OutcomeNotStored, toolnexus.ToolnexusError)
+    assert not issubclass(toolnexus.ResumeError, toolnexus.WireError)
+
+
 def test_the_runtime_imports_only_public_names_of_the_wire_package():
     root = Path(toolnexus.__file__).parent
     for path in root.rglob("*.py"):
@@ -80,3 +93,10 @@ def test_the_positional_constructor_is_the_generated_class_own():
         cls = getattr(toolnexus, name)
         assert "__init__" in vars(cls), name
         assert list(inspect.signature(cls.__init__).parameters) == want, name
+
+
+def test_the_version_is_the_package_s_and_the_schema_s() -> None:
+    import importlib.metadata
+
+    assert toolnexus.__version__ == toolnexus_wire.SCHEMA_VERSION == IDL.version
+    assert toolnexus.__version__ == importlib.metadata.version("toolnexus-contract")

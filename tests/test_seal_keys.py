@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -15,7 +15,7 @@ from toolnexus import (
     ToolCall,
     ToolContext,
     Toolkit,
-    _toolkit,
+    ToolResult,
     define_tool,
     pending,
 )
@@ -44,9 +44,9 @@ async def stored_run(kit: Toolkit, **options: Any) -> RunResult:
 
 async def test_the_seal_names_its_key_and_secret_is_the_default_key() -> None:
     run = await stored_run(Toolkit([Ask().tool], secrets={"k2026": NEW}))
-    assert run.seal is not None and run.seal.startswith("v3.hmac-sha256.k2026..")
+    assert run.seal is not None and run.seal.startswith("v4.hmac-sha256.k2026..")
     single = await stored_run(Toolkit([Ask().tool], secret=NEW))
-    assert single.seal is not None and single.seal.startswith("v3.hmac-sha256.default..")
+    assert single.seal is not None and single.seal.startswith("v4.hmac-sha256.default..")
     same = Toolkit([Ask().tool], secrets={"default": NEW})
     assert (await same.resume(single, Answer(single.requests[1].id, True))).status == "pending"
 
@@ -60,7 +60,7 @@ async def test_rotation_old_runs_resume_until_their_key_is_removed() -> None:
     fresh = await stored_run(rotated)
     assert fresh.seal is not None and ".k2." in fresh.seal, "new runs are sealed under the active key"
     step = await rotated.resume(run, Answer(run.requests[1].id, True))
-    assert step.seal is not None and step.seal.startswith("v3.hmac-sha256.k2."), "resealed under the new key"
+    assert step.seal is not None and step.seal.startswith("v4.hmac-sha256.k2."), "resealed under the new key"
 
     retired = Toolkit([Ask().tool], secrets={"k2": NEW})
     later = await retired.resume(RunResult.from_json(step.to_json()), Answer(run.requests[0].id, True))
@@ -86,7 +86,7 @@ async def test_expiry_is_sealed_and_checked() -> None:
     run = await kit.run_calls(CALLS, expires_in=3600)
     assert run.seal is not None and run.pending is not None
     expires = int(run.seal.split(".")[3])
-    assert abs(expires - (time.time() + 3600) * 1000) < 60_000
+    assert abs(expires - (datetime.now(UTC).timestamp() + 3600) * 1000) < 60_000
     step = await kit.resume(RunResult.from_json(run.to_json()), Answer(run.requests[1].id, True))
     assert step.seal is not None and step.seal.split(".")[3] == str(expires), "the expiry is kept"
 
@@ -100,13 +100,13 @@ async def test_expiry_is_sealed_and_checked() -> None:
     assert info.value.reason == "seal", "the expiry is under the MAC"
 
 
-async def test_an_expired_run_is_refused_stored_or_in_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_an_expired_run_is_refused_stored_or_in_memory() -> None:
     ask = Ask()
-    kit = Toolkit([ask.tool], secret=NEW)
+    now = [datetime.now(UTC)]
+    kit = Toolkit([ask.tool], secret=NEW, clock=lambda: now[0])
     run = await kit.run_calls(CALLS, expires_in=60)
     assert run.pending is not None
-    now = time.time()
-    monkeypatch.setattr(_toolkit.time, "time", lambda: now + 61)
+    now[0] += timedelta(seconds=61)
     for given in (run, RunResult.from_json(run.to_json())):
         with pytest.raises(ResumeError, match="expired") as info:
             await kit.resume(given, Answer(run.pending.id, True))
@@ -214,11 +214,82 @@ async def test_expiry_and_principal_need_a_key() -> None:
 async def test_a_version_2_seal_still_resumes_under_any_of_the_keys() -> None:
     old_kit = Toolkit([Ask().tool], secret=OLD)
     run = await stored_run(old_kit)
+    run.turn = ""  # runs sealed by version 2 predate `turn`
     run.seal = old_kit._seal_of(run)
     assert run.seal.startswith("v2.hmac-sha256.") and run.pending is not None
     rotated = Toolkit([Ask().tool], secrets={"new": NEW, "old": OLD}, active_key="new")
     step = await rotated.resume(RunResult.from_json(run.to_json()), Answer(run.requests[1].id, True))
-    assert step.seal is not None and step.seal.startswith("v3.hmac-sha256.new.")
+    assert step.seal is not None and step.seal.startswith("v4.hmac-sha256.new.")
     with pytest.raises(ResumeError) as info:
         await Toolkit([Ask().tool], secret=NEW).resume(run, Answer(run.pending.id, True))
     assert info.value.reason == "seal"
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+async def test_a_legacy_run_given_a_turn_id_in_storage_is_refused(version: str) -> None:
+    """Seals of versions 1 and 2 predate `RunResult.turn`, so they cannot cover it: a stored
+    legacy run that holds one was altered (its idempotency keys would change, and the replay
+    memory would not know its answers), and is refused. The same run without it resumes."""
+    ask = Ask()
+    kit = Toolkit([ask.tool], secret=NEW)
+    run = await kit.run_calls(CALLS)
+    run.turn = ""
+    run.seal = kit._seal_of(run) if version == "v2" else kit._key.seal_v1(run)  # type: ignore[union-attr]
+    stored = run.to_json()
+    assert run.pending is not None
+    tampered = RunResult.from_json(stored)
+    tampered.turn = "chosen-in-storage"
+    with pytest.raises(ResumeError, match="cannot hold a turn id") as info:
+        await kit.resume(tampered, Answer(run.pending.id, True))
+    assert info.value.reason == "seal" and ask.runs == 2, "nothing ran"
+    step = await kit.resume(RunResult.from_json(stored), Answer(run.pending.id, True))
+    assert ask.runs == 3 and step.seal is not None and step.seal.startswith("v4.")
+
+
+async def test_a_run_sealed_by_version_3_still_resumes_and_comes_back_as_version_4() -> None:
+    from toolnexus._stored import legacy_seal_v3
+
+    ask = Ask()
+    kit = Toolkit([ask.tool], secret=NEW)
+    run = await kit.run_calls(CALLS)
+    assert kit._key is not None and run.pending is not None
+    run.seal = legacy_seal_v3(kit._key, run)
+    stored = run.to_json()
+    step = await kit.resume(RunResult.from_json(stored), Answer(run.requests[1].id, True))
+    assert step.seal is not None and step.seal.startswith("v4.hmac-sha256.default..")
+    altered = RunResult.from_json(stored.replace('"turn":"', '"turn":"x'))
+    with pytest.raises(ResumeError) as info:
+        await Toolkit([ask.tool], secret=NEW).resume(altered, Answer(run.requests[1].id, True))
+    assert info.value.reason == "seal"
+
+
+async def test_an_integer_no_double_holds_cannot_be_sealed_and_says_so() -> None:
+    """RFC 8785 writes numbers as doubles: an integer beyond ±2**53 has no exact canonical form,
+    so a pending run that would hold one keeps, in its place, an error saying why."""
+    big = 2**64
+
+    async def reports(args: dict[str, Any], ctx: ToolContext) -> Any:
+        return ToolResult.ok("counted").with_metadata({"count": big})
+
+    async def asks(args: dict[str, Any], ctx: ToolContext) -> Any:
+        return pending(Request("input", "which?")) if ctx.answer is None else "ok"
+
+    kit = Toolkit([define_tool("count", "", None, reports), define_tool("ask", "", None, asks)], secret=NEW)
+    run = await kit.run_calls([ToolCall("c1", "count", {}), ToolCall("c2", "ask", {"n": big})])
+    assert run.status == "done", "the asking call's arguments cannot be sealed either"
+    [counted, asked] = [r.result for r in run.results]
+    assert counted.metadata == {"count": big}, "a run that is done is not sealed: kept as it is"
+    assert asked.output.startswith(
+        "the call cannot wait for an answer: its arguments or request cannot be sealed"
+    )
+    assert "2**53" in asked.output
+    run = await kit.run_calls([ToolCall("c1", "count", {}), ToolCall("c2", "ask", {})])
+    assert run.status == "pending" and run.seal is not None
+    kept = run.results[0].result
+    assert kept.is_error and kept.output.startswith(
+        "the tool's metadata cannot be stored, so it is not kept: "
+    )
+    assert "2**53" in kept.output
+    assert run.pending is not None
+    done = await kit.resume(RunResult.from_json(run.to_json()), Answer(run.pending.id, True))
+    assert done.status == "done"

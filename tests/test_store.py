@@ -3,22 +3,39 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Iterator
 from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from toolnexus import Answer, Request, ResumeError, ToolCall, ToolContext, Toolkit, pending, tool
-from toolnexus.store import PendingRequest, SqliteRunStore
+from tests.conftest import REPO, SECRET
+from toolnexus import (
+    Answer,
+    Request,
+    ResumeError,
+    RunResult,
+    ToolCall,
+    ToolCallResult,
+    ToolContext,
+    Toolkit,
+    ToolnexusError,
+    ToolResult,
+    pending,
+    tool,
+)
+from toolnexus.store import OutcomeNotStored, PendingRequest, SqliteRunStore
 
-REPO = Path(__file__).resolve().parent.parent
-SECRET = b"store-test-secret-0123456789abcdef"
 #: Every run of `approve` appends a line here, so a test sees how often the tool really ran.
 RUNS_LOG = "TOOLNEXUS_STORE_TEST_LOG"
 
@@ -114,7 +131,7 @@ async def test_a_claimed_run_is_not_handed_out_again_until_released(store: Sqlit
     run_id = store.save(await toolkit().run_calls([ToolCall("a", "approve", {"what": "A"})]))
     [waiting] = store.pending()
     answer = Answer(waiting.request.id, True)
-    claimed = store.claim(run_id, answer)
+    claimed = store.claim(run_id, answer).run
     assert claimed.pending is not None and claimed.pending.id == answer.id
     with pytest.raises(ResumeError) as same:
         store.claim(run_id, answer)
@@ -200,8 +217,9 @@ if __name__ == "__main__":
     _race(sys.argv[1], int(sys.argv[2]), sys.argv[3])
 
 
-async def test_expire_passes_over_a_run_whose_expiry_cannot_be_read_as_passed_later(tmp_path):
-    """An unreadable `expiresAt` counts as passed: `expire` settles it, and never raises."""
+async def test_a_request_whose_expiry_cannot_be_read_is_settled_before_it_is_stored(tmp_path):
+    """An unreadable `expiresAt` counts as passed: the loop settles the call at once (a request
+    that has expired is never waited on), so the stored run is done, and `expire` passes it by."""
     from toolnexus import define_tool
 
     def asks(args, ctx):
@@ -212,7 +230,7 @@ async def test_expire_passes_over_a_run_whose_expiry_cannot_be_read_as_passed_la
     kit = Toolkit([define_tool("asks", "asks", None, asks)], secret=b"s" * 32)
     store = SqliteRunStore(tmp_path / "runs.db")
     run_id = store.save(await kit.run_calls([ToolCall("c", "asks", {})]))
-    assert await store.expire(kit) == [run_id]
+    assert store.get(run_id).status == "done" and store.pending() == []
     assert await store.expire(kit) == []
     (item,) = store.get(run_id).run.results
     assert item.result.output == "declined/expired: when?"
@@ -237,3 +255,220 @@ async def test_two_calls_waiting_on_one_fixed_request_id_each_take_an_answer(tmp
     with pytest.raises(ResumeError) as again:
         await store.resume(kit, run_id, Answer("fixed", True))
     assert again.value.reason in ("replayed", "not_pending")
+
+
+# -- never stuck, nothing lost ------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def write_lock(db: Path, seconds: float) -> Iterator[threading.Event]:
+    """Another writer holding `db`'s write lock for `seconds`, from when the event is set."""
+    go = threading.Event()
+
+    def hold() -> None:
+        go.wait()
+        with closing(sqlite3.connect(db, isolation_level=None)) as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            time.sleep(seconds)
+            conn.execute("ROLLBACK")
+
+    holder = threading.Thread(target=hold, daemon=True)
+    holder.start()
+    try:
+        yield go
+    finally:
+        holder.join()
+
+
+def _locking_tool(lock: threading.Event, ran: list[str]) -> Any:
+    """`approve`, but taking the database's write lock (as another process would) as it runs."""
+
+    @tool(name="approve")
+    def locking(what: str, ctx: ToolContext) -> object:
+        """Asks, then runs while another writer takes the lock."""
+        if ctx.answer is None:
+            return pending(Request("approval", f"{what}?"))
+        ran.append(ctx.idempotency_key)
+        lock.set()
+        time.sleep(0.05)  # the other writer has it now
+        return f"did {what}"
+
+    return locking
+
+
+async def test_an_outcome_write_that_fails_is_retried_while_the_lease_holds(tmp_path: Path) -> None:
+    """The database locked past `timeout` as the outcome is written (r06): the tool has run, so
+    the write is tried again until it goes through, and the run is done, not claimed for good."""
+    db = tmp_path / "runs.sqlite3"
+    store = SqliteRunStore(db, timeout=0.2, lease=10)
+    ran: list[str] = []
+    with write_lock(db, 1.0) as go:
+        kit = Toolkit([_locking_tool(go, ran)], secret=SECRET)
+        run_id = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "pay"})]))
+        [waiting] = store.pending()
+        done = await store.resume(kit, run_id, Answer(waiting.request.id, True))
+    assert done.status == "done" and done.results[0].result.output == "did pay"
+    stored = store.get(run_id)
+    assert stored is not None and stored.status == "done" and len(ran) == 1
+
+
+async def test_an_outcome_that_cannot_be_stored_in_time_is_handed_back_and_stored_later(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "runs.sqlite3"
+    store = SqliteRunStore(db, timeout=0.1, lease=0.6)
+    ran: list[str] = []
+    with write_lock(db, 1.5) as go:
+        kit = Toolkit([_locking_tool(go, ran)], secret=SECRET)
+        run_id = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "pay"})]))
+        [waiting] = store.pending()
+        with pytest.raises(OutcomeNotStored) as info:
+            await store.resume(kit, run_id, Answer(waiting.request.id, True))
+    lost = info.value
+    assert lost.run_id == run_id and lost.run.status == "done" and "not stored" in str(lost)
+    assert lost.run.results[0].result.output == "did pay", "the result is handed back, not dropped"
+    assert isinstance(lost, ToolnexusError) and isinstance(lost.cause, sqlite3.OperationalError)
+    store.finish(run_id, lost.answers, lost.run, lease=lost.lease)  # the database takes writes again
+    stored = store.get(run_id)
+    assert stored is not None and stored.status == "done" and stored.run == lost.run and len(ran) == 1
+
+
+async def test_a_claim_whose_holder_died_is_given_back_when_its_lease_runs_out(tmp_path: Path) -> None:
+    store = SqliteRunStore(tmp_path / "runs.sqlite3", lease=0.3)
+    run_id = store.save(await toolkit().run_calls([ToolCall("a", "approve", {"what": "A"})]))
+    [waiting] = store.pending()
+    store.claim(run_id, Answer(waiting.request.id, True))  # and the process dies here
+    assert store.pending() == [] and store.get(run_id).status == "claimed"  # type: ignore[union-attr]
+    with pytest.raises(ResumeError) as busy:
+        store.claim(run_id, Answer(waiting.request.id, True))
+    assert busy.value.reason == "replayed"
+    time.sleep(0.4)
+    assert store.pending() == [waiting] and store.get(run_id).status == "pending"  # type: ignore[union-attr]
+    done = await store.resume(toolkit(), run_id, Answer(waiting.request.id, True))
+    assert done.status == "done"
+
+
+async def test_a_lease_is_renewed_while_the_tools_run(tmp_path: Path) -> None:
+    store = SqliteRunStore(tmp_path / "runs.sqlite3", lease=0.3)
+
+    @tool(name="approve")
+    async def slow(what: str, ctx: ToolContext) -> object:
+        """Asks, then runs for three leases."""
+        if ctx.answer is None:
+            return pending(Request("approval", f"{what}?"))
+        await asyncio.sleep(0.9)
+        return "done slowly"
+
+    kit = Toolkit([slow], secret=SECRET)
+    run_id = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "A"})]))
+    [waiting] = store.pending()
+    task = asyncio.ensure_future(store.resume(kit, run_id, Answer(waiting.request.id, True)))
+    await asyncio.sleep(0.6)  # two leases on: still held, so no one else may take it
+    with pytest.raises(ResumeError) as busy:
+        await asyncio.to_thread(store.claim, run_id, Answer(waiting.request.id, True))
+    assert busy.value.reason == "replayed"
+    assert (await task).results[0].result.output == "done slowly"
+
+
+async def test_a_row_that_is_not_a_run_is_quarantined_and_harms_no_other(tmp_path: Path) -> None:
+    """r08: a torn or hand-edited row is listed with why, resumable by no one, and every other
+    run is listed, expired and resumed as before."""
+    db = tmp_path / "runs.sqlite3"
+    store = SqliteRunStore(db)
+    good = store.save(await toolkit().run_calls([ToolCall("a", "approve", {"what": "good"})]))
+    bad = store.save(await toolkit().run_calls([ToolCall("a", "approve", {"what": "bad"})]))
+    with closing(sqlite3.connect(db)) as conn:
+        conn.execute("UPDATE runs SET body = substr(body, 1, 40) WHERE id = ?", (bad,))
+        conn.commit()
+    assert {w.run_id for w in store.pending()} == {good, bad}, "listing reads no run"
+    assert await store.expire(toolkit(), datetime.now(UTC) + timedelta(days=1)) == []
+    [bad_waiting] = [w for w in store.pending() if w.run_id == bad]
+    with pytest.raises(ResumeError) as info:
+        await store.resume(toolkit(), bad, Answer(bad_waiting.request.id, True))
+    assert info.value.reason == "seal" and "quarantined" in str(info.value)
+    [(quarantined, why)] = store.quarantined()
+    assert quarantined == bad and why.startswith("not a valid run: ")
+    stored = store.get(bad)
+    assert stored is not None and (stored.status, stored.run) == ("quarantined", None)
+    assert [w.run_id for w in store.pending()] == [good]
+    [good_waiting] = store.pending()
+    assert (await store.resume(toolkit(), good, Answer(good_waiting.request.id, True))).status == "done"
+
+
+async def test_a_run_past_its_sealed_expiry_is_settled_not_listed_forever(tmp_path: Path) -> None:
+    """r07: `expire` settles a run whose sealed expiry has passed; a resume that finds it so
+    settles it too, and neither puts it back."""
+    now = [datetime.now(UTC)]
+    kit = Toolkit([approve], secret=SECRET, clock=lambda: now[0])
+    store = SqliteRunStore(tmp_path / "runs.sqlite3")
+    first = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "A"})], expires_in=60))
+    second = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "B"})], expires_in=60))
+    waiting = {w.run_id: w.request for w in store.pending()}
+    now[0] += timedelta(minutes=2)
+    assert store.expired(now[0]) == [first, second]
+    with pytest.raises(ResumeError) as info:
+        await store.resume(kit, second, Answer(waiting[second].id, True))
+    assert info.value.reason == "expired"
+    assert await store.expire(kit) == [first]
+    for run_id, what in ((first, "A"), (second, "B")):
+        stored = store.get(run_id)
+        assert stored is not None and stored.status == "done" and stored.run is not None
+        result = stored.run.results[0].result
+        assert (
+            result.output == "declined: the call to approve was not approved (expired)"
+            or result.output == (f"declined/expired: {what}?")
+        )
+        assert result.metadata is not None and result.metadata["declined"]["reason"] == "expired"
+    assert store.pending() == [] and store.expired(now[0]) == []
+
+
+async def test_save_many_stores_runs_in_one_transaction(store: SqliteRunStore) -> None:
+    kit = toolkit()
+    runs = [await kit.run_calls([ToolCall("a", "approve", {"what": str(i)})]) for i in range(3)]
+    ids = store.save_many(runs)
+    assert len(ids) == 3 and [store.get(i).run for i in ids] == runs  # type: ignore[union-attr]
+    assert [w.request.prompt for w in store.pending()] == ["0?", "1?", "2?"]
+    with pytest.raises(TypeError, match="the store keeps RunResults, got str"):
+        store.save_many([runs[0], RunResult("done", [ToolCallResult("x", "y", ToolResult.ok("not"))]), "no"])  # type: ignore[list-item]
+    assert store.ids() == ids, "nothing of a batch that fails is stored"
+
+
+def test_pending_parses_no_run(store: SqliteRunStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    runs = [asyncio.run(toolkit().run_calls([ToolCall("a", "approve", {"what": str(i)})])) for i in range(3)]
+    store.save_many(runs)
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a run was parsed")
+
+    monkeypatch.setattr(RunResult, "from_json", refuse)
+    assert [w.request for w in store.pending()] == [r.requests[0] for r in runs]
+
+
+async def test_a_store_of_the_first_version_is_brought_up_to_date_and_nothing_is_lost(tmp_path: Path) -> None:
+    db = tmp_path / "runs.sqlite3"
+    kit = toolkit()
+    pending_run = await kit.run_calls([ToolCall("a", "approve", {"what": "old"})])
+    done_run = await kit.run_calls([ToolCall("a", "expiring", {"minutes": -1})])
+    with closing(sqlite3.connect(db)) as conn:
+        conn.executescript(
+            "CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, status TEXT NOT NULL,"
+            " pending_id TEXT, expires_at REAL, body TEXT NOT NULL, answered TEXT NOT NULL DEFAULT '[]',"
+            " claimed_at REAL, updated_at REAL NOT NULL);"
+            "CREATE INDEX runs_waiting ON runs (status, expires_at);"
+        )
+        assert pending_run.pending is not None
+        asked = pending_run.pending.id
+        rows = [
+            ("pending", asked, pending_run.to_json()),
+            ("done", None, done_run.to_json()),
+            ("claimed", asked, pending_run.to_json()),
+            ("pending", "x", "{not a run"),
+        ]
+        conn.executemany("INSERT INTO runs (status, pending_id, body, updated_at) VALUES (?, ?, ?, 0)", rows)
+        conn.commit()
+    store = SqliteRunStore(db)
+    assert [w.run_id for w in store.pending()] == [1, 3], "the claim of version 1 is given back"
+    assert store.quarantined() == [(4, store.quarantined()[0][1])] and store.get(2).status == "done"  # type: ignore[union-attr]
+    [first, _] = store.pending()
+    assert (await store.resume(kit, 1, Answer(first.request.id, True))).results[0].result.output == "did old"
+    assert SqliteRunStore(db).pending()[0].run_id == 3, "opened again: nothing moves twice"

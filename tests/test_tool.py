@@ -146,7 +146,7 @@ def test_the_inferred_schemas_are_pinned():
     assert (add.name, add.description) == ("add", "Add two integers.")
     assert add.input_schema == {
         "additionalProperties": False,
-        "properties": {"a": {"title": "A", "type": "integer"}, "b": {"title": "B", "type": "integer"}},
+        "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
         "required": ["a", "b"],
         "type": "object",
     }
@@ -155,8 +155,8 @@ def test_the_inferred_schemas_are_pinned():
         "$defs": {
             "Address": {
                 "properties": {
-                    "street": {"title": "Street", "type": "string"},
-                    "city": {"description": "City name", "title": "City", "type": "string"},
+                    "street": {"type": "string"},
+                    "city": {"description": "City name", "type": "string"},
                 },
                 "required": ["street", "city"],
                 "title": "Address",
@@ -166,8 +166,8 @@ def test_the_inferred_schemas_are_pinned():
         "additionalProperties": False,
         "properties": {
             "to": {"$ref": "#/$defs/Address"},
-            "speed": {"default": "slow", "enum": ["slow", "fast"], "title": "Speed", "type": "string"},
-            "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None, "title": "Note"},
+            "speed": {"default": "slow", "enum": ["slow", "fast"], "type": "string"},
+            "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
         },
         "required": ["to"],
         "type": "object",
@@ -175,8 +175,8 @@ def test_the_inferred_schemas_are_pinned():
     assert tag.input_schema == {
         "additionalProperties": False,
         "properties": {
-            "items": {"items": {"type": "string"}, "title": "Items", "type": "array"},
-            "limit": {"default": 3, "title": "Limit", "type": "integer"},
+            "items": {"items": {"type": "string"}, "type": "array"},
+            "limit": {"default": 3, "type": "integer"},
         },
         "required": ["items"],
         "type": "object",

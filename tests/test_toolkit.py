@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
+from tests.conftest import SECRET
 from toolnexus import (
     Answer,
     Request,
@@ -24,7 +26,6 @@ from toolnexus import (
     tool,
 )
 
-SECRET = b"0123456789abcdef0123456789abcdef"
 PAST = "2000-01-01T00:00:00Z"
 FUTURE = "2999-01-01T00:00:00Z"
 
@@ -255,8 +256,11 @@ async def test_a_passed_expires_at_is_expired_without_asking():
 
 async def test_a_future_expires_at_is_asked():
     gate = Gate(expires_at=FUTURE)
-    run = await Toolkit([gate.tool]).run_calls([ToolCall("c1", "delete_files", {})], wait_for=Asker(ok=True))
-    assert not run.results[0].result.is_error
+    asker = Asker(ok=True)
+    run = await Toolkit([gate.tool]).run_calls([ToolCall("c1", "delete_files", {})], wait_for=asker)
+    assert [r.expires_at for r in asker.asked] == [FUTURE]
+    assert run.results[0].result == ToolResult.ok("done with {} (no note)")
+    assert len(gate.answers) == 2 and gate.answers[1] is not None and gate.answers[1].ok
 
 
 async def test_a_second_suspension_is_unresolved():
@@ -445,11 +449,24 @@ async def test_resume_with_a_refusal_is_declined():
     assert gate.answers == [None]
 
 
-async def test_resume_after_expires_at_is_expired_even_when_ok():
+async def test_a_request_expired_when_asked_is_settled_at_once_without_waiting():
     gate = Gate(expires_at=PAST)
     kit = Toolkit([gate.tool])
     run = await kit.run_calls([ToolCall("c1", "delete_files", {})])
-    assert run.pending is not None and run.pending.expires_at == PAST
+    assert run.status == "done" and not run.requests, "nothing to wait for: it had expired"
+    result = run.results[0].result
+    assert result.output == "declined/expired: Delete 3 files?"
+    assert result.metadata is not None and result.metadata["declined"]["reason"] == "expired"
+    assert gate.answers == [None]
+
+
+async def test_resume_after_expires_at_is_expired_even_when_ok():
+    now = [datetime(2026, 12, 1, 12, 0, tzinfo=UTC)]
+    gate = Gate(expires_at="2026-12-01T12:30:00Z")
+    kit = Toolkit([gate.tool], clock=lambda: now[0])
+    run = await kit.run_calls([ToolCall("c1", "delete_files", {})])
+    assert run.pending is not None and run.pending.expires_at == "2026-12-01T12:30:00Z"
+    now[0] += timedelta(hours=1)  # the person answers after the request's time
     done = await kit.resume(run, Answer(run.pending.id, True))
     assert done.results[0].result == declined("Delete 3 files?", "expired", run.pending)
     assert gate.answers == [None]
@@ -549,7 +566,7 @@ def sealed_kit() -> tuple[Toolkit, Gate]:
 async def test_a_sealed_run_resumes_in_another_toolkit_with_the_same_secret():
     kit, _ = sealed_kit()
     run = await sealed_run(kit)
-    assert run.seal is not None and run.seal.startswith("v3.hmac-sha256.default.")
+    assert run.seal is not None and run.seal.startswith("v4.hmac-sha256.default.")
     assert run.to_wire()["seal"] == run.seal
     # Stored pretty-printed with the keys reordered: the seal is over the values, not the text.
     stored = json.dumps(json.loads(run.to_json()), indent=2, sort_keys=True)
@@ -607,7 +624,7 @@ async def test_a_run_sealed_before_requests_existed_still_resumes():
     kit, gate = sealed_kit()
     run = await sealed_run(kit)
     wire = run.to_wire()
-    del wire["requests"], wire["seal"]
+    del wire["requests"], wire["seal"], wire["turn"]  # none of them existed then
     old = RunResult.from_wire(wire)
     old.seal = kit._seal_of(old)  # the seal such a run carries: computed without the key
     assert old.seal != run.seal
@@ -649,5 +666,7 @@ async def test_an_unreadable_expires_at_is_still_a_suspension_and_counts_as_pass
 
 async def test_an_empty_expires_at_means_no_expiry() -> None:
     gate = Gate(expires_at="")
-    run = await Toolkit([gate.tool]).run_calls([ToolCall("c1", "delete_files", {})], wait_for=Asker(ok=True))
-    assert not run.results[0].result.is_error
+    asker = Asker(ok=True)
+    run = await Toolkit([gate.tool]).run_calls([ToolCall("c1", "delete_files", {})], wait_for=asker)
+    assert len(asker.asked) == 1, "asked: an empty expiry has not passed"
+    assert run.results[0].result == ToolResult.ok("done with {} (no note)")

@@ -39,11 +39,11 @@ from typing import Any
 import pytest
 
 import toolnexus
+from tests.conftest import REPO
 from toolnexus import Answer, ContentPart, Request, ToolResult, auth_required, pending, pending_of
 
 pytestmark = pytest.mark.slow
 
-REPO = Path(__file__).resolve().parent.parent
 PROGRAM = REPO / "tests" / "upstream"
 TARGET = Path(os.environ.get("TOOLNEXUS_UPSTREAM_TARGET", REPO / ".cache" / "upstream-target"))
 BINARY = TARGET / "debug" / "upstream-interop"

@@ -80,3 +80,28 @@ def by_value() -> dict[str, dict[str, str]]:
     """Vectors a language compares by value rather than bytes: {vector id: {language: why}}."""
     path = EXAMPLES / "by-value.json"
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+# --- built vectors: wire documents too large to keep as files (idl/examples/built.json) ------------
+
+BUILT = EXAMPLES / "built.json"
+
+
+@dataclass(frozen=True)
+class BuiltVector:
+    name: str
+    type_name: str
+    segments: tuple[object, ...]
+    valid: bool
+    error_path: str | None
+
+    def text(self) -> str:
+        """The document: each segment a string as it is, or `{"repeat": s, "times": n}`."""
+        return "".join(s if isinstance(s, str) else s["repeat"] * s["times"] for s in self.segments)  # type: ignore[index]
+
+
+def built_vectors() -> list[BuiltVector]:
+    doc = json.loads(BUILT.read_text(encoding="utf-8"))
+    return [
+        BuiltVector(v["name"], v["type"], tuple(v["text"]), v["valid"], v.get("path")) for v in doc["vectors"]
+    ]

@@ -2,7 +2,10 @@
 
 from typing import TYPE_CHECKING, Any
 
-from ._errors import ResumeError, WireError
+# The package's version: every package (PyPI, npm, crates.io) carries the schema's version.
+from toolnexus_wire import SCHEMA_VERSION as __version__  # noqa: F401  (re-exported)
+
+from ._errors import ResumeError, ToolnexusError, WireError
 from ._result import (
     Answer,
     ContentPart,
@@ -34,6 +37,7 @@ __all__ = [
     "ToolResult",
     "ToolSpec",
     "Toolkit",
+    "ToolnexusError",
     "WireError",
     "auth_required",
     "define_tool",

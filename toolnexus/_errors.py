@@ -1,20 +1,28 @@
 """The public errors of toolnexus, each documented against its nearest sibling.
 
-`WireError` is defined by the wire package (it is what parsing raises there too) and
-re-exported here; `ResumeError` is the runtime's own. A tool failure is never either of
-them: `Tool.call` and the toolkit turn it into an error result.
+    ToolnexusError            the root: catch it to catch any error toolnexus raises
+    ├── WireError             a document is not valid wire data (parsing)
+    └── ResumeError           a well-formed run or answer cannot be resumed (.reason)
+
+`ToolnexusError` and `WireError` are defined by the wire package (parsing raises there too)
+and re-exported here; `ResumeError` is the runtime's own. A tool failure is never any of
+them: `Tool.call` and the toolkit turn it into an error result. Each is a `ValueError`.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
-from toolnexus_wire import WireError
+from toolnexus_wire import ToolnexusError, WireError
 
-__all__ = ["ResumeError", "WireError"]
+__all__ = ["RESUME_REASONS", "ResumeError", "ResumeReason", "ToolnexusError", "WireError"]
+
+#: Why `resume` refused a run (`ResumeError.reason`); see `ResumeError`.
+ResumeReason = Literal["mismatch", "replayed", "not_pending", "seal", "expired", "principal"]
+RESUME_REASONS: tuple[str, ...] = get_args(ResumeReason)
 
 
-class ResumeError(ValueError):
+class ResumeError(ToolnexusError):
     """Raised when an `Answer` cannot continue a run; the run is left as it was.
 
     You get it from `Toolkit.resume` (and from `Toolkit.run_calls` when `wait_for`
@@ -46,7 +54,7 @@ class ResumeError(ValueError):
 
     def __init__(
         self,
-        reason: Literal["mismatch", "replayed", "not_pending", "seal", "expired", "principal"],
+        reason: ResumeReason,
         message: str,
     ) -> None:
         self.reason = reason

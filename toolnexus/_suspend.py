@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import secrets
 
+from toolnexus_wire import check_url
+
 from ._errors import WireError
 from ._result import Request, ToolResult
 
@@ -24,7 +26,16 @@ def pending(request: Request) -> ToolResult:
     by the url on a line of its own when there is one, so a host that knows
     nothing of suspensions still shows something sensible. An empty id is
     replaced with a fresh `pnd-…` id.
+
+    A url, which a host shows a person as the link to follow, must be an `http` or
+    `https` URL without control or bidi formatting characters (`toolnexus_wire.check_url`):
+    `ValueError` otherwise (`javascript:`, `file:`, `data:`...). An empty url is no url.
     """
+    if request.url:
+        try:
+            check_url(request.url)
+        except ValueError as exc:
+            raise ValueError(f"cannot ask {request.kind!r}: the request's url is refused: {exc}") from None
     if not request.id:
         request = request.model_copy(update={"id": new_request_id()})
     output = f"{request.prompt}\n{request.url}" if request.url else request.prompt
@@ -32,7 +43,10 @@ def pending(request: Request) -> ToolResult:
 
 
 def auth_required(url: str, prompt: str = "") -> ToolResult:
-    """A suspension asking the person to authorize at `url`."""
+    """A suspension asking the person to authorize at `url`, an `http` or `https` URL
+    (`ValueError` for any other, an empty one included)."""
+    if not url:
+        raise ValueError("auth_required needs the http or https URL to authorize at, got ''")
     return pending(Request(kind="authorization", prompt=prompt or DEFAULT_AUTH_PROMPT, url=url))
 
 

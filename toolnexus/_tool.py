@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 import inspect
+import logging
 import math
 import re
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeAlias, overload
+from typing import Any, TypeAlias, Union, get_args, get_origin, overload
 
-from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, create_model
+from pydantic.json_schema import GenerateJsonSchema
 from pydantic_core import SchemaValidator, core_schema
 from toolnexus_wire import WireModel, dumps, json_path
 
 from ._output import Output, inferred_output
 from ._result import Answer, Request, ToolHints, ToolResult, ToolSpec
+from ._strict import StrictSchemaError, drop_added_nulls, strict_problems, strict_schema
 
-__all__ = ["Tool", "ToolContext", "define_tool", "normalize_tool_name", "tool"]
+__all__ = ["ErrorText", "Tool", "ToolContext", "define_tool", "normalize_tool_name", "tool"]
+
+#: The `toolnexus` logger: a tool's exception is logged here, with its traceback, at ERROR.
+logger = logging.getLogger("toolnexus")
 
 _NAME_REJECTS = re.compile(r"[^a-zA-Z0-9_-]")
 
@@ -32,6 +39,8 @@ Handler: TypeAlias = Callable[[dict[str, Any], "ToolContext"], Any]
 ProgressHook: TypeAlias = Callable[[float, str], None]
 #: `needs_approval`: always, never, or a function of the checked arguments.
 NeedsApproval: TypeAlias = "bool | Callable[[dict[str, Any]], bool]"
+#: `error_text`: the model-facing text of the error result for an exception a handler raised.
+ErrorText: TypeAlias = Callable[[BaseException], str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,17 +179,20 @@ class Tool:
     """A callable tool. Build one with `define_tool` or `@tool`; run it with `await tool.call(args)`."""
 
     __slots__ = (
+        "__wrapped__",
         "_check",
         "_copy",
         "_handler",
         "_is_async",
         "_output",
         "description",
+        "error_text",
         "hints",
         "input_schema",
         "name",
         "needs_approval",
         "source",
+        "strict",
     )
 
     def __init__(
@@ -197,6 +209,9 @@ class Tool:
         hints: ToolHints | None = None,
         needs_approval: NeedsApproval = False,
         output: Output | None = None,
+        strict: bool = False,
+        error_text: ErrorText | None = None,
+        function: Callable[..., Any] | None = None,
     ) -> None:
         if hints is not None and not isinstance(hints, ToolHints):
             raise TypeError(f"hints must be a ToolHints or None, got {type(hints).__name__}")
@@ -205,7 +220,17 @@ class Tool:
                 "needs_approval must be a bool or a function of the arguments, "
                 f"got {type(needs_approval).__name__}"
             )
+        if error_text is not None and not callable(error_text):
+            raise TypeError(
+                f"error_text must be a function of the exception, got {type(error_text).__name__}"
+            )
         self.needs_approval = needs_approval
+        #: The input schema is in OpenAI's strict subset; the OpenAI and Anthropic adapters say `strict`.
+        self.strict = strict
+        #: The model-facing text for an exception the handler raised (default: its message).
+        self.error_text = error_text
+        if function is not None:
+            self.__wrapped__ = function
         self.name = name
         self.hints = hints
         self.description = description
@@ -221,6 +246,17 @@ class Tool:
 
     def __repr__(self) -> str:
         return f"<Tool {self.name!r}>"
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Call the decorated function itself, as if it were not a tool: its own arguments,
+        no schema check, no result rules (`@tool` leaves the function callable). For a tool
+        from `define_tool`, that is the handler, `(args, ctx)`."""
+        function: Callable[..., Any] | None = getattr(self, "__wrapped__", None)
+        if function is None:
+            raise TypeError(
+                f"tool {self.name!r} wraps no Python function; run it with `await tool.call(args)`"
+            )
+        return function(*args, **kwargs)
 
     @property
     def output_schema(self) -> dict[str, Any] | None:
@@ -272,11 +308,26 @@ class Tool:
                 return _ok(value)
             return _as_result(value)
         except Exception as exc:
-            return ToolResult.error(_exception_text(exc))
+            return self._failed(exc)
         except BaseException as exc:  # GeneratorExit, a library's own BaseException, a group...
             if _crosses(exc):
                 raise
+            return self._failed(exc)
+
+    def _failed(self, exc: BaseException) -> ToolResult:
+        """The error result for an exception raised in the call, logged with its traceback on
+        the `toolnexus` logger; its text is `error_text(exc)` when the host set one."""
+        logger.error("tool %s raised %s", self.name, type(exc).__name__, exc_info=exc)
+        if self.error_text is None:
             return ToolResult.error(_exception_text(exc))
+        try:
+            text = self.error_text(exc)
+            if not isinstance(text, str):
+                raise TypeError(f"error_text returned {type(text).__name__}, not str")
+        except Exception:
+            logger.exception("error_text of tool %s failed; the exception's own text is used", self.name)
+            return ToolResult.error(_exception_text(exc))
+        return ToolResult.error(text)
 
     def _prepare(self, args: dict[str, Any]) -> dict[str, Any] | ToolResult:
         """The handler's arguments (checked, and a copy), or the error result saying why not."""
@@ -387,6 +438,8 @@ def define_tool(
     hints: ToolHints | None = None,
     needs_approval: NeedsApproval = False,
     output_schema: dict[str, Any] | None = None,
+    strict: bool = False,
+    error_text: ErrorText | None = None,
 ) -> Tool:
     """A tool from a handler `(args: dict, ctx: ToolContext) -> result`, sync or async.
 
@@ -400,10 +453,19 @@ def define_tool(
     (or a `ToolResult` with `structured_content`), which is checked against it and becomes
     the result's `structured_content`, with the same value as JSON text in `output`; data
     that does not match is an error result naming the place.
+    `strict=True` declares the schema to be in OpenAI's strict subset (every property
+    required, `additionalProperties: false`, ...; see `toolnexus._strict`): it is checked
+    here (`ValueError` listing what is outside it), and the OpenAI and Anthropic adapters
+    send `strict: true`. `error_text(exc)` is the model-facing text of the error result for
+    an exception the handler raises (by default the exception's message).
     """
     if output_schema is not None and not isinstance(output_schema, dict):
         raise TypeError(f"output_schema must be a dict or None, got {type(output_schema).__name__}")
     if input_schema is None:
+        if strict:
+            raise ValueError(
+                f"define_tool {name!r}: strict=True needs an input_schema in OpenAI's strict subset"
+            )
         schema: dict[str, Any] = {"type": "object"}
         check = None
     else:
@@ -411,6 +473,12 @@ def define_tool(
             raise TypeError(f"input_schema must be a dict or None, got {type(input_schema).__name__}")
         schema = input_schema
         check = _json_schema_check(input_schema)
+        problems = strict_problems(input_schema) if strict else []
+        if problems:
+            raise ValueError(
+                f"define_tool {name!r}: strict=True, but the input schema is outside OpenAI's strict subset: "
+                + "; ".join(problems)
+            )
     return Tool(
         name,
         description,
@@ -421,6 +489,9 @@ def define_tool(
         hints=hints,
         needs_approval=needs_approval,
         output=None if output_schema is None else Output(output_schema),
+        strict=strict,
+        error_text=error_text,
+        function=handler,
     )
 
 
@@ -473,33 +544,122 @@ def _fields_check(model: type[BaseModel]) -> Callable[[dict[str, Any]], tuple[di
     return check_model
 
 
+class _ToolSchema(GenerateJsonSchema):
+    """pydantic's JSON Schema without the `title` it derives from each field's name."""
+
+    def field_title_should_be_set(self, schema: Any) -> bool:
+        return False
+
+
+def _is_context(annotation: Any) -> bool:
+    """Whether a parameter annotated `annotation` takes the call's context: `ToolContext`,
+    `ToolContext | None` or `Optional[ToolContext]`."""
+    if annotation is ToolContext:
+        return True
+    if get_origin(annotation) in (Union, types.UnionType):
+        members = [a for a in get_args(annotation) if a is not type(None)]
+        return members == [ToolContext]
+    return False
+
+
+def _docstring(fn: Callable[..., Any]) -> tuple[str, dict[str, str]]:
+    """The description and the parameters' descriptions in `fn`'s docstring (Google, NumPy or
+    Sphinx style, read by `docstring_parser`). A docstring with no sections is the description
+    whole; with sections, the description is the text before them."""
+    doc = inspect.cleandoc(fn.__doc__) if fn.__doc__ else ""
+    if not doc:
+        return "", {}
+    import docstring_parser  # here, not at the top: only `@tool` reads docstrings
+
+    try:
+        parsed = docstring_parser.parse(doc)
+    except docstring_parser.ParseError:
+        return doc, {}
+    if not parsed.meta:
+        return doc, {}
+    params = {p.arg_name: p.description.strip() for p in parsed.params if p.description}
+    return (parsed.description or "").strip(), params
+
+
+def _type_name(annotation: Any) -> str:
+    return annotation.__qualname__ if isinstance(annotation, type) else repr(annotation)
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def _signature_error(tool_name: str, fields: dict[str, Any], exc: Exception) -> TypeError:
+    """The one error for a signature that cannot become a schema, naming the parameter."""
+    for param, (annotation, _) in fields.items():
+        try:
+            TypeAdapter(annotation).json_schema(schema_generator=_ToolSchema)
+        except Exception as own:
+            return TypeError(
+                f"@tool {tool_name!r}: parameter {param!r} ({_type_name(annotation)}) "
+                f"cannot become a JSON Schema: {_first_line(own)}"
+            )
+    return TypeError(f"@tool {tool_name!r}: the signature cannot become a JSON Schema: {_first_line(exc)}")
+
+
+def _strict_error(tool_name: str, exc: StrictSchemaError) -> TypeError:
+    parts = exc.where.split(".")
+    where = f"parameter {parts[1]!r}" if parts[0] == "$" and len(parts) > 1 else exc.where
+    at = f" (at {exc.where})" if where != exc.where and len(parts) > 2 else ""
+    return TypeError(f"@tool {tool_name!r}: strict=True, but {where}{at}: {exc.message}")
+
+
 def _from_function(
     fn: Callable[..., Any],
     name: str | None,
     description: str | None,
     tool_hints: ToolHints | None = None,
     needs_approval: NeedsApproval = False,
+    strict: bool = False,
+    error_text: ErrorText | None = None,
 ) -> Tool:
+    tool_name = name or getattr(fn, "__name__", "") or repr(fn)
     sig = inspect.signature(fn)
-    hints = inspect.get_annotations(fn, eval_str=True)
+    try:
+        hints = inspect.get_annotations(fn, eval_str=True)
+    except Exception as exc:  # a name the annotations use that the module does not define
+        raise TypeError(f"@tool {tool_name!r}: its type hints cannot be read: {_first_line(exc)}") from None
     fields: dict[str, Any] = {}
     ctx_param: str | None = None
     for param in sig.parameters.values():
         annotation = hints.get(param.name, Any)
-        if annotation is ToolContext:
+        if _is_context(annotation):
+            if ctx_param is not None:
+                raise TypeError(
+                    f"@tool {tool_name!r}: parameters {ctx_param!r} and {param.name!r} both take the context"
+                )
             ctx_param = param.name
             continue
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD, param.POSITIONAL_ONLY):
             raise TypeError(
-                f"@tool {fn.__qualname__}: parameter {param.name!r} must be a plain or keyword parameter"
+                f"@tool {tool_name!r}: parameter {param.name!r} must be a plain or keyword parameter"
             )
         default = ... if param.default is param.empty else param.default
         fields[param.name] = (annotation, default)
-    tool_name = name or fn.__name__
-    model = create_model(f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
-    schema = model.model_json_schema()
+    doc, param_docs = _docstring(fn)
+    try:
+        model = create_model(f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
+        schema = model.model_json_schema(schema_generator=_ToolSchema)
+    except Exception as exc:  # pydantic's schema errors, named for the tool and the parameter
+        raise _signature_error(tool_name, fields, exc) from None
     schema.pop("title", None)
+    for param_name, text in param_docs.items():
+        prop = schema.get("properties", {}).get(param_name)
+        if prop is not None and "description" not in prop:  # an `Annotated` description wins
+            prop["description"] = text
     check = _fields_check(model)
+    sent = schema
+    if strict:
+        try:
+            sent = strict_schema(schema)
+        except StrictSchemaError as exc:
+            raise _strict_error(tool_name, exc) from None
+        check = _strict_check(check, schema)
     core = model.__pydantic_core_schema__
     plain = core["type"] == "model" and core["schema"]["type"] == "model-fields"
     # The handler's keyword arguments are a fresh dict; only values may be the caller's.
@@ -511,11 +671,10 @@ def _from_function(
             return fn(**args, **{ctx_param: ctx})
         return fn(**args)
 
-    doc = inspect.cleandoc(fn.__doc__) if fn.__doc__ else ""
     return Tool(
         tool_name,
         description if description is not None else doc,
-        schema,
+        sent,
         handler,
         check=check,
         source=_source_of(fn),
@@ -524,7 +683,22 @@ def _from_function(
         hints=tool_hints,
         needs_approval=needs_approval,
         output=inferred_output(hints.get("return")),
+        strict=strict,
+        error_text=error_text,
+        function=fn,
     )
+
+
+def _strict_check(
+    check: Callable[[dict[str, Any]], tuple[dict[str, Any], list[str]]], schema: dict[str, Any]
+) -> Callable[[dict[str, Any]], tuple[dict[str, Any], list[str]]]:
+    """`check` for the arguments of a strict call: a `null` the strict schema added for an
+    optional parameter means it was not given (`drop_added_nulls`)."""
+
+    def strict_check(args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        return check(drop_added_nulls(args, schema))
+
+    return strict_check
 
 
 @overload
@@ -536,6 +710,8 @@ def tool(
     description: str | None = None,
     hints: ToolHints | None = None,
     needs_approval: NeedsApproval = False,
+    strict: bool = False,
+    error_text: ErrorText | None = None,
 ) -> Callable[[Callable[..., Any]], Tool]: ...
 def tool(
     fn: Callable[..., Any] | None = None,
@@ -545,21 +721,33 @@ def tool(
     description: str | None = None,
     hints: ToolHints | None = None,
     needs_approval: NeedsApproval = False,
+    strict: bool = False,
+    error_text: ErrorText | None = None,
 ) -> Tool | Callable[[Callable[..., Any]], Tool]:
     """Make a tool of a function; its input schema is inferred from the type hints by pydantic.
 
-    Use it bare (`@tool`) or with a name and a description (`@tool(name=..., description=...)`;
-    the docstring is the default description). A parameter annotated `ToolContext` receives the
-    call's context and is not part of the schema. `hints` are advisory, for the host, as in
-    `define_tool`, and so is `needs_approval`. A return annotation that is a pydantic model,
-    a dataclass or a TypedDict declares structured output: its JSON Schema is the tool's
-    `output_schema`, and what the function returns becomes the result's `structured_content`,
-    with the same value as JSON text in `output` (as `define_tool`'s `output_schema` does).
+    Use it bare (`@tool`) or with a name and a description (`@tool(name=..., description=...)`).
+    The docstring is the default description; when it documents the parameters (Google,
+    NumPy or Sphinx style), their texts become the properties' `description`s and the
+    description is the text before the sections. The schema has no generated titles.
+    A parameter annotated `ToolContext` (or `ToolContext | None`, with or without a default)
+    receives the call's context and is not part of the schema. The tool stays callable as the
+    function (`add(2, 3)`). A parameter whose type cannot become a JSON Schema is a
+    `TypeError` naming the tool and the parameter.
+
+    `hints` are advisory, for the host, as in `define_tool`, and so is `needs_approval`.
+    `strict=True` writes the schema in OpenAI's strict subset (every property required, an
+    optional one nullable, `additionalProperties: false`; see `toolnexus._strict`): a
+    `null` the model sends for an optional parameter means its default. `error_text` is as in
+    `define_tool`. A return annotation that is a pydantic model, a dataclass or a TypedDict
+    declares structured output: its JSON Schema is the tool's `output_schema`, and what the
+    function returns becomes the result's `structured_content`, with the same value as JSON
+    text in `output` (as `define_tool`'s `output_schema` does).
     """
     if fn is not None:
         return _from_function(fn, None, None)
 
     def decorate(f: Callable[..., Any]) -> Tool:
-        return _from_function(f, name, description, hints, needs_approval)
+        return _from_function(f, name, description, hints, needs_approval, strict, error_text)
 
     return decorate

@@ -26,11 +26,19 @@ byte for byte what `to_json` writes.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
+
+try:
+    import temporalio as _sdk  # noqa: F401
+except ImportError as exc:  # pragma: no cover - exercised by tests/test_extras.py
+    raise ImportError(
+        "toolnexus.temporal needs temporalio: install the extra, pip install 'toolnexus-contract[temporal]'"
+    ) from exc
 
 from temporalio import activity, workflow
 from temporalio.client import Client, WorkflowUpdateFailedError
@@ -40,14 +48,14 @@ from temporalio.service import RPCError, RPCStatusCode
 from temporalio.worker import Worker
 
 with workflow.unsafe.imports_passed_through():
-    from ._errors import ResumeError, WireError
-    from ._loop import after_retry, approval_for, approved_arguments, is_approval, parse_time, verdict
+    from ._engine import Ask, Run, Settle, drive, match, parse_time, start
+    from ._errors import RESUME_REASONS, ResumeError, WireError
     from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
-    from ._suspend import pending, pending_of
-    from ._tool import ToolContext, normalize_tool_name
-    from ._toolkit import Toolkit, idempotency_key, turn_digest
+    from ._stored import idempotency_key, turn_digest
+    from ._tool import normalize_tool_name
+    from ._toolkit import Toolkit
 
-__all__ = ["WORKFLOW", "ToolPolicy", "TurnClient", "worker_for"]
+__all__ = ["PAYLOAD_LIMIT", "WORKFLOW", "ToolPolicy", "TurnClient", "worker_for"]
 
 #: The workflow's type name; its activities are `toolnexus.run_tool` and `toolnexus.tool_policies`.
 WORKFLOW = "toolnexus.Turn"
@@ -56,8 +64,13 @@ _POLICIES = "toolnexus.tool_policies"
 _ANSWER = "answer"
 _PENDING = "pending"
 _ANSWERED = "answered"
+_STATE = "state"
 _REFUSED = "ResumeError"
-_REASONS = ("mismatch", "replayed", "not_pending", "seal", "expired", "principal")
+_TOO_LARGE = "PayloadTooLarge"
+_CLOSED = "closed"
+#: Temporal's limit on one payload (its default `limit.blobSize.error`, 2 MiB): a turn's input, an
+#: answer, or a tool run's input (its call, request and answer) larger than it is refused.
+PAYLOAD_LIMIT = 2 * 1024 * 1024
 #: How long past its own timeout a tool's activity may run before Temporal gives up on it.
 _GRACE = 60.0
 #: The cap on one attempt of a tool that has no timeout (its heartbeats keep it alive until then).
@@ -146,16 +159,13 @@ class _Activities:
 
     @activity.defn(name=_RUN_TOOL)
     async def run_tool(self, payload: str) -> str:
-        """Run one call: `payload` holds the call, its arguments, key, timeout and answer, and
-        whether to ask first for the approval its tool needs (`needs_approval`), as wire JSON."""
+        """One run of a call, as the engine asked it (`Toolkit.perform`): `payload` holds the
+        call, whether its tool's approval gates it, its key, timeout, and the answer and request
+        of a retry, as wire JSON."""
         job = json.loads(payload)
         call = ToolCall.from_wire(job["call"])
-        if job["ask"]:
-            gate = approval_for(self._toolkit.get(call.name), call.arguments)
-            if gate is not None:  # the call waits for its approval, and its handler does not run
-                return pending(gate).to_json()
         answer = None if job["answer"] is None else Answer.from_wire(job["answer"])
-        request = None if job.get("request") is None else Request.from_wire(job["request"])
+        request = None if job["request"] is None else Request.from_wire(job["request"])
         progress: list[tuple[float, str]] = []
         hook = self._toolkit.on_progress
 
@@ -164,18 +174,19 @@ class _Activities:
             if hook is not None:  # and heard by the worker's own Toolkit(on_progress=...)
                 hook(call.id, fraction, message)
 
-        ctx = ToolContext(
-            timeout=job["timeout"],
-            answer=answer,
-            request=request,
-            call_id=call.id,
-            idempotency_key=job["key"],
-            on_progress=report,
-        )
         beat = activity.info().heartbeat_timeout
         interval = beat.total_seconds() / 3 if beat else 1.0
-        activity.heartbeat()
-        task = asyncio.ensure_future(self._toolkit.execute(call.name, job["arguments"], ctx))
+        task = asyncio.ensure_future(
+            self._toolkit.perform(
+                call,
+                answer=answer,
+                request=request,
+                gate_first=job["gate"],
+                idempotency_key=job["key"],
+                timeout=job["timeout"],
+                on_progress=report,
+            )
+        )
         try:
             while True:
                 done, _ = await asyncio.wait({task}, timeout=interval)
@@ -201,12 +212,82 @@ class _Waiting:
     call: ToolCall
     request: Request
     answer: Answer | None = None
-    expired: bool = False
+
+
+class _Durable:
+    """The workflow's effects for the engine's steps: each run an activity, each ask a durable
+    wait for an Update (with a timer until the request's `expiresAt`), the workflow's clock."""
+
+    def __init__(
+        self, turn: TurnWorkflow, plans: Mapping[str, Any], digest: bytes, positions: dict[str, int]
+    ) -> None:
+        self._turn = turn
+        self._plans = plans
+        self._digest = digest
+        self._positions = positions
+
+    async def run(self, step: Run) -> ToolResult:
+        call = step.call
+        plan = self._plans[call.name]
+        timeout = plan["timeout"]
+        job = {
+            "call": call.to_wire(),
+            "gate": step.gate,
+            "key": idempotency_key(self._digest, call.id),
+            "timeout": timeout,
+            "answer": None if step.answer is None else step.answer.to_wire(),
+            "request": None if step.request is None else step.request.to_wire(),
+        }
+        limit = _NO_TIMEOUT_CAP if timeout is None else timedelta(seconds=timeout + _GRACE)
+        self._turn._running += 1
+        try:
+            text = await workflow.execute_activity(
+                _RUN_TOOL,
+                json.dumps(job),
+                start_to_close_timeout=limit,
+                heartbeat_timeout=timedelta(seconds=plan["heartbeat"]),
+                retry_policy=_retry_policy(plan),
+            )
+        except ActivityError as exc:
+            why = exc.cause.message if isinstance(exc.cause, FailureError) else str(exc)
+            return ToolResult.error(f"{call.name} did not finish: {why}")
+        finally:
+            self._turn._running -= 1
+        return ToolResult.from_json(text)
+
+    async def ask(self, step: Ask) -> Answer | None:
+        """The answer to the request, durably awaited; None when its time ran out first."""
+        waiting = _Waiting(self._positions[step.call.id], step.call, step.request)
+        self._turn._waiting.append(waiting)
+        self._turn._waiting.sort(key=lambda w: w.position)
+        try:
+            await workflow.wait_condition(
+                lambda: waiting.answer is not None, timeout=_time_left(step.request)
+            )
+        except TimeoutError:
+            return None
+        finally:
+            self._turn._waiting.remove(waiting)
+        return waiting.answer
+
+    def now(self) -> datetime:
+        return workflow.now()
+
+
+def _time_left(request: Request) -> timedelta | None:
+    """Until `expiresAt`, by the workflow's clock; None for no expiry, zero when unreadable."""
+    if not request.expires_at:
+        return None
+    try:
+        return max(parse_time(request.expires_at) - workflow.now(), _NOW)
+    except ValueError:
+        return _NOW
 
 
 @workflow.defn(name=WORKFLOW, sandboxed=False)
 class TurnWorkflow:
-    """One turn of tool calls; see the module's documentation.
+    """One turn of tool calls, hosting the loop's engine (`toolnexus._engine`); see the module's
+    documentation.
 
     It runs outside temporalio's sandbox: its code reads no clock but `workflow.now()`, does
     no I/O and draws no random numbers, and the sandbox's fresh import of this module for
@@ -215,162 +296,213 @@ class TurnWorkflow:
     """
 
     def __init__(self) -> None:
-        self._waiting: list[_Waiting] = []
+        self._calls: list[ToolCall] = []
+        self._waiting: list[_Waiting] = []  # the asks in progress, in call order
+        self._answered: list[tuple[str, str]] = []  # (call id, request id) of each answer taken
+        self._settled: dict[str, ToolResult] = {}  # by call id
+        self._running = 0  # tool runs under way
+        self._expires: datetime | None = None  # the turn's own expiry (`start(expires_in=...)`)
+        self._principal = ""  # the digest of the principal the turn is bound to
+        self._parsed: tuple[str, list[Answer], str | None] | None = None  # the update the validator read
 
     @workflow.run
-    async def run(self, calls_json: str) -> str:
-        calls = [ToolCall.from_wire(c) for c in json.loads(calls_json)]
+    async def run(self, input_json: str) -> str:
+        turn = _TurnInput.read(input_json)
+        calls = self._calls = turn.calls
         order = [c.id for c in calls]
-        turn = turn_digest([workflow.info().workflow_id, *order])
-        names = sorted({c.name for c in calls})
-        plans = json.loads(
-            await workflow.execute_local_activity(
-                _POLICIES, names, start_to_close_timeout=timedelta(seconds=30)
-            )
-        )
-
-        async def run_call(
-            call: ToolCall,
-            answer: Answer | None,
-            *,
-            request: Request | None = None,
-            ask: bool = False,
-            arguments: Any = None,
-        ) -> ToolResult:
-            plan = plans[call.name]
-            timeout = plan["timeout"]
-            job = {
-                "call": call.to_wire(),
-                "arguments": call.arguments if arguments is None else arguments,
-                "ask": ask,
-                "key": idempotency_key(turn, call.id),
-                "timeout": timeout,
-                "answer": None if answer is None else answer.to_wire(),
-                "request": None if request is None else request.to_wire(),
-            }
-            limit = _NO_TIMEOUT_CAP if timeout is None else timedelta(seconds=timeout + _GRACE)
-            try:
-                text = await workflow.execute_activity(
-                    _RUN_TOOL,
-                    json.dumps(job),
-                    start_to_close_timeout=limit,
-                    heartbeat_timeout=timedelta(seconds=plan["heartbeat"]),
-                    retry_policy=_retry_policy(plan),
+        plans = turn.plans
+        if plans is None:  # a client without policies: the worker's, asked once and kept in the history
+            names = sorted({c.name for c in calls})
+            plans = json.loads(
+                await workflow.execute_local_activity(
+                    _POLICIES, names, start_to_close_timeout=timedelta(seconds=30)
                 )
-            except ActivityError as exc:
-                why = exc.cause.message if isinstance(exc.cause, FailureError) else str(exc)
-                return ToolResult.error(f"{call.name} did not finish: {why}")
-            return ToolResult.from_json(text)
+            )
+        if turn.expires_in is not None:
+            self._expires = workflow.now() + timedelta(seconds=turn.expires_in)
+        self._principal = turn.principal
+        positions = {call_id: i for i, call_id in enumerate(order)}
+        effects = _Durable(self, plans, turn_digest(order, workflow.info().workflow_id), positions)
 
-        async def wait(position: int, call: ToolCall, request: Request) -> Answer | None:
-            """The answer to `request`, durably awaited; None when it expired first (or
-            an `ok` came after `expiresAt`, by the workflow's clock)."""
-            waiting = _Waiting(position, call, request)
-            self._waiting.append(waiting)
-            self._waiting.sort(key=lambda w: w.position)
-            left = self._time_left(request)
-            if left is not None and left <= _NOW:
-                waiting.expired = True
-                return None
-            try:
-                await workflow.wait_condition(lambda: waiting.answer is not None, timeout=left)
-            except TimeoutError:
-                waiting.expired = True
-                return None
-            answer = waiting.answer
-            assert answer is not None
-            left = self._time_left(request)
-            return None if answer.ok and left is not None and left <= _NOW else answer
+        async def one(call: ToolCall) -> ToolCallResult:
+            outcome = await drive(start(call), effects)
+            assert isinstance(outcome, Settle)  # every ask is waited for
+            self._settled[call.id] = outcome.result
+            return ToolCallResult(call.id, call.name, outcome.result)
 
-        async def settle(position: int, call: ToolCall, first: ToolResult) -> ToolResult:
-            """The loop rule for one call (as `Toolkit.run_calls` with a `wait_for`)."""
-            request = pending_of(first)
-            if request is None:
-                return first
-            arguments: Any = call.arguments
-            if is_approval(call.name, request):  # asked before the handler ran (`needs_approval`)
-                answer = await wait(position, call, request)
-                ended = verdict(call.name, request, answer, workflow.now())
-                if ended is not None:
-                    return ended
-                assert answer is not None  # `verdict` ends every call without one
-                arguments = approved_arguments(arguments, answer)
-                result = await run_call(call, None, arguments=arguments)
-                again = pending_of(result)
-                if again is None:
-                    return result
-                request = again  # the handler asks in turn: settled as any other question
-            answer = await wait(position, call, request)
-            ended = verdict(call.name, request, answer, workflow.now())
-            if ended is not None:
-                return ended
-            retry = await run_call(call, answer, request=request, arguments=arguments)
-            return after_retry(request, retry)
-
-        async def one(position: int, call: ToolCall) -> ToolResult:
-            return await settle(position, call, await run_call(call, None, ask=True))
-
-        results = await asyncio.gather(*(one(i, c) for i, c in enumerate(calls)))
+        results = await asyncio.gather(*(one(c) for c in calls))
         await workflow.wait_condition(workflow.all_handlers_finished)
-        run = RunResult(
-            "done", [ToolCallResult(c.id, c.name, r) for c, r in zip(calls, results, strict=True)]
-        )
-        return run.to_json()
-
-    def _time_left(self, request: Request) -> timedelta | None:
-        """Until `expiresAt`, by the workflow's clock; None for no expiry, zero when unreadable."""
-        if not request.expires_at:
-            return None
-        try:
-            return parse_time(request.expires_at) - workflow.now()
-        except ValueError:
-            return timedelta(0)
+        return RunResult("done", list(results)).to_json()
 
     @workflow.query(name=_PENDING)
     def pending(self) -> str:
         """The requests waiting for an answer, in call order, as a JSON array of wire requests."""
-        waiting = [w for w in self._waiting if w.answer is None and not w.expired]
+        waiting = [w for w in self._waiting if w.answer is None]
         return "[" + ",".join(w.request.to_json() for w in waiting) + "]"
 
     @workflow.query(name=_ANSWERED)
     def answered(self) -> list[str]:
         """The ids of the requests answered so far."""
-        return [w.request.id for w in self._waiting if w.answer is not None]
+        return [request_id for _, request_id in self._answered]
+
+    @workflow.query(name=_CLOSED)
+    def closed(self) -> str:
+        """`expired` once the turn's own expiry has passed, else empty."""
+        return "expired" if self._expires is not None and workflow.now() >= self._expires else ""
+
+    @workflow.query(name=_STATE)
+    def state(self) -> str:
+        """The turn as it stands, as a `RunResult` (unsealed: Temporal keeps it) whose results are
+        the calls settled so far and whose `calls` and `requests` are those that wait, in call
+        order; and how many tool runs are under way: `{"run": ..., "running": n}`."""
+        results = [
+            ToolCallResult(c.id, c.name, self._settled[c.id]) for c in self._calls if c.id in self._settled
+        ]
+        waiting = [w for w in self._waiting if w.answer is None]
+        if waiting:
+            run = RunResult.model_construct(
+                status="pending",
+                results=results,
+                pending=waiting[0].request,
+                calls=[w.call for w in waiting],
+                requests=[w.request for w in waiting],
+                order=[c.id for c in self._calls],
+                turn=workflow.info().workflow_id,
+            )
+        else:
+            run = RunResult("done" if len(results) == len(self._calls) else "pending", results)
+        return '{"run":' + run.to_json() + ',"running":' + str(self._running) + "}"
 
     @workflow.update(name=_ANSWER)
-    async def answer(self, answer_json: str) -> None:
-        """Take an answer that `check_answer` let through."""
-        answer = Answer.from_json(answer_json)
-        self._match(answer).answer = answer
+    async def answer(self, update_json: str) -> None:
+        """Take the answers that `check_answer` let through (one, or a list taken whole)."""
+        answers, _ = self._read(update_json)
+        waiting = [w for w in self._waiting if w.answer is None]
+        for index, answer in zip(self._match(answers, waiting), answers, strict=True):
+            waiting[index].answer = answer
+            self._answered.append((waiting[index].call.id, answer.id))
 
     @answer.validator
-    def check_answer(self, answer_json: str) -> None:
-        """Refuse an answer as `Toolkit.resume` does, so the update is rejected and nothing changes."""
+    def check_answer(self, update_json: str) -> None:
+        """Refuse answers as `Toolkit.resume` does, so the update is rejected and nothing changes:
+        past the turn's expiry (`expired`), from another principal (`principal`), or not
+        matching what waits (`mismatch`, `replayed`, `not_pending`); and answers too large to
+        carry to the tool's retry (`toolnexus.PayloadTooLarge`)."""
         try:
-            answer = Answer.from_json(answer_json)
-        except WireError as exc:
+            answers, principal = self._read(update_json)
+        except (WireError, ValueError, TypeError) as exc:
             raise _refuse(ResumeError("mismatch", f"not an Answer: {exc}")) from None
         try:
-            self._match(answer)
+            if self._expires is not None and workflow.now() >= self._expires:
+                raise ResumeError("expired", "the turn has expired: its time to answer has passed")
+            if self._principal and _principal_digest(principal) != self._principal:
+                who = "no principal was given" if principal is None else "the principal given is not it"
+                raise ResumeError("principal", f"the turn is bound to a principal, and {who}")
+            waiting = [w for w in self._waiting if w.answer is None]
+            picks = self._match(answers, waiting)
         except ResumeError as exc:
             raise _refuse(exc) from None
+        for index, answer in zip(picks, answers, strict=True):
+            call, request = waiting[index].call, waiting[index].request
+            size = sum(len(m.to_json().encode("utf-8", "surrogatepass")) for m in (call, request, answer))
+            if size > PAYLOAD_LIMIT:
+                raise ApplicationError(
+                    f"answer {answer.id!r} would make the retry of {call.id} carry {size:,} bytes (its call, "
+                    f"request and answer), over Temporal's payload limit of {PAYLOAD_LIMIT:,}; the request "
+                    "still waits: answer it with less, or carry large values by reference (a URL)",
+                    type=_TOO_LARGE,
+                    non_retryable=True,
+                )
 
-    def _match(self, answer: Answer) -> _Waiting:
-        """The waiting call `answer` answers: the first, in call order, whose request has its id."""
-        waiting = [w for w in self._waiting if w.answer is None and not w.expired]
-        for w in waiting:
-            if w.request.id == answer.id:
-                return w
-        if any(w.request.id == answer.id and w.answer is not None for w in self._waiting):
-            raise ResumeError("replayed", f"request {answer.id!r} was already answered")
-        if any(w.request.id == answer.id for w in self._waiting):
-            raise ResumeError("not_pending", f"request {answer.id!r} expired before it was answered")
+    def _read(self, update_json: str) -> tuple[list[Answer], str | None]:
+        """The update's answers and principal, read once: the validator's reading is kept for the
+        handler (a replayed update, whose validator does not run, is read here)."""
+        parsed = self._parsed
+        if parsed is not None and parsed[0] == update_json:
+            return parsed[1], parsed[2]
+        answers, principal = _update_of(update_json)
+        self._parsed = (update_json, answers, principal)
+        return answers, principal
+
+    def _match(self, answers: list[Answer], waiting: list[_Waiting]) -> list[int]:
+        """The waiting call each answer answers (`_engine.match`), by index into `waiting`."""
         if not waiting:
+            for answer in answers:
+                if any(request_id == answer.id for _, request_id in self._answered):
+                    raise ResumeError("replayed", f"request {answer.id!r} was already answered")
+                if any(_declined_request(r) == answer.id for r in self._settled.values()):
+                    raise ResumeError("not_pending", f"request {answer.id!r} expired before it was answered")
             raise ResumeError(
-                "not_pending", f"the turn waits on no request, so answer {answer.id!r} has no use"
+                "not_pending", f"the turn waits on no request, so answer {answers[0].id!r} has no use"
             )
-        ids = ", ".join(repr(w.request.id) for w in waiting)
-        raise ResumeError("mismatch", f"answer {answer.id!r} does not answer a pending request ({ids})")
+        asked = [w.request.id for w in waiting]
+        for answer in answers:  # a request that waits no more: answered, or settled by its expiry
+            if answer.id in asked:
+                continue
+            if any(request_id == answer.id for _, request_id in self._answered):
+                raise ResumeError("replayed", f"request {answer.id!r} was already answered")
+            if any(_declined_request(r) == answer.id for r in self._settled.values()):
+                raise ResumeError("not_pending", f"request {answer.id!r} expired before it was answered")
+        return match(
+            answers,
+            lambda request_id: [(i, w.call.id) for i, w in enumerate(waiting) if w.request.id == request_id],
+            lambda call_id, request_id: (call_id, request_id) in self._answered,
+            asked[0],
+        )
+
+
+def _update_of(text: str) -> tuple[list[Answer], str | None]:
+    """An update's answers and principal: `{"answers": [...], "principal": ...}`, or (as clients
+    before it sent) one answer object or an array of them."""
+    doc = json.loads(text)
+    principal = None
+    if isinstance(doc, dict) and "answers" in doc:
+        principal = doc.get("principal")
+        if principal is not None and not isinstance(principal, str):
+            raise TypeError("principal must be a string")
+        doc = doc["answers"]
+    items = doc if isinstance(doc, list) else [doc]
+    if not items:
+        raise ValueError("expected at least one answer")
+    return [Answer.from_wire(item) for item in items], principal
+
+
+def _principal_digest(principal: str | None) -> str:
+    """What the turn keeps of the principal it is bound to (its history holds no user id)."""
+    if principal is None:
+        return ""
+    raw = principal.encode("utf-8", "surrogatepass")
+    return hashlib.sha256(b"toolnexus.temporal.principal.v1\n" + raw).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class _TurnInput:
+    """The workflow's input: its calls, and (from `TurnClient`) the tools' policies, the turn's
+    expiry and the digest of its principal. A bare array of calls is the input of clients
+    before them."""
+
+    calls: list[ToolCall]
+    plans: dict[str, Any] | None = None
+    expires_in: float | None = None
+    principal: str = ""
+
+    @classmethod
+    def read(cls, text: str) -> _TurnInput:
+        doc = json.loads(text)
+        if isinstance(doc, list):
+            return cls([ToolCall.from_wire(c) for c in doc])
+        return cls(
+            [ToolCall.from_wire(c) for c in doc["calls"]],
+            doc.get("plans"),
+            doc.get("expiresIn"),
+            doc.get("principal", ""),
+        )
+
+
+def _declined_request(result: ToolResult) -> str | None:
+    """The id of the request whose refusal or expiry settled `result`, if one did."""
+    marker = (result.metadata or {}).get("declined")
+    return marker.get("request") if isinstance(marker, dict) else None
 
 
 # -- the surface ------------------------------------------------------------------------
@@ -403,23 +535,74 @@ def worker_for(
 class TurnClient:
     """Starts turns on Temporal, lists what they wait for, answers them and reads their results.
 
-    Any process connected to the same Temporal namespace can make each call; the turn id
-    is the workflow id, and a turn id is used once (a finished turn is not started again).
+    Any process connected to the same Temporal namespace can make each call; the turn id is the
+    workflow id, and a turn id is used once (a finished turn is not started again). With
+    `policies` (a tool name to its `ToolPolicy`; the others get `default`), every turn started
+    here carries its tools' policies in its input; without, the workflow asks its worker for the
+    policies `worker_for` was given, with a local activity per turn.
     """
 
-    def __init__(self, client: Client, *, task_queue: str) -> None:
+    def __init__(
+        self,
+        client: Client,
+        *,
+        task_queue: str,
+        policies: Mapping[str, ToolPolicy] | None = None,
+        default: ToolPolicy | None = None,
+    ) -> None:
         self._client = client
         self._task_queue = task_queue
+        self._policies = None if policies is None and default is None else dict(policies or {})
+        self._default = default or ToolPolicy()
 
-    async def start(self, turn_id: str, calls: Sequence[ToolCall]) -> None:
-        """Start the turn `turn_id` on `calls`; `ValueError` for repeated call ids, and
-        temporalio's `WorkflowAlreadyStartedError` when the turn id was used before."""
+    async def start(
+        self,
+        turn_id: str,
+        calls: Sequence[ToolCall],
+        *,
+        expires_in: float | None = None,
+        principal: str | None = None,
+    ) -> None:
+        """Start the turn `turn_id` on `calls`. `expires_in` (seconds) is the time the turn may
+        wait for answers: past it, every call still waiting settles as expired and `answer`
+        refuses (`ResumeError("expired")`); `principal` binds the turn: `answer` then needs it
+        (`ResumeError("principal")`). The same guarantees, and reasons, as `Toolkit.run_calls`'s.
+
+        `ValueError` for repeated call ids, an `expires_in` that is not a positive number of
+        seconds, or calls too large for Temporal's payload limit (`PAYLOAD_LIMIT`); temporalio's
+        `WorkflowAlreadyStartedError` when the turn id was used before.
+        """
         ids = [c.id for c in calls]
         if len(set(ids)) != len(ids):
             raise ValueError(f"the calls of one turn need distinct ids, got {ids}")
+        if expires_in is not None and (
+            isinstance(expires_in, bool)
+            or not isinstance(expires_in, (int, float))
+            or not 0 < expires_in < 10**9
+        ):
+            raise ValueError(f"expires_in must be a positive number of seconds, got {expires_in!r}")
+        if principal is not None and not isinstance(principal, str):
+            raise TypeError(f"principal must be a str or None, got {type(principal).__name__}")
+        body = "[" + ",".join(c.to_json() for c in calls) + "]"
+        if self._policies is not None or expires_in is not None or principal is not None:
+            head: dict[str, Any] = {"expiresIn": expires_in, "principal": _principal_digest(principal)}
+            if self._policies is not None:
+                policies = self._policies
+                head["plans"] = {
+                    name: policies.get(
+                        name, policies.get(normalize_tool_name(name), self._default)
+                    )._to_json()
+                    for name in sorted({c.name for c in calls})
+                }
+            body = json.dumps(head)[:-1] + ',"calls":' + body + "}"
+        if (size := len(body.encode("utf-8", "surrogatepass"))) > PAYLOAD_LIMIT:
+            raise ValueError(
+                f"the turn's calls are {size:,} bytes, over Temporal's payload limit of "
+                f"{PAYLOAD_LIMIT:,}: carry large values by reference (a URL)"
+            )
         await self._client.start_workflow(
             WORKFLOW,
-            "[" + ",".join(c.to_json() for c in calls) + "]",
+            body,
             id=turn_id,
             task_queue=self._task_queue,
             id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
@@ -430,22 +613,51 @@ class TurnClient:
         text = await self._client.get_workflow_handle(turn_id).query(_PENDING, result_type=str)
         return [Request.from_wire(r) for r in json.loads(text)]
 
-    async def answer(self, turn_id: str, answer: Answer) -> None:
-        """Answer one of the turn's pending requests; returns once the turn has taken it.
+    async def state(self, turn_id: str) -> tuple[RunResult, int]:
+        """The turn as it stands (see `TurnWorkflow.state`) and how many tool runs are under way."""
+        text = await self._client.get_workflow_handle(turn_id).query(_STATE, result_type=str)
+        doc = json.loads(text)
+        return RunResult.from_wire(doc["run"]), int(doc["running"])
 
-        Raises `ResumeError` when the turn refuses it, with the reasons of `Toolkit.resume`:
+    async def answer(
+        self, turn_id: str, answers: Answer | Sequence[Answer], *, principal: str | None = None
+    ) -> None:
+        """Answer the turn's pending requests: one `Answer`, or several taken whole (as
+        `Toolkit.resume` takes a list); returns once the turn has taken them.
+
+        Raises `ResumeError` when the turn refuses them, with the reasons of `Toolkit.resume`:
         `mismatch` (no pending request has that id), `replayed` (that request was answered
         already, also after the turn finished), `not_pending` (the turn waits on nothing,
-        the request expired first, or there is no such turn).
+        the request expired first, or there is no such turn), `expired` (the turn's own expiry
+        has passed), `principal` (the turn is bound to another principal, or to one and none
+        was given). Raises `ValueError` for answers too large to carry to the tool (see
+        `PAYLOAD_LIMIT`): the request still waits.
         """
+        batch = [answers] if isinstance(answers, Answer) else list(answers)
+        if not batch:
+            raise ValueError("answer needs at least one Answer")
+        items = "[" + ",".join(a.to_json() for a in batch) + "]"
+        update = (
+            '{"answers":'
+            + items
+            + (f',"principal":{json.dumps(principal)}' if principal is not None else "")
+            + "}"
+        )
+        if (size := len(update.encode("utf-8", "surrogatepass"))) > PAYLOAD_LIMIT:
+            raise ValueError(
+                f"the answers are {size:,} bytes, over Temporal's payload limit of {PAYLOAD_LIMIT:,}; "
+                "the request still waits"
+            )
         handle = self._client.get_workflow_handle(turn_id)
         try:
-            await handle.execute_update(_ANSWER, answer.to_json())
+            await handle.execute_update(_ANSWER, update)
         except WorkflowUpdateFailedError as exc:
             cause = exc.cause
+            if isinstance(cause, ApplicationError) and cause.type == _TOO_LARGE:
+                raise ValueError(cause.message) from None
             if isinstance(cause, ApplicationError) and cause.type == _REFUSED and cause.details:
                 reason = cause.details[0]
-                if reason in _REASONS:
+                if reason in RESUME_REASONS:
                     raise ResumeError(reason, cause.message) from None
             raise
         except RPCError as exc:
@@ -453,12 +665,17 @@ class TurnClient:
                 raise
             try:  # the turn has finished (or never was): was this request answered in it?
                 answered = await handle.query(_ANSWERED, result_type=list[str])
+                closed = await handle.query(_CLOSED, result_type=str)
             except RPCError:
                 raise ResumeError("not_pending", f"there is no turn {turn_id!r} to answer") from None
-            if answer.id in answered:
-                raise ResumeError("replayed", f"request {answer.id!r} was already answered") from None
+            if again := next((a.id for a in batch if a.id in answered), None):
+                raise ResumeError("replayed", f"request {again!r} was already answered") from None
+            if closed == "expired":
+                raise ResumeError(
+                    "expired", f"turn {turn_id!r} has expired: its time to answer has passed"
+                ) from None
             raise ResumeError(
-                "not_pending", f"turn {turn_id!r} has finished, so answer {answer.id!r} has no use"
+                "not_pending", f"turn {turn_id!r} has finished, so answer {batch[0].id!r} has no use"
             ) from None
 
     async def result(self, turn_id: str) -> RunResult:

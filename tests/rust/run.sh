@@ -7,10 +7,14 @@
 #                                                   crate's feature `lossless`, and the
 #                                                   conformance binary (built with
 #                                                   `lossless`) run over idl/examples with
-#                                                   --check
-#   bash tests/rust/run.sh conformance [--check] DIR
+#                                                   --check, and over the vectors it builds
+#                                                   (idl/examples/built.json) with --built,
+#                                                   and over the helper vectors
+#                                                   (idl/helpers) with --helpers
+#   bash tests/rust/run.sh conformance [--check] DIR | --built FILE | --helpers DIR
 #                                                   builds (if needed) and runs the conformance
 #                                                   binary: one JSON line per vector in DIR
+#                                                   (or built from FILE, or helper cases)
 #   bash tests/rust/run.sh lint                     the hand-written Rust where it is edited
 #                                                   (support/rust, over the generated types):
 #                                                   rustfmt --check, cargo clippy --all-targets
@@ -94,7 +98,7 @@ if [[ "${1:-}" == "conformance" ]]; then
     cargo build --quiet --manifest-path "$CONFORMANCE/Cargo.toml"
     exec "$BIN" "$@"
 fi
-[[ $# -eq 0 ]] || die "usage: run.sh [conformance [--check] DIR | lint]"
+[[ $# -eq 0 ]] || die "usage: run.sh [conformance [--check] DIR | conformance --built FILE | conformance --helpers DIR | lint]"
 
 cd "$CRATE"
 
@@ -130,6 +134,8 @@ cargo build --manifest-path "$CONFORMANCE/Cargo.toml"
 echo "built $BIN"
 if [[ -d "$ROOT/idl/examples" ]]; then
     "$BIN" --check "$ROOT/idl/examples" >/dev/null
+    "$BIN" --built "$ROOT/idl/examples/built.json" >/dev/null
+    "$BIN" --helpers "$ROOT/idl/helpers" >/dev/null
 else
     echo "no idl/examples yet: the binary was built but not run"
 fi

@@ -81,11 +81,33 @@ describe("fromBytes", () => {
 
   it("names the part when asked, and needs a MIME type", () => {
     assert.equal(
-      toJsonContentPart(fromBytes(bytes("hi"), "application/pdf", "a.pdf")),
+      toJsonContentPart(fromBytes(bytes("hi"), "application/pdf", { name: "a.pdf" })),
       '{"type":"file","mimeType":"application/pdf","data":"aGk=","name":"a.pdf"}',
     );
-    assert.match(thrown(() => fromBytes(bytes("hi"), "")).message, /needs a MIME type/);
-    assert.match(thrown(() => fromBytes(bytes("hi"), "  ")).message, /needs a MIME type/);
+    assert.deepEqual(thrown(() => fromBytes(bytes("hi"), "")), {
+      code: "missing-mime-type",
+      message: 'a part needs a MIME type such as "image/png", got ""',
+    });
+    assert.deepEqual(thrown(() => fromBytes(bytes("hi"), "  ")), { code: "bad-mime-type", message: 'the MIME type "  " is blank' });
+    assert.deepEqual(thrown(() => fromBytes(bytes("hi"), "text/plain\r\nX-Evil: 1")), {
+      code: "bad-mime-type",
+      message: 'the MIME type "text/plain\\r\\nX-Evil: 1" holds a control character (U+000D) at index 10',
+    });
+  });
+
+  it("names the part with control and bidi formatting characters shown as U+FFFD", () => {
+    assert.equal(fromBytes(bytes("hi"), "application/pdf", { name: "invoice\u202egpj.exe" }).name, "invoice\ufffdgpj.exe");
+    assert.equal(fromBytes(bytes("hi"), "application/pdf", { name: "a\u001b[2Jb.pdf" }).name, "a\ufffd[2Jb.pdf");
+  });
+
+  it("takes the name in an options object, as Python takes name= and Rust .with_name()", () => {
+    const positional = fromBytes as (b: Uint8Array, m: string, n: unknown) => unknown;
+    assert.match(
+      thrown(() => positional(bytes("hi"), "application/pdf", "a.pdf")).message,
+      /fromBytes takes its name in an options object, fromBytes\(\.\.\., \{ name: "a\.png" \}\); got string/,
+    );
+    assert.match(thrown(() => fromBytes(bytes("hi"), "a/b", { name: 7 as unknown as string })).message, /name must be a string/);
+    assert.deepEqual(fromBytes(bytes("hi"), "a/b", {}), { type: "file", mimeType: "a/b", data: "aGk=" });
   });
 });
 
@@ -96,7 +118,7 @@ describe("fromUrl", () => {
       '{"type":"image","mimeType":"image/png","url":"https://e.com/cat.png"}',
     );
     assert.equal(
-      toJsonContentPart(fromUrl("https://e.com/v.mp4", "video/mp4", "v.mp4")),
+      toJsonContentPart(fromUrl("https://e.com/v.mp4", "video/mp4", { name: "v.mp4" })),
       '{"type":"file","mimeType":"video/mp4","url":"https://e.com/v.mp4","name":"v.mp4"}',
     );
   });
@@ -134,9 +156,23 @@ describe("fromUrl", () => {
 
   it("refuses a malformed data: URL", () => {
     assert.match(thrown(() => fromUrl("data:image/png;base64")).message, /comma/);
-    for (const bad of ["data:image/png;base64,aGk", "data:;base64,a!==", "data:a/b;base64,aGk=\n"]) {
-      assert.match(thrown(() => fromUrl(bad)).message, /base64 is not valid/, bad);
+    for (const bad of ["data:image/png;base64,aGk", "data:;base64,a!==", "data:a/b;base64,aGk=%0A"]) {
+      assert.deepEqual(thrown(() => fromUrl(bad)), {
+        code: "bad-data-url",
+        message: "the data: URL's base64 is not valid (standard alphabet, with padding)",
+      }, bad);
     }
+    // A raw line break is no part of any URL.
+    assert.equal(thrown(() => fromUrl("data:a/b;base64,aGk=\n")).code, "bad-url");
+  });
+
+  it("keeps only http and https URLs by reference", () => {
+    assert.deepEqual(thrown(() => fromUrl("javascript:alert(1)", "text/html")), {
+      code: "bad-url",
+      message: 'the URL "javascript:alert(1)" is not an http or https URL (javascript:, file:, data: and others are refused)',
+    });
+    assert.equal(thrown(() => fromUrl("file:///etc/shadow", "text/plain")).code, "bad-url");
+    assert.equal(fromUrl("HTTPS://example.com/a.png", "image/png").url, "HTTPS://example.com/a.png");
   });
 });
 

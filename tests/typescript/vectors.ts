@@ -71,3 +71,54 @@ export function runVector(v: Vector): Outcome {
     throw err;
   }
 }
+
+// ---------------------------------------------------------------------------------- built vectors
+
+/** A segment of a built text: a string as it is, or `repeat` repeated `times` times. */
+export type Segment = string | { repeat: string; times: number };
+
+/** A wire vector too large to keep as a file (idl/examples/built.json): built, then run. */
+export interface BuiltVector {
+  name: string;
+  type: string;
+  text: Segment[];
+  valid: boolean;
+  path?: string;
+}
+
+/** What one built vector gave: whether it was accepted, whether the emitted text is the same, and times. */
+export type BuiltOutcome =
+  | { vector: string; ok: true; same: boolean; parseMs: number; emitMs: number }
+  | { vector: string; ok: false; error: string; path: string; parseMs: number };
+
+/** The vectors of a built-vector file. */
+export function listBuilt(file: string): BuiltVector[] {
+  return (JSON.parse(readFileSync(file, "utf8")) as { vectors: BuiltVector[] }).vectors;
+}
+
+/** The text of `segments`, joined. */
+export function build(segments: Segment[]): string {
+  return segments.map((s) => (typeof s === "string" ? s : s.repeat.repeat(s.times))).join("");
+}
+
+/** Builds `v`, parses it with `fromJson<Type>` and, when accepted, emits it with `toJson<Type>`. */
+export function runBuilt(v: BuiltVector): BuiltOutcome {
+  const api = wire as unknown as Record<string, unknown>;
+  const from = api[`fromJson${v.type}`] as (t: string) => unknown;
+  const to = api[`toJson${v.type}`] as (v: unknown) => string;
+  const text = build(v.text);
+  const t0 = performance.now();
+  let value: unknown;
+  try {
+    value = from(text);
+  } catch (err) {
+    if (err instanceof wire.WireError) {
+      return { vector: v.name, ok: false, error: err.message.slice(0, 300), path: err.path, parseMs: performance.now() - t0 };
+    }
+    throw err;
+  }
+  const t1 = performance.now();
+  const emitted = to(value);
+  const t2 = performance.now();
+  return { vector: v.name, ok: true, same: emitted === text, parseMs: t1 - t0, emitMs: t2 - t1 };
+}

@@ -7,7 +7,17 @@ from collections.abc import Iterable
 from .._result import ContentPart, ToolSpec
 from .._tool import Tool
 
-__all__ = ["ToolLike", "data_url", "decoded_size", "file_name", "omitted", "shape", "specs_of", "text_with"]
+__all__ = [
+    "ToolLike",
+    "data_url",
+    "declared",
+    "decoded_size",
+    "file_name",
+    "omitted",
+    "shape",
+    "specs_of",
+    "text_with",
+]
 
 #: What a declaration adapter accepts: runtime tools, or their wire declarations.
 ToolLike = Tool | ToolSpec
@@ -32,6 +42,13 @@ def specs_of(tools: Iterable[ToolLike]) -> list[ToolSpec]:
         else:
             raise TypeError(f"expected a Tool or a ToolSpec, got {type(t).__name__}")
     return specs
+
+
+def declared(tools: Iterable[ToolLike]) -> list[tuple[ToolSpec, bool]]:
+    """The declarations of `tools`, in order, each with whether its schema is strict
+    (`Tool.strict`; a `ToolSpec` carries no such flag, so it is not)."""
+    tools = list(tools)
+    return list(zip(specs_of(tools), [isinstance(t, Tool) and t.strict for t in tools], strict=True))
 
 
 def shape(part: ContentPart) -> str:

@@ -1,30 +1,58 @@
 """Anthropic Messages: tool declarations and `tool_result` blocks.
 
-Pure functions to plain dicts, shaped after the `anthropic` SDK's request types;
-nothing here imports the SDK. `metadata` never appears in what they return.
+Pure functions to plain dicts, typed as the `anthropic` SDK's own request types
+(`TypedDict`s, imported for the type checker only: nothing here imports the SDK at run
+time), so they pass to `client.messages.create()` as they are under mypy and pyright.
+`metadata` never appears in what they return.
 """
 
 from __future__ import annotations
 
 import binascii
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Literal
 
 from .._result import ContentPart, ToolCallResult
-from ._common import ToolLike, omitted, shape, specs_of
+from ._common import ToolLike, declared, omitted, shape
+
+if TYPE_CHECKING:
+    from anthropic.types import (
+        DocumentBlockParam,
+        ImageBlockParam,
+        TextBlockParam,
+        ToolParam,
+        ToolResultBlockParam,
+    )
+    from anthropic.types.document_block_param import Source as DocumentSource
+
+    #: A block of a `tool_result`'s content, as this adapter writes them.
+    ContentBlock = TextBlockParam | ImageBlockParam | DocumentBlockParam
 
 __all__ = ["anthropic_tool_result", "anthropic_tools"]
 
 #: The image types an Anthropic image block takes.
-_IMAGES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+_IMAGES: dict[str, Literal["image/jpeg", "image/png", "image/gif", "image/webp"]] = {
+    "image/jpeg": "image/jpeg",
+    "image/png": "image/png",
+    "image/gif": "image/gif",
+    "image/webp": "image/webp",
+}
 
 
-def anthropic_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
-    """Messages `tools`: `{name, description, input_schema}`."""
-    return [
-        {"name": s.name, "description": s.description, "input_schema": s.input_schema}
-        for s in specs_of(tools)
-    ]
+def anthropic_tools(tools: Iterable[ToolLike]) -> list[ToolParam]:
+    """Messages `tools`: `{name, description, input_schema}`, and `"strict": true` for a
+    tool made with `strict=True`."""
+    out: list[ToolParam] = []
+    for s, strict in declared(tools):
+        declaration: ToolParam = {
+            "name": s.name,
+            "description": s.description,
+            "input_schema": s.input_schema,
+        }
+        if strict:
+            declaration["strict"] = True
+        out.append(declaration)
+    return out
 
 
 def _plain_text(part: ContentPart) -> str | None:
@@ -34,18 +62,17 @@ def _plain_text(part: ContentPart) -> str | None:
         return None
 
 
-def _block(part: ContentPart) -> dict[str, Any]:
+def _block(part: ContentPart) -> ContentBlock:
     form = shape(part)
     if form == "text":
         return {"type": "text", "text": part.text}
     if form == "inline" and part.kind == "image" and part.mime_type in _IMAGES:
-        source = {"type": "base64", "media_type": part.mime_type, "data": part.data}
-        return {"type": "image", "source": source}
+        media_type = _IMAGES[part.mime_type]
+        return {"type": "image", "source": {"type": "base64", "media_type": media_type, "data": part.data}}
     if form == "url" and part.kind == "image" and (part.mime_type in _IMAGES or not part.mime_type):
         return {"type": "image", "source": {"type": "url", "url": part.url}}
     if form == "inline" and part.mime_type == "application/pdf":
-        source = {"type": "base64", "media_type": "application/pdf", "data": part.data}
-        return _document(source, part)
+        return _document({"type": "base64", "media_type": "application/pdf", "data": part.data}, part)
     if form == "url" and part.mime_type == "application/pdf":
         return _document({"type": "url", "url": part.url}, part)
     if form == "inline" and part.mime_type == "text/plain" and (text := _plain_text(part)) is not None:
@@ -53,14 +80,14 @@ def _block(part: ContentPart) -> dict[str, Any]:
     return {"type": "text", "text": omitted(part, "Anthropic")}
 
 
-def _document(source: dict[str, Any], part: ContentPart) -> dict[str, Any]:
-    block: dict[str, Any] = {"type": "document", "source": source}
+def _document(source: DocumentSource, part: ContentPart) -> DocumentBlockParam:
+    block: DocumentBlockParam = {"type": "document", "source": source}
     if part.name:
         block["title"] = part.name
     return block
 
 
-def anthropic_tool_result(call: ToolCallResult) -> dict[str, Any]:
+def anthropic_tool_result(call: ToolCallResult) -> ToolResultBlockParam:
     """The `tool_result` content block for one result, with `is_error` when it failed.
 
     Without parts, `content` is the text (left out when empty). With parts it is a
@@ -70,9 +97,9 @@ def anthropic_tool_result(call: ToolCallResult) -> dict[str, Any]:
     other files, parts with no content).
     """
     result = call.result
-    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": call.id}
+    block: ToolResultBlockParam = {"type": "tool_result", "tool_use_id": call.id}
     if result.parts:
-        content = [{"type": "text", "text": result.output}] if result.output else []
+        content: list[ContentBlock] = [{"type": "text", "text": result.output}] if result.output else []
         content.extend(_block(part) for part in result.parts)
         block["content"] = content
     elif result.output:

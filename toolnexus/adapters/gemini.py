@@ -1,65 +1,81 @@
-"""Gemini: tool declarations and `functionResponse` parts, in the REST API's JSON form.
+"""Gemini: tool declarations and `function_response` parts, in the `google-genai` SDK's form.
 
-Pure functions to plain dicts with the API's camelCase keys (which the `google-genai`
-SDK also accepts); nothing here imports the SDK. `metadata` never appears in what
-they return.
+Pure functions to plain dicts with the SDK's snake_case keys, typed as its own `TypedDict`s
+(`ToolDict`, `PartDict`; imported for the type checker only: nothing here imports the SDK at
+run time), so they pass to `client.models.generate_content()` as they are under mypy and
+pyright. Inline data is bytes, as the SDK takes it. (For the REST API's JSON, let the SDK
+write it: `types.Part.model_validate(part).model_dump(mode="json", by_alias=True,
+exclude_none=True)`.) `metadata` never appears in what they return.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .._result import ToolCallResult
 from ._common import ToolLike, omitted, shape, specs_of, text_with
+from .calls import GEMINI_ID_PREFIX
+
+if TYPE_CHECKING:
+    from google.genai.types import (
+        FunctionDeclarationDict,
+        FunctionResponseDict,
+        FunctionResponseFileDataDict,
+        FunctionResponsePartDict,
+        PartDict,
+        ToolListUnionDict,
+    )
 
 __all__ = ["gemini_function_response", "gemini_tools"]
 
 
-def gemini_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
-    """Gemini `tools`: one element whose `functionDeclarations` lists every tool.
+def gemini_tools(tools: Iterable[ToolLike]) -> ToolListUnionDict:
+    """Gemini `tools`: one element whose `function_declarations` lists every tool (a `ToolDict`;
+    typed as the list `GenerateContentConfigDict.tools` takes, whose elements may be other things).
 
-    The input schema goes in `parametersJsonSchema`, which takes JSON Schema as it is;
+    The input schema goes in `parameters_json_schema`, which takes JSON Schema as it is;
     `parameters` takes only Gemini's OpenAPI subset and refuses `$defs`, `$ref` and
     other keys that inferred schemas use. No tools give an empty list.
     """
-    declarations = [
-        {"name": s.name, "description": s.description, "parametersJsonSchema": s.input_schema}
+    declarations: list[FunctionDeclarationDict] = [
+        {"name": s.name, "description": s.description, "parameters_json_schema": s.input_schema}
         for s in specs_of(tools)
     ]
-    return [{"functionDeclarations": declarations}] if declarations else []
+    return [{"function_declarations": declarations}] if declarations else []
 
 
-def gemini_function_response(call: ToolCallResult) -> dict[str, Any]:
-    """The `functionResponse` part for one result.
+def gemini_function_response(call: ToolCallResult) -> PartDict:
+    """The `function_response` part for one result.
 
     `response` is `{"output": text}`, or `{"error": text}` for an error; text parts join
-    that text, one per line. A part with data goes in `parts` as `inlineData` (MIME type
-    and base64 data), and a part by URL as `fileData` (`fileUri`, `mimeType`); which types
+    that text, one per line. A part with data goes in `parts` as `inline_data` (MIME type
+    and the bytes), and a part by URL as `file_data` (`file_uri`, `mime_type`); which types
     a model reads there depends on the model. A part by URL without a MIME type, or with
-    no content, becomes a note in the text. `id` is the call's id when it has one.
+    no content, becomes a note in the text. `id` is the call's id when Gemini gave it one
+    (not the `gemini-<n>` that `gemini_tool_calls` gives a call without one).
     """
     result = call.result
-    response: dict[str, Any] = {"name": call.name}
-    if call.id:
+    response: FunctionResponseDict = {"name": call.name}
+    if call.id and not call.id.startswith(GEMINI_ID_PREFIX):
         response = {"id": call.id, **response}
     notes: list[str] = []
-    parts: list[dict[str, Any]] = []
+    parts: list[FunctionResponsePartDict] = []
     for part in result.parts:
         form = shape(part)
         if form == "text":
             notes.append(part.text)
         elif form == "inline":
-            parts.append({"inlineData": {"mimeType": part.mime_type, "data": part.data}})
+            parts.append({"inline_data": {"mime_type": part.mime_type, "data": part.raw()}})
         elif form == "url" and part.mime_type:
-            file: dict[str, Any] = {"fileUri": part.url, "mimeType": part.mime_type}
+            file: FunctionResponseFileDataDict = {"file_uri": part.url, "mime_type": part.mime_type}
             if part.name:
-                file["displayName"] = part.name
-            parts.append({"fileData": file})
+                file["display_name"] = part.name
+            parts.append({"file_data": file})
         else:
             notes.append(omitted(part, "Gemini"))
     text = text_with(result.output, notes) if notes else result.output
     response["response"] = {"error" if result.is_error else "output": text}
     if parts:
         response["parts"] = parts
-    return {"functionResponse": response}
+    return {"function_response": response}

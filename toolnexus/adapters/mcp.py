@@ -7,12 +7,15 @@ appears in what they return.
 
 from __future__ import annotations
 
+import contextlib
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
-from toolnexus_wire import MAX_DEPTH, WireError, dumps
+from toolnexus_wire import MAX_DEPTH, WireError, check_mime_type, check_url, displayable, dumps
 
+from .._engine import is_approval
 from .._result import Answer, ContentPart, Request, ToolResult
 from .._suspend import pending, pending_of
 from ._common import ToolLike, omitted, shape, specs_of
@@ -102,11 +105,21 @@ def _string(block: Mapping[str, Any], key: str, path: str) -> str:
     return value
 
 
+def _mime_type(mime_type: str, path: str) -> str:
+    """`mime_type`, unless it is blank or holds a control character (a line break would split
+    the header a host serves the part under): `WireError` at `path`."""
+    try:
+        return check_mime_type(mime_type)
+    except ValueError as exc:
+        raise _problem(path, str(exc)) from None
+
+
 def _part(kind: str, mime_type: str, data: str, name: str | None, path: str, data_key: str) -> ContentPart:
     """A part from a block at `path` whose base64 is under `data_key`; errors name MCP's paths."""
+    _mime_type(mime_type, f"{path}.mimeType")
     wire: dict[str, Any] = {"type": kind, "mimeType": mime_type, "data": data}
     if name:
-        wire["name"] = name
+        wire["name"] = displayable(name)
     try:
         return ContentPart.from_wire(wire)
     except WireError as exc:
@@ -122,24 +135,39 @@ def _name_of(uri: str, path: str) -> str | None:
     except ValueError as exc:  # `http://[`: urllib refuses the host
         raise _problem(f"{path}.uri", f"not a valid URI: {exc}") from None
     name = unquote(tail).replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
-    return None if name in ("", ".", "..") else name
+    return None if name in ("", ".", "..") else displayable(name)
 
 
-def _link(block: Mapping[str, Any], path: str) -> ContentPart:
-    """A part by URL from a `resource_link` block; its name, cut to a file name, is the part's."""
+def _link(block: Mapping[str, Any], path: str) -> ContentPart | str:
+    """A part from a `resource_link` block: by URL for an `http` or `https` uri, with the data
+    of a `data:` uri (decoded, as `ContentPart.from_url` does), else a note saying it was left
+    out (a `javascript:` or `file:` link is not shown to a person, nor sent to a model or a
+    provider, and the note does not repeat it). Its name, cut to a file name, is the part's."""
     uri = _string(block, "uri", path)
     if not uri:
         raise _problem(f"{path}.uri", "expected a non-empty URI")
     mime_type = block.get("mimeType") or ""
     if not isinstance(mime_type, str):
         raise _problem(f"{path}.mimeType", "expected a string")
+    if mime_type:
+        _mime_type(mime_type, f"{path}.mimeType")
     label = block.get("name") or ""
     if not isinstance(label, str):
         raise _problem(f"{path}.name", "expected a string")
     # MCP requires a name; `mcp_call_tool_result` writes the uri for a part without one.
-    name = "" if label == uri else label.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    name = "" if label == uri else displayable(label.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1])
     if name in (".", ".."):
         name = ""
+    if uri[:5].lower() == "data:":
+        try:
+            return ContentPart.from_url(uri, mime_type or None, name=name or None)
+        except ValueError as exc:
+            raise _problem(f"{path}.uri", str(exc)) from None
+    try:
+        check_url(uri)
+    except ValueError:
+        shown = f" {name!r}" if name else ""
+        return f"[resource_link{shown} left out: its URL is not an http, https or data: URL]"
     kind = ContentPart.kind_for(mime_type) if mime_type else "file"
     return ContentPart(kind, mime_type=mime_type, url=uri, name=name)
 
@@ -154,6 +182,7 @@ def _resource(resource: Any, texts: list[str], parts: list[ContentPart], path: s
     mime_type = resource.get("mimeType") or "application/octet-stream"
     if not isinstance(mime_type, str):
         raise _problem(f"{path}.mimeType", "expected a string")
+    _mime_type(mime_type, f"{path}.mimeType")
     blob = _string(resource, "blob", path)
     parts.append(_part(ContentPart.kind_for(mime_type), mime_type, blob, _name_of(uri, path), path, "blob"))
 
@@ -164,15 +193,23 @@ def from_mcp_call_tool_result(obj: Mapping[str, Any]) -> ToolResult:
     Text blocks and embedded text resources are joined with newlines into `output`;
     when there is no text, `structuredContent` becomes the output as JSON text (a
     server that sends both is asked by MCP to repeat the structure as text). Image
-    and audio blocks and embedded blobs become parts; a resource link becomes a line
-    naming its uri; `isError` is kept; `_meta` is kept host-only in
-    `metadata["_meta"]`. A block of an unknown type becomes a line saying it was
-    left out. Raises `WireError` naming the path of the first malformed place.
+    and audio blocks and embedded blobs become parts; a resource link becomes a part by
+    URL when its uri is `http` or `https`, a part holding the data of a `data:` uri, and
+    a line saying it was left out for any other scheme (`javascript:`, `file:`...);
+    `isError` is kept; `_meta` is kept host-only in `metadata["_meta"]`. A block of an
+    unknown type becomes a line saying it was left out. Names have control and bidi
+    formatting characters replaced with U+FFFD. Raises `WireError` naming the path of
+    the first malformed place, a MIME type that is blank or holds a control character
+    included.
 
     MCP's `input_required` result (`resultType: "input_required"`) becomes a suspension:
     its elicitations' messages are the prompt (a single URL-mode one is an
     `authorization` with its url, anything else `input`), and the MCP requests and
     `requestState` are kept in the request's `data["mcp"]`, for `mcp_input_responses`.
+    The prompt is shown to a person, so control and bidi formatting characters in it
+    (a NUL, a terminal's escape sequences) become U+FFFD; line breaks and tabs stay. A
+    URL-mode elicitation whose url is not `http` or `https` is a `WireError` at its
+    `url`: it is not asked.
     """
     if not isinstance(obj, Mapping):
         raise _problem("$", "expected an object")
@@ -196,7 +233,11 @@ def from_mcp_call_tool_result(obj: Mapping[str, Any]) -> ToolResult:
         elif kind == "resource":
             _resource(block.get("resource"), texts, parts, f"{path}.resource")
         elif kind == "resource_link":
-            parts.append(_link(block, path))
+            link = _link(block, path)
+            if isinstance(link, str):
+                texts.append(link)
+            else:
+                parts.append(link)
         else:
             texts.append(f"[{kind} content left out]")
     output = "\n".join(texts)
@@ -239,7 +280,9 @@ def mcp_input_required(result: ToolResult) -> dict[str, Any] | None:
 
     An `authorization` request with a url becomes a URL-mode elicitation; any other a
     form, whose `requestedSchema` is the request's `data["schema"]` when it has one (else
-    an empty form: a confirmation). A server answers with `answer_from_mcp` on the retry.
+    an empty form: a confirmation). An approval of a call (`data["arguments"]`, as the
+    toolkit asks it) shows the arguments under its prompt, as indented JSON, so the person
+    sees what they approve. A server answers with `answer_from_mcp` on the retry.
     """
     request = pending_of(result)
     if request is None:
@@ -251,16 +294,29 @@ def mcp_input_required(result: ToolResult) -> dict[str, Any] | None:
         schema = (request.data or {}).get("schema")
         if not isinstance(schema, Mapping):
             schema = {"type": "object", "properties": {}}
-        params = {"mode": "form", "message": request.prompt, "requestedSchema": dict(schema)}
+        params = {"mode": "form", "message": _message(request), "requestedSchema": dict(schema)}
     return {
         "resultType": _INPUT_REQUIRED,
         "inputRequests": {request.id: {"method": _ELICIT, "params": params}},
     }
 
 
+def _message(request: Request) -> str:
+    """A form's message: the prompt, and for an approval of a call the arguments it runs with."""
+    arguments = (request.data or {}).get("arguments")
+    if request.kind != "approval" or not isinstance(arguments, Mapping):
+        return request.prompt
+    return f"{request.prompt}\n{json.dumps(arguments, ensure_ascii=False, indent=2)}"
+
+
 def answer_from_mcp(request: Request, input_responses: Mapping[str, Any]) -> Answer:
     """The `Answer` to `request` in the `inputResponses` of a retried call (the client's
-    `ElicitResult` under the request's id). Raises `WireError` when it is missing or malformed."""
+    `ElicitResult` under the request's id). Raises `WireError` when it is missing or malformed.
+
+    MCP form content holds only strings, numbers and booleans, so the edited arguments of the
+    toolkit's own approval (`needs_approval`) travel as JSON text in `content["arguments"]`:
+    for such a request that text is read back into the value it spells (text that is not JSON
+    stays a string, which the loop refuses as arguments that are not an object)."""
     where = f"$.inputResponses[{dumps(request.id)}]"
     response = input_responses.get(request.id) if isinstance(input_responses, Mapping) else None
     if not isinstance(response, Mapping):
@@ -270,10 +326,23 @@ def answer_from_mcp(request: Request, input_responses: Mapping[str, Any]) -> Ans
         content = response.get("content")
         if content is not None and not isinstance(content, Mapping):
             raise WireError("InputResponses", [(f"{where}.content", "expected an object")])
-        return Answer(request.id, True, dict(content) if content is not None else None)
+        data = dict(content) if content is not None else None
+        if (
+            data is not None
+            and isinstance(data.get("arguments"), str)
+            and is_approval(_tool_of(request), request)
+        ):
+            with contextlib.suppress(ValueError):
+                data["arguments"] = json.loads(data["arguments"])
+        return Answer(request.id, True, data)
     if action in ("decline", "cancel"):
         return Answer(request.id, False, reason="declined" if action == "decline" else "cancelled")
     raise WireError("InputResponses", [(f"{where}.action", "expected accept, decline or cancel")])
+
+
+def _tool_of(request: Request) -> str:
+    tool = (request.data or {}).get("tool")
+    return tool if isinstance(tool, str) else ""
 
 
 def _from_input_required(obj: Mapping[str, Any]) -> ToolResult:
@@ -298,15 +367,21 @@ def _from_input_required(obj: Mapping[str, Any]) -> ToolResult:
         if not isinstance(params, Mapping):
             raise _problem(f"{path}.params", "expected an object")
         if method == _ELICIT:
-            prompts.append(_string(params, "message", f"{path}.params"))
+            prompts.append(displayable(_string(params, "message", f"{path}.params"), lines=True))
             if params.get("mode") == "url":
-                urls.append(_string(params, "url", f"{path}.params"))
+                url = _string(params, "url", f"{path}.params")
+                try:
+                    urls.append(check_url(url))
+                except ValueError as exc:
+                    raise _problem(
+                        f"{path}.params.url", f"a person is sent only to an http or https URL: {exc}"
+                    ) from None
         elif method == "sampling/createMessage":
             prompts.append("[the server asks the client for a model completion]")
         elif method == "roots/list":
             prompts.append("[the server asks for the client's roots]")
         else:
-            prompts.append(f"[the server asks for {method}]")
+            prompts.append(f"[the server asks for {displayable(method)}]")
     mcp: dict[str, Any] = {}
     if requests is not None:
         mcp["inputRequests"] = dict(requests)

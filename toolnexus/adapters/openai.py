@@ -1,16 +1,36 @@
 """OpenAI: tool declarations and tool results for Chat Completions and for Responses.
 
-Pure functions to plain dicts, shaped after the `openai` SDK's request types; nothing
-here imports the SDK. `metadata` never appears in what they return.
+Pure functions to plain dicts, typed as the `openai` SDK's own request types (`TypedDict`s,
+imported for the type checker only: nothing here imports the SDK at run time), so they pass
+to `client.chat.completions.create()` and `client.responses.create()` as they are under
+mypy and pyright. `metadata` never appears in what they return.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Literal
 
 from .._result import ContentPart, ToolCallResult
-from ._common import ToolLike, data_url, file_name, omitted, shape, specs_of, text_with
+from ._common import ToolLike, data_url, declared, file_name, omitted, shape, text_with
+
+if TYPE_CHECKING:
+    from openai.types.chat import (
+        ChatCompletionContentPartParam,
+        ChatCompletionFunctionToolParam,
+        ChatCompletionMessageParam,
+    )
+    from openai.types.responses import FunctionToolParam
+    from openai.types.responses.response_input_file_content_param import ResponseInputFileContentParam
+    from openai.types.responses.response_input_image_content_param import ResponseInputImageContentParam
+    from openai.types.responses.response_input_item_param import FunctionCallOutput
+    from openai.types.responses.response_input_text_content_param import ResponseInputTextContentParam
+
+    #: What a `function_call_output`'s `output` list holds.
+    ResponseInputContentParam = (
+        ResponseInputTextContentParam | ResponseInputImageContentParam | ResponseInputFileContentParam
+    )
+    from openai.types.shared_params import FunctionDefinition
 
 __all__ = [
     "openai_chat_messages",
@@ -22,7 +42,7 @@ __all__ = [
 #: Image types the OpenAI models read.
 _IMAGES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 #: Audio types a Chat `input_audio` part takes, with its `format`.
-_CHAT_AUDIO = {
+_CHAT_AUDIO: dict[str, Literal["wav", "mp3"]] = {
     "audio/wav": "wav",
     "audio/x-wav": "wav",
     "audio/wave": "wav",
@@ -31,22 +51,28 @@ _CHAT_AUDIO = {
 }
 
 
-def openai_chat_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
-    """Chat Completions `tools`: `{"type": "function", "function": {name, description, parameters}}`."""
-    return [
-        {
-            "type": "function",
-            "function": {"name": s.name, "description": s.description, "parameters": s.input_schema},
+def openai_chat_tools(tools: Iterable[ToolLike]) -> list[ChatCompletionFunctionToolParam]:
+    """Chat Completions `tools`: `{"type": "function", "function": {name, description, parameters}}`,
+    with `"strict": true` in `function` for a tool made with `strict=True`."""
+    out: list[ChatCompletionFunctionToolParam] = []
+    for s, strict in declared(tools):
+        function: FunctionDefinition = {
+            "name": s.name,
+            "description": s.description,
+            "parameters": s.input_schema,
         }
-        for s in specs_of(tools)
-    ]
+        if strict:
+            function["strict"] = True
+        out.append({"type": "function", "function": function})
+    return out
 
 
-def openai_responses_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
-    """Responses `tools`: `{"type": "function", name, description, parameters, "strict": False}`.
+def openai_responses_tools(tools: Iterable[ToolLike]) -> list[FunctionToolParam]:
+    """Responses `tools`: `{"type": "function", name, description, parameters, strict}`.
 
     `strict` is required by the SDK and defaults to true on the Responses API, which
-    would demand a schema in OpenAI's strict subset; it is written as `False`.
+    demands a schema in OpenAI's strict subset: it is `True` for a tool made with
+    `strict=True` (whose schema is in it), and `False` for any other.
     """
     return [
         {
@@ -54,9 +80,9 @@ def openai_responses_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
             "name": s.name,
             "description": s.description,
             "parameters": s.input_schema,
-            "strict": False,
+            "strict": strict,
         }
-        for s in specs_of(tools)
+        for s, strict in declared(tools)
     ]
 
 
@@ -65,7 +91,7 @@ def _image_ok(part: ContentPart) -> bool:
     return part.kind == "image" and (part.mime_type in _IMAGES or (not part.mime_type and part.url != ""))
 
 
-def openai_chat_messages(call: ToolCallResult) -> list[dict[str, Any]]:
+def openai_chat_messages(call: ToolCallResult) -> list[ChatCompletionMessageParam]:
     """The Chat Completions messages for one result: a `tool` message, then maybe a `user` one.
 
     A Chat `tool` message holds text only. Text parts join its text, one per line. Images
@@ -76,7 +102,7 @@ def openai_chat_messages(call: ToolCallResult) -> list[dict[str, Any]]:
     flag has no Chat field: an error's output is its message.
     """
     result = call.result
-    attachments: list[dict[str, Any]] = []
+    attachments: list[ChatCompletionContentPartParam] = []
     notes: list[str] = []
     for i, part in enumerate(result.parts):
         form = shape(part)
@@ -86,25 +112,30 @@ def openai_chat_messages(call: ToolCallResult) -> list[dict[str, Any]]:
             url = data_url(part) if form == "inline" else part.url
             attachments.append({"type": "image_url", "image_url": {"url": url}})
         elif form == "inline" and part.kind == "audio" and part.mime_type in _CHAT_AUDIO:
-            audio = {"data": part.data, "format": _CHAT_AUDIO[part.mime_type]}
-            attachments.append({"type": "input_audio", "input_audio": audio})
+            audio_format = _CHAT_AUDIO[part.mime_type]
+            attachments.append(
+                {"type": "input_audio", "input_audio": {"data": part.data, "format": audio_format}}
+            )
         elif form == "inline" and part.kind == "file":
-            file = {"file_data": data_url(part), "filename": file_name(part, i)}
-            attachments.append({"type": "file", "file": file})
+            file_data, filename = data_url(part), file_name(part, i)
+            attachments.append({"type": "file", "file": {"file_data": file_data, "filename": filename}})
         else:
             notes.append(omitted(part, "OpenAI Chat"))
     if attachments:
         notes.append(f"[{len(attachments)} attachment(s) follow in the next message]")
-    messages: list[dict[str, Any]] = [
+    messages: list[ChatCompletionMessageParam] = [
         {"role": "tool", "tool_call_id": call.id, "content": text_with(result.output, notes)}
     ]
     if attachments:
-        intro = {"type": "text", "text": f"Attachments returned by tool call {call.id} ({call.name}):"}
+        intro: ChatCompletionContentPartParam = {
+            "type": "text",
+            "text": f"Attachments returned by tool call {call.id} ({call.name}):",
+        }
         messages.append({"role": "user", "content": [intro, *attachments]})
     return messages
 
 
-def openai_responses_output(call: ToolCallResult) -> dict[str, Any]:
+def openai_responses_output(call: ToolCallResult) -> FunctionCallOutput:
     """The Responses `function_call_output` input item for one result.
 
     Without parts, `output` is the text. With parts it is a list: `input_text` for the
@@ -114,11 +145,11 @@ def openai_responses_output(call: ToolCallResult) -> dict[str, Any]:
     types, parts with no content).
     """
     result = call.result
-    output: str | list[dict[str, Any]]
+    output: str | list[ResponseInputContentParam]
     if not result.parts:
         output = result.output
     else:
-        items: list[dict[str, Any]] = []
+        items: list[ResponseInputContentParam] = []
         if result.output:
             items.append({"type": "input_text", "text": result.output})
         for i, part in enumerate(result.parts):
@@ -132,7 +163,7 @@ def openai_responses_output(call: ToolCallResult) -> dict[str, Any]:
                 name = file_name(part, i)
                 items.append({"type": "input_file", "file_data": data_url(part), "filename": name})
             elif form == "url" and part.kind == "file":
-                file: dict[str, Any] = {"type": "input_file", "file_url": part.url}
+                file: ResponseInputFileContentParam = {"type": "input_file", "file_url": part.url}
                 if part.name:
                     file["filename"] = part.name
                 items.append(file)

@@ -4,6 +4,11 @@ Every tool of an initialized `ClientSession` becomes a `Tool` whose calls go ove
 server's `input_required` result is a suspension whose answer goes back as `inputResponses`; a
 server's elicitation on an older connection is a suspension too when the session was built with
 an `ElicitationRelay`. The server's progress reaches the calling tool's `ctx.progress`.
+
+A server is not trusted to behave: its listing is bounded (pages, tools, a deadline, a cursor
+sent twice), each call has a timeout (a timed-out call is an error result, and the server is
+sent `notifications/cancelled`), a name it lists twice is taken once, and a URL elicitation to
+anything but an `http` or `https` URL is declined without being shown to anyone.
 """
 
 from __future__ import annotations
@@ -11,16 +16,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import mcp_types as types
 from mcp.client.session import ClientRequestContext, ClientSession
 
+from toolnexus._errors import WireError
 from toolnexus._output import Output
 from toolnexus._result import Answer, Request, ToolHints, ToolResult
 from toolnexus._suspend import pending, pending_of
-from toolnexus._tool import Tool, ToolContext
+from toolnexus._tool import Tool, ToolContext, normalize_tool_name
 from toolnexus.adapters.mcp import from_mcp_call_tool_result, mcp_input_responses
 
 __all__ = ["ElicitationRelay", "mcp_tools_from"]
@@ -28,6 +35,13 @@ __all__ = ["ElicitationRelay", "mcp_tools_from"]
 logger = logging.getLogger("toolnexus.mcp")
 
 _ASKED_MEMORY = 10_000
+
+#: The defaults of `mcp_tools_from`: seconds a call may wait on the server (the MCP TypeScript
+#: SDK's default request timeout), and the bounds of a listing.
+DEFAULT_TIMEOUT = 60.0
+DEFAULT_MAX_PAGES = 100
+DEFAULT_MAX_TOOLS = 10_000
+DEFAULT_LIST_TIMEOUT = 60.0
 
 
 def _wire(model: Any) -> dict[str, Any]:
@@ -51,6 +65,9 @@ class _Flight:
     request: Request | None = None
     ctx: ToolContext | None = None
     timer: asyncio.TimerHandle | None = None
+    #: Seconds left of the call's timeout, spent only while the server is waited on (not
+    #: while a person answers its elicitation); None: no timeout.
+    budget: float | None = None
 
 
 class ElicitationRelay:
@@ -143,13 +160,28 @@ class ElicitationRelay:
 
 
 class _Remote:
-    """The handler of one tool of an MCP session."""
+    """The handler of one tool of an MCP session: `name` is the server's name for it."""
 
-    def __init__(self, session: ClientSession, name: str, relay: ElicitationRelay | None) -> None:
+    def __init__(
+        self,
+        session: ClientSession,
+        name: str,
+        relay: ElicitationRelay | None,
+        timeout: float | None = None,
+        server: str = "",
+    ) -> None:
         self.session = session
         self.name = name
         self.relay = relay
+        self.timeout = timeout
+        self.server = server
         self._asked: OrderedDict[str, Request] = OrderedDict()
+
+    def _timed_out(self) -> ToolResult:
+        return ToolResult.error(
+            f"the MCP server {self.server!r} did not answer the call to {self.name!r} within "
+            f"{self.timeout:g} s; the call was cancelled"
+        )
 
     async def __call__(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         answer = ctx.answer
@@ -194,6 +226,7 @@ class _Remote:
         flight = self.relay._open() if self.relay is not None else None
         if flight is not None:
             flight.ctx = ctx
+            flight.budget = self.timeout
 
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
             # The call's own context; after a relayed elicitation, the retry's.
@@ -210,35 +243,69 @@ class _Remote:
             allow_input_required=True,
         )
         if flight is None:
-            return self._mapped(await call)
+            # Cancelling the SDK's request on the deadline sends the server `notifications/cancelled`.
+            deadline = asyncio.timeout(self.timeout)
+            try:
+                async with deadline:
+                    result = await call
+            except TimeoutError:
+                if deadline.expired():
+                    return self._timed_out()
+                raise  # the SDK's own (a transport's bounded send)
+            return self._mapped(result)
         flight.task = asyncio.ensure_future(call)
         flight.task.add_done_callback(_retrieved)  # a parked call may end unawaited
         return await self._land(flight)
 
     async def _land(self, flight: _Flight) -> ToolResult:
-        """The call's result, or a suspension when the server elicits first."""
+        """The call's result, or a suspension when the server elicits first; an error result
+        when the server outlasts what is left of the call's timeout."""
         assert self.relay is not None and flight.task is not None
-        try:
-            await asyncio.wait({flight.task, flight.asked}, return_when=asyncio.FIRST_COMPLETED)
-        except BaseException:
-            flight.task.cancel()
-            self.relay._close(flight)
-            raise
-        if flight.task.done():
-            self.relay._close(flight)
-            return self._mapped(flight.task.result())
-        asked = {
-            "resultType": "input_required",
-            "inputRequests": {
-                _ELICITATION_KEY: {"method": "elicitation/create", "params": _wire(flight.asked.result())}
-            },
-        }
-        request = pending_of(from_mcp_call_tool_result(asked))
-        assert request is not None and request.data is not None
-        # Marked: this question is answered over the MCP call held open here, not by a retry.
-        request = request.model_copy(update={"data": {"mcp": {**request.data["mcp"], _HELD_OPEN: True}}})
-        self.relay._park(flight, request)
-        return pending(request)
+        loop = asyncio.get_running_loop()
+        while True:
+            started = loop.time()
+            try:
+                await asyncio.wait(
+                    {flight.task, flight.asked}, timeout=flight.budget, return_when=asyncio.FIRST_COMPLETED
+                )
+            except BaseException:
+                flight.task.cancel()
+                self.relay._close(flight)
+                raise
+            if flight.budget is not None:
+                flight.budget -= loop.time() - started
+            if flight.task.done():
+                self.relay._close(flight)
+                return self._mapped(flight.task.result())
+            if not flight.asked.done():  # the timeout: the SDK tells the server the call is cancelled
+                flight.task.cancel()
+                self.relay._close(flight)
+                return self._timed_out()
+            params = flight.asked.result()
+            asked = {
+                "resultType": "input_required",
+                "inputRequests": {
+                    _ELICITATION_KEY: {"method": "elicitation/create", "params": _wire(params)}
+                },
+            }
+            try:
+                request = pending_of(from_mcp_call_tool_result(asked))
+            except WireError as exc:
+                # Not asked (a URL elicitation to a `javascript:` link): the server hears a
+                # decline, and the call goes on to its result.
+                logger.warning(
+                    "declined an elicitation of the MCP server %r, not shown to anyone: %s", self.server, exc
+                )
+                reply, flight.reply = flight.reply, None
+                flight.asked = loop.create_future()
+                if reply is not None and not reply.done():
+                    reply.set_result(types.ElicitResult(action="decline"))
+                continue
+            assert request is not None and request.data is not None
+            # Marked: this question is answered over the MCP call held open here, not by a retry.
+            request = request.model_copy(update={"data": {"mcp": {**request.data["mcp"], _HELD_OPEN: True}}})
+            self.relay._park(flight, request)
+            return pending(request)
 
     def _mapped(self, result: types.CallToolResult | types.InputRequiredResult | Any) -> ToolResult:
         mapped = from_mcp_call_tool_result(_wire(result))
@@ -282,8 +349,64 @@ def _hints(annotations: types.ToolAnnotations | None) -> ToolHints | None:
     )
 
 
+async def _listed(
+    session: ClientSession, server: str, *, max_pages: int, max_tools: int, list_timeout: float | None
+) -> list[types.Tool]:
+    """Every page of the server's `tools/list`, within the bounds; `ValueError` or
+    `TimeoutError` saying which was passed."""
+    listed: list[types.Tool] = []
+    cursors: set[str] = set()
+    cursor: str | None = None
+    page_count = 0
+    deadline = asyncio.timeout(list_timeout)
+    try:
+        async with deadline:
+            while True:
+                if page_count == max_pages:
+                    raise ValueError(
+                        f"the MCP server {server!r} has more than {max_pages} pages of tools/list "
+                        "(max_pages); no tools were taken from it"
+                    )
+                page = await session.list_tools(
+                    params=types.PaginatedRequestParams(cursor=cursor) if cursor else None
+                )
+                page_count += 1
+                listed.extend(page.tools)
+                if len(listed) > max_tools:
+                    raise ValueError(
+                        f"the MCP server {server!r} lists more than {max_tools} tools (max_tools); "
+                        "no tools were taken from it"
+                    )
+                cursor = page.next_cursor
+                if not cursor:
+                    return listed
+                if cursor in cursors:
+                    raise ValueError(
+                        f"the MCP server {server!r} sent the cursor {cursor[:100]!r} twice "
+                        f"(page {page_count} of tools/list): it would be listed forever; "
+                        "no tools were taken from it"
+                    )
+                cursors.add(cursor)
+    except TimeoutError:
+        if not deadline.expired():
+            raise
+        raise TimeoutError(
+            f"the MCP server {server!r} did not list its tools within {list_timeout:g} s (list_timeout; "
+            f"{len(listed)} tools in {page_count} pages by then); no tools were taken from it"
+        ) from None
+
+
 async def mcp_tools_from(
-    session: ClientSession, *, elicitations: ElicitationRelay | None = None
+    session: ClientSession,
+    *,
+    elicitations: ElicitationRelay | None = None,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    timeouts: Mapping[str, float | None] | None = None,
+    prefix: str = "",
+    rename: Mapping[str, str] | None = None,
+    max_pages: int = DEFAULT_MAX_PAGES,
+    max_tools: int = DEFAULT_MAX_TOOLS,
+    list_timeout: float | None = DEFAULT_LIST_TIMEOUT,
 ) -> list[Tool]:
     """A `Tool` for every tool an initialized `ClientSession` lists (all pages).
 
@@ -293,24 +416,59 @@ async def mcp_tools_from(
     `Toolkit.run_calls`/`resume` in this process and the retry carries the answer as
     `inputResponses`. Pass the session's `ElicitationRelay` to turn a pre-2026 server's
     elicitation into a suspension too. The server's progress reaches `ctx.progress`.
+
+    A call that the server has not answered within `timeout` seconds (60 by default; None for
+    none) is cancelled (the server is sent `notifications/cancelled`) and its result is an
+    error saying so, so the rest of the turn finishes. `timeouts` sets it per tool, by the
+    server's name for the tool. The time a person takes to answer a relayed elicitation is not
+    counted. (The session's own `read_timeout_seconds`, when set, applies too.)
+
+    The listing stops with `ValueError` when the server sends a cursor twice, or more than
+    `max_pages` pages or `max_tools` tools, and with `TimeoutError` after `list_timeout`
+    seconds; no tool is taken from such a server.
+
+    A tool is named `prefix + <its name>`, or by `rename` (the server's name to the local
+    one; `ValueError` for a name the server does not list), so that two servers, or a server
+    and a local tool, do not clash (`Toolkit` refuses two tools of one name); the server is
+    still called by its own names. A name the server lists twice (or two that are one name
+    once made a tool name, `a.b` and `a_b`) is taken once, the first, with a warning on the
+    `toolnexus.mcp` logger.
     """
-    listed: list[types.Tool] = []
-    cursor: str | None = None
-    while True:
-        page = await session.list_tools(
-            params=types.PaginatedRequestParams(cursor=cursor) if cursor else None
-        )
-        listed.extend(page.tools)
-        cursor = page.next_cursor
-        if not cursor:
-            break
+    server = session.server_info.name if session.server_info is not None else "mcp"
+    listed = await _listed(
+        session, server, max_pages=max_pages, max_tools=max_tools, list_timeout=list_timeout
+    )
+    rename = dict(rename or {})
+    unknown = sorted(set(rename) - {t.name for t in listed})
+    if unknown:
+        raise ValueError(f"rename names a tool the server does not list: {', '.join(map(repr, unknown))}")
+    timeouts = dict(timeouts or {})
     source = f"mcp:{session.server_info.name}" if session.server_info is not None else "mcp"
     tools = []
+    taken: dict[str, str] = {}  # a local name, as the toolkit registers it -> the server's name
     for t in listed:
-        handler = _Remote(session, t.name, elicitations)
+        name = rename.get(t.name, prefix + t.name)
+        key = normalize_tool_name(name)
+        if key in taken:
+            if taken[key] == t.name:
+                logger.warning(
+                    "the MCP server %r lists the tool %r more than once; the first is taken", server, t.name
+                )
+            else:
+                logger.warning(
+                    "the MCP server %r: %r has the name of its tool %r once made a tool name (%r); "
+                    "the first is taken",
+                    server,
+                    t.name,
+                    taken[key],
+                    key,
+                )
+            continue
+        taken[key] = t.name
+        handler = _Remote(session, t.name, elicitations, timeouts.get(t.name, timeout), server)
         tools.append(
             Tool(
-                t.name,
+                name,
                 t.description or "",
                 dict(t.input_schema),
                 handler,

@@ -17,8 +17,6 @@ import json
 import logging
 import secrets
 import threading
-from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import mcp_types as types
@@ -27,21 +25,21 @@ from mcp.server.lowlevel.server import Server
 from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from toolnexus_wire import SCHEMA_VERSION as __version__
 from toolnexus_wire import WireError, dumps
 
-from toolnexus._loop import after_retry, approval_for, approved_arguments, verdict
-from toolnexus._result import Answer, Request, ToolResult
-from toolnexus._suspend import pending, pending_of
-from toolnexus._tool import ToolContext
-from toolnexus._toolkit import ProgressHook, Toolkit, idempotency_key, turn_digest
+from toolnexus._errors import ResumeError
+from toolnexus._result import Answer, Request, RunResult, ToolCall, ToolResult
+from toolnexus._suspend import pending
+from toolnexus._toolkit import Toolkit
 from toolnexus.adapters.mcp import answer_from_mcp, mcp_call_tool_result, mcp_input_required, mcp_tools
 
 __all__ = ["mcp_server", "serve", "serve_async"]
 
 logger = logging.getLogger("toolnexus.mcp")
 
-_STATE_VERSION = 1
-_ANSWERED_MEMORY = 10_000
+#: The `requestState` this server writes: `{"v": 2, "run": <the pending RunResult>}`.
+_STATE_VERSION = 2
 
 
 def _wire(model: Any) -> dict[str, Any]:
@@ -88,6 +86,10 @@ class _Progress:
             except Exception:  # a closed stream: progress is advisory, the result still goes out
                 logger.debug("progress notification not sent", exc_info=True)
 
+    def of_call(self, call_id: str, fraction: float, message: str) -> None:
+        """The turn's progress hook (`Toolkit.run_calls(progress=...)`): the call is this one."""
+        self(fraction, message)
+
     async def close(self) -> None:
         """Send what was reported before the tool returned, then stop."""
         self._put(None)
@@ -95,34 +97,20 @@ class _Progress:
             await self._task
 
 
-@dataclass(slots=True)
-class _Call:
-    """One `tools/call`, across its rounds: the id the toolkit sees, and its tool and arguments."""
-
-    name: str
-    args: dict[str, Any]
-    call_id: str
-    progress: _Progress
-    also: ProgressHook | None = None  # the toolkit's own `on_progress`, told too
-
-    def context(self, answer: Answer | None = None) -> ToolContext:
-        key = idempotency_key(turn_digest([self.call_id]), self.call_id)
-        return ToolContext(answer=answer, call_id=self.call_id, idempotency_key=key, on_progress=self.report)
-
-    def report(self, fraction: float, message: str) -> None:
-        self.progress(fraction, message)
-        if self.also is not None:
-            self.also(self.call_id, fraction, message)
-
-
 class _Bridge:
-    """The handlers of the server `mcp_server` builds."""
+    """The handlers of the server `mcp_server` builds: a host of the toolkit's loop.
+
+    Each `tools/call` is a turn of one call, run by `Toolkit.run_calls`; the loop (approval,
+    edited arguments, questions, retries, refusals, expiry) is the toolkit's. On a 2026-07-28
+    connection a suspension becomes `input_required` whose `requestState` carries the pending
+    run (sealed by the toolkit when it has a key, and by the SDK's `RequestStateBoundary`), and
+    the client's retry resumes that run with `Toolkit.resume`, so a replayed state is refused
+    by the toolkit's replay memory. An older client is asked by elicitation, in the call
+    (`run_calls` with a `wait_for` that elicits).
+    """
 
     def __init__(self, toolkit: Toolkit) -> None:
         self.toolkit = toolkit
-        self.also: ProgressHook | None = toolkit.on_progress
-        # (call id, request id) of every answer taken: a replayed `requestState` is refused.
-        self._answered: OrderedDict[tuple[str, str], None] = OrderedDict()
 
     async def list_tools(
         self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
@@ -132,109 +120,97 @@ class _Bridge:
     async def call_tool(
         self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult | types.InputRequiredResult:
-        args = dict(params.arguments or {})
         progress = _Progress(ctx)
         try:
-            if params.request_state is None:
-                call = _Call(params.name, args, "mcp-" + secrets.token_hex(8), progress, self.also)
-                gate = approval_for(self.toolkit.get(call.name), call.args)
-                if gate is not None:
-                    return await self._finish(ctx, call, pending(gate), approval=True)
-                result = await self.toolkit.execute(call.name, call.args, call.context())
-                return await self._finish(ctx, call, result)
-            return await self._retry(ctx, params, args, progress)
+            if params.request_state is not None:
+                return await self._retry(ctx, params, progress)
+            call = ToolCall("mcp-" + secrets.token_hex(8), params.name, dict(params.arguments or {}))
+            modern = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+            asker = None if modern else _Elicitor(ctx)
+            if asker is not None and not asker.can_ask:
+                asker = None
+            wait_for = asker.ask if asker is not None else None
+            try:
+                run = await self.toolkit.run_calls([call], wait_for, progress=progress.of_call)
+            except _Unaskable as exc:  # the client cannot be asked this: the prompt, as an error
+                return _result(pending(exc.request))
+            return self._reply(run, modern)
         finally:
             await progress.close()
 
     async def _retry(
-        self,
-        ctx: ServerRequestContext[Any, Any],
-        params: types.CallToolRequestParams,
-        args: dict[str, Any],
-        progress: _Progress,
+        self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams, progress: _Progress
     ) -> types.CallToolResult | types.InputRequiredResult:
         """The client's retry of a call that returned `input_required` (the state was checked
-        and unsealed by the SDK's `RequestStateBoundary`: it is what `_finish` wrote)."""
+        and unsealed by the SDK's `RequestStateBoundary`: it is what `_reply` wrote)."""
         try:
             state = json.loads(str(params.request_state))
             if not isinstance(state, dict) or state.get("v") != _STATE_VERSION:
                 raise ValueError("not a toolnexus request state")
-            request = Request.from_wire(state["request"])
-            call = _Call(params.name, args, str(state["callId"]), progress, self.also)
-            approval = state.get("approval") is True
+            run = RunResult.from_wire(state["run"])
+            if run.pending is None:
+                raise ValueError("the run in it waits on nothing")
         except (ValueError, KeyError, TypeError, WireError) as exc:
             return _result(ToolResult.error(f"the retry's requestState is not usable: {exc}"))
         responses = {key: _wire(value) for key, value in (params.input_responses or {}).items()}
         try:
-            answer = answer_from_mcp(request, responses)
-        except WireError as exc:
+            answer = answer_from_mcp(run.pending, responses)
+            resumed = await self.toolkit.resume(run, answer, progress=progress.of_call)
+        except (WireError, ResumeError) as exc:
             return _result(ToolResult.error(str(exc)))
-        return await self._settle(ctx, call, request, answer, approval)
+        return self._reply(resumed, modern=True)
 
-    async def _finish(
-        self, ctx: ServerRequestContext[Any, Any], call: _Call, result: ToolResult, approval: bool = False
-    ) -> types.CallToolResult | types.InputRequiredResult:
-        """A first run's result, or for a suspension the question to the client (`approval`:
-        the question is the toolkit's own, asked before the tool runs)."""
-        request = pending_of(result)
-        if request is None:
-            return _result(result)
-        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            asked = mcp_input_required(result)
-            assert asked is not None
-            state = {"v": _STATE_VERSION, "callId": call.call_id, "request": request.to_wire()}
-            if approval:
-                state["approval"] = True
-            asked["requestState"] = dumps(state)
-            return types.InputRequiredResult.model_validate(asked)
-        elicit = _elicitation(ctx, result, request)
-        if elicit is None:  # the client can be asked nothing: the prompt, as an error
-            return _result(result)
+    @staticmethod
+    def _reply(run: RunResult, modern: bool) -> types.CallToolResult | types.InputRequiredResult:
+        """The call's result, or (a run still pending) the question to the client: MCP's
+        `input_required` on a modern connection, else the suspension's prompt as an error (the
+        client can be asked nothing)."""
+        if run.status == "done":
+            return _result(run.results[0].result)
+        assert run.pending is not None
+        suspension = pending(run.pending)
+        if not modern:
+            return _result(suspension)
+        asked = mcp_input_required(suspension)
+        assert asked is not None
+        asked["requestState"] = dumps({"v": _STATE_VERSION, "run": run.to_wire()})
+        return types.InputRequiredResult.model_validate(asked)
+
+
+class _Unaskable(Exception):
+    """The client declared no elicitation mode that can ask `request`."""
+
+    def __init__(self, request: Request) -> None:
+        super().__init__(request.id)
+        self.request = request
+
+
+class _Elicitor:
+    """`wait_for` of a call from a client on an older protocol: the question as an elicitation,
+    in the call (URL mode for an `authorization` with a url). A client that cannot be asked,
+    refuses the elicitation or answers it malformed has cancelled the question; one that did
+    not declare the mode a question needs gets its prompt as an error (`_Unaskable`)."""
+
+    def __init__(self, ctx: ServerRequestContext[Any, Any]) -> None:
+        self._ctx = ctx
+        caps = ctx.session.client_capabilities
+        self._declared = caps.elicitation if caps is not None else None
+        self.can_ask = self._declared is not None and ctx.session.can_send_request
+
+    async def ask(self, request: Request) -> Answer:
+        elicit = _elicitation(self._declared, request)
+        if elicit is None:
+            raise _Unaskable(request)
         try:
-            reply = await ctx.session.send_request(
+            reply = await self._ctx.session.send_request(
                 types.ElicitRequest(params=elicit),
                 types.ElicitResult,
-                metadata=ServerMessageMetadata(related_request_id=ctx.request_id),
+                metadata=ServerMessageMetadata(related_request_id=self._ctx.request_id),
             )
-        except Exception as exc:  # the client refused the elicitation (an error response) or left
-            return _result(ToolResult.error(f"{request.prompt} (the client was not asked: {exc})"))
-        try:
-            answer = answer_from_mcp(request, {request.id: _wire(reply)})
-        except WireError as exc:
-            return _result(ToolResult.error(str(exc)))
-        return await self._settle(ctx, call, request, answer, approval)
-
-    async def _settle(
-        self,
-        ctx: ServerRequestContext[Any, Any],
-        call: _Call,
-        request: Request,
-        answer: Answer,
-        approval: bool = False,
-    ) -> types.CallToolResult | types.InputRequiredResult:
-        """The toolkit's loop rule for one answered suspension; an approved call runs as a
-        first run, and may then ask its own question."""
-        taken = (call.call_id, request.id)
-        if taken in self._answered:
-            return _result(ToolResult.error(f"request {request.id!r} was already answered"))
-        self._answered[taken] = None
-        if len(self._answered) > _ANSWERED_MEMORY:
-            self._answered.popitem(last=False)
-        ended = verdict(call.name, request, answer)
-        if ended is not None:
-            return _result(ended)
-        if approval:
-            args = approved_arguments(call.args, answer)
-            if isinstance(args, str):  # MCP form content holds no objects: JSON text instead
-                with contextlib.suppress(ValueError):
-                    args = json.loads(args)
-            if not isinstance(args, dict):  # edited into something else: the tool checks a dict
-                message = f"invalid arguments for {call.name}: $: the edited arguments are not an object"
-                return _result(ToolResult.error(message))
-            first = await self.toolkit.execute(call.name, args, call.context())
-            return await self._finish(ctx, call, first)
-        retry = await self.toolkit.execute(call.name, call.args, call.context(answer))
-        return _result(after_retry(request, retry))
+            return answer_from_mcp(request, {request.id: _wire(reply)})
+        except Exception:  # the client refused the elicitation (an error response), left, or misspoke
+            logger.info("the client was not asked %r, or did not answer it", request.id, exc_info=True)
+            return Answer(request.id, False, reason="cancelled")
 
 
 def _result(result: ToolResult) -> types.CallToolResult:
@@ -242,15 +218,13 @@ def _result(result: ToolResult) -> types.CallToolResult:
 
 
 def _elicitation(
-    ctx: ServerRequestContext[Any, Any], result: ToolResult, request: Request
+    declared: types.ElicitationCapability | None, request: Request
 ) -> types.ElicitRequestFormParams | types.ElicitRequestURLParams | None:
-    """The elicitation that asks a pre-2026 client the suspension's question, or None when the
-    client declared no elicitation (or not the URL mode an authorization needs)."""
-    caps = ctx.session.client_capabilities
-    declared = caps.elicitation if caps is not None else None
-    if declared is None or not ctx.session.can_send_request:
+    """The elicitation that asks a pre-2026 client `request`, or None when the client did not
+    declare the mode it needs (URL mode for an authorization with a url)."""
+    if declared is None:
         return None
-    asked = mcp_input_required(result)
+    asked = mcp_input_required(pending(request))
     assert asked is not None
     params = dict(asked["inputRequests"][request.id]["params"])
     if params.get("mode") == "url":
@@ -267,7 +241,7 @@ def mcp_server(
     toolkit: Toolkit,
     *,
     name: str = "toolnexus",
-    version: str = "",
+    version: str | None = None,
     instructions: str | None = None,
     request_state_security: RequestStateSecurity | None = None,
 ) -> Server[Any]:
@@ -278,12 +252,13 @@ def mcp_server(
     `RequestStateBoundary` (encrypted, bound to the tool, its arguments and a time to live);
     by default under a key held by this process only (`RequestStateSecurity.ephemeral()`),
     so a retry must reach the same process. Pass `request_state_security` with shared keys
-    for several workers.
+    for several workers. `version` is the server's (the package's, `toolnexus.__version__`,
+    when None).
     """
     bridge = _Bridge(toolkit)
     server: Server[Any] = Server(
         name,
-        version=version,
+        version=__version__ if version is None else version,
         instructions=instructions,
         on_list_tools=bridge.list_tools,
         on_call_tool=bridge.call_tool,
@@ -301,7 +276,7 @@ async def serve_async(
     port: int = 8000,
     path: str = "/mcp",
     name: str = "toolnexus",
-    version: str = "",
+    version: str | None = None,
     instructions: str | None = None,
     request_state_security: RequestStateSecurity | None = None,
 ) -> None:
@@ -337,7 +312,7 @@ def serve(
     port: int = 8000,
     path: str = "/mcp",
     name: str = "toolnexus",
-    version: str = "",
+    version: str | None = None,
     instructions: str | None = None,
     request_state_security: RequestStateSecurity | None = None,
 ) -> None:

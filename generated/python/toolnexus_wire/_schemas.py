@@ -1,6 +1,6 @@
 # Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
-"""Each wire type's JSON Schema from the IDL: what `model_json_schema()` returns."""
+"""Each wire type's JSON Schema from the IDL: what pydantic gives on every path."""
 
 from __future__ import annotations
 
@@ -417,17 +417,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "additionalProperties": true
  }
 }""")
-_REFS: dict[str, list[str]] = {
-    "ContentPart": [],
-    "Request": [],
-    "Answer": [],
-    "ToolResult": ["ContentPart"],
-    "ToolHints": [],
-    "ToolSpec": ["ToolHints"],
-    "ToolCall": [],
-    "ToolCallResult": ["ContentPart", "ToolResult"],
-    "RunResult": ["ContentPart", "Request", "ToolCall", "ToolCallResult", "ToolResult"],
-}
 
 install_schemas(
     {
@@ -442,5 +431,4 @@ install_schemas(
         models.RunResult: "RunResult",
     },
     _SCHEMAS,
-    _REFS,
 )

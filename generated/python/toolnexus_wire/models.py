@@ -280,7 +280,9 @@ class ToolHints(ToolHintsBase):
     )
 
     @wire_init
-    def __init__(self, read_only: bool, destructive: bool, open_world: bool) -> None:
+    def __init__(
+        self, read_only: bool = False, destructive: bool = True, open_world: bool = True
+    ) -> None:
         """A `ToolHints` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(
             self, read_only=read_only, destructive=destructive, open_world=open_world

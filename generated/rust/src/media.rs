@@ -130,7 +130,37 @@ impl std::error::Error for FileError {
     }
 }
 
-/// A URL could not be made into a [`ContentPart`] by [`ContentPart::from_url`].
+/// A MIME type that [`ContentPart::from_bytes`] (and [`ContentPart::from_url`]) refuses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MimeTypeError {
+    /// No MIME type was given: an empty string.
+    Missing,
+    /// The MIME type is only spaces, or holds a control character (U+0000 to U+001F,
+    /// U+007F to U+009F) such as a line break, which could split a header line.
+    NotValid {
+        /// The MIME type as given.
+        mime_type: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+impl fmt::Display for MimeTypeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MimeTypeError::Missing => f.write_str("a part needs a MIME type such as \"image/png\""),
+            MimeTypeError::NotValid { mime_type, reason } => {
+                write!(f, "the MIME type {mime_type:?} {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MimeTypeError {}
+
+/// A URL could not be made into a [`ContentPart`] by [`ContentPart::from_url`], or a
+/// [`Request`](crate::Request)'s url was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum UrlError {
@@ -147,6 +177,17 @@ pub enum UrlError {
         /// What is wrong with it.
         reason: String,
     },
+    /// Not an `http` or `https` URL (`javascript:`, `file:`, `data:` by reference and the
+    /// rest are refused: a host shows such a URL as a link, or fetches it), or a URL
+    /// holding a control or bidi formatting character.
+    NotAllowed {
+        /// The URL as given.
+        url: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The MIME type given with the URL is refused.
+    MimeType(MimeTypeError),
 }
 
 impl fmt::Display for UrlError {
@@ -159,40 +200,122 @@ impl fmt::Display for UrlError {
                  from_url({url:?}, Some(\"image/png\"))"
             ),
             UrlError::BadDataUrl { reason } => write!(f, "not a valid data: URL: {reason}"),
+            UrlError::NotAllowed { url, reason } => write!(f, "the URL {url:?} {reason}"),
+            UrlError::MimeType(e) => e.fmt(f),
         }
     }
 }
 
-impl std::error::Error for UrlError {}
-
-/// Bytes could not be made into a [`ContentPart`] by [`ContentPart::from_bytes`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum BytesError {
-    /// The MIME type is empty: a part with `data` needs one (the upstream ports refuse it too).
-    MissingMimeType,
-    /// There are no bytes: an empty `data` is omitted from the wire, and a part that
-    /// carries nothing is refused by every parser.
-    Empty,
-}
-
-impl fmt::Display for BytesError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl std::error::Error for UrlError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            BytesError::MissingMimeType => {
-                f.write_str("from_bytes needs a MIME type, such as \"image/png\"")
-            }
-            BytesError::Empty => f.write_str("from_bytes needs at least one byte"),
+            UrlError::MimeType(e) => Some(e),
+            _ => None,
         }
     }
 }
 
-impl std::error::Error for BytesError {}
+// ------------------------------------------------------------------------ what is let in
+//
+// The same rules as the Python package's `toolnexus_wire._links` and the TypeScript
+// package's `links.ts`, pinned for all three by the helper vectors in idl/helpers/. The
+// wire itself carries any text in these fields; these rules apply where a URL, a MIME
+// type or a name enters through a helper.
+
+/// A control character: Unicode category Cc (U+0000 to U+001F, U+007F to U+009F).
+fn is_control(c: char) -> bool {
+    c.is_control()
+}
+
+/// A bidi formatting character (Bidi_Control): it reorders what a person sees.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// What is wrong with the first control or bidi formatting character of `text`.
+fn hidden_character(text: &str) -> Option<String> {
+    text.char_indices().find_map(|(i, c)| {
+        let what = if is_control(c) {
+            "a control character"
+        } else if is_bidi_control(c) {
+            "a bidi formatting character"
+        } else {
+            return None;
+        };
+        let at = text[..i].chars().count();
+        Some(format!("holds {what} (U+{:04X}) at index {at}", c as u32))
+    })
+}
+
+/// `Ok` when `url` is `http://` or `https://` (any case) and something after it, without
+/// a control or bidi formatting character: a URL a part may carry by reference, and a
+/// [`Request`](crate::Request) may send a person to.
+pub(crate) fn check_url(url: &str) -> Result<(), UrlError> {
+    let refuse = |reason: String| UrlError::NotAllowed {
+        url: url.to_owned(),
+        reason,
+    };
+    if let Some(reason) = hidden_character(url) {
+        return Err(refuse(reason));
+    }
+    let scheme = url
+        .get(..8)
+        .filter(|h| h.eq_ignore_ascii_case("https://"))
+        .map(|_| 8);
+    let scheme = scheme.or(url
+        .get(..7)
+        .filter(|h| h.eq_ignore_ascii_case("http://"))
+        .map(|_| 7));
+    match scheme {
+        Some(end) if url.len() > end => Ok(()),
+        _ => Err(refuse(
+            "is not an http or https URL (javascript:, file:, data: and others are refused)"
+                .to_owned(),
+        )),
+    }
+}
+
+/// `Ok` when `mime_type` is not empty, not only spaces, and holds no control character.
+fn check_mime_type(mime_type: &str) -> Result<(), MimeTypeError> {
+    let refuse = |reason: String| MimeTypeError::NotValid {
+        mime_type: mime_type.to_owned(),
+        reason,
+    };
+    if mime_type.is_empty() {
+        return Err(MimeTypeError::Missing);
+    }
+    if mime_type.chars().all(|c| c == ' ') {
+        return Err(refuse("is blank".to_owned()));
+    }
+    match mime_type.char_indices().find(|(_, c)| is_control(*c)) {
+        Some((i, c)) => Err(refuse(format!(
+            "holds a control character (U+{:04X}) at index {}",
+            c as u32,
+            mime_type[..i].chars().count()
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// `text` with each control and bidi formatting character replaced with U+FFFD, so
+/// that what a person sees is what is there (`invoice\u{202e}gpj.exe` would show as
+/// `invoiceexe.jpg`).
+fn displayable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if is_control(c) || is_bidi_control(c) {
+                char::REPLACEMENT_CHARACTER
+            } else {
+                c
+            }
+        })
+        .collect()
+}
 
 impl ContentPart {
-    /// An empty part of kind `kind` (empty strings are omitted on the wire); through the
-    /// generated `new`, so that a field a later schema adds needs no change here.
+    /// An empty part of kind `kind` (empty strings are omitted on the wire).
     fn with_kind(kind: ContentPartKind) -> ContentPart {
+        // Through the generated `new`, so that a field a later schema adds needs no change here.
         ContentPart::new(kind)
     }
 
@@ -209,7 +332,11 @@ impl ContentPart {
     /// The MIME type comes from the file's first bytes for common formats (PNG, JPEG,
     /// GIF, WebP, PDF, WAV, MP3, OGG, FLAC, MP4, WebM...), else from its extension,
     /// else `application/octet-stream`; `kind` follows the MIME family (`image`,
-    /// `audio`, else `file`, video included).
+    /// `audio`, else `file`, video included). The part's `name` is the file name, with
+    /// U+FFFD for bytes that are not UTF-8 and for control and bidi formatting
+    /// characters. The path goes to the system as it is written: a file's path with a
+    /// trailing slash is [`FileError::Io`] (not a directory), an empty path
+    /// [`FileError::NotFound`].
     pub fn from_path(path: impl AsRef<Path>) -> Result<ContentPart, FileError> {
         ContentPart::from_path_with_limit(path, DEFAULT_MAX_BYTES)
     }
@@ -245,36 +372,52 @@ impl ContentPart {
             .map(|ext| format!(".{}", ext.to_string_lossy()))
             .unwrap_or_default();
         if raw.is_empty() {
+            // An empty `data` is omitted from the wire: the part would carry nothing.
             return Err(FileError::Empty {
                 path: path.to_path_buf(),
             });
         }
         let head = &raw[..raw.len().min(SNIFF_BYTES)];
-        let mut part = ContentPart::from_bytes(&raw, sniff_mime(head, &suffix))
-            .expect("bytes that are there, and a sniffed MIME type");
+        let mut part = ContentPart::encoded(&raw, sniff_mime(head, &suffix).to_owned());
         part.name = path
             .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
+            .map(|n| displayable(&n.to_string_lossy()))
             .unwrap_or_default();
         Ok(part)
     }
 
     /// A part holding `raw`, base64-encoded, with `mime_type`; `kind` follows the MIME
-    /// family (`image`, `audio`, else `file`, video included). An empty (or blank) MIME
-    /// type is [`BytesError::MissingMimeType`] and no bytes [`BytesError::Empty`]: such a
-    /// part would be refused by every parser, as upstream's `from_bytes` refuses the first.
-    pub fn from_bytes(raw: &[u8], mime_type: impl Into<String>) -> Result<ContentPart, BytesError> {
+    /// family (`image`, `audio`, else `file`, video included).
+    ///
+    /// [`MimeTypeError`] when `mime_type` is empty, only spaces, or holds a control
+    /// character (such as a line break), as the Python and TypeScript helpers refuse it.
+    pub fn from_bytes(
+        raw: &[u8],
+        mime_type: impl Into<String>,
+    ) -> Result<ContentPart, MimeTypeError> {
         let mime_type = mime_type.into();
-        if mime_type.trim().is_empty() {
-            return Err(BytesError::MissingMimeType);
-        }
-        if raw.is_empty() {
-            return Err(BytesError::Empty);
-        }
+        check_mime_type(&mime_type)?;
+        Ok(ContentPart::encoded(raw, mime_type))
+    }
+
+    /// A part holding `raw` with a MIME type known to be good.
+    fn encoded(raw: &[u8], mime_type: String) -> ContentPart {
         let mut part = ContentPart::with_kind(ContentPartKind::of_mime(&mime_type));
         part.mime_type = mime_type;
         part.data = BASE64.encode(raw);
-        Ok(part)
+        part
+    }
+
+    /// The part with the file name `name` (never a path; an empty one is left off the
+    /// wire; control and bidi formatting characters become U+FFFD, as every helper shows a
+    /// name), for a part from [`ContentPart::from_bytes`] or [`ContentPart::from_url`]:
+    /// `ContentPart::from_bytes(raw, "application/pdf")?.with_name("report.pdf")`, as
+    /// Python's `from_bytes(raw, mime_type, name=...)` and TypeScript's
+    /// `fromBytes(raw, mimeType, { name })` take it.
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> ContentPart {
+        self.name = displayable(&name.into());
+        self
     }
 
     /// A part for the content at `url`.
@@ -282,27 +425,34 @@ impl ContentPart {
     /// A `data:` URL (RFC 2397: `data:<mime>;base64,<base64>`, or percent-encoded bytes
     /// without `;base64`) is decoded: the part holds its bytes in `data`, with its media
     /// type (or `mime_type`, when given; `text/plain;charset=US-ASCII` when it names
-    /// none). Any other URL is kept as `url`, by reference, and needs `mime_type`, since
-    /// nothing is fetched: [`UrlError::MissingMimeType`] otherwise. `kind` follows the
-    /// MIME family.
+    /// none). Any other URL is kept as `url`, by reference: it must be an `http` or
+    /// `https` URL ([`UrlError::NotAllowed`] otherwise, also for a control or bidi
+    /// formatting character anywhere in the URL), and needs `mime_type`, since nothing is
+    /// fetched ([`UrlError::MissingMimeType`]). A MIME type that is only spaces or holds a
+    /// control character is [`UrlError::MimeType`]. `kind` follows the MIME family.
     pub fn from_url(url: &str, mime_type: Option<&str>) -> Result<ContentPart, UrlError> {
         let mime_type = mime_type.filter(|m| !m.is_empty());
         if url.is_empty() {
             return Err(UrlError::Empty);
         }
-        if url.len() >= 5 && url.as_bytes()[..5].eq_ignore_ascii_case(b"data:") {
-            let (own, raw) = data_url(&url[5..])?;
-            return ContentPart::from_bytes(&raw, mime_type.unwrap_or(&own)).map_err(|e| {
-                UrlError::BadDataUrl {
-                    reason: e.to_string(),
-                }
+        if let Some(reason) = hidden_character(url) {
+            return Err(UrlError::NotAllowed {
+                url: url.to_owned(),
+                reason,
             });
         }
-        let Some(mime_type) = mime_type.filter(|m| !m.trim().is_empty()) else {
+        if url.len() >= 5 && url.as_bytes()[..5].eq_ignore_ascii_case(b"data:") {
+            let (own, raw) = data_url(&url[5..])?;
+            return ContentPart::from_bytes(&raw, mime_type.unwrap_or(&own))
+                .map_err(UrlError::MimeType);
+        }
+        check_url(url)?;
+        let Some(mime_type) = mime_type else {
             return Err(UrlError::MissingMimeType {
                 url: url.to_owned(),
             });
         };
+        check_mime_type(mime_type).map_err(UrlError::MimeType)?;
         let mut part = ContentPart::with_kind(ContentPartKind::of_mime(mime_type));
         part.mime_type = mime_type.to_owned();
         part.url = url.to_owned();

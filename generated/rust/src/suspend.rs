@@ -1,12 +1,13 @@
 // Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/rust/src/suspend.rs (hand-written, copied verbatim).
-// codegen: copy; requires Request, ToolResult
+// codegen: copy; requires ContentPart, Request, ToolResult
 
 //! Suspensions: a [`ToolResult`] whose `metadata["pending"]` is a [`Request`].
 
 use serde_json::{Map, Value};
 
+use crate::media::check_url;
 use crate::{Request, ToolResult, Wire};
 
 /// The prompt of [`auth_required`] when it is given an empty one.
@@ -37,7 +38,21 @@ pub fn new_request_id() -> String {
 /// the url on a line of its own when there is one, so a host that knows nothing of
 /// suspensions still shows something sensible; `metadata["pending"]` holds the
 /// request's wire form. An empty id is replaced with [`new_request_id`].
+///
+/// A url, which a host shows a person as the link to follow, must be an `http` or
+/// `https` URL without control or bidi formatting characters (`javascript:`, `file:`,
+/// `data:`... are refused; an empty url is no url). A refused url gives no suspension:
+/// the result is [`ToolResult::error`] saying why (where the Python and TypeScript
+/// `pending` raise it), so [`pending_of`] finds no request in it.
 pub fn pending(mut request: Request) -> ToolResult {
+    if let Some(url) = request.url.as_deref().filter(|u| !u.is_empty()) {
+        if let Err(e) = check_url(url) {
+            return ToolResult::error(format!(
+                "cannot ask {:?}: the request's url is refused: {e}",
+                request.kind
+            ));
+        }
+    }
     if request.id.is_empty() {
         request.id = new_request_id();
     }
@@ -74,8 +89,15 @@ pub fn pending(mut request: Request) -> ToolResult {
 }
 
 /// A suspension asking the person to authorize at `url`; an empty `prompt` becomes
-/// [`DEFAULT_AUTH_PROMPT`].
+/// [`DEFAULT_AUTH_PROMPT`]. A `url` that is not an `http` or `https` URL (an empty one
+/// included) gives an error result instead, as [`pending`] says.
 pub fn auth_required(url: impl Into<String>, prompt: impl Into<String>) -> ToolResult {
+    let url = url.into();
+    if url.is_empty() {
+        return ToolResult::error(
+            "auth_required needs the http or https URL to authorize at, got \"\"",
+        );
+    }
     let prompt = prompt.into();
     pending(Request {
         kind: "authorization".to_owned(),
@@ -84,7 +106,7 @@ pub fn auth_required(url: impl Into<String>, prompt: impl Into<String>) -> ToolR
         } else {
             prompt
         },
-        url: Some(url.into()),
+        url: Some(url),
         ..Request::default()
     })
 }

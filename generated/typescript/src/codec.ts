@@ -19,6 +19,7 @@ import {
   has,
   keepUnknown,
   need,
+  patternFor,
   type StringRule,
   unknownKeys,
 } from "./check.js";
@@ -29,7 +30,7 @@ import type { ContentPart, Request, Answer, ToolResult, ToolHints, ToolSpec, Too
 
 const CONTENT_PART_KEYS: ReadonlySet<string> = new Set(["type", "text", "mimeType", "data", "url", "name"]);
 const CONTENT_PART_TYPE = ["text", "image", "audio", "file"] as const;
-const CONTENT_PART_DATA: StringRule = { pattern: new RegExp("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$", "u") };
+const CONTENT_PART_DATA: StringRule = { pattern: patternFor("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$") };
 
 /**
  * Reads a `ContentPart` from a JSON value (as `readJson` or `JSON.parse` return it),
@@ -411,7 +412,7 @@ export function toJsonToolHints(value: ToolHints): string {
 // ---------------------------------------------------------------------------------- ToolSpec
 
 const TOOL_SPEC_KEYS: ReadonlySet<string> = new Set(["name", "description", "inputSchema", "source", "hints", "outputSchema"]);
-const TOOL_SPEC_NAME: StringRule = { pattern: new RegExp("^[A-Za-z0-9_-]+$", "u") };
+const TOOL_SPEC_NAME: StringRule = { pattern: patternFor("^[A-Za-z0-9_-]+$") };
 
 /**
  * Reads a `ToolSpec` from a JSON value (as `readJson` or `JSON.parse` return it),

@@ -61,5 +61,6 @@ export {
   sniffMime,
   text,
   type PartKind,
+  type PartOptions,
 } from "./media.js";
 export { authRequired, AUTHORIZATION_PROMPT, pending, pendingOf } from "./suspend.js";

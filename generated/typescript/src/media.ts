@@ -9,6 +9,7 @@
 // with the same content-sniffing table. Only `fromPath` does I/O, through Node.js's `node:fs`
 // (found with `process.getBuiltinModule`, so the package loads without Node.js too).
 
+import { checkMimeType, checkUrl, displayable, hiddenCharacter, refused } from "./links.js";
 import type { ContentPart } from "./types.js";
 
 /** The default size limit of {@link fromPath}: 20 MiB. */
@@ -41,13 +42,6 @@ function build(kind: PartKind, fields: { text?: string; mimeType?: string; data?
   return part;
 }
 
-function needMimeType(mimeType: unknown): string {
-  if (typeof mimeType !== "string" || mimeType.trim() === "") {
-    throw new Error(`a part needs a MIME type such as "image/png", got ${JSON.stringify(mimeType) ?? String(mimeType)}`);
-  }
-  return mimeType;
-}
-
 /** A `text` part holding `s`. */
 export function text(s: string): ContentPart {
   if (typeof s !== "string") {
@@ -59,19 +53,43 @@ export function text(s: string): ContentPart {
   return build("text", { text: s });
 }
 
+/** The optional arguments of `fromBytes` and `fromUrl`, given by name as in Python and Rust. */
+export interface PartOptions {
+  /** A file name for the content (never a path); left out of the wire when empty. */
+  name?: string | undefined;
+}
+
+/** The options object, checked: a bare string (the old positional `name`) is refused. */
+function partOptions(options: PartOptions | undefined, fn: string): PartOptions {
+  if (options === undefined) {
+    return {};
+  }
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new TypeError(`${fn} takes its name in an options object, ${fn}(..., { name: "a.png" }); got ${typeof options}`);
+  }
+  if (options.name !== undefined && typeof options.name !== "string") {
+    throw new TypeError(`${fn}: name must be a string, got ${typeof options.name}`);
+  }
+  return options;
+}
+
 /**
  * A part holding `bytes` as base64 `data`; its kind follows the MIME family (`image`, `audio`,
- * else `file`).
+ * else `file`). `options.name` names it (Python: `name=`; Rust: `.with_name(...)`); control and
+ * bidi formatting characters in it become U+FFFD.
  *
- * @throws Error when `mimeType` is empty, or there are no bytes (an empty `data` is omitted
- *   from the wire, and a part that carries nothing is refused).
+ * @throws Error with a `code`: `missing-mime-type` when `mimeType` is empty, `bad-mime-type`
+ *   when it is blank or holds a control character (such as a line break); Error when there are
+ *   no bytes (an empty `data` is omitted from the wire, and a part that carries nothing is
+ *   refused); TypeError when `options` is not an options object.
  */
-export function fromBytes(bytes: Uint8Array, mimeType: string, name?: string): ContentPart {
-  const mime = needMimeType(mimeType);
+export function fromBytes(bytes: Uint8Array, mimeType: string, options?: PartOptions): ContentPart {
+  const { name } = partOptions(options, "fromBytes");
+  const mime = checkMimeType(mimeType);
   if (bytes.length === 0) {
     throw new Error("fromBytes needs at least one byte: a part that carries nothing is refused");
   }
-  return build(kindFor(mime), { mimeType: mime, data: base64(bytes), name });
+  return build(kindFor(mime), { mimeType: mime, data: base64(bytes), name: name === undefined ? undefined : displayable(name) });
 }
 
 /**
@@ -80,26 +98,37 @@ export function fromBytes(bytes: Uint8Array, mimeType: string, name?: string): C
  * A `data:` URL (RFC 2397: `data:<mime>;base64,<base64>`, or percent-encoded text without
  * `;base64`) is decoded: the part holds its bytes in `data`, with its media type (or `mimeType`,
  * when given; `text/plain;charset=US-ASCII` when it names none). Any other URL is kept as `url`,
- * by reference, and needs `mimeType`, since nothing is fetched.
+ * by reference: it must be an `http` or `https` URL, and needs `mimeType`, since nothing is
+ * fetched.
  *
- * @throws Error when the URL is empty, when a URL other than `data:` comes without a MIME type,
- *   or when a `data:` URL is malformed (no comma, base64 that is not valid).
+ * @throws Error with a `code`: `empty-url`; `bad-url` for another scheme (`javascript:`,
+ *   `file:`...) or a control or bidi formatting character in the URL; `bad-data-url` for a
+ *   malformed `data:` URL (no comma, base64 that is not valid); `missing-mime-type` for a URL
+ *   by reference without a MIME type; `bad-mime-type` for one that is blank or holds a
+ *   control character.
  */
-export function fromUrl(url: string, mimeType?: string, name?: string): ContentPart {
+export function fromUrl(url: string, mimeType?: string, options?: PartOptions): ContentPart {
+  const { name } = partOptions(options, "fromUrl");
   if (typeof url !== "string" || url === "") {
-    throw new Error(`fromUrl needs a non-empty URL, got ${JSON.stringify(url) ?? String(url)}`);
+    throw refused("empty-url", `fromUrl needs a non-empty URL, got ${JSON.stringify(url) ?? String(url)}`);
+  }
+  const hidden = hiddenCharacter(url);
+  if (hidden !== undefined) {
+    throw refused("bad-url", `the URL ${JSON.stringify(url)} holds ${hidden}`);
   }
   if (url.slice(0, 5).toLowerCase() === "data:") {
     const [own, bytes] = dataUrl(url);
-    return fromBytes(bytes, mimeType !== undefined && mimeType !== "" ? mimeType : own, name);
+    return fromBytes(bytes, mimeType !== undefined && mimeType !== "" ? mimeType : own, { name });
   }
+  checkUrl(url);
   if (mimeType === undefined || mimeType === "") {
-    throw new Error(
+    throw refused(
+      "missing-mime-type",
       `a part by URL needs its MIME type, as nothing is fetched: fromUrl(${JSON.stringify(url)}, "image/png")`,
     );
   }
-  const mime = needMimeType(mimeType);
-  return build(kindFor(mime), { mimeType: mime, url, name });
+  const mime = checkMimeType(mimeType);
+  return build(kindFor(mime), { mimeType: mime, url, name: name === undefined ? undefined : displayable(name) });
 }
 
 /** The MIME type and the bytes of a `data:` URL. */
@@ -107,7 +136,7 @@ function dataUrl(url: string): [string, Uint8Array] {
   const rest = url.slice(5);
   const comma = rest.indexOf(",");
   if (comma < 0) {
-    throw new Error("a data: URL needs a comma between its media type and its data");
+    throw refused("bad-data-url", "a data: URL needs a comma between its media type and its data");
   }
   const params = rest.slice(0, comma).split(";").map((p) => p.trim());
   const isBase64 = params.length > 1 && (params[params.length - 1] as string).toLowerCase() === "base64";
@@ -119,13 +148,9 @@ function dataUrl(url: string): [string, Uint8Array] {
   if (!isBase64) {
     return [mimeType, raw];
   }
-  let ascii = "";
-  for (const b of raw) {
-    ascii += String.fromCharCode(b);
-  }
-  const bytes = unbase64(ascii);
+  const bytes = unbase64(raw);
   if (bytes === undefined) {
-    throw new Error("the data: URL's base64 is not valid (standard alphabet, with padding)");
+    throw refused("bad-data-url", "the data: URL's base64 is not valid (standard alphabet, with padding)");
   }
   return [mimeType, bytes];
 }
@@ -133,92 +158,153 @@ function dataUrl(url: string): [string, Uint8Array] {
 /** The bytes of `s` with each `%XX` decoded (a `%` not followed by two hex digits stays). */
 function percentDecode(s: string): Uint8Array {
   const utf8 = encodeUtf8(s);
+  if (s.indexOf("%") < 0) {
+    return utf8;
+  }
   const out = new Uint8Array(utf8.length);
   let n = 0;
   for (let i = 0; i < utf8.length; i++) {
     const b = utf8[i] as number;
-    if (b === 0x25 && i + 2 < utf8.length && isHex(utf8[i + 1] as number) && isHex(utf8[i + 2] as number)) {
-      out[n++] = parseInt(String.fromCharCode(utf8[i + 1] as number, utf8[i + 2] as number), 16);
+    const hi = b === 0x25 && i + 2 < utf8.length ? hexValue(utf8[i + 1] as number) : -1;
+    const lo = hi >= 0 ? hexValue(utf8[i + 2] as number) : -1;
+    if (lo >= 0) {
+      out[n++] = (hi << 4) | lo;
       i += 2;
     } else {
       out[n++] = b;
     }
   }
-  return out.slice(0, n);
+  return out.subarray(0, n);
 }
 
-function isHex(b: number): boolean {
-  return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
-}
-
-/** UTF-8 of `s`; a lone surrogate becomes U+FFFD. */
+/** UTF-8 of `s`; a lone surrogate becomes U+FFFD. Two passes (the size, then the bytes). */
 function encodeUtf8(s: string): Uint8Array {
-  const out: number[] = [];
-  for (const ch of s) {
-    let c = ch.codePointAt(0) as number;
-    if (c >= 0xd800 && c <= 0xdfff) {
-      c = 0xfffd;
-    }
+  let size = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
     if (c < 0x80) {
-      out.push(c);
+      size += 1;
     } else if (c < 0x800) {
-      out.push(0xc0 | (c >> 6), 0x80 | (c & 0x3f));
-    } else if (c < 0x10000) {
-      out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+      size += 2;
+    } else if (c >= 0xd800 && c <= 0xdbff && isLow(s.charCodeAt(i + 1))) {
+      size += 4;
+      i++;
     } else {
-      out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 0x3f), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+      size += 3; // the rest of the BMP, and a lone surrogate as U+FFFD
     }
   }
-  return Uint8Array.from(out);
+  const out = new Uint8Array(size);
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 0x80) {
+      out[n++] = c;
+      continue;
+    }
+    if (c >= 0xd800 && c <= 0xdbff && isLow(s.charCodeAt(i + 1))) {
+      c = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(++i) - 0xdc00);
+      out[n++] = 0xf0 | (c >> 18);
+      out[n++] = 0x80 | ((c >> 12) & 0x3f);
+    } else if (c < 0x800) {
+      out[n++] = 0xc0 | (c >> 6);
+      out[n++] = 0x80 | (c & 0x3f);
+      continue;
+    } else {
+      if (c >= 0xd800 && c <= 0xdfff) {
+        c = 0xfffd;
+      }
+      out[n++] = 0xe0 | (c >> 12);
+    }
+    out[n++] = 0x80 | ((c >> 6) & 0x3f);
+    out[n++] = 0x80 | (c & 0x3f);
+  }
+  return out;
+}
+
+function isLow(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+/** The value of an ASCII hex digit, or -1. */
+function hexValue(b: number): number {
+  if (b >= 0x30 && b <= 0x39) return b - 0x30;
+  if (b >= 0x41 && b <= 0x46) return b - 0x37;
+  if (b >= 0x61 && b <= 0x66) return b - 0x57;
+  return -1;
 }
 
 // ---------------------------------------------------------------------------------- base64
+//
+// One pass each way, over bytes, with lookup tables: no regular expression (V8 runs the IDL's
+// base64 pattern by backtracking, which overflows the stack from about 5 MB), and no string
+// built a character at a time.
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-/** Padded standard base64, as the IDL's `data` pattern has it. */
-const BASE64_TEXT = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** The ASCII code of each base64 digit's letter. */
+const LETTERS = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));
+/** The value of each ASCII code as a base64 digit, or 255. */
+const DIGITS = (() => {
+  const table = new Uint8Array(256).fill(255);
+  LETTERS.forEach((code, value) => {
+    table[code] = value;
+  });
+  return table;
+})();
 
-/** Standard base64 (RFC 4648 section 4) with padding. */
-function base64(bytes: Uint8Array): string {
+/** The text of ASCII codes, made a chunk at a time (an argument list is bounded). */
+function asciiText(codes: Uint8Array): string {
   const chunks: string[] = [];
-  const step = 3 * 4096;
-  for (let start = 0; start < bytes.length; start += step) {
-    const end = Math.min(start + step, bytes.length);
-    let chunk = "";
-    for (let i = start; i < end; i += 3) {
-      const a = bytes[i] as number;
-      const b = i + 1 < end ? (bytes[i + 1] as number) : 0;
-      const c = i + 2 < end ? (bytes[i + 2] as number) : 0;
-      chunk +=
-        ALPHABET.charAt(a >> 2) +
-        ALPHABET.charAt(((a & 3) << 4) | (b >> 4)) +
-        (i + 1 < end ? ALPHABET.charAt(((b & 15) << 2) | (c >> 6)) : "=") +
-        (i + 2 < end ? ALPHABET.charAt(c & 63) : "=");
-    }
-    chunks.push(chunk);
+  for (let at = 0; at < codes.length; at += 8192) {
+    chunks.push(String.fromCharCode.apply(null, codes.subarray(at, at + 8192) as unknown as number[]));
   }
   return chunks.join("");
 }
 
-/** The bytes of padded standard base64 text, or `undefined` when it is not that. */
-function unbase64(s: string): Uint8Array | undefined {
-  if (!BASE64_TEXT.test(s)) {
+/** Standard base64 (RFC 4648 section 4) with padding. */
+function base64(bytes: Uint8Array): string {
+  const out = new Uint8Array(Math.ceil(bytes.length / 3) * 4);
+  const whole = bytes.length - (bytes.length % 3);
+  let n = 0;
+  for (let i = 0; i < whole; i += 3) {
+    const v = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
+    out[n++] = LETTERS[v >> 18] as number;
+    out[n++] = LETTERS[(v >> 12) & 63] as number;
+    out[n++] = LETTERS[(v >> 6) & 63] as number;
+    out[n++] = LETTERS[v & 63] as number;
+  }
+  if (whole < bytes.length) {
+    const two = whole + 1 < bytes.length;
+    const v = ((bytes[whole] as number) << 16) | (two ? (bytes[whole + 1] as number) << 8 : 0);
+    out[n++] = LETTERS[v >> 18] as number;
+    out[n++] = LETTERS[(v >> 12) & 63] as number;
+    out[n++] = two ? (LETTERS[(v >> 6) & 63] as number) : 0x3d;
+    out[n++] = 0x3d;
+  }
+  return asciiText(out);
+}
+
+/** The bytes of padded standard base64 (as ASCII bytes), or `undefined` when it is not that. */
+function unbase64(text: Uint8Array): Uint8Array | undefined {
+  const n = text.length;
+  if (n % 4 !== 0) {
     return undefined;
   }
-  const pad = s.endsWith("==") ? 2 : s.endsWith("=") ? 1 : 0;
-  const out = new Uint8Array((s.length / 4) * 3 - pad);
-  let n = 0;
-  for (let i = 0; i < s.length; i += 4) {
-    const v =
-      (ALPHABET.indexOf(s.charAt(i)) << 18) |
-      (ALPHABET.indexOf(s.charAt(i + 1)) << 12) |
-      ((Math.max(ALPHABET.indexOf(s.charAt(i + 2)), 0)) << 6) |
-      Math.max(ALPHABET.indexOf(s.charAt(i + 3)), 0);
-    for (const shift of [16, 8, 0]) {
-      if (n < out.length) {
-        out[n++] = (v >> shift) & 0xff;
-      }
+  const pad = n > 0 && text[n - 1] === 0x3d ? (text[n - 2] === 0x3d ? 2 : 1) : 0;
+  const out = new Uint8Array((n / 4) * 3 - pad);
+  let at = 0;
+  for (let i = 0; i < n; i += 4) {
+    const last = i + 4 === n;
+    const a = DIGITS[text[i] as number] as number;
+    const b = DIGITS[text[i + 1] as number] as number;
+    const c = last && pad === 2 ? 0 : (DIGITS[text[i + 2] as number] as number);
+    const d = last && pad >= 1 ? 0 : (DIGITS[text[i + 3] as number] as number);
+    if ((a | b | c | d) > 63) {
+      return undefined;
     }
+    const v = (a << 18) | (b << 12) | (c << 6) | d;
+    out[at++] = v >> 16;
+    if (at < out.length) out[at++] = (v >> 8) & 0xff;
+    if (at < out.length) out[at++] = v & 0xff;
   }
   return out;
 }
@@ -279,7 +365,8 @@ function suffixOf(name: string): string {
 }
 
 /**
- * A part holding the file at `path`, named after it (its base name).
+ * A part holding the file at `path`, named after it (its base name, with each control and bidi
+ * formatting character replaced with U+FFFD, as the Python and Rust helpers name it).
  *
  * The MIME type comes from the file's first bytes for common formats (PNG, JPEG, GIF, WebP,
  * PDF, WAV, MP3, OGG, FLAC, MP4, WebM...), else from its extension, else
@@ -287,12 +374,15 @@ function suffixOf(name: string): string {
  * socket or device is refused before it is opened, and again after (the file is opened without
  * blocking); a file larger than `maxBytes`, or growing past it while it is read, is refused.
  *
- * @throws Error with a `code`: `node:fs`'s own (`ENOENT`, `EACCES`, `ELOOP`...), `EISDIR` for a
- *   directory, `ENOTREG` for a FIFO, socket or device, `EFBIG` over the limit; each message
- *   names the path.
+ * @throws Error with a `code`: `node:fs`'s own (`ENOENT`, `ENOTDIR`, `EACCES`, `ELOOP`...),
+ *   `EISDIR` for a directory, `ENOTREG` for a FIFO, socket or device, `EFBIG` over the limit,
+ *   `EINVAL` for a path holding a NUL character; each message names the path.
  */
 export function fromPath(path: string, options: { readonly maxBytes?: number } = {}): ContentPart {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (path.includes("\0")) {
+    throw fileError("EINVAL", path, "holds a NUL character, which no file name can");
+  }
   const fs = builtin<NodeFs>("node:fs");
   checkRegular(path, fs.statSync(path), maxBytes); // follows links; a FIFO is never opened
   // The path may be swapped between that check and the open (for a FIFO, whose open blocks
@@ -326,8 +416,8 @@ export function fromPath(path: string, options: { readonly maxBytes?: number } =
   if (size === 0) {
     throw new Error(`${path} is empty: a part carries content, and an empty one is refused`);
   }
-  const name = builtin<NodePath>("node:path").basename(path);
-  return fromBytes(raw, sniffMime(raw.subarray(0, SNIFF_BYTES), suffixOf(name)), name);
+  const name = displayable(builtin<NodePath>("node:path").basename(path));
+  return fromBytes(raw, sniffMime(raw.subarray(0, SNIFF_BYTES), suffixOf(name)), { name });
 }
 
 // ---------------------------------------------------------------------------------- sniffing

@@ -7,6 +7,7 @@
 
 import { parseRequest, toWireRequest } from "./codec.js";
 import { WireError } from "./errors.js";
+import { checkUrl, refused } from "./links.js";
 import type { Request, ToolResult } from "./types.js";
 
 /** The prompt `authRequired` uses when it is given none. */
@@ -34,9 +35,21 @@ function pendingId(): string {
  * there is a url), and `metadata.pending` = the request's wire form, with an id `pnd-…`
  * generated when the request's id is empty. `request` itself is not changed.
  *
- * @throws {@link WireError} when `request` does not satisfy the schema (such as an empty `kind`).
+ * A `url`, which a host shows a person as the link to follow, must be an `http` or `https` URL
+ * without control or bidi formatting characters (`javascript:`, `file:`, `data:`... are refused).
+ * An empty `url` is no url.
+ *
+ * @throws {@link WireError} when `request` does not satisfy the schema (such as an empty `kind`);
+ *   Error with the code `bad-url` when its `url` is refused.
  */
 export function pending(request: Request): ToolResult {
+  if (typeof request.url === "string" && request.url !== "") {
+    try {
+      checkUrl(request.url);
+    } catch (err) {
+      throw refused("bad-url", `cannot ask ${JSON.stringify(request.kind)}: the request's url is refused: ${(err as Error).message}`);
+    }
+  }
   const wire = toWireRequest(request);
   if (wire["id"] === "") {
     wire["id"] = pendingId();
@@ -48,8 +61,14 @@ export function pending(request: Request): ToolResult {
 /**
  * A suspension asking the person to authorize at `url` (a request of kind `authorization`),
  * with `prompt`, or {@link AUTHORIZATION_PROMPT} when `prompt` is empty.
+ *
+ * @throws Error with the code `bad-url` when `url` is not an `http` or `https` URL (an empty one
+ *   included).
  */
 export function authRequired(url: string, prompt: string = ""): ToolResult {
+  if (url === "") {
+    throw refused("bad-url", "authRequired needs the http or https URL to authorize at, got \"\"");
+  }
   return pending({ id: "", kind: "authorization", prompt: prompt === "" ? AUTHORIZATION_PROMPT : prompt, url });
 }
 

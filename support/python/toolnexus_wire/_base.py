@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import copy
 import inspect
 import json
 import sys
@@ -14,11 +13,14 @@ import orjson
 from pydantic import (
     BaseModel,
     ConfigDict,
+    GetJsonSchemaHandler,
     SerializationInfo,
     SerializerFunctionWrapHandler,
     ValidationError,
     model_serializer,
 )
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
 
 from . import _keys, _number, _speed
 from ._errors import WireError
@@ -37,19 +39,38 @@ __all__ = [
 
 Encoder = Callable[[Any], dict[str, Any]]
 _ENCODERS: dict[type[Any], Encoder] = {}
+#: Each wire type's own JSON Schema from the IDL (a reference to another type is `#/$defs/<Name>`).
 _SCHEMAS: dict[type[Any], dict[str, Any]] = {}
+#: The wire types by name, to turn an IDL reference into pydantic's reference to the model.
+_BY_NAME: dict[str, type[Any]] = {}
+_DRAFT = "https://json-schema.org/draft/2020-12/schema"
+_REF = "#/$defs/"
 
 
-def install_schemas(
-    classes: dict[type[Any], str], schemas: dict[str, dict[str, Any]], refs: dict[str, list[str]]
-) -> None:
-    """Called once by the generated `_schemas` module: each type's own JSON Schema from the IDL,
-    and the types it refers to, which go under `$defs`."""
+def install_schemas(classes: dict[type[Any], str], schemas: dict[str, dict[str, Any]]) -> None:
+    """Called once by the generated `_schemas` module: each type's own JSON Schema from the IDL.
+    The types it refers to are pydantic's to collect (under `$defs`, or OpenAPI's components)."""
     for cls, name in classes.items():
-        schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **schemas[name]}
-        if refs[name]:
-            schema["$defs"] = {ref: schemas[ref] for ref in refs[name]}
-        _SCHEMAS[cls] = schema
+        _SCHEMAS[cls] = schemas[name]
+        _BY_NAME[name] = cls
+
+
+def _idl_schema(cls: type[Any]) -> dict[str, Any] | None:
+    """The IDL schema of `cls`, or of the wire type it derives from."""
+    return next((_SCHEMAS[b] for b in cls.__mro__ if b in _SCHEMAS), None)
+
+
+def _with_model_refs(node: Any, ref: Callable[[type[Any]], dict[str, Any]]) -> Any:
+    """A copy of the IDL schema `node` in which each reference to a wire type is `ref(model)`."""
+    if isinstance(node, dict):
+        target = node.get("$ref")
+        if isinstance(target, str) and target.startswith(_REF) and target[len(_REF) :] in _BY_NAME:
+            rest = {k: _with_model_refs(v, ref) for k, v in node.items() if k != "$ref"}
+            return {**ref(_BY_NAME[target[len(_REF) :]]), **rest}
+        return {k: _with_model_refs(v, ref) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_with_model_refs(v, ref) for v in node]
+    return node
 
 
 def install_encoders(encoders: dict[type[Any], Encoder]) -> None:
@@ -214,13 +235,34 @@ class WireModel(BaseModel):
         return _encoder(type(self))(self)
 
     @classmethod
+    def __get_pydantic_json_schema__(
+        cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        """The type's JSON Schema is the IDL's, in validation and serialization mode alike (the
+        wire is the same both ways; an optional field is absent, never `null`). pydantic asks
+        here on every path: `model_json_schema`, `TypeAdapter`, a `GenerateJsonSchema`
+        subclass, FastAPI's OpenAPI. Another wire type is a reference that pydantic makes (to
+        `#/$defs/<Name>`, or `#/components/schemas/<Name>` in OpenAPI), so it is defined once.
+        With `by_alias=False`, pydantic's own schema of the Python names, as `model_dump` does."""
+        generator = getattr(handler, "generate_json_schema", None)
+        own = _idl_schema(cls)
+        if own is None or generator is None or getattr(generator, "by_alias", True) is False:
+            return handler(core_schema)
+        schema: JsonSchemaValue = _with_model_refs(
+            own, lambda model: generator.generate_inner(model.__pydantic_core_schema__)
+        )
+        return schema
+
+    @classmethod
     def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
         """The type's JSON Schema from the IDL (wire keys; an optional field is never `null`),
-        with the types it refers to under `$defs`. With arguments, pydantic's own schema."""
-        schema = None if args or kwargs else next((_SCHEMAS[b] for b in cls.__mro__ if b in _SCHEMAS), None)
-        if schema is None:
-            return super().model_json_schema(*args, **kwargs)
-        return copy.deepcopy(schema)
+        with the types it refers to under `$defs`, in either `mode`. The schema standing alone
+        names its draft (`$schema`); with `by_alias=False`, pydantic's own schema."""
+        schema = super().model_json_schema(*args, **kwargs)
+        by_alias = kwargs.get("by_alias", args[0] if args else True)
+        if by_alias is not False and _idl_schema(cls) is not None:
+            schema = {"$schema": _DRAFT, **schema}
+        return schema
 
     def to_json(self) -> str:
         """The wire form as compact UTF-8 JSON text.

@@ -1,5 +1,11 @@
 # codegen: copy
-"""The one error the wire package raises, and the JSON path it reports."""
+"""The one error the wire package raises, the root of every toolnexus error, and the JSON path
+it reports.
+
+    ToolnexusError            the root: catch it to catch any error toolnexus raises
+    ├── WireError             a document is not valid wire data (parsing)
+    └── ResumeError           (toolnexus) a well-formed run or answer cannot be resumed
+"""
 
 from __future__ import annotations
 
@@ -9,7 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
-__all__ = ["WireError", "json_path"]
+__all__ = ["ToolnexusError", "WireError", "json_path"]
 
 #: A `WireError` lists at most this many problems, each message cut to `_MAX_MESSAGE` characters,
 #: so a document with a million bad parts does not make a message of a hundred megabytes.
@@ -17,7 +23,14 @@ _MAX_ERRORS = 50
 _MAX_MESSAGE = 300
 
 
-class WireError(ValueError):
+class ToolnexusError(ValueError):
+    """The root of the errors toolnexus raises (`WireError`, `toolnexus.ResumeError`). A tool's
+    own failure is never one: `Tool.call` and the toolkit make it an error result."""
+
+    __module__ = "toolnexus_wire"
+
+
+class WireError(ToolnexusError):
     """A document is not a valid wire value: raised by `from_wire` and `from_json`.
 
     `path` is the JSON path of the first offending place (`$` for the document

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Self
 
 from .._base import WireModel
+from .._links import _hidden, check_mime_type, check_url, displayable
 from .._media import SNIFF_BYTES, kind_of, sniff_mime
 
 __all__ = ["DEFAULT_MAX_BYTES", "ContentPartHelpers"]
@@ -26,24 +27,25 @@ _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)  # Windows
 
 
-def _check_regular(p: Path, st: os.stat_result, max_bytes: int) -> None:
+def _check_regular(path: str, st: os.stat_result, max_bytes: int) -> None:
     if stat.S_ISDIR(st.st_mode):
-        raise IsADirectoryError(21, "is a directory, not a file", str(p))
+        raise IsADirectoryError(21, "is a directory, not a file", path)
     if not stat.S_ISREG(st.st_mode):
-        raise ValueError(f"{str(p)!r} is not a regular file (a FIFO, socket or device); not read")
+        raise ValueError(f"{path!r} is not a regular file (a FIFO, socket or device); not read")
     if st.st_size > max_bytes:
-        raise ValueError(f"{str(p)!r} is {st.st_size} bytes, over the limit of {max_bytes} bytes")
+        raise ValueError(f"{path!r} is {st.st_size} bytes, over the limit of {max_bytes} bytes")
 
 
 def _name_of(p: Path) -> str:
-    """The file name of `p` as UTF-8 text: bytes that are not UTF-8 (kept by Python as lone
-    surrogates) become U+FFFD, as Rust's `to_string_lossy` writes them."""
+    """The file name of `p` as UTF-8 text a person can read: bytes that are not UTF-8 (kept by
+    Python as lone surrogates) become U+FFFD, as Rust's `to_string_lossy` writes them, and so
+    do control and bidi formatting characters (`displayable`)."""
     name = p.name
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:
         name = os.fsencode(name).decode("utf-8", "replace")
-    return name
+    return displayable(name)
 
 
 def _data_url(url: str) -> tuple[str, bytes]:
@@ -77,12 +79,13 @@ class ContentPartHelpers(WireModel):
         return kind_of(mime_type)
 
     @classmethod
-    def _build(cls, mime_type: str, data: str, name: str | None, url: str = "") -> Self:
-        if not isinstance(mime_type, str) or not mime_type.strip():
-            raise ValueError(f"a part needs a MIME type such as 'image/png', got {mime_type!r}")
+    def _build(cls, mime_type: str | None, data: str, name: str | None, url: str = "") -> Self:
+        if mime_type is None or mime_type == "":
+            raise ValueError("a part needs a MIME type such as 'image/png'")
+        check_mime_type(mime_type)
         wire: dict[str, Any] = {"type": kind_of(mime_type), "mimeType": mime_type, "data": data, "url": url}
         if name is not None:
-            wire["name"] = name
+            wire["name"] = displayable(name)
         return cls.model_validate(wire, by_alias=True, by_name=False)
 
     @classmethod
@@ -96,8 +99,11 @@ class ContentPartHelpers(WireModel):
     def from_bytes(cls, raw: bytes, mime_type: str, *, name: str | None = None) -> Self:
         """A part holding `raw`; `kind` follows the MIME family (`image`, `audio`, else `file`).
 
-        `ValueError` when `mime_type` is empty or `raw` is: an empty `data` is omitted from the
-        wire, and a part that carries nothing is refused by every parser."""
+        `ValueError` when `mime_type` is empty, blank or holds a control character (such as a
+        line break), or `raw` is empty (an empty `data` is omitted from the wire, and a part that
+        carries nothing is refused by every parser). Control and bidi formatting characters in
+        `name` become U+FFFD.
+        """
         if not raw and isinstance(raw, bytes | bytearray | memoryview):
             raise ValueError("from_bytes needs at least one byte: a part that carries nothing is refused")
         return cls._build(mime_type, binascii.b2a_base64(raw, newline=False).decode("ascii"), name)
@@ -107,14 +113,20 @@ class ContentPartHelpers(WireModel):
         """A part for the content at `url`.
 
         A `data:` URL is decoded: the part holds its bytes in `data`, with its media type
-        (or `mime_type`, when given). Any other URL is kept as `url`, by reference, and needs
-        `mime_type`, since nothing is fetched: `ValueError` says so when it is missing.
+        (or `mime_type`, when given). Any other URL is kept as `url`, by reference: it must be
+        an `http` or `https` URL, and needs `mime_type`, since nothing is fetched. `ValueError`
+        says what is wrong: an empty URL, another scheme (`javascript:`, `file:`...), a control
+        or bidi formatting character in the URL, a missing MIME type, or one that is blank or
+        holds a control character.
         """
         if not isinstance(url, str) or not url:
             raise ValueError(f"from_url needs a non-empty URL, got {url!r}")
+        if (problem := _hidden(url)) is not None:
+            raise ValueError(f"the URL {url!r} holds {problem}")
         if url[:5].lower() == "data:":
             own, raw = _data_url(url)
-            return cls.from_bytes(raw, mime_type or own, name=name)
+            return cls.from_bytes(raw, own if mime_type is None or mime_type == "" else mime_type, name=name)
+        check_url(url)
         if not mime_type:
             raise ValueError(
                 f"a part by URL needs its MIME type, as nothing is fetched: from_url({url!r}, 'image/png')"
@@ -127,30 +139,38 @@ class ContentPartHelpers(WireModel):
 
         The MIME type comes from the file's first bytes for common formats (PNG,
         JPEG, GIF, WebP, PDF, WAV, MP3, OGG, FLAC, MP4, WebM...), else from its
-        extension, else `application/octet-stream`. Raises `FileNotFoundError`,
+        extension, else `application/octet-stream`. Raises `FileNotFoundError` (also
+        for an empty path), `NotADirectoryError` (a file's path with a trailing slash),
         `IsADirectoryError`, `PermissionError` or another `OSError` when the file
         cannot be read, and `ValueError` when it is not a regular file, is empty (a part
-        carries content) or is larger than `max_bytes`; each message names the path. The
-        part's `name` is the file name, with U+FFFD for bytes of it that are not UTF-8.
+        carries content), is larger than `max_bytes`, or the path holds a NUL character;
+        each message names the path. The path is given to the system as it is written, as
+        the TypeScript and Rust helpers give it. The part's `name` is the file name, with
+        U+FFFD for bytes of it that are not UTF-8 and for control and bidi formatting characters.
         """
-        p = Path(path)
-        st = os.stat(p)  # follows links; raises for a missing file or a link loop
-        _check_regular(p, st, max_bytes)  # a FIFO or a device is refused before it is opened
+        # As written: pathlib would drop a trailing slash ("note.txt/" is not a directory,
+        # so the system refuses it) and read "" as ".".
+        where = os.fspath(path)
+        if "\x00" in where:
+            raise ValueError(f"{where!r} holds a NUL character, which no file name can")
+        p = Path(where)
+        st = os.stat(where)  # follows links; raises for a missing file or a link loop
+        _check_regular(where, st, max_bytes)  # a FIFO or a device is refused before it is opened
         # The path may be swapped between that check and the open (for a FIFO, whose open
         # blocks until a writer comes): open without blocking, then check what was opened.
-        fd = os.open(p, os.O_RDONLY | _O_NONBLOCK | _O_CLOEXEC | _O_BINARY)
+        fd = os.open(where, os.O_RDONLY | _O_NONBLOCK | _O_CLOEXEC | _O_BINARY)
         try:
             f = open(fd, "rb")  # noqa: SIM115  (closed by the `with` below)
         except BaseException:
             os.close(fd)
             raise
         with f:
-            _check_regular(p, os.fstat(fd), max_bytes)
+            _check_regular(where, os.fstat(fd), max_bytes)
             raw = f.read(max_bytes + 1)
         if len(raw) > max_bytes:
-            raise ValueError(f"{str(p)!r} grew past the limit of {max_bytes} bytes while being read")
+            raise ValueError(f"{where!r} grew past the limit of {max_bytes} bytes while being read")
         if not raw:
-            raise ValueError(f"{str(p)!r} is empty: a part carries content, and an empty one is refused")
+            raise ValueError(f"{where!r} is empty: a part carries content, and an empty one is refused")
         mime_type = sniff_mime(raw[:SNIFF_BYTES], p.suffix)
         encoded = binascii.b2a_base64(raw, newline=False)
         del raw  # freed before the text copy is made: the peak is two copies of the file, not three

@@ -12,6 +12,26 @@
 //! on a failure: a valid vector must emit its bytes (or its `canonical/` sidecar)
 //! without the final newline, an invalid one must be rejected at the path in its
 //! `.path` sidecar.
+//!
+//! `toolnexus-conformance --built <idl/examples/built.json>` builds each vector of that
+//! file (too large to keep as files: its `text` is a list of segments, a string as it
+//! is or `{"repeat": s, "times": n}`), runs it the same way, and prints one line per
+//! vector, with the times taken, and judges them as `--check` does (`built: N passed, N
+//! failed` on stderr, exit 1 on a failure):
+//!
+//! ```text
+//! {"vector":"part-5MB","ok":true,"same":true,"parseMs":12.3,"emitMs":4.5}
+//! {"vector":"part-5MB-bad-last-character","ok":false,"path":"$.parts[0].data","error":"...","parseMs":9.1}
+//! ```
+//!
+//! `toolnexus-conformance --helpers <idl/helpers>` runs the helper vectors (edge inputs
+//! of `from_path`, `from_url`, `from_bytes`, `pending`, `auth_required`) and judges them
+//! the same way (`helpers: N passed, N failed`):
+//!
+//! ```text
+//! {"case":"from_url/https-by-reference","ok":true,"value":{"type":"image",...}}
+//! {"case":"from_url/javascript-url","ok":false,"error":"bad-url","message":"..."}
+//! ```
 
 use std::fs;
 use std::io::{self, Write};
@@ -20,7 +40,11 @@ use std::process::ExitCode;
 
 use toolnexus::serde_json::{Map, Value};
 
-const USAGE: &str = "usage: toolnexus-conformance [--check] <idl/examples>";
+mod built;
+mod helpers;
+
+const USAGE: &str = "usage: toolnexus-conformance [--check] <idl/examples> \
+                     | --built <idl/examples/built.json> | --helpers <idl/helpers>";
 
 struct Vector {
     type_name: String,
@@ -31,10 +55,16 @@ struct Vector {
 
 fn main() -> ExitCode {
     let mut check = false;
+    let mut built = false;
+    let mut helpers = false;
     let mut root = None;
     for arg in std::env::args_os().skip(1) {
         if arg == "--check" {
             check = true;
+        } else if arg == "--built" {
+            built = true;
+        } else if arg == "--helpers" {
+            helpers = true;
         } else if arg == "-h" || arg == "--help" {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -49,6 +79,21 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
+    if built || helpers {
+        let judged = if built {
+            built::run(&root)
+        } else {
+            helpers::run(&root)
+        };
+        return match judged {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::from(1),
+            Err(e) => {
+                eprintln!("toolnexus-conformance: {}: {e}", root.display());
+                ExitCode::from(2)
+            }
+        };
+    }
     match run(&root, check) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),

@@ -1,6 +1,6 @@
 # Generated from idl/ (strict schema 1.0.0, sha256 52b71e45b42915016b3bc2cf85db424c9e2687e0c6a4cf0fab8e7ed053c1291f).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
-"""Each wire type's JSON Schema from the IDL: what `model_json_schema()` returns."""
+"""Each wire type's JSON Schema from the IDL: what pydantic gives on every path."""
 
 from __future__ import annotations
 
@@ -58,6 +58,5 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "additionalProperties": false
  }
 }""")
-_REFS: dict[str, list[str]] = {"Point": []}
 
-install_schemas({models.Point: "Point"}, _SCHEMAS, _REFS)
+install_schemas({models.Point: "Point"}, _SCHEMAS)

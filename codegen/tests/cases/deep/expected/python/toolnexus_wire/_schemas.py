@@ -1,6 +1,6 @@
 # Generated from idl/ (deep schema 0.3.0, sha256 4dc98f140ed7c0ffdcb8df9a9b23e58b0b4ab442c36ab15e0be5a35f0940376b).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
-"""Each wire type's JSON Schema from the IDL: what `model_json_schema()` returns."""
+"""Each wire type's JSON Schema from the IDL: what pydantic gives on every path."""
 
 from __future__ import annotations
 
@@ -116,13 +116,7 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "additionalProperties": true
  }
 }""")
-_REFS: dict[str, list[str]] = {
-    "Span": [],
-    "Para": ["Span"],
-    "Section": ["Para", "Span"],
-    "Doc": ["Para", "Section", "Span"],
-}
 
 install_schemas(
-    {models.Span: "Span", models.Para: "Para", models.Section: "Section", models.Doc: "Doc"}, _SCHEMAS, _REFS
+    {models.Span: "Span", models.Para: "Para", models.Section: "Section", models.Doc: "Doc"}, _SCHEMAS
 )

@@ -9,7 +9,8 @@ want the `toolnexus` package, which builds on these.
 
 from . import _fast, _schemas, _serde  # noqa: F401  (they install the fast paths, schemas, encoders)
 from ._base import MAX_DEPTH, JsonNumber, WireModel, dumps
-from ._errors import WireError, json_path
+from ._errors import ToolnexusError, WireError, json_path
+from ._links import check_mime_type, check_url, displayable
 from .models import (
     Light,
 )
@@ -21,8 +22,12 @@ __all__ = [
     "Light",
     "MAX_DEPTH",
     "SCHEMA_VERSION",
+    "ToolnexusError",
     "WireError",
     "WireModel",
+    "check_mime_type",
+    "check_url",
+    "displayable",
     "dumps",
     "json_path",
 ]

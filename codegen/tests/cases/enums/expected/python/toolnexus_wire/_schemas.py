@@ -1,6 +1,6 @@
 # Generated from idl/ (enums schema 1.2.0, sha256 1b3351d4174578732efb74c03e93d6509b883db9b5a81ef4d561b8dcdffd2475).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
-"""Each wire type's JSON Schema from the IDL: what `model_json_schema()` returns."""
+"""Each wire type's JSON Schema from the IDL: what pydantic gives on every path."""
 
 from __future__ import annotations
 
@@ -55,6 +55,5 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "additionalProperties": true
  }
 }""")
-_REFS: dict[str, list[str]] = {"Light": []}
 
-install_schemas({models.Light: "Light"}, _SCHEMAS, _REFS)
+install_schemas({models.Light: "Light"}, _SCHEMAS)

@@ -1,6 +1,6 @@
 # Generated from idl/ (mini schema 0.1.0, sha256 48fd3a01ee3a8aeff58393457f1c5b3755201e6590414d3b8acb17333de67558).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
-"""Each wire type's JSON Schema from the IDL: what `model_json_schema()` returns."""
+"""Each wire type's JSON Schema from the IDL: what pydantic gives on every path."""
 
 from __future__ import annotations
 
@@ -39,6 +39,5 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "additionalProperties": true
  }
 }""")
-_REFS: dict[str, list[str]] = {"Note": []}
 
-install_schemas({models.Note: "Note"}, _SCHEMAS, _REFS)
+install_schemas({models.Note: "Note"}, _SCHEMAS)

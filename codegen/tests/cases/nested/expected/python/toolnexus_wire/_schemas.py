@@ -1,6 +1,6 @@
 # Generated from idl/ (nest schema 2.0.0, sha256 97126eb81160e4cbc9fbb0e6ef8c8b197963ea825c0f6c9aadd45fd2706b192f).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
-"""Each wire type's JSON Schema from the IDL: what `model_json_schema()` returns."""
+"""Each wire type's JSON Schema from the IDL: what pydantic gives on every path."""
 
 from __future__ import annotations
 
@@ -83,6 +83,5 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "additionalProperties": true
  }
 }""")
-_REFS: dict[str, list[str]] = {"Item": [], "Box": ["Item"]}
 
-install_schemas({models.Item: "Item", models.Box: "Box"}, _SCHEMAS, _REFS)
+install_schemas({models.Item: "Item", models.Box: "Box"}, _SCHEMAS)

@@ -18,6 +18,7 @@ import {
   has,
   keepUnknown,
   need,
+  patternFor,
   type StringRule,
   unknownKeys,
 } from "./check.js";
@@ -27,7 +28,7 @@ import type { Item, Box, WireTypes } from "./types.js";
 // ---------------------------------------------------------------------------------- Item
 
 const ITEM_KEYS: ReadonlySet<string> = new Set(["code", "size", "count", "weight"]);
-const ITEM_CODE: StringRule = { pattern: new RegExp("^[A-Z]+$", "u") };
+const ITEM_CODE: StringRule = { pattern: patternFor("^[A-Z]+$") };
 const ITEM_SIZE = ["s", "m", "l"] as const;
 
 /**

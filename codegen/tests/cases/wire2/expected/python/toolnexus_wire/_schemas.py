@@ -1,6 +1,6 @@
 # Generated from idl/ (wire2 schema 1.0.0, sha256 f6e9383411275297c30ab302ae6e2d5c71a68e0ad76b38167f649b072175702e).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
-"""Each wire type's JSON Schema from the IDL: what `model_json_schema()` returns."""
+"""Each wire type's JSON Schema from the IDL: what pydantic gives on every path."""
 
 from __future__ import annotations
 
@@ -114,6 +114,5 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "additionalProperties": false
  }
 }""")
-_REFS: dict[str, list[str]] = {"Piece": [], "Outcome": ["Piece"]}
 
-install_schemas({models.Piece: "Piece", models.Outcome: "Outcome"}, _SCHEMAS, _REFS)
+install_schemas({models.Piece: "Piece", models.Outcome: "Outcome"}, _SCHEMAS)

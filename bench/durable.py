@@ -1,0 +1,561 @@
+"""`make bench`, the durable hosts: `SqliteRunStore` against raw `sqlite3`, and the Temporal
+workflow against a bare workflow and activity, each doing the same work, in one run.
+
+Every figure is a ratio of the two sides measured alternately (ours, the peer, ours, ...; the
+median of each). Writes `bench/DURABLE.md`.
+
+    python bench/durable.py [--quick] [--no-temporal]
+
+The store's peer does, with a connection of its own (WAL, `synchronous=NORMAL`), the inserts,
+updates and selects the store needs: a run's row and its waiting requests' rows in one
+transaction per save; a claim (a compare-and-swap of the status) in one transaction, the
+resume, and the outcome's write in another; the same join for what waits. Both sides write
+the same JSON (`to_json`) and resume with the same `Toolkit`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path[:0] = [str(ROOT)]
+
+from toolnexus import Answer, Request, RunResult, ToolCall, ToolContext, Toolkit, pending, tool  # noqa: E402
+from toolnexus.store import SqliteRunStore  # noqa: E402
+
+QUICK = False
+ROWS: list[tuple[str, str, str, str, bool | None]] = []
+SECRET = b"bench-durable-host-secret-012345"
+
+
+@tool
+def transfer(amount: int, ctx: ToolContext) -> object:
+    """Moves money once a person confirms."""
+    if ctx.answer is None:
+        return pending(Request("confirm", f"transfer {amount}?"))
+    return f"transferred {amount}"
+
+
+@tool
+def balance(amount: int) -> str:
+    """Reads a balance: a call that finishes without asking."""
+    return f"balance {amount}"
+
+
+def toolkit() -> Toolkit:
+    return Toolkit([transfer, balance], secret=SECRET)
+
+
+def row(figure: str, case: str, ratio: float, target: float | None, detail: str) -> None:
+    met = None if target is None else ratio <= target
+    shown = f"≤ {target:g}×" if target is not None else "(informative)"
+    ROWS.append((figure, case, f"{ratio:.2f}× ({detail})", shown, met))
+    print(f"{figure:38} {case:28} {ratio:6.2f}×  {detail}", flush=True)
+
+
+def alternate(ours: Callable[[], float], peer: Callable[[], float], repeats: int) -> tuple[float, float]:
+    """The medians of `ours()` and `peer()` (each returns its own seconds), run in turn."""
+    a, b = [], []
+    for _ in range(repeats):
+        a.append(ours())
+        b.append(peer())
+    return statistics.median(a), statistics.median(b)
+
+
+# -- the store ----------------------------------------------------------------------------------
+
+
+class Raw:
+    """The same rows as the store, by hand."""
+
+    def __init__(self, path: Path) -> None:
+        self.conn = sqlite3.connect(path, isolation_level=None)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        self.conn.executescript(
+            "CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY AUTOINCREMENT, status TEXT NOT NULL,"
+            " body TEXT NOT NULL, answered TEXT NOT NULL DEFAULT '[]', expires_at REAL, lease TEXT,"
+            " lease_until REAL, reason TEXT, updated_at REAL NOT NULL);"
+            "CREATE TABLE IF NOT EXISTS waiting (run_id INTEGER NOT NULL, position INTEGER NOT NULL,"
+            " request_id TEXT NOT NULL, request TEXT NOT NULL, PRIMARY KEY (run_id, position)) WITHOUT ROWID;"
+        )
+
+    def save(self, run: RunResult) -> int:
+        body = run.to_json()
+        c = self.conn
+        c.execute("BEGIN IMMEDIATE")
+        run_id = c.execute(
+            "INSERT INTO runs (status, body, updated_at) VALUES ('pending', ?, ?)", (body, time.time())
+        ).lastrowid
+        c.executemany(
+            "INSERT INTO waiting VALUES (?, ?, ?, ?)",
+            [(run_id, i, r.id, r.to_json()) for i, r in enumerate(run.requests)],
+        )
+        c.execute("COMMIT")
+        assert run_id is not None
+        return run_id
+
+    async def resume(self, kit: Toolkit, run_id: int, answer: Answer) -> RunResult:
+        c = self.conn
+        c.execute("BEGIN IMMEDIATE")
+        status, body = c.execute("SELECT status, body FROM runs WHERE id = ?", (run_id,)).fetchone()
+        c.execute("UPDATE runs SET status = 'claimed', updated_at = ? WHERE id = ?", (time.time(), run_id))
+        c.execute("COMMIT")
+        assert status == "pending"
+        resumed = await kit.resume(RunResult.from_json(body), answer)
+        c.execute("BEGIN IMMEDIATE")
+        c.execute(
+            "UPDATE runs SET status = ?, body = ?, answered = ?, updated_at = ? WHERE id = ?",
+            (resumed.status, resumed.to_json(), json.dumps([answer.id]), time.time(), run_id),
+        )
+        c.execute("DELETE FROM waiting WHERE run_id = ?", (run_id,))
+        c.execute("COMMIT")
+        return resumed
+
+    def pending(self) -> list[tuple[int, str]]:
+        return self.conn.execute(
+            "SELECT w.run_id, w.request FROM waiting w JOIN runs r ON r.id = w.run_id"
+            " WHERE r.status = 'pending' ORDER BY w.run_id, w.position"
+        ).fetchall()
+
+
+def _runs(n: int) -> list[RunResult]:
+    kit = toolkit()
+
+    async def make() -> list[RunResult]:
+        return [await kit.run_calls([ToolCall("c1", "transfer", {"amount": i})]) for i in range(n)]
+
+    return asyncio.run(make())
+
+
+def bench_store(where: str, base: Path, sizes: list[int]) -> None:
+    for n in sizes:
+        _bench_store(where, base, n)
+        shutil.rmtree(base, ignore_errors=True)
+        base.mkdir(parents=True, exist_ok=True)
+
+
+def _bench_store(where: str, base: Path, n: int) -> None:
+    runs = _runs(n)
+    answers = [Answer(r.requests[0].id, True) for r in runs]
+
+    def fresh() -> Path:
+        d = Path(tempfile.mkdtemp(dir=base))
+        return d / "runs.sqlite3"
+
+    def ours_save() -> float:
+        store = SqliteRunStore(fresh())
+        t = time.perf_counter()
+        for r in runs:
+            store.save(r)
+        return time.perf_counter() - t
+
+    def raw_save() -> float:
+        raw = Raw(fresh())
+        t = time.perf_counter()
+        for r in runs:
+            raw.save(r)
+        return time.perf_counter() - t
+
+    repeats = 3 if n <= 1000 else 1
+    a, b = alternate(ours_save, raw_save, repeats)
+    row(
+        "store save, vs raw sqlite3",
+        f"{n:,} runs, {where}",
+        a / b,
+        3,
+        f"{a / n * 1e6:.0f} and {b / n * 1e6:.0f} µs a run",
+    )
+
+    def ours_resume() -> float:
+        store = SqliteRunStore(fresh())
+        ids = store.save_many(runs)
+        kit = toolkit()
+
+        async def go() -> float:
+            t = time.perf_counter()
+            for run_id, answer in zip(ids, answers, strict=True):
+                await store.resume(kit, run_id, answer)
+            return time.perf_counter() - t
+
+        return asyncio.run(go())
+
+    def raw_resume() -> float:
+        raw = Raw(fresh())
+        ids = [raw.save(r) for r in runs]
+        kit = toolkit()
+
+        async def go() -> float:
+            t = time.perf_counter()
+            for run_id, answer in zip(ids, answers, strict=True):
+                await raw.resume(kit, run_id, answer)
+            return time.perf_counter() - t
+
+        return asyncio.run(go())
+
+    a, b = alternate(ours_resume, raw_resume, repeats)
+    row(
+        "store claim+resume, vs raw sqlite3",
+        f"{n:,} runs, {where}",
+        a / b,
+        4,
+        f"{a / n * 1e6:.0f} and {b / n * 1e6:.0f} µs a run",
+    )
+
+
+def bench_pending(base: Path, sizes: list[int]) -> None:
+    per = {n: _bench_pending(base, n) for n in sizes}
+    low, high = min(sizes), max(sizes)
+    row(
+        "store pending(), per request",
+        f"{low:,} → {high:,} waiting",
+        per[high] / per[low],
+        1.5,
+        "the cost per request, flat",
+    )
+
+
+def _bench_pending(base: Path, n: int) -> float:
+    path = base / f"pending-{n}.sqlite3"
+    store = SqliteRunStore(path)
+    for start in range(0, n, 5000):
+        store.save_many(_runs(min(5000, n - start)))
+    raw = Raw(path)
+    number = max(1, 20_000 // n)
+
+    def ours() -> float:
+        t = time.perf_counter()
+        for _ in range(number):
+            listed = store.pending()
+        assert len(listed) == n
+        return (time.perf_counter() - t) / number
+
+    def peer() -> float:
+        t = time.perf_counter()
+        for _ in range(number):
+            listed = raw.pending()
+        assert len(listed) == n
+        return (time.perf_counter() - t) / number
+
+    a, b = alternate(ours, peer, 5)
+    row(
+        "store pending()",
+        f"{n:,} waiting",
+        a / b,
+        2,
+        f"vs a raw SELECT of the same rows; {a / n * 1e9:.0f} ns a request",
+    )
+    return a / n
+
+
+def bench_processes(base: Path, n: int, procs: int) -> None:
+    """`procs` processes resume the same `n` runs at once, each taking what it can claim."""
+    path = base / "race.sqlite3"
+    effects = base / "effects.sqlite3"
+    SqliteRunStore(path).save_many(_runs(n))
+    with sqlite3.connect(effects) as conn:
+        conn.execute("CREATE TABLE runs (key TEXT NOT NULL)")
+    t = time.perf_counter()
+    children = [
+        subprocess.Popen([sys.executable, __file__, "--race", str(path), str(effects)], cwd=ROOT)
+        for _ in range(procs)
+    ]
+    for child in children:
+        assert child.wait(timeout=1800) == 0
+    elapsed = time.perf_counter() - t
+    with sqlite3.connect(effects) as conn:
+        ran, keys = conn.execute("SELECT count(*), count(DISTINCT key) FROM runs").fetchone()
+    store = SqliteRunStore(path)
+    done, claimed = len(store.ids("done")), len(store.ids("claimed"))
+    outputs = {store.get(i).run.results[0].result.output for i in store.ids("done")}  # type: ignore[union-attr]
+    ok = ran == keys == done == n and claimed == 0 and outputs == {f"transferred {i}" for i in range(n)}
+    ROWS.append(
+        (
+            f"{procs} processes resuming {n:,} runs",
+            "one SQLite file",
+            f"{ran:,} tool runs for {keys:,} keys, {done:,} done, {claimed} claimed, in {elapsed:.1f} s",
+            "every tool once, none left claimed",
+            ok,
+        )
+    )
+    print(ROWS[-1], flush=True)
+
+
+def _race(path: str, effects: str) -> None:
+    store = SqliteRunStore(path)
+    kit = toolkit()
+    log = sqlite3.connect(effects, timeout=60, isolation_level=None, check_same_thread=False)
+
+    @tool(name="transfer")
+    def logged(amount: int, ctx: ToolContext) -> object:
+        """`transfer`, noting each run."""
+        if ctx.answer is None:
+            return pending(Request("confirm", f"transfer {amount}?"))
+        log.execute("INSERT INTO runs VALUES (?)", (ctx.idempotency_key,))
+        return f"transferred {amount}"
+
+    kit = Toolkit([logged], secret=SECRET)
+
+    async def go() -> None:
+        from toolnexus import ResumeError
+
+        while waiting := store.pending():
+            for one in waiting[os.getpid() % 7 :: 3] or waiting:
+                try:
+                    await store.resume(kit, one.run_id, Answer(one.request.id, True))
+                except ResumeError:
+                    continue
+
+    asyncio.run(go())
+
+
+# -- Temporal ------------------------------------------------------------------------------------
+
+from temporalio import activity, workflow  # noqa: E402
+
+
+@activity.defn(name="bare.tool")
+async def bare_tool(payload: str) -> str:
+    job = json.loads(payload)
+    answer = None if job["answer"] is None else Answer.from_wire(job["answer"])
+    result = await toolkit().execute(job["name"], job["arguments"], ToolContext(answer=answer))
+    return result.to_json()
+
+
+@workflow.defn(name="bare.Turn", sandboxed=False)
+class Bare:
+    def __init__(self) -> None:
+        self.answer: str | None = None
+        self.asked = ""
+
+    @workflow.run
+    async def run(self, calls_json: str) -> str:
+        from toolnexus import ToolResult, pending_of
+
+        call = json.loads(calls_json)[0]
+        job = {"name": call["name"], "arguments": call["arguments"], "answer": None}
+        out = ToolResult.from_json(
+            await workflow.execute_activity(
+                "bare.tool", json.dumps(job), start_to_close_timeout=timedelta(seconds=60)
+            )
+        )
+        asked = pending_of(out)
+        if asked is not None:
+            self.asked = asked.id
+            await workflow.wait_condition(lambda: self.answer is not None)
+            job["answer"] = json.loads(self.answer or "null")
+            out = ToolResult.from_json(
+                await workflow.execute_activity(
+                    "bare.tool", json.dumps(job), start_to_close_timeout=timedelta(seconds=60)
+                )
+            )
+        return out.to_json()
+
+    @workflow.update(name="answer")
+    async def answer_update(self, answer_json: str) -> None:
+        self.answer = answer_json
+
+    @workflow.query(name="asked")
+    def asked_query(self) -> str:
+        return self.asked
+
+
+def bench_temporal(turns: int, concurrency: int) -> None:
+    from temporalio.client import Client
+    from temporalio.worker import Worker
+
+    from tests.conftest import connect_temporal, free_port, temporal_cli
+    from toolnexus.temporal import ToolPolicy, TurnClient, worker_for
+
+    shm = Path("/dev/shm") if Path("/dev/shm").is_dir() else Path(tempfile.gettempdir())
+    where = Path(tempfile.mkdtemp(dir=shm))
+    port = free_port()
+    server = subprocess.Popen(
+        [temporal_cli(), "server", "start-dev", "--headless", "--ip", "127.0.0.1", "--port", str(port),
+         "--db-filename", str(where / "t.sqlite3"), "--log-level", "error"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+
+    async def main() -> None:
+        client: Client = await connect_temporal(f"127.0.0.1:{port}")
+        queue = f"bench-{uuid.uuid4().hex[:6]}"
+        kit = toolkit()
+        ours_worker = worker_for(client, kit, task_queue=queue)
+        bare_worker = Worker(client, task_queue=queue + "-bare", workflows=[Bare], activities=[bare_tool])
+        policies = TurnClient(client, task_queue=queue, default=ToolPolicy())
+        async with ours_worker, bare_worker:
+            for kind in ("completes", "suspends"):
+                tallies: dict[str, list[float]] = {"ours": [], "bare": []}
+                latencies: dict[str, list[float]] = {"ours": [], "bare": []}
+                for side in ["ours", "bare"] * (1 if QUICK else 2):
+                    elapsed, lat = await _turns(client, policies, queue, side, kind, turns, concurrency)
+                    tallies[side].append(turns / elapsed)
+                    latencies[side].extend(lat)
+                ratio = statistics.median(tallies["ours"]) / statistics.median(tallies["bare"])
+                row(
+                    "Temporal turns/s, vs bare",
+                    f"a turn that {kind}",
+                    ratio,
+                    None,
+                    f"{turns} turns at {concurrency} at once",
+                )
+                ROWS[-1] = (*ROWS[-1][:3], "≥ 0.95×", ratio >= 0.95)
+                if kind == "suspends":
+                    for q in (50, 99):
+                        ours_q = _percentile(latencies["ours"], q)
+                        bare_q = _percentile(latencies["bare"], q)
+                        target = 1.1 if q == 50 else None
+                        row(
+                            "Temporal answer-to-result",
+                            f"p{q}",
+                            ours_q / bare_q,
+                            target,
+                            f"{ours_q * 1e3:.0f} and {bare_q * 1e3:.0f} ms",
+                        )
+
+    try:
+        asyncio.run(main())
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        shutil.rmtree(where, ignore_errors=True)
+
+
+def _percentile(values: list[float], q: int) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+async def _turns(
+    client: Any, turns_client: Any, queue: str, side: str, kind: str, n: int, concurrency: int
+) -> tuple[float, list[float]]:
+    """Run `n` turns of one call at `concurrency` at once; for `suspends`, answer each as soon as
+    it waits and time the answer to the result."""
+    name = "transfer" if kind == "suspends" else "balance"
+    gate = asyncio.Semaphore(concurrency)
+    latencies: list[float] = []
+
+    async def one(i: int) -> None:
+        async with gate:
+            turn_id = f"{side}-{kind}-{uuid.uuid4().hex[:8]}"
+            args = {"amount": i}
+            if side == "ours":
+                await turns_client.start(turn_id, [ToolCall("c1", name, args)])
+            else:
+                await client.start_workflow(
+                    "bare.Turn", json.dumps([{"id": "c1", "name": name, "arguments": args}]), id=turn_id,
+                    task_queue=queue + "-bare",
+                )  # fmt: skip
+            if kind == "suspends":
+                request_id = await _waiting(client, turns_client, side, turn_id)
+                t = time.perf_counter()
+                answer = Answer(request_id, True)
+                if side == "ours":
+                    await turns_client.answer(turn_id, answer)
+                else:
+                    await client.get_workflow_handle(turn_id).execute_update("answer", answer.to_json())
+                await client.get_workflow_handle(turn_id).result()
+                latencies.append(time.perf_counter() - t)
+            else:
+                await client.get_workflow_handle(turn_id).result()
+
+    t = time.perf_counter()
+    await asyncio.gather(*(one(i) for i in range(n)))
+    return time.perf_counter() - t, latencies
+
+
+async def _waiting(client: Any, turns_client: Any, side: str, turn_id: str) -> str:
+    """The id of the request the turn waits on, once it waits (each side by its own query)."""
+    for _ in range(1000):
+        if side == "ours":
+            requests = await turns_client.pending(turn_id)
+            if requests:
+                return str(requests[0].id)
+        else:
+            asked = await client.get_workflow_handle(turn_id).query("asked", result_type=str)
+            if asked:
+                return str(asked)
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"{turn_id} never waited")
+
+
+# -- the report ---------------------------------------------------------------------------------
+
+
+def write(elapsed: float) -> None:
+    met = [r for r in ROWS if r[4] is not None]
+    lines = [
+        "# Benchmarks: the durable hosts",
+        "",
+        "Written by `make bench` (`bench/durable.py`); do not edit by hand.",
+        "",
+        f"- Machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores; shared with other work while measured.",
+        f"- Python {platform.python_version()}; run: {'quick' if QUICK else 'full'}, {elapsed:.0f} s, {time.strftime('%Y-%m-%d')}.",
+        "",
+        "Every figure is a ratio of toolnexus to its peer measured alternately in this run (medians).",
+        "The store's peer is raw `sqlite3` doing the same inserts, updates and selects (see the",
+        "module's docstring); Temporal's is a bare workflow and activity doing the same work on the",
+        "same dev server (tmpfs).",
+        "",
+        f"## Results: {sum(bool(r[4]) for r in met)} of {len(met)} targets met",
+        "",
+        "| figure | case | measured | target | met |",
+        "|---|---|---|---|---|",
+    ]
+    for figure, case, measured, target, ok in ROWS:
+        mark = "met" if ok else "**not met**" if ok is not None else ""
+        lines.append(f"| {figure} | {case} | {measured} | {target} | {mark} |")
+    (HERE / "DURABLE.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main() -> None:
+    global QUICK
+    if sys.argv[1:2] == ["--race"]:
+        _race(sys.argv[2], sys.argv[3])
+        return
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--no-temporal", action="store_true")
+    args = parser.parse_args()
+    QUICK = args.quick
+    started = time.perf_counter()
+    shm = Path("/dev/shm") if Path("/dev/shm").is_dir() else None
+    sizes = [1000] if QUICK else [1000, 10_000]
+    for where, root in (("tmpfs", shm), ("disk", Path(tempfile.gettempdir()))):
+        if root is None:
+            continue
+        base = Path(tempfile.mkdtemp(dir=root))
+        try:
+            bench_store(where, base, sizes if where == "tmpfs" else sizes[:1])
+        finally:
+            shutil.rmtree(base, ignore_errors=True)
+    base = Path(tempfile.mkdtemp(dir=shm))
+    try:
+        bench_pending(base, [1000, 10_000] if QUICK else [1000, 100_000])
+        bench_processes(base, 1000 if QUICK else 10_000, 8)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    if not args.no_temporal:
+        bench_temporal(50 if QUICK else 200, 20)
+    write(time.perf_counter() - started)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,405 @@
+"""The loop, once: what happens to one tool call, from its first run to its last result.
+
+A sans-IO engine. It runs nothing, waits for nothing and reads no clock: each function below
+takes a call's state and an event (a run's result, an answer, the time) and returns the next
+step, and the host performs it. The steps are data:
+
+    Run(call, answer, request, gate)   run the handler (gate: ask the tool's approval first)
+    Ask(call, request)                 wait for an answer to `request`
+    Settle(call, result)               the call is over; `result` is its result
+
+The rules, in the order a call meets them (each pinned by the loop vectors in `idl/loop/`):
+
+1. **Approval before the run.** A first run is gated (`start`): a tool with `needs_approval`
+   (True, or a rule over the checked arguments) does not run; it asks the toolkit's own
+   approval (`gate`: kind `approval`, id `apr-…`, data `{"tool", "arguments"}`).
+2. **The answer to an approval** (`answered`): refused or expired, the call settles as
+   `declined: the call to <tool> was not approved` and never runs; approved, the handler runs
+   for the first time, with the person's edited arguments when the answer's
+   `data["arguments"]` holds them. Edited arguments must be an object: anything else
+   (null, a list, a string, a number) settles the call as invalid arguments, unrun. A
+   question's answer never changes the arguments.
+3. **A question from the tool** (`ran`): a first run that suspends waits on its request. A
+   call whose arguments or request cannot be stored settles instead as an error saying so,
+   so the turn is always storable.
+4. **The answer to a question**: refused or expired, the call settles as
+   `declined/expired: <prompt>`; answered, the call runs once more with `ctx.answer`.
+5. **One retry per question**: a retry that suspends again settles as
+   `unresolved: <the first request's prompt>` (as every upstream port writes it).
+6. **Expiry**: a request whose `expiresAt` has passed (by the host's clock) settles as if
+   refused, with reason `expired` (`timed`); so does an `ok` that comes after it. A request
+   that has expired when asked is settled at once: nothing waits on it.
+7. **Which call an answer answers** (`match`): the first waiting call, in call order, asked
+   under its id; a list of answers is taken or refused whole.
+
+Every refusal and expiry carries `metadata["declined"] = {"request": id, "reason": ...}`,
+host-only, so a host tells a denial from a tool failure.
+
+`drive` performs the steps of one call with the host's effects until the call settles, or
+stops on an `Ask` the host does not wait for (it stores the run instead). Hosts: `Toolkit`
+(in process; `resume` continues a stored run), the Temporal workflow (each run an activity,
+each ask a durable wait), the MCP server (through `Toolkit`), `SqliteRunStore` (through
+`Toolkit`).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from toolnexus_wire import MAX_DEPTH, dumps
+
+from ._errors import ResumeError
+from ._result import Answer, Request, RunResult, ToolCall, ToolResult
+from ._suspend import pending_of
+from ._tool import Tool, normalize_tool_name
+
+__all__ = [
+    "APPROVAL_PREFIX",
+    "STOP",
+    "Ask",
+    "Effects",
+    "Run",
+    "Settle",
+    "Stop",
+    "answered",
+    "drive",
+    "expired",
+    "gate",
+    "is_approval",
+    "lapsed",
+    "match",
+    "parse_time",
+    "ran",
+    "start",
+    "timed",
+    "unstorable",
+]
+
+#: Ids of the approval requests the toolkit asks before a tool runs (`needs_approval`).
+APPROVAL_PREFIX = "apr-"
+
+# -- the steps ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """Run `call`'s handler with its arguments: a first run (`answer` None), gated by the
+    tool's approval when `gate`, or a retry with `answer` to `request`."""
+
+    call: ToolCall
+    answer: Answer | None = None
+    request: Request | None = None
+    gate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """`call` waits for an answer to `request`."""
+
+    call: ToolCall
+    request: Request
+
+    @property
+    def approval(self) -> bool:
+        """Whether `request` is the toolkit's own approval, asked before the handler ran."""
+        return is_approval(self.call.name, self.request)
+
+
+@dataclass(frozen=True, slots=True)
+class Settle:
+    """`call` is over, with `result`."""
+
+    call: ToolCall
+    result: ToolResult
+
+
+# -- the transitions ------------------------------------------------------------------------
+
+
+def start(call: ToolCall) -> Run:
+    """A call's first step: its first run, gated by the tool's approval."""
+    return Run(call, gate=True)
+
+
+def ran(step: Run, result: ToolResult) -> Ask | Settle:
+    """What follows `step`'s `result`: its settling, or (a first run that suspended) a wait."""
+    request = pending_of(result)
+    if step.answer is not None:  # a retry: one per question
+        if request is not None:
+            assert step.request is not None
+            return Settle(step.call, ToolResult.error(f"unresolved: {step.request.prompt}"))
+        return Settle(step.call, result)
+    if request is None:
+        return Settle(step.call, result)
+    problem = unstorable(step.call, request)
+    if problem is not None:
+        return Settle(step.call, ToolResult.error(f"the call cannot wait for an answer: {problem}"))
+    return Ask(step.call, request)
+
+
+def answered(step: Ask, answer: Answer | None, now: datetime) -> Run | Settle:
+    """What follows `answer` to `step`'s request (None: the time ran out before one came)."""
+    call, request = step.call, step.request
+    ended = _verdict(call.name, request, answer, now)
+    if ended is not None:
+        return Settle(call, ended)
+    assert answer is not None  # `_verdict` ends every call without one
+    if not step.approval:
+        return Run(call, answer, request)
+    data = answer.data
+    if not isinstance(data, dict) or "arguments" not in data:
+        return Run(call)  # approved as asked
+    edited = data["arguments"]
+    if not isinstance(edited, dict):
+        what = "null" if edited is None else f"a {_json_kind(edited)}"
+        message = (
+            f"invalid arguments for {call.name}: $: the approval's edited arguments are {what}, not an object"
+        )
+        return Settle(call, ToolResult.error(message))
+    return Run(ToolCall(call.id, call.name, edited))  # the handler checks them against its schema
+
+
+def timed(step: Ask, now: datetime) -> Settle | None:
+    """The settling of `step` when its request has expired by `now`, else None."""
+    return lapsed(step, now) if expired(step.request, now) else None
+
+
+def lapsed(step: Ask, now: datetime) -> Settle:
+    """The settling of `step` whose time ran out (its request's, or its whole run's sealed
+    expiry) before an answer came: as a refusal, with reason `expired`."""
+    ended = _verdict(step.call.name, step.request, None, now)
+    assert ended is not None
+    return Settle(step.call, ended)
+
+
+def gate(tool: Tool | None, call: ToolCall) -> Request | ToolResult | None:
+    """The approval `call` needs before its handler runs (`Request`), None when it needs none,
+    or the error result that settles it when its arguments cannot be asked about or stored.
+
+    `needs_approval` may be a rule over the checked arguments: arguments that fail the input
+    schema are not asked about (the run refuses them anyway), and a rule that raises asks (an
+    approval too many is the safe side).
+    """
+    if tool is None or tool.needs_approval is False:
+        return None
+    arguments = call.arguments
+    rule = tool.needs_approval
+    if rule is not True:
+        try:
+            checked = tool._prepare(arguments) if isinstance(arguments, dict) else None
+        except Exception:  # the run fails the same way, before its handler: nothing to approve
+            return None
+        if checked is None or isinstance(checked, ToolResult):
+            return None
+        try:
+            if not rule(checked):
+                return None
+        except Exception:
+            pass
+    try:  # a copy that shares nothing with the call: a later edit of one leaves the other
+        copied = _copy_json(arguments, MAX_DEPTH)
+    except (TypeError, ValueError) as exc:
+        return ToolResult.error(f"the call cannot wait for its approval: {exc}")
+    request = Request(
+        kind="approval",
+        prompt=f"Allow {tool.name} to run with these arguments?",
+        id=APPROVAL_PREFIX + secrets.token_hex(16),
+        data={"tool": tool.name, "arguments": copied},
+    )
+    problem = unstorable(call, request)
+    if problem is not None:
+        return ToolResult.error(f"the call cannot wait for its approval: {problem}")
+    return request
+
+
+def match(
+    answers: Sequence[Answer],
+    candidates: Callable[[str], Iterable[tuple[int, str]]],
+    answered: Callable[[str, str], bool],
+    first: str,
+) -> list[int]:
+    """Which waiting call each answer answers (their indices), or `ResumeError` for the whole
+    list: an answer goes to the first call, in call order, that waits on its request id and
+    has not taken an answer (two calls may ask under one fixed id: each takes one answer).
+
+    `candidates(request_id)` lists `(index, call id)` of the calls waiting on that id, in call
+    order; `answered(call_id, request_id)` says whether that call took an answer to it before.
+    An answer that finds no call is `replayed` when it, or another in the list with its id,
+    already took the call it would answer, and `mismatch` otherwise (`first` is the id of the
+    first request waited on, for the message).
+    """
+    taken: set[str] = set()
+    seen: set[str] = set()
+    picks: list[int] = []
+    for answer in answers:
+        replayed = answer.id in seen
+        seen.add(answer.id)
+        found = None
+        for index, call_id in candidates(answer.id):
+            if call_id in taken:
+                continue
+            if answered(call_id, answer.id):
+                replayed = True
+                continue
+            found = index
+            taken.add(call_id)
+            break
+        if found is None:
+            if replayed:
+                raise ResumeError("replayed", f"request {answer.id!r} was already answered")
+            raise ResumeError(
+                "mismatch",
+                f"answer {answer.id!r} does not answer the pending request {first!r}"
+                " nor any other request the run waits on",
+            )
+        picks.append(found)
+    return picks
+
+
+# -- driving one call -------------------------------------------------------------------------
+
+
+class Stop:
+    """What `Effects.ask` returns to leave the call waiting (the host stores the run)."""
+
+    def __repr__(self) -> str:
+        return "STOP"
+
+
+STOP = Stop()
+
+
+class Effects(Protocol):
+    """What a host supplies: running a handler, waiting for an answer, and the time."""
+
+    async def run(self, step: Run) -> ToolResult: ...
+
+    async def ask(self, step: Ask) -> Answer | Stop | None:
+        """The answer (None: the request expired first), or `STOP` to leave the call waiting."""
+        ...
+
+    def now(self) -> datetime: ...
+
+
+async def drive(step: Run | Ask | Settle, effects: Effects) -> Ask | Settle:
+    """Perform `step` and the steps after it until the call settles, or waits on an `Ask` for
+    which `effects.ask` returns `STOP`."""
+    while True:
+        if isinstance(step, Settle):
+            return step
+        if isinstance(step, Run):
+            step = ran(step, await effects.run(step))
+            continue
+        ended = timed(step, effects.now())
+        if ended is not None:
+            return ended
+        answer = await effects.ask(step)
+        if isinstance(answer, Stop):
+            return step
+        step = answered(step, answer, effects.now())
+
+
+# -- the rules' parts -----------------------------------------------------------------------
+
+
+def is_approval(tool_name: str, request: Request) -> bool:
+    """Whether `request` is the toolkit's own approval of a call of `tool_name` (`gate`)."""
+    data = request.data
+    return (
+        request.kind == "approval"
+        and request.id.startswith(APPROVAL_PREFIX)
+        and isinstance(data, dict)
+        and data.keys() == {"tool", "arguments"}
+        and data["tool"] == normalize_tool_name(tool_name)
+    )
+
+
+def _verdict(tool_name: str, request: Request, answer: Answer | None, now: datetime) -> ToolResult | None:
+    """The result that ends a call suspended on `request`, given `answer` (None: none came in
+    time), or None when the call runs on."""
+    if answer is not None and answer.ok and not expired(request, now):
+        return None
+    reason = "expired" if answer is None or answer.ok else answer.reason or "declined"
+    marker = {"declined": {"request": request.id, "reason": reason}}
+    if is_approval(tool_name, request):
+        tail = "" if reason == "declined" else f" ({reason})"
+        output = f"declined: the call to {tool_name} was not approved{tail}"
+        return ToolResult.error(output).with_metadata(marker)
+    return ToolResult.error(f"declined/expired: {request.prompt}").with_metadata(marker)
+
+
+#: RFC 3339's date-time: what `expiresAt` holds when a tool means an expiry the loop can read.
+_RFC3339 = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})"
+)
+_FRACTION = re.compile(r"(\.\d{6})\d+")
+
+
+def parse_time(text: str) -> datetime:
+    """An RFC 3339 date-time as an aware datetime; `ValueError` for anything else."""
+    if not _RFC3339.fullmatch(text):
+        raise ValueError(f"not an RFC 3339 date-time: {text!r}")
+    text = _FRACTION.sub(r"\1", text.upper().replace("Z", "+00:00"))
+    when = datetime.fromisoformat(text)
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def expired(request: Request, now: datetime) -> bool:
+    """Whether `request.expiresAt` has passed by `now`; an unreadable time counts as passed,
+    and an empty one as no expiry (as the upstream ports read it)."""
+    if not request.expires_at:
+        return False
+    try:
+        return parse_time(request.expires_at) <= now
+    except ValueError:
+        return True
+
+
+def unstorable(call: ToolCall, request: Request) -> str | None:
+    """Why a pending run holding `call`, waiting on `request`, could not be written (nesting
+    past the wire's limit, a value with no JSON form), or None when it can."""
+    run = RunResult.model_construct(
+        status="pending", results=[], pending=request, calls=[call], requests=[request], order=[call.id]
+    )
+    try:
+        run.to_json()
+    except (TypeError, ValueError, RecursionError) as exc:
+        return str(exc) or type(exc).__name__
+    return None
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "list"
+    return type(value).__name__
+
+
+def _copy_json(value: Any, depth: int) -> Any:
+    """A copy of the JSON value `value` (dicts and lists copied, nothing shared), iteratively;
+    `ValueError` past `depth` levels, `TypeError` for a value with no JSON form."""
+    dumps(value, max_depth=depth)  # refuses what no run could hold, without recursing in Python
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    while stack:
+        item, into, key = stack.pop()
+        if isinstance(item, dict):
+            copy: Any = dict.fromkeys(item)  # the keys in their order; the values filled below
+            stack.extend((v, copy, k) for k, v in item.items())
+        elif isinstance(item, list):
+            copy = [None] * len(item)
+            stack.extend((v, copy, i) for i, v in enumerate(item))
+        else:
+            copy = item
+        into[key] = copy
+    return root[0]
