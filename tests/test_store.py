@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 import os
 import sqlite3
@@ -31,6 +32,7 @@ from toolnexus import (
     Toolkit,
     ToolnexusError,
     ToolResult,
+    define_tool,
     pending,
     tool,
 )
@@ -472,3 +474,63 @@ async def test_a_store_of_the_first_version_is_brought_up_to_date_and_nothing_is
     [first, _] = store.pending()
     assert (await store.resume(kit, 1, Answer(first.request.id, True))).results[0].result.output == "did old"
     assert SqliteRunStore(db).pending()[0].run_id == 3, "opened again: nothing moves twice"
+
+
+# -- the decision log and policies -------------------------------------------------------------
+
+
+async def test_decisions_are_logged_hash_chained_and_a_changed_byte_is_found(tmp_path: Path) -> None:
+    store = SqliteRunStore(tmp_path / "runs.sqlite3")
+    kit = Toolkit([approve], secret=SECRET, policy_store=store.policies, decision_log=store.log)
+    for what in ("A", "B", "C"):
+        run_id = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": what})], principal="ada"))
+        [waiting] = store.pending()
+        await store.resume(
+            kit, run_id, Answer(waiting.request.id, what != "B", message="no"), principal="ada"
+        )
+    entries = list(store.log.entries())
+    assert [(e["seq"], e["kind"], e["by"]) for e in entries] == [
+        (1, "respond", "ada"),
+        (2, "decline", "ada"),
+        (3, "respond", "ada"),
+    ]
+    assert entries[1]["message"] == "no" and entries[1]["previous"] != entries[0]["previous"]
+    assert store.log.verify() is None, "a clean log holds"
+    out = io.StringIO()
+    assert store.log.export(out) == 3
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [line["seq"] for line in lines] == [1, 2, 3] and all(len(line["hash"]) == 64 for line in lines)
+    with closing(sqlite3.connect(store.path)) as conn:  # one byte changed in the second entry
+        text = conn.execute("SELECT entry FROM decisions WHERE seq = 2").fetchone()[0]
+        conn.execute(
+            "UPDATE decisions SET entry = ? WHERE seq = 2", (text.replace('"decline"', '"declinf"'),)
+        )
+        conn.commit()
+    assert store.log.verify() == 2
+    with closing(sqlite3.connect(store.path)) as conn:  # put back, then the first entry removed
+        conn.execute("UPDATE decisions SET entry = ? WHERE seq = 2", (text,))
+        conn.execute("DELETE FROM decisions WHERE seq = 1")
+        conn.commit()
+    assert store.log.verify() == 2, "the chain starts at the first entry"
+
+
+async def test_policies_are_kept_in_the_store_and_shared_by_toolkits(tmp_path: Path) -> None:
+    store = SqliteRunStore(tmp_path / "runs.sqlite3")
+    kit = Toolkit([approve], secret=SECRET, policy_store=store.policies, decision_log=store.log)
+    run_id = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "A"})]))
+    [waiting] = store.pending()
+    await store.resume(kit, run_id, Answer(waiting.request.id, True, scope="tool"))
+    # `approve` asks with its own request (it is not `needs_approval`): a question's answer makes no policy
+    assert store.policies.policies() == []
+    gated = define_tool("gated", "", None, lambda args, ctx: "ran", needs_approval=True)
+    kit = Toolkit([gated], secret=SECRET, policy_store=store.policies)
+    run_id = store.save(await kit.run_calls([ToolCall("g", "gated", {})]))
+    [waiting] = store.pending()
+    await store.resume(kit, run_id, Answer(waiting.request.id, True, scope="tool"))
+    [policy] = SqliteRunStore(store.path).policies.policies("gated")
+    assert (policy.tool, policy.approve, policy.scope) == ("gated", True, "tool")
+    other = Toolkit([gated], secret=SECRET, policy_store=SqliteRunStore(store.path).policies)
+    run = await other.run_calls([ToolCall("g", "gated", {})])
+    assert run.status == "done" and run.results[0].result.output == "ran", "another process's toolkit"
+    assert other.revoke_policy(policy.id) and store.policies.policies() == []
+    assert (await other.run_calls([ToolCall("g", "gated", {})])).status == "pending"

@@ -6,6 +6,7 @@ import inspect
 import logging
 import math
 import re
+import secrets
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from typing import Any, TypeAlias, Union, get_args, get_origin, overload
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, create_model
 from pydantic.json_schema import GenerateJsonSchema
 from pydantic_core import SchemaValidator, core_schema
-from toolnexus_wire import WireModel, dumps, json_path
+from toolnexus_wire import WireError, WireModel, dumps, json_path
 
 from ._output import Output, inferred_output
 from ._result import Answer, Request, ToolHints, ToolResult, ToolSpec
@@ -433,7 +434,7 @@ def define_tool(
     name: str,
     description: str,
     input_schema: dict[str, Any] | None,
-    handler: Handler,
+    handler: Handler | None,
     *,
     hints: ToolHints | None = None,
     needs_approval: NeedsApproval = False,
@@ -442,6 +443,12 @@ def define_tool(
     error_text: ErrorText | None = None,
 ) -> Tool:
     """A tool from a handler `(args: dict, ctx: ToolContext) -> result`, sync or async.
+
+    With `handler=None`, a person supplies the result: each call suspends on a request of kind
+    `result` (id `res-…`, `data` `{"tool", "arguments"}`, and `"schema"`: the output schema,
+    when the tool has one), and the answer's `data` is the result, as a `ToolResult`'s wire
+    form (`{"output": ..., "isError"?, "parts"?, "structuredContent"?}`): checked as the wire
+    checks it, and against the output schema. A refusal is `declined: …`, as for any question.
 
     `input_schema` is the JSON Schema of the arguments; None accepts any object.
     The schema is checked and compiled here, once. `hints` (read-only, destructive,
@@ -479,6 +486,8 @@ def define_tool(
                 f"define_tool {name!r}: strict=True, but the input schema is outside OpenAI's strict subset: "
                 + "; ".join(problems)
             )
+    if handler is None:
+        handler = _supplied(name, output_schema)
     return Tool(
         name,
         description,
@@ -493,6 +502,29 @@ def define_tool(
         error_text=error_text,
         function=handler,
     )
+
+
+def _supplied(name: str, output_schema: dict[str, Any] | None) -> Handler:
+    """The handler of a tool whose results a person supplies (`define_tool(..., handler=None)`)."""
+    from ._suspend import pending
+
+    async def supplied(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        answer = ctx.answer
+        if answer is None:
+            data: dict[str, Any] = {"tool": name, "arguments": args}
+            if output_schema is not None:
+                data["schema"] = output_schema
+            request = Request(
+                kind="result", prompt=f"The result of {name}, called with these arguments", data=data
+            )
+            return pending(request.model_copy(update={"id": "res-" + secrets.token_hex(16)}))
+        try:
+            return ToolResult.from_wire(answer.data if answer.data is not None else {})
+        except WireError as exc:
+            return ToolResult.error(f"the result supplied for {name} is not a ToolResult: {exc}")
+
+    supplied.__qualname__ = f"supplied_result[{name}]"
+    return supplied
 
 
 def _source_of(fn: Callable[..., Any]) -> str | None:

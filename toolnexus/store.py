@@ -51,6 +51,7 @@ from . import _seal
 from ._engine import parse_time
 from ._errors import ResumeError, ToolnexusError, WireError
 from ._result import Answer, Request, RunResult
+from ._sqlite_log import SqliteDecisionLog, SqlitePolicies, create_tables
 from ._toolkit import Toolkit
 
 __all__ = ["Claim", "OutcomeNotStored", "PendingRequest", "SqliteRunStore", "StoredRun"]
@@ -60,7 +61,7 @@ __all__ = ["Claim", "OutcomeNotStored", "PendingRequest", "SqliteRunStore", "Sto
 #: valid run at all).
 Status = Literal["pending", "claimed", "done", "refused", "quarantined"]
 
-_SCHEMA_VERSION = 2
+_SCHEMA_VERSION = 3
 _RUNS = """
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -194,6 +195,10 @@ class SqliteRunStore:
         self._timeout = timeout
         self._synchronous = synchronous
         self._local = threading.local()
+        #: The store's policies: `Toolkit(policy_store=store.policies)` keeps and reads them here.
+        self.policies = SqlitePolicies(self)
+        #: The store's decision log, hash-chained: `Toolkit(decision_log=store.log)` appends to it.
+        self.log = SqliteDecisionLog(self)
         if self._conn().execute("PRAGMA user_version").fetchone()[0] < _SCHEMA_VERSION:
             with self._transaction() as conn:
                 _create(conn)
@@ -422,8 +427,9 @@ class SqliteRunStore:
         answers: Answer | Iterable[Answer],
         *,
         principal: str | None = None,
+        session: str | None = None,
     ) -> RunResult:
-        """Claim the run, continue it with `toolkit.resume(run, answers, principal=...)`, store
+        """Claim the run, continue it with `toolkit.resume(run, answers, principal=..., session=...)`, store
         the outcome and return it. `answers` is one `Answer` or several, to any of the requests
         the run waits on.
 
@@ -435,7 +441,11 @@ class SqliteRunStore:
         """
         batch = _answers(answers)
         return await _under_lease(
-            self, toolkit, run_id, batch, lambda run: toolkit.resume(run, batch, principal=principal)
+            self,
+            toolkit,
+            run_id,
+            batch,
+            lambda run: toolkit.resume(run, batch, principal=principal, session=session),
         )
 
     async def expire(
@@ -590,10 +600,12 @@ def _expiry(request: Request) -> float | None:
 def _create(conn: sqlite3.Connection) -> None:
     """The tables of this version, made or brought up to date."""
     columns = {row[1] for row in conn.execute("PRAGMA table_info(runs)")}
+    waits = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'waiting'").fetchone()
     conn.execute(_RUNS)
     conn.execute(_WAITING)
     conn.execute(_INDEX)
-    if columns:  # a store of version 1
+    create_tables(conn)  # policies and the decision log (version 3)
+    if columns and waits is None:  # a store of version 1
         _migrate(conn, columns)
     conn.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
 

@@ -1,7 +1,7 @@
-# Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
+# Generated from idl/ (toolnexus schema 2.1.0, sha256 ea2cc0613ce8cb1bef2565cc4a05c35d37a551c7722b86c2a8af2c22510d9b17).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
-"""The toolnexus wire types (schema 2.0.0) as pydantic v2 models.
+"""The toolnexus wire types (schema 2.1.0) as pydantic v2 models.
 
 Every model has `to_wire`, `to_json`, `from_wire` and `from_json`. Most users
 want the `toolnexus` package, which builds on these.
@@ -23,7 +23,7 @@ from .models import (
     ToolSpec,
 )
 
-SCHEMA_VERSION = "2.0.0"
+SCHEMA_VERSION = "2.1.0"
 
 __all__ = [
     "Answer",

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
+# Generated from idl/ (toolnexus schema 2.1.0, sha256 ea2cc0613ce8cb1bef2565cc4a05c35d37a551c7722b86c2a8af2c22510d9b17).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """The fast paths of `to_json` and `from_json`, written out field by field from the IDL.
 
@@ -25,7 +25,8 @@ from ._speed import sound as _sound
 __all__: list[str] = []
 
 _PATTERN_0 = check_for("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$")
-_PATTERN_1 = check_for("^[A-Za-z0-9_-]+$")
+_PATTERN_1 = check_for("^(once|turn|tool|principal|session:\\S.*)$")
+_PATTERN_2 = check_for("^[A-Za-z0-9_-]+$")
 
 
 def _decode_ContentPart(d: Any) -> Any:
@@ -202,7 +203,23 @@ def _decode_Answer(d: Any) -> Any:
             return None
         reason = v
         fields_set.add("reason")
-    values = {"id": id, "ok": ok, "data": data, "reason": reason}
+    v = d.get("message", _MISS)
+    if v is _MISS:
+        message: Any = None
+    else:
+        if type(v) is not str or len(v) < 1:
+            return None
+        message = v
+        fields_set.add("message")
+    v = d.get("scope", _MISS)
+    if v is _MISS:
+        scope: Any = None
+    else:
+        if type(v) is not str or not _PATTERN_1(v):
+            return None
+        scope = v
+        fields_set.add("scope")
+    values = {"id": id, "ok": ok, "data": data, "reason": reason, "message": message, "scope": scope}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_Answer}
         if not _sound(extra, _FREE_DEPTH):
@@ -213,7 +230,7 @@ def _decode_Answer(d: Any) -> Any:
     return _new_model(models.Answer, values, fields_set, extra)
 
 
-_KNOWN_Answer = frozenset({"id", "ok", "data", "reason"})
+_KNOWN_Answer = frozenset({"id", "ok", "data", "reason", "message", "scope"})
 
 
 def _decode_ToolResult(d: Any) -> Any:
@@ -338,7 +355,7 @@ def _decode_ToolSpec(d: Any) -> Any:
     v = d.get("name", _MISS)
     if v is _MISS:
         return None
-    if type(v) is not str or not _PATTERN_1(v):
+    if type(v) is not str or not _PATTERN_2(v):
         return None
     name = v
     fields_set.add("name")
@@ -697,6 +714,16 @@ def _json_Answer(m: Any) -> dict[str, Any] | None:
         if type(reason_v) is not str:
             return None
         out["reason"] = reason_v
+    if m.message is not None:
+        message_v = m.message
+        if type(message_v) is not str:
+            return None
+        out["message"] = message_v
+    if m.scope is not None:
+        scope_v = m.scope
+        if type(scope_v) is not str:
+            return None
+        out["scope"] = scope_v
     extra = m.__pydantic_extra__
     if extra:
         if not _plain(extra, _FREE_DEPTH):

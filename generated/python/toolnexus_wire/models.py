@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
+# Generated from idl/ (toolnexus schema 2.1.0, sha256 ea2cc0613ce8cb1bef2565cc4a05c35d37a551c7722b86c2a8af2c22510d9b17).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 from __future__ import annotations
@@ -165,6 +165,8 @@ class Answer(AnswerBase):
         ok: True when the request was granted or answered; false when it was declined, cancelled or expired.
         data: What the person supplied, such as the input asked for.
         reason: Why the answer is not ok: `declined`, `cancelled` or `expired`.
+        message: Why the answer refuses, in words for the model: the call's result then reads `declined: <message>` (its first 1,000 characters, then `…`, when it is longer). Ignored on an answer that is `ok`.
+        scope: How far the decision reaches: `once` (this call; the default), `turn` (every call to the same tool that waits on an approval in this turn), `session:<id>` (every call to the same tool in the host's session `<id>`), `principal` (every call to the same tool made for the same principal), `tool` (every call to the same tool). A decision beyond the turn is kept by the host as a policy, which expires, and which the host can list and revoke.
 
     Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
@@ -180,9 +182,16 @@ class Answer(AnswerBase):
         ok: bool,
         data: dict[str, Any] | None = None,
         reason: Literal["declined", "cancelled", "expired"] | None = None,
+        message: str | None = None,
+        scope: str | None = None,
     ) -> None:
         """A `Answer` from Python values; an optional field left as None is absent on the wire."""
-        BaseModel.__init__(self, id=id, ok=ok, **given(data=data, reason=reason))
+        BaseModel.__init__(
+            self,
+            id=id,
+            ok=ok,
+            **given(data=data, reason=reason, message=message, scope=scope),
+        )
 
     id: str
     """
@@ -199,6 +208,16 @@ class Answer(AnswerBase):
     reason: Literal["declined", "cancelled", "expired"] | None = None
     """
     Why the answer is not ok: `declined`, `cancelled` or `expired`.
+    """
+    message: Annotated[str | None, Field(min_length=1)] = None
+    """
+    Why the answer refuses, in words for the model: the call's result then reads `declined: <message>` (its first 1,000 characters, then `…`, when it is longer). Ignored on an answer that is `ok`.
+    """
+    scope: Annotated[
+        str | None, Field(pattern="^(once|turn|tool|principal|session:\\S.*)$")
+    ] = None
+    """
+    How far the decision reaches: `once` (this call; the default), `turn` (every call to the same tool that waits on an approval in this turn), `session:<id>` (every call to the same tool in the host's session `<id>`), `principal` (every call to the same tool made for the same principal), `tool` (every call to the same tool). A decision beyond the turn is kept by the host as a policy, which expires, and which the host can list and revoke.
     """
 
 

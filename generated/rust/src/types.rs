@@ -1,7 +1,7 @@
-// Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
+// Generated from idl/ (toolnexus schema 2.1.0, sha256 ea2cc0613ce8cb1bef2565cc4a05c35d37a551c7722b86c2a8af2c22510d9b17).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
-//! The wire types of the toolnexus schema 2.0.0, one struct per IDL file.
+//! The wire types of the toolnexus schema 2.1.0, one struct per IDL file.
 //!
 //! Emitting and parsing are written out below field by field from the IDL. Emitting
 //! (each type's `Serialize`) first checks the value's nesting without recursing, then
@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 use crate::wire::{self, JsonPath, Nest, Nesting, StringRule, Wire, WireError};
 
 /// The version of the schema these types were generated from.
-pub const SCHEMA_VERSION: &str = "2.0.0";
+pub const SCHEMA_VERSION: &str = "2.1.0";
 
 /// The names of the wire types, in the order of the IDL manifest.
 pub const TYPE_NAMES: [&str; 9] = [
@@ -58,6 +58,14 @@ static CONTENT_PART_DATA: StringRule = StringRule::new(
 );
 
 static REQUEST_KIND: StringRule = StringRule::new(1, None);
+
+static ANSWER_MESSAGE: StringRule = StringRule::new(1, None);
+
+static ANSWER_SCOPE: StringRule = StringRule::translated(
+    0,
+    "^(once|turn|tool|principal|session:\\S.*)$",
+    "^(once|turn|tool|principal|session:[^\\t\\n\\x0B\\x0C\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}][^\\n\\r\\x{2028}\\x{2029}]*)$",
+);
 
 static TOOL_SPEC_NAME: StringRule = StringRule::new(0, Some("^[A-Za-z0-9_-]+$"));
 
@@ -328,6 +336,17 @@ pub struct Answer {
     pub data: Option<Map<String, Value>>,
     /// Why the answer is not ok: `declined`, `cancelled` or `expired`.
     pub reason: Option<AnswerReason>,
+    /// Why the answer refuses, in words for the model: the call's result then reads `declined:
+    /// <message>` (its first 1,000 characters, then `…`, when it is longer). Ignored on an
+    /// answer that is `ok`.
+    pub message: Option<String>,
+    /// How far the decision reaches: `once` (this call; the default), `turn` (every call to the
+    /// same tool that waits on an approval in this turn), `session:<id>` (every call to the
+    /// same tool in the host's session `<id>`), `principal` (every call to the same tool made
+    /// for the same principal), `tool` (every call to the same tool). A decision beyond the
+    /// turn is kept by the host as a policy, which expires, and which the host can list and
+    /// revoke.
+    pub scope: Option<String>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
@@ -340,6 +359,8 @@ impl Answer {
         let mut ok = None;
         let mut data = None;
         let mut reason = None;
+        let mut message = None;
+        let mut scope = None;
         let mut extra = Map::new();
         for (key, value) in wire::object(value, at)? {
             match key.as_str() {
@@ -359,6 +380,14 @@ impl Answer {
                     let at = &at.key("reason");
                     reason = Some(AnswerReason::parse_at(value, at)?);
                 }
+                "message" => {
+                    let at = &at.key("message");
+                    message = Some(wire::checked_string(value, at, &ANSWER_MESSAGE)?);
+                }
+                "scope" => {
+                    let at = &at.key("scope");
+                    scope = Some(wire::checked_string(value, at, &ANSWER_SCOPE)?);
+                }
                 _ => {
                     extra.insert(key, value);
                 }
@@ -369,6 +398,8 @@ impl Answer {
             ok: ok.ok_or_else(|| wire::missing(at, "ok"))?,
             data,
             reason,
+            message,
+            scope,
             extra,
         })
     }
@@ -395,6 +426,12 @@ impl Serialize for Answer {
         }
         if self.reason.is_some() {
             map.serialize_entry("reason", &self.reason)?;
+        }
+        if self.message.is_some() {
+            map.serialize_entry("message", &self.message)?;
+        }
+        if self.scope.is_some() {
+            map.serialize_entry("scope", &self.scope)?;
         }
         for (key, value) in &self.extra {
             map.serialize_entry(key, value)?;
@@ -1312,6 +1349,7 @@ mod tests {
     #[test]
     fn patterns_compile() {
         assert!(super::CONTENT_PART_DATA.regex().is_some());
+        assert!(super::ANSWER_SCOPE.regex().is_some());
         assert!(super::TOOL_SPEC_NAME.regex().is_some());
     }
 }

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
+// Generated from idl/ (toolnexus schema 2.1.0, sha256 ea2cc0613ce8cb1bef2565cc4a05c35d37a551c7722b86c2a8af2c22510d9b17).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what
@@ -215,8 +215,10 @@ export function toJsonRequest(value: Request): string {
 
 // ---------------------------------------------------------------------------------- Answer
 
-const ANSWER_KEYS: ReadonlySet<string> = new Set(["id", "ok", "data", "reason"]);
+const ANSWER_KEYS: ReadonlySet<string> = new Set(["id", "ok", "data", "reason", "message", "scope"]);
 const ANSWER_REASON = ["declined", "cancelled", "expired"] as const;
+const ANSWER_MESSAGE: StringRule = { minLength: 1 };
+const ANSWER_SCOPE: StringRule = { pattern: patternFor("^(once|turn|tool|principal|session:\\S.*)$") };
 
 /**
  * Reads an `Answer` from a JSON value (as `readJson` or `JSON.parse` return it),
@@ -237,6 +239,12 @@ export function parseAnswer(value: unknown, path: string = "$"): Answer {
   if (has(src, "reason")) {
     out["reason"] = expectEnum(src["reason"], path + ".reason", ANSWER_REASON);
   }
+  if (has(src, "message")) {
+    out["message"] = expectString(src["message"], path + ".message", ANSWER_MESSAGE);
+  }
+  if (has(src, "scope")) {
+    out["scope"] = expectString(src["scope"], path + ".scope", ANSWER_SCOPE);
+  }
   return keepUnknown(src, out, ANSWER_KEYS, path);
 }
 
@@ -255,6 +263,12 @@ export function toWireAnswer(value: Answer, path: string = "$"): JsonObject {
   }
   if (has(src, "reason")) {
     out["reason"] = expectEnum(src["reason"], path + ".reason", ANSWER_REASON);
+  }
+  if (has(src, "message")) {
+    out["message"] = expectString(src["message"], path + ".message", ANSWER_MESSAGE);
+  }
+  if (has(src, "scope")) {
+    out["scope"] = expectString(src["scope"], path + ".scope", ANSWER_SCOPE);
   }
   return keepUnknown(src, out, ANSWER_KEYS, path);
 }

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
+// Generated from idl/ (toolnexus schema 2.1.0, sha256 ea2cc0613ce8cb1bef2565cc4a05c35d37a551c7722b86c2a8af2c22510d9b17).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/typescript/src/links.ts (hand-written, copied verbatim).
 // codegen: copy

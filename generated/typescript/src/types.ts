@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.0.0, sha256 461a9de12d0e88502ec770c4cc9f8ca6758166a502c211ad64e864efce9b199f).
+// Generated from idl/ (toolnexus schema 2.1.0, sha256 ea2cc0613ce8cb1bef2565cc4a05c35d37a551c7722b86c2a8af2c22510d9b17).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // One interface per wire type. Property names are the wire keys; an optional property is
@@ -96,6 +96,20 @@ export interface Answer {
   data?: { [key: string]: JsonValue };
   /** Why the answer is not ok: `declined`, `cancelled` or `expired`. */
   reason?: "declined" | "cancelled" | "expired";
+  /**
+   * Why the answer refuses, in words for the model: the call's result then reads `declined:
+   * <message>` (its first 1,000 characters, then `…`, when it is longer). Ignored on an answer that
+   * is `ok`.
+   */
+  message?: string;
+  /**
+   * How far the decision reaches: `once` (this call; the default), `turn` (every call to the same
+   * tool that waits on an approval in this turn), `session:<id>` (every call to the same tool in
+   * the host's session `<id>`), `principal` (every call to the same tool made for the same
+   * principal), `tool` (every call to the same tool). A decision beyond the turn is kept by the
+   * host as a policy, which expires, and which the host can list and revoke.
+   */
+  scope?: string;
 }
 
 /**
