@@ -74,6 +74,7 @@ __all__ = [
     "answered",
     "applicable",
     "by_policy",
+    "cancelled",
     "decided",
     "drive",
     "expired",
@@ -567,6 +568,13 @@ async def drive(step: Run | Ask | Settle, effects: Effects) -> Ask | Settle:
         after = answered(step, answer, effects.now())
         effects.decide(step, answer, after)
         step = after
+
+
+def cancelled(call: ToolCall) -> ToolResult:
+    """The result of a call the host cancelled while it ran: a refusal with reason `cancelled`
+    (its idempotency key stays the call's: a run again takes effect once)."""
+    marker = {"declined": {"call": call.id, "reason": "cancelled"}}
+    return ToolResult.error(f"declined: the call to {call.name} was cancelled").with_metadata(marker)
 
 
 # -- the rules' parts -----------------------------------------------------------------------

@@ -56,7 +56,8 @@ class ToolContext:
     an answer and any process that resumes the run: a tool with side effects passes it to
     the system it changes, so that a call run twice takes effect once. The toolkit derives
     it from the turn's call ids and the call's id; it is empty when the tool is called directly.
-    `on_progress` receives what the tool reports through `progress`.
+    `on_progress` receives what the tool reports through `progress`, and `on_partial` the
+    partial results it reports through `partial` (or yields, as an async generator).
     """
 
     timeout: float | None = None
@@ -65,6 +66,7 @@ class ToolContext:
     call_id: str = ""
     idempotency_key: str = ""
     on_progress: ProgressHook | None = None
+    on_partial: Callable[[ToolResult], None] | None = None
 
     def __post_init__(self) -> None:
         if self.timeout is not None and (
@@ -87,6 +89,18 @@ class ToolContext:
             raise TypeError(f"progress takes a str message, got {type(message).__name__}")
         if self.on_progress is not None:
             self.on_progress(float(fraction), message)
+
+    def partial(self, result: ToolResult | str) -> None:
+        """Report the result so far (a `ToolResult`, or text): it reaches `Toolkit(on_event=...)`
+        and a served MCP client's progress notifications, never the model; the call's result
+        replaces it. A handler that is an async generator reports each value it yields this
+        way, as it yields it; its last value is also its result."""
+        if isinstance(result, str):
+            result = ToolResult.ok(result)
+        if not isinstance(result, ToolResult):
+            raise TypeError(f"partial takes a ToolResult or a str, got {type(result).__name__}")
+        if self.on_partial is not None:
+            self.on_partial(result)
 
 
 _DEFAULT_CONTEXT = ToolContext()
@@ -186,6 +200,7 @@ class Tool:
         "_handler",
         "_is_async",
         "_output",
+        "_stream",
         "description",
         "error_text",
         "hints",
@@ -206,6 +221,7 @@ class Tool:
         check: Callable[[dict[str, Any]], tuple[dict[str, Any], list[str]]] | None,
         source: str | None = None,
         is_async: bool | None = None,
+        stream: bool | None = None,
         copy_args: bool = True,
         hints: ToolHints | None = None,
         needs_approval: NeedsApproval = False,
@@ -242,8 +258,12 @@ class Tool:
         self._output = output
         # `copy_args`: the handler may be given the caller's dicts and lists, so it gets a copy.
         self._copy = _copy_args if copy_args else None
+        # `stream`: the handler is an async generator (each value a partial; the last the result).
+        self._stream = inspect.isasyncgenfunction(handler) if stream is None else stream
         # `is_async`: the handler returns an awaitable, though it may be a plain function.
-        self._is_async = inspect.iscoroutinefunction(handler) if is_async is None else is_async
+        self._is_async = (
+            inspect.iscoroutinefunction(handler) if is_async is None else is_async
+        ) and not self._stream
 
     def __repr__(self) -> str:
         return f"<Tool {self.name!r}>"
@@ -357,6 +377,8 @@ class Tool:
     async def _run(self, args: dict[str, Any], ctx: ToolContext) -> Any:
         if self._is_async:
             return await self._handler(args, ctx)
+        if self._stream:
+            return await self._drain(self._handler(args, ctx), ctx)
         import asyncio  # here, not at the top: `import toolnexus` stays cheap
 
         value = await asyncio.to_thread(_in_thread, self._handler, args, ctx)
@@ -365,6 +387,19 @@ class Tool:
         if inspect.isawaitable(value):  # a plain function that returned a coroutine
             value = await value
         return value
+
+    async def _drain(self, values: Any, ctx: ToolContext) -> Any:
+        """The last value of an async generator handler; each value is reported as it comes, as
+        the result so far (`ctx.partial`, as `call` would make a result of it), and the last is
+        the call's result too (nothing waits for the next value to know which is last)."""
+        last: Any = _NOTHING
+        async for value in values:
+            ctx.partial(value if isinstance(value, ToolResult) else _as_result(value))
+            last = value
+        return "" if last is _NOTHING else last
+
+
+_NOTHING = object()
 
 
 class _Raised:
@@ -711,6 +746,7 @@ def _from_function(
         check=check,
         source=_source_of(fn),
         is_async=inspect.iscoroutinefunction(fn),
+        stream=inspect.isasyncgenfunction(fn),
         copy_args=copy_args,
         hints=tool_hints,
         needs_approval=needs_approval,

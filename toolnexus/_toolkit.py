@@ -14,6 +14,7 @@ import asyncio
 import copy
 import functools
 import inspect
+import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeAlias
@@ -27,6 +28,7 @@ from ._engine import (
     Settle,
     Stop,
     answered,
+    cancelled,
     drive,
     lapsed,
     reached,
@@ -34,13 +36,15 @@ from ._engine import (
 )
 from ._errors import ResumeError
 from ._policies import DecisionLog, Decisions, PolicyStore
-from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
+from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolEvent, ToolResult
 from ._seal import SealKey, key_set
 from ._stored import Turn, legacy_seal_v2
 from ._suspend import pending, pending_of
 from ._tool import Tool, ToolContext, normalize_tool_name
 
-__all__ = ["Clock", "ProgressHook", "ResultHook", "Toolkit", "WaitFor"]
+logger = logging.getLogger("toolnexus")
+
+__all__ = ["Clock", "EventHook", "ProgressHook", "ResultHook", "Toolkit", "WaitFor"]
 
 #: Answers a request during `run_calls`; sync (run off the event loop) or async.
 WaitFor: TypeAlias = Callable[[Request], "Answer | Awaitable[Answer]"]
@@ -48,6 +52,8 @@ WaitFor: TypeAlias = Callable[[Request], "Answer | Awaitable[Answer]"]
 ResultHook: TypeAlias = Callable[[str, ToolResult], None]
 #: `on_progress(call_id, fraction, message)`: what a tool reports through `ToolContext.progress`.
 ProgressHook: TypeAlias = Callable[[str, float, str], None]
+#: `on_event(event)`: what a running call reports (progress, a partial result), as a `ToolEvent`.
+EventHook: TypeAlias = Callable[[ToolEvent], None]
 #: The time, as an aware datetime (`Toolkit(clock=...)`; the wall clock by default).
 Clock: TypeAlias = Callable[[], datetime]
 
@@ -91,12 +97,17 @@ class Toolkit:
         policy_store: PolicyStore | None = None,
         decision_log: DecisionLog | None = None,
         policy_lifetime: float = 8 * 3600,
+        on_event: EventHook | None = None,
+        cancel_grace: float = 5.0,
     ) -> None:
         self._tools: dict[str, Tool] = {}
         self._on_result = on_result
         self._on_progress = on_progress
         self._clock = clock or _wall_clock
         self._decisions = Decisions(policy_store, decision_log, policy_lifetime)
+        self._on_event = on_event
+        self._cancel_grace = cancel_grace
+        self._running: dict[str, list[_Running]] = {}  # by call id: the handler runs under way
         self._errors = 0
         keys, active = key_set(secret, secrets, active_key)
         self._book = RunBook(keys, active, lambda: int(self._clock().timestamp() * 1000))
@@ -105,8 +116,6 @@ class Toolkit:
 
     def __repr__(self) -> str:
         return f"<Toolkit {list(self._tools)!r}>"
-
-    # -- registry -----------------------------------------------------------------
 
     def register(self, tool: Tool) -> Tool:
         """Add `tool` and return it as registered.
@@ -152,6 +161,18 @@ class Toolkit:
         """The time by this toolkit's clock."""
         return self._clock()
 
+    def cancel(self, call_id: str, *, turn_id: str | None = None) -> bool:
+        """Cancel the running handler of the call `call_id` (of the turn `turn_id`, when given):
+        it gets `asyncio.CancelledError`, and the call settles as `declined: the call to <tool>
+        was cancelled` (reason `cancelled`). A handler that ignores it is abandoned after
+        `cancel_grace` seconds (a sync one always is: a thread cannot be stopped). False when no
+        such call runs here."""
+        found = [r for r in self._running.get(call_id, ()) if turn_id is None or r.turn == turn_id]
+        for running in found:
+            if not running.asked.done():
+                running.asked.set_result(None)
+        return bool(found)
+
     def policies(self, tool: str | None = None) -> list[Policy]:
         """The decisions kept beyond their turn (`Answer.scope`), of `tool` when given, expired
         ones too; each approves or refuses the later calls it covers without asking."""
@@ -191,6 +212,7 @@ class Toolkit:
         idempotency_key: str = "",
         timeout: float | None = None,
         on_progress: Callable[[float, str], None] | None = None,
+        on_partial: Callable[[ToolResult], None] | None = None,
         session: str | None = None,
         principal: str | None = None,
     ) -> ToolResult:
@@ -214,6 +236,7 @@ class Toolkit:
             call_id=call.id,
             idempotency_key=idempotency_key,
             on_progress=on_progress,
+            on_partial=on_partial,
         )
         return await self.execute(call.name, call.arguments, ctx)
 
@@ -332,13 +355,10 @@ class Toolkit:
     # -- for tests of runs stored by earlier versions ----------------------------------------
 
     @property
-    def _key(self) -> SealKey | None:
-        """The active key (tests seal runs as earlier versions did with it)."""
+    def _key(self) -> SealKey | None:  # the active key, to seal runs as earlier versions did
         return self._book.active
 
-    def _seal_of(self, run: RunResult) -> str:
-        """The version-2 seal `run` gets from the active key, as a run stored before version 3
-        carries it (`NotJSON` when it has a value without a JSON form)."""
+    def _seal_of(self, run: RunResult) -> str:  # the version-2 seal of `run`, as earlier versions wrote it
         assert self._book.active is not None
         return legacy_seal_v2(self._book.active, run)
 
@@ -369,21 +389,70 @@ class _Effects:
         self._decisions: list[tuple[Ask, Answer]] = []  # the turn's decisions, for `reached`
 
     async def run(self, step: Run) -> ToolResult:
-        call = step.call
-        key = self._turn.idempotency_key(call.id)
-        report = None
-        if self._progress is not None:
-            report = functools.partial(_both, self._progress, self._kit.on_progress, call.id)
-        return await self._kit.perform(
-            call,
-            answer=step.answer,
-            request=step.request,
-            gate_first=step.gate,
-            idempotency_key=key,
-            on_progress=report,
-            session=self._session,
-            principal=self._principal,
+        kit, call = self._kit, step.call
+        on_progress, on_partial = self._reports(call.id)
+        task = asyncio.ensure_future(
+            kit.perform(
+                call,
+                answer=step.answer,
+                request=step.request,
+                gate_first=step.gate,
+                idempotency_key=self._turn.idempotency_key(call.id),
+                on_progress=on_progress,
+                on_partial=on_partial,
+                session=self._session,
+                principal=self._principal,
+            )
         )
+        running = _Running(self._turn.tid, task)
+        kit._running.setdefault(call.id, []).append(running)
+        try:
+            waited: set[asyncio.Future[Any]] = {task, running.asked}
+            await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
+            if task.done():
+                return task.result()
+            task.cancel()  # the host cancelled it (`Toolkit.cancel`)
+            await asyncio.wait({task}, timeout=kit._cancel_grace)
+            if not task.done():
+                logger.warning(
+                    "the handler of %s (%s) ignored its cancellation: abandoned", call.id, call.name
+                )
+            return cancelled(call)
+        except BaseException:
+            task.cancel()
+            raise
+        finally:
+            running.asked.cancel()
+            runs = kit._running.get(call.id, [])
+            if running in runs:
+                runs.remove(running)
+            if not runs:
+                kit._running.pop(call.id, None)
+
+    def _reports(
+        self, call_id: str
+    ) -> tuple[Callable[[float, str], None] | None, Callable[[ToolResult], None] | None]:
+        """The progress and partial-result hooks of one call: the turn's `progress`, the
+        toolkit's `on_progress`, and `on_event`."""
+        kit = self._kit
+        turn_hook, kit_hook, events = self._progress, kit.on_progress, kit._on_event
+        if turn_hook is None and kit_hook is None and events is None:
+            return None, None
+
+        def progress(fraction: float, message: str) -> None:
+            if turn_hook is not None:
+                turn_hook(call_id, fraction, message)
+            if kit_hook is not None:
+                kit_hook(call_id, fraction, message)
+            if events is not None:
+                event = ToolEvent(call_id=call_id, percent=round(fraction * 100))
+                events(event.model_copy(update={"message": message}) if message else event)
+
+        def partial(result: ToolResult) -> None:
+            if events is not None:
+                events(ToolEvent(call_id=call_id, partial=result))
+
+        return progress, partial
 
     async def ask(self, step: Ask) -> Answer | Stop | None:
         if self._wait_for is None or self._lock is None:
@@ -415,10 +484,15 @@ async def _ask(wait_for: WaitFor, request: Request) -> Answer:
     return answer
 
 
-def _both(turn: ProgressHook, kit: ProgressHook | None, call_id: str, fraction: float, message: str) -> None:
-    turn(call_id, fraction, message)
-    if kit is not None:
-        kit(call_id, fraction, message)
+class _Running:
+    """One handler run under way: its turn's id, its task, and the future `Toolkit.cancel` sets."""
+
+    __slots__ = ("asked", "task", "turn")
+
+    def __init__(self, turn: str, task: asyncio.Future[ToolResult]) -> None:
+        self.turn = turn
+        self.task = task
+        self.asked: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
 
 def _item(outcome: Ask | Settle) -> ToolCallResult:

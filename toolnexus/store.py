@@ -195,10 +195,8 @@ class SqliteRunStore:
         self._timeout = timeout
         self._synchronous = synchronous
         self._local = threading.local()
-        #: The store's policies: `Toolkit(policy_store=store.policies)` keeps and reads them here.
-        self.policies = SqlitePolicies(self)
-        #: The store's decision log, hash-chained: `Toolkit(decision_log=store.log)` appends to it.
-        self.log = SqliteDecisionLog(self)
+        self.policies = SqlitePolicies(self)  #: `Toolkit(policy_store=store.policies)`
+        self.log = SqliteDecisionLog(self)  #: `Toolkit(decision_log=store.log)`: hash-chained
         if self._conn().execute("PRAGMA user_version").fetchone()[0] < _SCHEMA_VERSION:
             with self._transaction() as conn:
                 _create(conn)
@@ -283,12 +281,8 @@ class SqliteRunStore:
 
     def ids(self, status: Status | None = None) -> list[int]:
         """The ids of the stored runs (with that status, when given), oldest first."""
-        conn = self._conn()
-        if status is None:
-            rows = conn.execute("SELECT id FROM runs ORDER BY id").fetchall()
-        else:
-            rows = conn.execute("SELECT id FROM runs WHERE status = ? ORDER BY id", (status,)).fetchall()
-        return [row[0] for row in rows]
+        where, args = ("", ()) if status is None else (" WHERE status = ?", (status,))
+        return [row[0] for row in self._conn().execute(f"SELECT id FROM runs{where} ORDER BY id", args)]
 
     def pending(self) -> list[PendingRequest]:
         """Every request the pending runs wait on: oldest run first, each run's in call order

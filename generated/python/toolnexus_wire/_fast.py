@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.1.0, sha256 ea2cc0613ce8cb1bef2565cc4a05c35d37a551c7722b86c2a8af2c22510d9b17).
+# Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """The fast paths of `to_json` and `from_json`, written out field by field from the IDL.
 
@@ -612,6 +612,56 @@ def _decode_RunResult(d: Any) -> Any:
 _KNOWN_RunResult = frozenset({"status", "results", "pending", "calls", "requests", "order", "turn", "seal"})
 
 
+def _decode_ToolEvent(d: Any) -> Any:
+    """A `ToolEvent` from orjson's parse of its JSON, or None to let the validator decide."""
+    if type(d) is not dict:
+        return None
+    fields_set: set[str] = set()
+    v = d.get("callId", _MISS)
+    if v is _MISS:
+        return None
+    if type(v) is not str:
+        return None
+    call_id = v
+    fields_set.add("call_id")
+    v = d.get("percent", _MISS)
+    if v is _MISS:
+        percent: Any = None
+    else:
+        if type(v) is not int:
+            return None
+        percent = v
+        fields_set.add("percent")
+    v = d.get("message", _MISS)
+    if v is _MISS:
+        message: Any = None
+    else:
+        if type(v) is not str:
+            return None
+        message = v
+        fields_set.add("message")
+    v = d.get("partial", _MISS)
+    if v is _MISS:
+        partial: Any = None
+    else:
+        partial = _decode_ToolResult(v)
+        if partial is None:
+            return None
+        fields_set.add("partial")
+    values = {"call_id": call_id, "percent": percent, "message": message, "partial": partial}
+    if len(d) > len(fields_set):
+        extra = {k: v for k, v in d.items() if k not in _KNOWN_ToolEvent}
+        if not _sound(extra, _FREE_DEPTH):
+            return None
+        fields_set.update(extra)  # pydantic counts unknown keys as set fields too
+    else:
+        extra = {}
+    return _new_model(models.ToolEvent, values, fields_set, extra)
+
+
+_KNOWN_ToolEvent = frozenset({"callId", "percent", "message", "partial"})
+
+
 def _json_ContentPart(m: Any) -> dict[str, Any] | None:
     """The wire form of `m`, as `_serde` writes it, or None when orjson would not write it
     byte for byte as `json` does."""
@@ -945,6 +995,37 @@ def _json_RunResult(m: Any) -> dict[str, Any] | None:
     return out
 
 
+def _json_ToolEvent(m: Any) -> dict[str, Any] | None:
+    """The wire form of `m`, as `_serde` writes it, or None when orjson would not write it
+    byte for byte as `json` does."""
+    out: dict[str, Any] = {}
+    call_id_v = m.call_id
+    if type(call_id_v) is not str:
+        return None
+    out["callId"] = call_id_v
+    if m.percent is not None:
+        percent_v = m.percent
+        if type(percent_v) is not int or not _INT_MIN <= percent_v <= _INT_MAX:
+            return None
+        out["percent"] = percent_v
+    if m.message is not None:
+        message_v = m.message
+        if type(message_v) is not str:
+            return None
+        out["message"] = message_v
+    if m.partial is not None:
+        partial_v = _json_ToolResult(m.partial)
+        if partial_v is None:
+            return None
+        out["partial"] = partial_v
+    extra = m.__pydantic_extra__
+    if extra:
+        if not _plain(extra, _FREE_DEPTH):
+            return None
+        out.update(extra)
+    return out
+
+
 install(
     {
         models.ContentPart: _decode_ContentPart,
@@ -956,6 +1037,7 @@ install(
         models.ToolCall: _decode_ToolCall,
         models.ToolCallResult: _decode_ToolCallResult,
         models.RunResult: _decode_RunResult,
+        models.ToolEvent: _decode_ToolEvent,
     },
     {
         models.ContentPart: _json_ContentPart,
@@ -967,5 +1049,6 @@ install(
         models.ToolCall: _json_ToolCall,
         models.ToolCallResult: _json_ToolCallResult,
         models.RunResult: _json_RunResult,
+        models.ToolEvent: _json_ToolEvent,
     },
 )

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.1.0, sha256 ea2cc0613ce8cb1bef2565cc4a05c35d37a551c7722b86c2a8af2c22510d9b17).
+# Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """Each wire type's JSON Schema from the IDL: what pydantic gives on every path."""
 
@@ -360,6 +360,33 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
    "results"
   ],
   "additionalProperties": true
+ },
+ "ToolEvent": {
+  "title": "ToolEvent",
+  "description": "What a running call reports before its result: how far it has got, in words, and a partial result. A host relays it (to a UI, as MCP progress, as Temporal heartbeat details); it never reaches the model, and the call's result replaces every partial.",
+  "type": "object",
+  "properties": {
+   "callId": {
+    "description": "The id of the `ToolCall` that is running.",
+    "type": "string"
+   },
+   "percent": {
+    "description": "How far the call has got, in whole percent (0 to 100; a tool reports a fraction, which is rounded).",
+    "type": "integer"
+   },
+   "message": {
+    "description": "What the call is doing, in a few words.",
+    "type": "string"
+   },
+   "partial": {
+    "description": "The result so far, as the tool yields it; the call's last value is its result.",
+    "$ref": "#/$defs/ToolResult"
+   }
+  },
+  "required": [
+   "callId"
+  ],
+  "additionalProperties": true
  }
 }""")
 
@@ -374,6 +401,7 @@ install_schemas(
         models.ToolCall: "ToolCall",
         models.ToolCallResult: "ToolCallResult",
         models.RunResult: "RunResult",
+        models.ToolEvent: "ToolEvent",
     },
     _SCHEMAS,
 )

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.1.0, sha256 ea2cc0613ce8cb1bef2565cc4a05c35d37a551c7722b86c2a8af2c22510d9b17).
+# Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 """Wire encoders, one per type, written out field by field from the IDL.
@@ -168,6 +168,22 @@ def _encode_RunResult(m: models.RunResult) -> dict[str, Any]:
     return out
 
 
+def _encode_ToolEvent(m: models.ToolEvent) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "callId": m.call_id,
+    }
+    if m.percent is not None:
+        out["percent"] = m.percent
+    if m.message is not None:
+        out["message"] = m.message
+    if m.partial is not None:
+        out["partial"] = _encode_ToolResult(m.partial)
+    extra = m.__pydantic_extra__
+    if extra:
+        out.update(extra)
+    return out
+
+
 install_encoders(
     {
         models.ContentPart: _encode_ContentPart,
@@ -179,5 +195,6 @@ install_encoders(
         models.ToolCall: _encode_ToolCall,
         models.ToolCallResult: _encode_ToolCallResult,
         models.RunResult: _encode_RunResult,
+        models.ToolEvent: _encode_ToolEvent,
     }
 )

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.1.0, sha256 ea2cc0613ce8cb1bef2565cc4a05c35d37a551c7722b86c2a8af2c22510d9b17).
+# Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from toolnexus_wire._bases import (
     RunResultBase,
     ToolCallBase,
     ToolCallResultBase,
+    ToolEventBase,
     ToolHintsBase,
     ToolResultBase,
     ToolSpecBase,
@@ -530,4 +531,54 @@ class RunResult(RunResultBase):
     seal: str | None = None
     """
     A tamper-evident seal over `results`, `pending`, `calls`, `requests`, `order` and `turn`, present when the host runs with a secret; `resume` rejects a run whose seal does not match.
+    """
+
+
+class ToolEvent(ToolEventBase):
+    """
+    What a running call reports before its result: how far it has got, in words, and a partial result. A host relays it (to a UI, as MCP progress, as Temporal heartbeat details); it never reaches the model, and the call's result replaces every partial.
+
+    Fields (wire key in brackets where it differs):
+        call_id [callId]: The id of the `ToolCall` that is running.
+        percent: How far the call has got, in whole percent (0 to 100; a tool reports a fraction, which is rounded).
+        message: What the call is doing, in a few words.
+        partial: The result so far, as the tool yields it; the call's last value is its result.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+
+    @wire_init
+    def __init__(
+        self,
+        call_id: str,
+        percent: int | None = None,
+        message: str | None = None,
+        partial: ToolResult | None = None,
+    ) -> None:
+        """A `ToolEvent` from Python values; an optional field left as None is absent on the wire."""
+        BaseModel.__init__(
+            self,
+            call_id=call_id,
+            **given(percent=percent, message=message, partial=partial),
+        )
+
+    call_id: Annotated[str, Field(alias="callId")]
+    """
+    The id of the `ToolCall` that is running.
+    """
+    percent: int | None = None
+    """
+    How far the call has got, in whole percent (0 to 100; a tool reports a fraction, which is rounded).
+    """
+    message: str | None = None
+    """
+    What the call is doing, in a few words.
+    """
+    partial: ToolResult | None = None
+    """
+    The result so far, as the tool yields it; the call's last value is its result.
     """

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.1.0, sha256 ea2cc0613ce8cb1bef2565cc4a05c35d37a551c7722b86c2a8af2c22510d9b17).
+// Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The wire types of the toolnexus schema 2.1.0, one struct per IDL file.
@@ -14,7 +14,7 @@ use std::str::FromStr;
 
 use serde::ser::{Error as _, SerializeMap};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 use crate::wire::{self, JsonPath, Nest, Nesting, StringRule, Wire, WireError};
 
@@ -22,7 +22,7 @@ use crate::wire::{self, JsonPath, Nest, Nesting, StringRule, Wire, WireError};
 pub const SCHEMA_VERSION: &str = "2.1.0";
 
 /// The names of the wire types, in the order of the IDL manifest.
-pub const TYPE_NAMES: [&str; 9] = [
+pub const TYPE_NAMES: [&str; 10] = [
     "ContentPart",
     "Request",
     "Answer",
@@ -32,6 +32,7 @@ pub const TYPE_NAMES: [&str; 9] = [
     "ToolCall",
     "ToolCallResult",
     "RunResult",
+    "ToolEvent",
 ];
 
 /// Parses `json` as the wire type named `type_name` and emits it again, as a
@@ -47,6 +48,7 @@ pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireErro
         "ToolCall" => ToolCall::from_slice(json).and_then(|v| v.try_to_json()),
         "ToolCallResult" => ToolCallResult::from_slice(json).and_then(|v| v.try_to_json()),
         "RunResult" => RunResult::from_slice(json).and_then(|v| v.try_to_json()),
+        "ToolEvent" => ToolEvent::from_slice(json).and_then(|v| v.try_to_json()),
         _ => return None,
     };
     Some(emitted)
@@ -1124,6 +1126,112 @@ impl Wire for RunResult {
 }
 
 impl<'de> Deserialize<'de> for RunResult {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
+/// What a running call reports before its result: how far it has got, in words, and a partial
+/// result. A host relays it (to a UI, as MCP progress, as Temporal heartbeat details); it never
+/// reaches the model, and the call's result replaces every partial.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ToolEvent {
+    /// The id of the `ToolCall` that is running.
+    pub call_id: String,
+    /// How far the call has got, in whole percent (0 to 100; a tool reports a fraction, which
+    /// is rounded).
+    pub percent: Option<Number>,
+    /// What the call is doing, in a few words.
+    pub message: Option<String>,
+    /// The result so far, as the tool yields it; the call's last value is its result.
+    pub partial: Option<ToolResult>,
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
+    pub extra: Map<String, Value>,
+}
+
+impl ToolEvent {
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut call_id = None;
+        let mut percent = None;
+        let mut message = None;
+        let mut partial = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "callId" => {
+                    let at = &at.key("callId");
+                    call_id = Some(wire::string(value, at)?);
+                }
+                "percent" => {
+                    let at = &at.key("percent");
+                    percent = Some(wire::integer(value, at)?);
+                }
+                "message" => {
+                    let at = &at.key("message");
+                    message = Some(wire::string(value, at)?);
+                }
+                "partial" => {
+                    let at = &at.key("partial");
+                    partial = Some(ToolResult::parse_at(value, at)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        Ok(ToolEvent {
+            call_id: call_id.ok_or_else(|| wire::missing(at, "callId"))?,
+            percent,
+            message,
+            partial,
+            extra,
+        })
+    }
+}
+
+impl Nest for ToolEvent {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        self.partial.nest(level + 1, nesting);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for ToolEvent {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("callId", &self.call_id)?;
+        if self.percent.is_some() {
+            map.serialize_entry("percent", &self.percent)?;
+        }
+        if self.message.is_some() {
+            map.serialize_entry("message", &self.message)?;
+        }
+        if self.partial.is_some() {
+            map.serialize_entry("partial", &self.partial)?;
+        }
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+impl Wire for ToolEvent {
+    const NAME: &'static str = "ToolEvent";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolEvent {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         wire::deserialize(deserializer)
     }

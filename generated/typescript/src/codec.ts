@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.1.0, sha256 ea2cc0613ce8cb1bef2565cc4a05c35d37a551c7722b86c2a8af2c22510d9b17).
+// Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what
@@ -12,6 +12,7 @@ import {
   expectArray,
   expectBoolean,
   expectEnum,
+  expectInteger,
   expectMap,
   expectObject,
   expectString,
@@ -23,7 +24,7 @@ import {
   unknownKeys,
 } from "./check.js";
 import { readJson, writeJson, type JsonObject } from "./json.js";
-import type { ContentPart, Request, Answer, ToolResult, ToolHints, ToolSpec, ToolCall, ToolCallResult, RunResult, WireTypes } from "./types.js";
+import type { ContentPart, Request, Answer, ToolResult, ToolHints, ToolSpec, ToolCall, ToolCallResult, RunResult, ToolEvent, WireTypes } from "./types.js";
 
 // ---------------------------------------------------------------------------------- ContentPart
 
@@ -695,6 +696,73 @@ export function toJsonRunResult(value: RunResult): string {
   return writeJson(toWireRunResult(value));
 }
 
+// ---------------------------------------------------------------------------------- ToolEvent
+
+const TOOL_EVENT_KEYS: ReadonlySet<string> = new Set(["callId", "percent", "message", "partial"]);
+
+/**
+ * Reads a `ToolEvent` from a JSON value (as `readJson` or `JSON.parse` return it),
+ * checking it against the schema; unknown keys are kept.
+ *
+ * @param path - The JSON path of `value`, for error messages.
+ * @throws {@link WireError} naming the path of the first place the schema rejects.
+ */
+export function parseToolEvent(value: unknown, path: string = "$"): ToolEvent {
+  const src = expectObject(value, path, "a ToolEvent object");
+  const out: ToolEvent = {
+    callId: expectString(need(src, "callId", path), path + ".callId"),
+  };
+  if (has(src, "percent")) {
+    out["percent"] = expectInteger(src["percent"], path + ".percent");
+  }
+  if (has(src, "message")) {
+    out["message"] = expectString(src["message"], path + ".message");
+  }
+  if (has(src, "partial")) {
+    out["partial"] = parseToolResult(src["partial"], path + ".partial");
+  }
+  return keepUnknown(src, out, TOOL_EVENT_KEYS, path);
+}
+
+/**
+ * The wire form of a `ToolEvent`: a new object, ready for `writeJson`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toWireToolEvent(value: ToolEvent, path: string = "$"): JsonObject {
+  const src = expectObject(value, path, "a ToolEvent object");
+  const out: JsonObject = {};
+  out["callId"] = expectString(need(src, "callId", path), path + ".callId");
+  if (has(src, "percent")) {
+    out["percent"] = expectInteger(src["percent"], path + ".percent");
+  }
+  if (has(src, "message")) {
+    out["message"] = expectString(src["message"], path + ".message");
+  }
+  if (has(src, "partial")) {
+    out["partial"] = toWireToolResult(src["partial"] as ToolResult, path + ".partial");
+  }
+  return keepUnknown(src, out, TOOL_EVENT_KEYS, path);
+}
+
+/**
+ * Reads a `ToolEvent` from JSON text, losslessly (see `readJson`).
+ *
+ * @throws {@link WireError} at `$` when the text is not JSON, else as `parseToolEvent`.
+ */
+export function fromJsonToolEvent(text: string): ToolEvent {
+  return parseToolEvent(readJson(text));
+}
+
+/**
+ * The compact wire JSON text of a `ToolEvent`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toJsonToolEvent(value: ToolEvent): string {
+  return writeJson(toWireToolEvent(value));
+}
+
 // ---------------------------------------------------------------------------------- extra keys
 
 const KNOWN_KEYS: { readonly [N in keyof WireTypes]: ReadonlySet<string> } = {
@@ -707,6 +775,7 @@ const KNOWN_KEYS: { readonly [N in keyof WireTypes]: ReadonlySet<string> } = {
   ToolCall: TOOL_CALL_KEYS,
   ToolCallResult: TOOL_CALL_RESULT_KEYS,
   RunResult: RUN_RESULT_KEYS,
+  ToolEvent: TOOL_EVENT_KEYS,
 };
 
 /**

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.1.0, sha256 ea2cc0613ce8cb1bef2565cc4a05c35d37a551c7722b86c2a8af2c22510d9b17).
+// Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // One interface per wire type. Property names are the wire keys; an optional property is
@@ -7,7 +7,7 @@
 // a newer schema adds are still kept on the parsed object itself and written back by the
 // emitter, so a parse/emit round trip loses nothing; they are untyped: `extraKeys` reads them.
 
-import type { JsonValue } from "./json.js";
+import type { JsonNumber, JsonValue } from "./json.js";
 
 /**
  * One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text,
@@ -259,6 +259,25 @@ export interface RunResult {
   seal?: string;
 }
 
+/**
+ * What a running call reports before its result: how far it has got, in words, and a partial
+ * result. A host relays it (to a UI, as MCP progress, as Temporal heartbeat details); it never
+ * reaches the model, and the call's result replaces every partial.
+ */
+export interface ToolEvent {
+  /** The id of the `ToolCall` that is running. */
+  callId: string;
+  /**
+   * How far the call has got, in whole percent (0 to 100; a tool reports a fraction, which is
+   * rounded).
+   */
+  percent?: number | JsonNumber;
+  /** What the call is doing, in a few words. */
+  message?: string;
+  /** The result so far, as the tool yields it; the call's last value is its result. */
+  partial?: ToolResult;
+}
+
 /** Every wire type by its name, as `extraKeys` takes them. */
 export interface WireTypes {
   ContentPart: ContentPart;
@@ -270,4 +289,5 @@ export interface WireTypes {
   ToolCall: ToolCall;
   ToolCallResult: ToolCallResult;
   RunResult: RunResult;
+  ToolEvent: ToolEvent;
 }
