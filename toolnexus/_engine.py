@@ -31,6 +31,16 @@ The rules, in the order a call meets them (each pinned by the loop vectors in `i
    that has expired when asked is settled at once: nothing waits on it.
 7. **Which call an answer answers** (`match`): the first waiting call, in call order, asked
    under its id; a list of answers is taken or refused whole.
+8. **A refusal's words**: an answer that refuses may carry `message`; the call then settles as
+   `declined: <message>` (cut at `MESSAGE_LIMIT` characters, `…` added).
+9. **Decisions that reach further** (`scope_of`, `reached`, `reach`, `policy_of`,
+   `applicable`, `gated`): an approval's `scope` beyond `once` decides the turn's other
+   approvals of the same tool alike; `session:<id>`, `principal` and `tool` also make a
+   `Policy`, which decides later approvals unasked; a refusal that covers a call beats every
+   approval that does (deny overrides).
+10. **What the host logs** (`decided`): every decision, as a `Decision`.
+11. **Cancelling a running call** (`cancelled`): it settles as `declined: the call to <tool>
+    was cancelled`, reason `cancelled`.
 
 Every refusal and expiry carries `metadata["declined"] = {"request": id, "reason": ...}`,
 host-only, so a host tells a denial from a tool failure.
