@@ -10,6 +10,7 @@ every wire vector, IDL-derived documents with hostile changes, and hostile metad
 
 from __future__ import annotations
 
+import base64
 import enum
 import json
 import math
@@ -59,12 +60,11 @@ def fast_decode(cls: type[Any], text: str | bytes) -> Any:
         doc = orjson.loads(text)
     except orjson.JSONDecodeError:
         return None
+    if _speed.floats_as_written(text, doc):  # straight, as `from_json` takes it
+        return decode(doc, True)
     if _keys.repeated_key(text, doc) is not None:  # refused first, as `from_json` refuses it
         return None
-    obj = decode(doc)
-    if obj is None and _speed.floats_as_written(text, doc):  # as `from_json` retries it
-        obj = _speed.decode_with_floats(decode, doc)
-    return obj
+    return decode(doc, False)
 
 
 def strictly_equal(a: Any, b: Any) -> bool:
@@ -203,6 +203,24 @@ _regex_base64 = SchemaValidator(core_schema.str_schema(pattern=BASE64_PATTERN, s
 )
 def test_the_base64_check_is_the_regex(text: str) -> None:
     assert _speed.base64(text) == _regex_base64(text)
+    # A long string is read in slices: the same answer with slices of 4 and 8 characters,
+    # where these short strings are long.
+    for size in (4, 8):
+        whole, _speed._BASE64_SLICE = _speed._BASE64_SLICE, size
+        try:
+            assert _speed.base64(text) == _regex_base64(text), size
+        finally:
+            _speed._BASE64_SLICE = whole
+
+
+def test_a_large_part_is_checked_in_slices() -> None:
+    good = base64.b64encode(os.urandom(3 * _speed._BASE64_SLICE + 7)).decode()
+    assert len(good) > 4 * _speed._BASE64_SLICE and good.endswith("=")
+    assert _speed.base64(good)
+    for at in (0, _speed._BASE64_SLICE - 1, _speed._BASE64_SLICE, len(good) // 2, len(good) - 5):
+        assert not _speed.base64(good[:at] + "*" + good[at + 1 :]), at
+        assert not _speed.base64(good[:at] + "=" + good[at + 1 :]), at
+    assert not _speed.base64(good[:-4] + "A===")
 
 
 # --- encoding -------------------------------------------------------------------------------------

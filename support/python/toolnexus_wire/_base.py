@@ -237,6 +237,24 @@ class WireModel(BaseModel):
                     return orjson.dumps(wire).decode()
                 except orjson.JSONEncodeError:  # a lone surrogate in a string: `json` writes it
                     pass
+        return self._reference_json()
+
+    def to_json_bytes(self) -> bytes:
+        """The wire form as compact JSON, UTF-8 encoded: `to_json().encode()` without making the
+        `str` first (for a large part, one copy of it fewer). Raises as `to_json` does, and
+        `UnicodeEncodeError` for a string holding a lone surrogate, which UTF-8 cannot encode."""
+        encode = _speed.json_encoder_for(type(self))
+        if encode is not None:
+            wire = encode(self)
+            if wire is not None:
+                try:
+                    return orjson.dumps(wire)
+                except orjson.JSONEncodeError:
+                    pass
+        return self._reference_json().encode()
+
+    def _reference_json(self) -> str:
+        """`to_json` by the `json` module: every value it writes, in the words of its errors."""
         try:  # MAX_DEPTH: the limit every language keeps (docs/limits.md)
             return dumps(self.to_wire(), max_depth=MAX_DEPTH)
         except ValueError as exc:
@@ -276,24 +294,28 @@ class WireModel(BaseModel):
             raise WireError(cls.__name__, [("$", why)]) from None
         except TypeError:
             raise WireError(cls.__name__, [("$", f"expected JSON text, got {type(data).__name__}")]) from None
-        # Written as orjson writes it: no key repeated, and each float as its text says.
-        as_written = None if len(data) >= _keys.COUNT_FROM else _speed.floats_as_written(data, doc)
-        try:
-            repeated = _keys.repeated_key(data, doc, as_written)
-        except RecursionError:  # a repeat may hide it from orjson's parse: read as written
-            raise WireError(cls.__name__, [("$", f"nested more than {MAX_DEPTH} levels")]) from None
-        if repeated is not None:
-            key = json.dumps(repeated, ensure_ascii=False)
-            raise WireError(cls.__name__, [("$", f"an object repeats the key {key}")])
         decode = _speed.decoder_for(cls)
-        if decode is not None and not _number.may_hold_minus_zero(data):
-            obj = decode(doc)  # the fast path; it leaves anything unusual (a float) to the validator
-            if obj is None and (
-                as_written if as_written is not None else _speed.floats_as_written(data, doc)
-            ):
-                obj = _speed.decode_with_floats(decode, doc)  # floats as Python writes them
-            if obj is not None:
-                return obj  # type: ignore[no-any-return]
+        if len(data) < _keys.COUNT_FROM and _speed.floats_as_written(data, doc):
+            # Straight: a text exactly as orjson writes its parse repeats no key and holds no
+            # `-0`, and its floats are as written; one decode answers, or the validator does.
+            if decode is not None:
+                obj = decode(doc, True)
+                if obj is not None:
+                    return obj  # type: ignore[no-any-return]
+        else:
+            try:
+                repeated = _keys.repeated_key(data, doc, None if len(data) >= _keys.COUNT_FROM else False)
+            except RecursionError:  # a repeat may hide it from orjson's parse: read as written
+                raise WireError(cls.__name__, [("$", f"nested more than {MAX_DEPTH} levels")]) from None
+            if repeated is not None:
+                key = json.dumps(repeated, ensure_ascii=False)
+                raise WireError(cls.__name__, [("$", f"an object repeats the key {key}")])
+            if decode is not None and not _number.may_hold_minus_zero(data):
+                obj = decode(doc, False)  # it leaves anything unusual (a float) to the validator
+                if obj is None and len(data) >= _keys.COUNT_FROM and _speed.floats_as_written(data, doc):
+                    obj = decode(doc, True)  # floats as Python writes them
+                if obj is not None:
+                    return obj  # type: ignore[no-any-return]
         if _too_deep(doc, MAX_DEPTH):
             raise WireError(cls.__name__, [("$", f"nested more than {MAX_DEPTH} levels")])
         try:  # valid JSON (orjson said so), read again keeping numbers' text

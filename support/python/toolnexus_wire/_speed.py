@@ -22,9 +22,10 @@ What it assumes of CPython and orjson:
   a number's text) except for floats whose text `repr` would not write back, integers beyond
   64 bits (orjson gives a float) and nesting beyond its own limit: a decoder declines any
   float in free-form JSON, a free-form value deeper than `FREE_DEPTH`, and a text with a `-0`.
-  A document it declined only for its floats is decoded again taking them when the text is
-  exactly what orjson writes for the parse and each float is one `repr` writes alike
-  (`floats_as_written`, `float_ok`): compact JSON as `to_json` writes it.
+  A text that is exactly what orjson writes for its parse (`floats_as_written`: compact JSON
+  as `to_json` writes it) goes straight to one decode that takes its floats (the decoders'
+  argument `floats`; each one `repr` writes alike, `float_ok`): such a text repeats no key and
+  holds no `-0` (orjson would have written either otherwise), so nothing else reads it again.
 - `orjson.dumps` writes the bytes `json.dumps(..., separators=(",", ":"), ensure_ascii=False)`
   writes for `str`, `bool`, `None`, 64-bit `int`, `dict` with `str` keys, `list`, and finite
   floats that are 0 or at least 1e-4 in size (below that, orjson writes `0.00001` where `repr`
@@ -40,7 +41,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from contextvars import ContextVar
 from typing import Any
 
 import orjson
@@ -53,13 +53,14 @@ __all__ = [
     "decoder_for",
     "install",
     "json_encoder_for",
-    "new_model",
+    "new",
+    "set_slot",
 ]
 
 #: False when `TOOLNEXUS_NO_FAST_PATH=1`: every call takes the reference path.
 ENABLED = os.environ.get("TOOLNEXUS_NO_FAST_PATH", "") not in ("1", "true", "yes")
 
-Decoder = Callable[[Any], Any]
+Decoder = Callable[[Any, bool], Any]
 JsonEncoder = Callable[[Any], "dict[str, Any] | None"]
 
 #: A missing key, distinct from an explicit `null`.
@@ -76,12 +77,10 @@ INT_MIN = -(2**63)
 INT_MAX = 2**64 - 1
 _INF = float("inf")
 
-_new = object.__new__
-_set = object.__setattr__
-
-#: True while a decoder runs over a document whose float texts are all as Python writes them
-#: (`floats_as_written`): its floats may then be taken as they are.
-_FLOATS_OK: ContextVar[bool] = ContextVar("toolnexus_wire_floats_ok", default=False)
+#: A generated decoder makes a model instance from checked values with these: `new(cls)`,
+#: then `set_slot` of the four slots `model_construct` sets (see the contract above).
+new = object.__new__
+set_slot = object.__setattr__
 
 
 def floats_as_written(data: str | bytes | bytearray, doc: Any) -> bool:
@@ -96,20 +95,11 @@ def floats_as_written(data: str | bytes | bytearray, doc: Any) -> bool:
     return written == (data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
 
 
-def decode_with_floats(decode: Callable[[Any], Any], doc: Any) -> Any:
-    """`decode(doc)` taking the document's floats as they are (see `floats_as_written`)."""
-    token = _FLOATS_OK.set(True)
-    try:
-        return decode(doc)
-    finally:
-        _FLOATS_OK.reset(token)
-
-
 def float_ok(v: float) -> bool:
-    """Whether the decoder may keep the float `v`: in a document whose floats are as orjson
-    writes them (`floats_as_written`), one that `repr` writes alike (`plain_float`), below 2**63
-    (not an integer orjson made a float)."""
-    return _FLOATS_OK.get() and abs(v) < FLOAT_MAX and plain_float(v)
+    """Whether a decoder may keep the float `v` of a document whose floats are as orjson writes
+    them (`floats_as_written`, the decoders' argument `floats`): one that `repr` writes alike
+    (`plain_float`), below 2**63 (not an integer orjson made a float)."""
+    return abs(v) < FLOAT_MAX and plain_float(v)
 
 
 _DECODERS: dict[type[Any], Decoder] = {}
@@ -139,18 +129,6 @@ def json_encoder_for(cls: type[Any]) -> JsonEncoder | None:
         found = next((_JSON_ENCODERS[base] for base in cls.__mro__ if base in _JSON_ENCODERS), None)
         _RESOLVED[cls] = found
         return found
-
-
-def new_model(
-    cls: type[Any], values: dict[str, Any], fields_set: set[str], extra: dict[str, Any] | None
-) -> Any:
-    """An instance of `cls` from checked values: the four slots `model_construct` sets."""
-    obj = _new(cls)
-    _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", fields_set)
-    _set(obj, "__pydantic_extra__", extra)
-    _set(obj, "__pydantic_private__", None)
-    return obj
 
 
 def plain(value: Any, depth: int) -> bool:
@@ -188,19 +166,19 @@ def plain_float(v: Any) -> bool:
     return type(v) is float and (v == 0.0 or FLOAT_MIN <= abs(v) < _INF)
 
 
-def sound(value: Any, depth: int) -> bool:
+def sound(value: Any, depth: int, floats: bool) -> bool:
     """True when a parsed dict or list `value` is what the reference parser would give: no
-    float unless the document's floats are as written (`float_ok`: otherwise only
-    `_number.loads` keeps their text; orjson also makes a float of an integer beyond 64 bits),
-    and no deeper than `depth`."""
+    float unless the document's floats are as written (`floats`, and then `float_ok`: otherwise
+    only `_number.loads` keeps their text; orjson also makes a float of an integer beyond 64
+    bits), and no deeper than `depth`."""
     if depth <= 0:
         return False
     for v in value.values() if type(value) is dict else value:
         t = type(v)
         if t is float:  # its text may not be what Python writes (`1.50`): `_number` keeps it
-            if not float_ok(v):
+            if not (floats and float_ok(v)):
                 return False
-        elif (t is dict or t is list) and not sound(v, depth - 1):
+        elif (t is dict or t is list) and not sound(v, depth - 1, floats):
             return False
     return True
 
@@ -215,13 +193,28 @@ BASE64_PATTERN = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)
 _BASE64_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
+#: `base64` reads a longer string in slices of this many characters (a multiple of 4).
+_BASE64_SLICE = 32 * 1024
+
+
 def base64(value: str) -> bool:
     """`BASE64_PATTERN` checked without a regex: for a large part the regex costs more than
-    parsing the JSON. A test pins it to pydantic-core's regex."""
-    if len(value) % 4 or not value.isascii():
+    parsing the JSON. A string longer than `_BASE64_SLICE` is read in slices, so that it is
+    never copied whole (the peak memory of a large part) and each slice is read from the
+    cache. A test pins it to pydantic-core's regex."""
+    n = len(value)
+    if n % 4 or not value.isascii():
         return False
-    rest = value.encode("ascii").translate(None, _BASE64_ALPHABET)  # what is not in the alphabet
-    return not rest or (rest in (b"=", b"==") and value.endswith(rest.decode("ascii")))
+    if n <= _BASE64_SLICE:
+        rest = value.encode("ascii").translate(None, _BASE64_ALPHABET)  # what is not in the alphabet
+        return not rest or (rest in (b"=", b"==") and value.endswith(rest.decode("ascii")))
+    end = n - 4  # all but the last four characters are in the alphabet, those may end in padding
+    for i in range(0, end, _BASE64_SLICE):
+        if value[i : min(i + _BASE64_SLICE, end)].encode("ascii").translate(None, _BASE64_ALPHABET):
+            return False
+    tail = value[end:].encode("ascii")
+    rest = tail.translate(None, _BASE64_ALPHABET)
+    return not rest or (rest in (b"=", b"==") and tail.endswith(rest))
 
 
 def check_for(regex: str) -> Callable[[Any], bool]:

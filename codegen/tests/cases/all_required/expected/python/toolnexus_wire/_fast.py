@@ -17,7 +17,8 @@ from ._speed import INT_MIN as _INT_MIN
 from ._speed import MISS as _MISS
 from ._speed import check_for, install
 from ._speed import float_ok as _float_ok
-from ._speed import new_model as _new_model
+from ._speed import new as _new
+from ._speed import set_slot as _set
 from ._speed import plain as _plain
 from ._speed import plain_float as _plain_float
 from ._speed import sound as _sound
@@ -25,8 +26,9 @@ from ._speed import sound as _sound
 __all__: list[str] = []
 
 
-def _decode_Point(d: Any) -> Any:
-    """A `Point` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_Point(d: Any, floats: bool) -> Any:
+    """A `Point` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them (see `_speed`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -71,14 +73,19 @@ def _decode_Point(d: Any) -> Any:
     v = d.get("attrs", _MISS)
     if v is _MISS:
         return None
-    if type(v) is not dict or not _sound(v, _FREE_DEPTH):
+    if type(v) is not dict or not _sound(v, _FREE_DEPTH, floats):
         return None
     attrs = v
     fields_set.add("attrs")
     values = {"x": x, "y": y, "label": label, "tags": tags, "visible": visible, "attrs": attrs}
     if len(d) > len(fields_set):
         return None
-    return _new_model(models.Point, values, fields_set, None)
+    obj = _new(models.Point)
+    _set(obj, "__dict__", values)
+    _set(obj, "__pydantic_fields_set__", fields_set)
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
+    return obj
 
 
 _KNOWN_Point = frozenset({"x", "y", "label", "tags", "visible", "attrs"})

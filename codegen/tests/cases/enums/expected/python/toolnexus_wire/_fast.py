@@ -17,7 +17,8 @@ from ._speed import INT_MIN as _INT_MIN
 from ._speed import MISS as _MISS
 from ._speed import check_for, install
 from ._speed import float_ok as _float_ok
-from ._speed import new_model as _new_model
+from ._speed import new as _new
+from ._speed import set_slot as _set
 from ._speed import plain as _plain
 from ._speed import plain_float as _plain_float
 from ._speed import sound as _sound
@@ -25,8 +26,9 @@ from ._speed import sound as _sound
 __all__: list[str] = []
 
 
-def _decode_Light(d: Any) -> Any:
-    """A `Light` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_Light(d: Any, floats: bool) -> Any:
+    """A `Light` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them (see `_speed`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -71,12 +73,17 @@ def _decode_Light(d: Any) -> Any:
     values = {"color": color, "mode": mode, "cycle": cycle}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_Light}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.Light, values, fields_set, extra)
+    obj = _new(models.Light)
+    _set(obj, "__dict__", values)
+    _set(obj, "__pydantic_fields_set__", fields_set)
+    _set(obj, "__pydantic_extra__", extra)
+    _set(obj, "__pydantic_private__", None)
+    return obj
 
 
 _KNOWN_Light = frozenset({"color", "mode", "cycle"})
