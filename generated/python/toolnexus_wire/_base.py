@@ -177,6 +177,10 @@ def given(**fields: Any) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if v is not None}
 
 
+#: The signature of each wire type's generated constructor (see `__pydantic_init_subclass__`).
+_SIGNATURES: dict[type[Any], inspect.Signature] = {}
+
+
 class WireModel(BaseModel):
     """A wire type: snake_case attributes over the wire's camelCase keys.
 
@@ -194,6 +198,9 @@ class WireModel(BaseModel):
         validate_by_alias=True,
         serialize_by_alias=True,
         validate_assignment=True,  # `result.output = 5` is refused, as the constructor refuses it
+        # Each type's validator is built on its first use, not at import: the fast paths of
+        # `from_json` and `to_json` need none, and `import toolnexus` stays cheap.
+        defer_build=True,
     )
 
     @classmethod
@@ -201,7 +208,17 @@ class WireModel(BaseModel):
         super().__pydantic_init_subclass__(**kwargs)
         if "__init__" in vars(cls):  # help() and inspect show the constructor, not the aliases
             sig = inspect.signature(cls.__init__)
-            setattr(cls, "__signature__", sig.replace(parameters=list(sig.parameters.values())[1:]))  # noqa: B010
+            _SIGNATURES[cls] = sig.replace(parameters=list(sig.parameters.values())[1:])
+            setattr(cls, "__signature__", _SIGNATURES[cls])  # noqa: B010
+
+    @classmethod
+    def model_rebuild(cls, *args: Any, **kwargs: Any) -> bool | None:
+        """pydantic's, then the constructor's signature set again: the validator is built on
+        first use (`defer_build`), and building it sets pydantic's own signature."""
+        built = super().model_rebuild(*args, **kwargs)
+        if cls in _SIGNATURES:
+            setattr(cls, "__signature__", _SIGNATURES[cls])  # noqa: B010
+        return built
 
     def to_wire(self) -> dict[str, Any]:
         """The wire form as plain JSON values; it shares `metadata` and unknown values with this object."""
