@@ -359,9 +359,10 @@ class _Fast:
         lines = [
             "",
             "",
-            f"def _decode_{t.name}(d: Any, floats: bool) -> Any:",
+            f"def _decode_{t.name}(d: Any, floats: bool | None) -> Any:",
             f'    """A `{t.name}` from orjson\'s parse of its JSON, or None to let the validator decide;',
-            '    `floats`: whether the text\'s floats are as Python writes them (see `_speed`)."""',
+            "    `floats`: whether the text's floats are as Python writes them, None when the document",
+            '    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""',
             "    if type(d) is not dict:",
             "        return None",
             "    fields_set: set[str] = set()",

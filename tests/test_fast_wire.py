@@ -64,7 +64,8 @@ def fast_decode(cls: type[Any], text: str | bytes) -> Any:
         return decode(doc, True)
     if _keys.repeated_key(text, doc) is not None:  # refused first, as `from_json` refuses it
         return None
-    return decode(doc, False)
+    depth, _, has_float = _speed.nesting(doc)
+    return decode(doc, None if not has_float and depth <= _speed.FREE_DEPTH + 1 else False)
 
 
 def strictly_equal(a: Any, b: Any) -> bool:
@@ -185,6 +186,43 @@ def test_a_subclass_with_its_own_validator_is_not_decoded_on_the_fast_path() -> 
     assert _speed.decoder_for(Checked) is None
     with pytest.raises(toolnexus.WireError, match="empty output"):
         Checked.from_json('{"output":""}')
+
+
+# --- the shape of a parsed document ---------------------------------------------------------------
+
+
+def _shape(value: Any, level: int = 1) -> tuple[int, int, bool]:
+    """`_speed.nesting`, written plainly: recursion over every value."""
+    if isinstance(value, dict):
+        items, keys = list(value.values()), len(value)
+    elif isinstance(value, list):
+        items, keys = value, 0
+    else:
+        return 0, 0, type(value) is float
+    depth, has_float = level, False
+    for item in items:
+        d, k, f = _shape(item, level + 1)
+        depth, keys, has_float = max(depth, d), keys + k, has_float or f
+    return depth, keys, has_float
+
+
+@SETTINGS
+@given(JSON_VALUES)
+def test_nesting_is_depth_keys_and_floats(value: Any) -> None:
+    doc = orjson.loads(orjson.dumps(value)) if not _non_str_key(value) else value
+    assert _speed.nesting(doc) == _shape(doc)
+
+
+def test_nesting_of_shapes_a_level_at_a_time_misses_nothing() -> None:
+    for doc, shape in [
+        ({}, (1, 0, False)),
+        ([], (1, 0, False)),
+        (1.5, (0, 0, True)),
+        ([[], {}, [{}], 2.5], (3, 0, True)),
+        ({"a": [{}, {"b": {"c": []}}], "d": 1}, (5, 4, False)),
+        ([{} for _ in range(1000)] + [[[1.0]]], (3, 0, True)),
+    ]:
+        assert _speed.nesting(doc) == shape == _shape(doc), doc
 
 
 # --- the base64 check -----------------------------------------------------------------------------

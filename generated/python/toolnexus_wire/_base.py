@@ -76,15 +76,6 @@ def _encoder(cls: type[Any]) -> Encoder:
 MAX_DEPTH = 100
 
 
-def _too_deep(doc: Any, limit: int) -> bool:
-    """True when `doc` (parsed JSON) nests more than `limit` arrays and objects."""
-    try:
-        _refuse_odd_trees(doc, limit)
-    except ValueError:
-        return True
-    return False
-
-
 _JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 # `_JSON.encode` reaches the C encoder through Python-level set-up that costs more than
 # encoding a small result; calling the C encoder directly, with the same arguments (and a
@@ -315,6 +306,7 @@ class WireModel(BaseModel):
         except TypeError:
             raise WireError(cls.__name__, [("$", f"expected JSON text, got {type(data).__name__}")]) from None
         decode = _speed.decoder_for(cls)
+        shape = None  # (depth, keys) of `doc`, once it is needed
         if len(data) < _keys.COUNT_FROM and _speed.floats_as_written(data, doc):
             # Straight: a text exactly as orjson writes its parse repeats no key and holds no
             # `-0`, and its floats are as written; one decode answers, or the validator does.
@@ -323,20 +315,25 @@ class WireModel(BaseModel):
                 if obj is not None:
                     return obj  # type: ignore[no-any-return]
         else:
+            shape = _speed.nesting(doc)
             try:
-                repeated = _keys.repeated_key(data, doc, None if len(data) >= _keys.COUNT_FROM else False)
+                large = len(data) >= _keys.COUNT_FROM
+                repeated = _keys.repeated_key(data, doc, None if large else False, shape[1])
             except RecursionError:  # a repeat may hide it from orjson's parse: read as written
                 raise WireError(cls.__name__, [("$", f"nested more than {MAX_DEPTH} levels")]) from None
             if repeated is not None:
                 key = json.dumps(repeated, ensure_ascii=False)
                 raise WireError(cls.__name__, [("$", f"an object repeats the key {key}")])
             if decode is not None and not _number.may_hold_minus_zero(data):
-                obj = decode(doc, False)  # it leaves anything unusual (a float) to the validator
+                # A document with no float that nests within FREE_DEPTH below its own object
+                # (`nesting` walked it all) leaves the decoder nothing to walk.
+                plain = not shape[2] and shape[0] <= _speed.FREE_DEPTH + 1
+                obj = decode(doc, None if plain else False)  # it leaves a float to the validator
                 if obj is None and len(data) >= _keys.COUNT_FROM and _speed.floats_as_written(data, doc):
                     obj = decode(doc, True)  # floats as Python writes them
                 if obj is not None:
                     return obj  # type: ignore[no-any-return]
-        if _too_deep(doc, MAX_DEPTH):
+        if (shape or _speed.nesting(doc))[0] > MAX_DEPTH:
             raise WireError(cls.__name__, [("$", f"nested more than {MAX_DEPTH} levels")])
         try:  # valid JSON (orjson said so), read again keeping numbers' text
             doc = _number.loads(data)

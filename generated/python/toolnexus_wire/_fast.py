@@ -29,9 +29,10 @@ _PATTERN_0 = check_for("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/
 _PATTERN_1 = check_for("^[A-Za-z0-9_-]+$")
 
 
-def _decode_ContentPart(d: Any, floats: bool) -> Any:
+def _decode_ContentPart(d: Any, floats: bool | None) -> Any:
     """A `ContentPart` from orjson's parse of its JSON, or None to let the validator decide;
-    `floats`: whether the text's floats are as Python writes them (see `_speed`)."""
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -106,9 +107,10 @@ def _decode_ContentPart(d: Any, floats: bool) -> Any:
 _KNOWN_ContentPart = frozenset({"type", "text", "mimeType", "data", "url", "name"})
 
 
-def _decode_Request(d: Any, floats: bool) -> Any:
+def _decode_Request(d: Any, floats: bool | None) -> Any:
     """A `Request` from orjson's parse of its JSON, or None to let the validator decide;
-    `floats`: whether the text's floats are as Python writes them (see `_speed`)."""
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -176,9 +178,10 @@ def _decode_Request(d: Any, floats: bool) -> Any:
 _KNOWN_Request = frozenset({"id", "kind", "prompt", "url", "data", "expiresAt"})
 
 
-def _decode_Answer(d: Any, floats: bool) -> Any:
+def _decode_Answer(d: Any, floats: bool | None) -> Any:
     """A `Answer` from orjson's parse of its JSON, or None to let the validator decide;
-    `floats`: whether the text's floats are as Python writes them (see `_speed`)."""
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -235,9 +238,10 @@ def _decode_Answer(d: Any, floats: bool) -> Any:
 _KNOWN_Answer = frozenset({"id", "ok", "data", "reason"})
 
 
-def _decode_ToolResult(d: Any, floats: bool) -> Any:
+def _decode_ToolResult(d: Any, floats: bool | None) -> Any:
     """A `ToolResult` from orjson's parse of its JSON, or None to let the validator decide;
-    `floats`: whether the text's floats are as Python writes them (see `_speed`)."""
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -315,9 +319,10 @@ def _decode_ToolResult(d: Any, floats: bool) -> Any:
 _KNOWN_ToolResult = frozenset({"output", "isError", "parts", "structuredContent", "metadata"})
 
 
-def _decode_ToolHints(d: Any, floats: bool) -> Any:
+def _decode_ToolHints(d: Any, floats: bool | None) -> Any:
     """A `ToolHints` from orjson's parse of its JSON, or None to let the validator decide;
-    `floats`: whether the text's floats are as Python writes them (see `_speed`)."""
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -361,9 +366,10 @@ def _decode_ToolHints(d: Any, floats: bool) -> Any:
 _KNOWN_ToolHints = frozenset({"readOnly", "destructive", "openWorld"})
 
 
-def _decode_ToolSpec(d: Any, floats: bool) -> Any:
+def _decode_ToolSpec(d: Any, floats: bool | None) -> Any:
     """A `ToolSpec` from orjson's parse of its JSON, or None to let the validator decide;
-    `floats`: whether the text's floats are as Python writes them (see `_speed`)."""
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -438,9 +444,10 @@ def _decode_ToolSpec(d: Any, floats: bool) -> Any:
 _KNOWN_ToolSpec = frozenset({"name", "description", "inputSchema", "source", "hints", "outputSchema"})
 
 
-def _decode_ToolCall(d: Any, floats: bool) -> Any:
+def _decode_ToolCall(d: Any, floats: bool | None) -> Any:
     """A `ToolCall` from orjson's parse of its JSON, or None to let the validator decide;
-    `floats`: whether the text's floats are as Python writes them (see `_speed`)."""
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -484,9 +491,10 @@ def _decode_ToolCall(d: Any, floats: bool) -> Any:
 _KNOWN_ToolCall = frozenset({"id", "name", "arguments"})
 
 
-def _decode_ToolCallResult(d: Any, floats: bool) -> Any:
+def _decode_ToolCallResult(d: Any, floats: bool | None) -> Any:
     """A `ToolCallResult` from orjson's parse of its JSON, or None to let the validator decide;
-    `floats`: whether the text's floats are as Python writes them (see `_speed`)."""
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -530,9 +538,10 @@ def _decode_ToolCallResult(d: Any, floats: bool) -> Any:
 _KNOWN_ToolCallResult = frozenset({"id", "name", "result"})
 
 
-def _decode_RunResult(d: Any, floats: bool) -> Any:
+def _decode_RunResult(d: Any, floats: bool | None) -> Any:
     """A `RunResult` from orjson's parse of its JSON, or None to let the validator decide;
-    `floats`: whether the text's floats are as Python writes them (see `_speed`)."""
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from itertools import chain
 from typing import Any
 
 import orjson
@@ -56,6 +57,7 @@ __all__ = [
     "decoder_for",
     "install",
     "json_encoder_for",
+    "nesting",
     "new",
     "set_slot",
 ]
@@ -63,7 +65,7 @@ __all__ = [
 #: False when `TOOLNEXUS_NO_FAST_PATH=1`: every call takes the reference path.
 ENABLED = os.environ.get("TOOLNEXUS_NO_FAST_PATH", "") not in ("1", "true", "yes")
 
-Decoder = Callable[[Any, bool], Any]
+Decoder = Callable[[Any, "bool | None"], Any]
 JsonEncoder = Callable[[Any], "dict[str, Any] | None"]
 
 #: A missing key, distinct from an explicit `null`.
@@ -134,6 +136,43 @@ def json_encoder_for(cls: type[Any]) -> JsonEncoder | None:
         return found
 
 
+def nesting(doc: Any) -> tuple[int, int, bool]:
+    """How deep the parsed JSON `doc` nests (its own array or object is level 1, a scalar 0),
+    how many keys its objects hold, all the way down, and whether it holds a float: walked a
+    level at a time, with no Python step per container (the members of a level are gathered
+    and sorted by type in C), so a large document costs little more than its parse."""
+    if type(doc) is not dict and type(doc) is not list:
+        return 0, 0, type(doc) is float
+    depth = keys = 0
+    has_float = False
+    level: list[Any] = [doc]
+    kinds: set[type[Any]] = {type(doc)}  # the container types in `level`
+    while level:
+        depth += 1
+        if list not in kinds:
+            count = sum(map(len, level))
+            keys += count
+            members = [*chain.from_iterable(map(dict.values, level))] if count else []
+        elif dict not in kinds:
+            members = [*chain.from_iterable(level)]
+        else:
+            dicts = [c for c in level if type(c) is dict]
+            keys += sum(map(len, dicts))
+            members = [*chain.from_iterable(map(dict.values, dicts))]
+            members += chain.from_iterable([c for c in level if type(c) is list])
+        kinds = set(map(type, members))
+        has_float = has_float or float in kinds
+        if dict in kinds or list in kinds:
+            level = members if kinds <= _CONTAINERS else [v for v in members if type(v) in _CONTAINERS]
+            kinds &= _CONTAINERS
+        else:
+            level = []
+    return depth, keys, has_float
+
+
+_CONTAINERS: set[type[Any]] = {dict, list}
+
+
 def plain(value: Any, depth: int) -> bool:
     """True when a dict or list `value` is JSON that orjson writes exactly as `json` does,
     no deeper than `depth`. Scalars are checked in the loop, and only containers recurse."""
@@ -169,11 +208,15 @@ def plain_float(v: Any) -> bool:
     return type(v) is float and (v == 0.0 or FLOAT_MIN <= abs(v) < _INF)
 
 
-def sound(value: Any, depth: int, floats: bool) -> bool:
+def sound(value: Any, depth: int, floats: bool | None) -> bool:
     """True when a parsed dict or list `value` is what the reference parser would give: no
     float unless the document's floats are as written (`floats`, and then `float_ok`: otherwise
     only `_number.loads` keeps their text; orjson also makes a float of an integer beyond 64
-    bits), and no deeper than `depth`."""
+    bits), and no deeper than `depth`. `floats` None: the caller found, walking the whole
+    document (`nesting`), that it holds no float and nests no deeper than `FREE_DEPTH` levels
+    below its own object, so nothing here needs a look."""
+    if floats is None:
+        return True
     if depth <= 0:
         return False
     for v in value.values() if type(value) is dict else value:

@@ -26,9 +26,10 @@ from ._speed import sound as _sound
 __all__: list[str] = []
 
 
-def _decode_Span(d: Any, floats: bool) -> Any:
+def _decode_Span(d: Any, floats: bool | None) -> Any:
     """A `Span` from orjson's parse of its JSON, or None to let the validator decide;
-    `floats`: whether the text's floats are as Python writes them (see `_speed`)."""
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -70,9 +71,10 @@ def _decode_Span(d: Any, floats: bool) -> Any:
 _KNOWN_Span = frozenset({"text", "style"})
 
 
-def _decode_Para(d: Any, floats: bool) -> Any:
+def _decode_Para(d: Any, floats: bool | None) -> Any:
     """A `Para` from orjson's parse of its JSON, or None to let the validator decide;
-    `floats`: whether the text's floats are as Python writes them (see `_speed`)."""
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -128,9 +130,10 @@ def _decode_Para(d: Any, floats: bool) -> Any:
 _KNOWN_Para = frozenset({"spans", "grid"})
 
 
-def _decode_Section(d: Any, floats: bool) -> Any:
+def _decode_Section(d: Any, floats: bool | None) -> Any:
     """A `Section` from orjson's parse of its JSON, or None to let the validator decide;
-    `floats`: whether the text's floats are as Python writes them (see `_speed`)."""
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -173,9 +176,10 @@ def _decode_Section(d: Any, floats: bool) -> Any:
 _KNOWN_Section = frozenset({"heading", "paras"})
 
 
-def _decode_Doc(d: Any, floats: bool) -> Any:
+def _decode_Doc(d: Any, floats: bool | None) -> Any:
     """A `Doc` from orjson's parse of its JSON, or None to let the validator decide;
-    `floats`: whether the text's floats are as Python writes them (see `_speed`)."""
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()

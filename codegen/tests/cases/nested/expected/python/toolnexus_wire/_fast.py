@@ -28,9 +28,10 @@ __all__: list[str] = []
 _PATTERN_0 = check_for("^[A-Z]+$")
 
 
-def _decode_Item(d: Any, floats: bool) -> Any:
+def _decode_Item(d: Any, floats: bool | None) -> Any:
     """A `Item` from orjson's parse of its JSON, or None to let the validator decide;
-    `floats`: whether the text's floats are as Python writes them (see `_speed`)."""
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -87,9 +88,10 @@ def _decode_Item(d: Any, floats: bool) -> Any:
 _KNOWN_Item = frozenset({"code", "size", "count", "weight"})
 
 
-def _decode_Box(d: Any, floats: bool) -> Any:
+def _decode_Box(d: Any, floats: bool | None) -> Any:
     """A `Box` from orjson's parse of its JSON, or None to let the validator decide;
-    `floats`: whether the text's floats are as Python writes them (see `_speed`)."""
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()

@@ -26,9 +26,10 @@ from ._speed import sound as _sound
 __all__: list[str] = []
 
 
-def _decode_Piece(d: Any, floats: bool) -> Any:
+def _decode_Piece(d: Any, floats: bool | None) -> Any:
     """A `Piece` from orjson's parse of its JSON, or None to let the validator decide;
-    `floats`: whether the text's floats are as Python writes them (see `_speed`)."""
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -80,9 +81,10 @@ def _decode_Piece(d: Any, floats: bool) -> Any:
 _KNOWN_Piece = frozenset({"type", "label", "body"})
 
 
-def _decode_Outcome(d: Any, floats: bool) -> Any:
+def _decode_Outcome(d: Any, floats: bool | None) -> Any:
     """A `Outcome` from orjson's parse of its JSON, or None to let the validator decide;
-    `floats`: whether the text's floats are as Python writes them (see `_speed`)."""
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
