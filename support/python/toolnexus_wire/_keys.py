@@ -32,6 +32,8 @@ __all__ = ["COUNT_FROM", "repeated_key"]
 #: From this size on, a document is first counted rather than written again (which would
 #: hold a second copy of it).
 COUNT_FROM = 16 * 1024
+#: Below one key in this many bytes of text, colons are found one by one rather than counted.
+_BYTES_PER_KEY = 4096
 
 
 class _Repeated(Exception):
@@ -92,8 +94,17 @@ def _counted_once(data: str | bytes | bytearray, doc: Any, keys: int | None) -> 
     else:
         colon, key_ends, spaced = b":", b'":', (b" :", b"\t:", b"\n:", b"\r:")  # type: ignore[assignment]
     # Every key of the text has a colon after it: as many colons as keys in the parse leaves
-    # none for a repeat (one `count` of one character, the fastest pass over the text).
-    if data.count(colon) == keys:  # type: ignore[arg-type]
+    # none for a repeat. With few keys for the text's size (a large part, a long output), the
+    # colons are found one by one (`find` of one character skips ahead at memory speed, and
+    # stops past `keys`); with many, `count` passes over the text once.
+    if keys * _BYTES_PER_KEY < len(data):
+        colons, i = 0, data.find(colon)  # type: ignore[arg-type]
+        while i >= 0 and colons <= keys:
+            colons += 1
+            i = data.find(colon, i + 1)  # type: ignore[arg-type]
+        if colons == keys:
+            return True
+    elif data.count(colon) == keys:  # type: ignore[arg-type]
         return True
     # Colons in strings too ("https://", "12:30"): count only those just after a quote.
     if any(data.count(s) for s in spaced):  # type: ignore[arg-type]
