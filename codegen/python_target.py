@@ -348,10 +348,10 @@ class _Fast:
         `model_construct` sets (the contract in `_speed`), without its overhead."""
         return [
             f"    obj = _new(models.{name})",
-            '    _set(obj, "__dict__", values)',
-            '    _set(obj, "__pydantic_fields_set__", fields_set)',
-            f'    _set(obj, "__pydantic_extra__", {extra})',
-            '    _set(obj, "__pydantic_private__", None)',
+            "    _set_dict(obj, values)",
+            "    _set_fields_set(obj, fields_set)",
+            f"    _set_extra(obj, {extra})",
+            "    _set_private(obj, None)",
             "    return obj",
         ]
 
@@ -506,7 +506,10 @@ class _Fast:
             "from ._speed import check_for, install",
             "from ._speed import float_ok as _float_ok",
             "from ._speed import new as _new",
-            "from ._speed import set_slot as _set",
+            "from ._speed import set_dict as _set_dict",
+            "from ._speed import set_extra as _set_extra",
+            "from ._speed import set_fields_set as _set_fields_set",
+            "from ._speed import set_private as _set_private",
             "from ._speed import plain as _plain",
             "from ._speed import plain_float as _plain_float",
             "from ._speed import sound as _sound",

@@ -381,3 +381,4 @@ def test_the_speed_layer_can_be_turned_off_and_gives_the_same_results() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert proc.returncode == 0 and proc.stdout.strip() == "off", proc.stderr
     assert _speed.ENABLED is True and _speed.decoder_for(toolnexus.ToolResult) is not None
+

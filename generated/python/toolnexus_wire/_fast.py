@@ -18,7 +18,10 @@ from ._speed import MISS as _MISS
 from ._speed import check_for, install
 from ._speed import float_ok as _float_ok
 from ._speed import new as _new
-from ._speed import set_slot as _set
+from ._speed import set_dict as _set_dict
+from ._speed import set_extra as _set_extra
+from ._speed import set_fields_set as _set_fields_set
+from ._speed import set_private as _set_private
 from ._speed import plain as _plain
 from ._speed import plain_float as _plain_float
 from ._speed import sound as _sound
@@ -97,10 +100,10 @@ def _decode_ContentPart(d: Any, floats: bool | None) -> Any:
     else:
         extra = {}
     obj = _new(models.ContentPart)
-    _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", fields_set)
-    _set(obj, "__pydantic_extra__", extra)
-    _set(obj, "__pydantic_private__", None)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
     return obj
 
 
@@ -168,10 +171,10 @@ def _decode_Request(d: Any, floats: bool | None) -> Any:
     else:
         extra = {}
     obj = _new(models.Request)
-    _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", fields_set)
-    _set(obj, "__pydantic_extra__", extra)
-    _set(obj, "__pydantic_private__", None)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
     return obj
 
 
@@ -228,10 +231,10 @@ def _decode_Answer(d: Any, floats: bool | None) -> Any:
     else:
         extra = {}
     obj = _new(models.Answer)
-    _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", fields_set)
-    _set(obj, "__pydantic_extra__", extra)
-    _set(obj, "__pydantic_private__", None)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
     return obj
 
 
@@ -309,10 +312,10 @@ def _decode_ToolResult(d: Any, floats: bool | None) -> Any:
     else:
         extra = {}
     obj = _new(models.ToolResult)
-    _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", fields_set)
-    _set(obj, "__pydantic_extra__", extra)
-    _set(obj, "__pydantic_private__", None)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
     return obj
 
 
@@ -356,10 +359,10 @@ def _decode_ToolHints(d: Any, floats: bool | None) -> Any:
     else:
         extra = {}
     obj = _new(models.ToolHints)
-    _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", fields_set)
-    _set(obj, "__pydantic_extra__", extra)
-    _set(obj, "__pydantic_private__", None)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
     return obj
 
 
@@ -434,10 +437,10 @@ def _decode_ToolSpec(d: Any, floats: bool | None) -> Any:
     else:
         extra = {}
     obj = _new(models.ToolSpec)
-    _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", fields_set)
-    _set(obj, "__pydantic_extra__", extra)
-    _set(obj, "__pydantic_private__", None)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
     return obj
 
 
@@ -481,10 +484,10 @@ def _decode_ToolCall(d: Any, floats: bool | None) -> Any:
     else:
         extra = {}
     obj = _new(models.ToolCall)
-    _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", fields_set)
-    _set(obj, "__pydantic_extra__", extra)
-    _set(obj, "__pydantic_private__", None)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
     return obj
 
 
@@ -528,10 +531,10 @@ def _decode_ToolCallResult(d: Any, floats: bool | None) -> Any:
     else:
         extra = {}
     obj = _new(models.ToolCallResult)
-    _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", fields_set)
-    _set(obj, "__pydantic_extra__", extra)
-    _set(obj, "__pydantic_private__", None)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
     return obj
 
 
@@ -649,10 +652,10 @@ def _decode_RunResult(d: Any, floats: bool | None) -> Any:
     else:
         extra = {}
     obj = _new(models.RunResult)
-    _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", fields_set)
-    _set(obj, "__pydantic_extra__", extra)
-    _set(obj, "__pydantic_private__", None)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
     return obj
 
 

@@ -13,7 +13,8 @@ What it assumes of pydantic (the range in pyproject.toml, tested at both ends in
 - A model instance is complete once four slots are set: `__dict__` (the fields by Python
   name), `__pydantic_fields_set__`, `__pydantic_extra__` (unknown keys, or None for a closed
   model) and `__pydantic_private__` (None: wire models have no private attributes). This is
-  what `BaseModel.model_construct` sets; a decoder sets the same slots without its overhead.
+  what `BaseModel.model_construct` sets; a decoder sets the same slots without its overhead,
+  through the descriptors of `BaseModel.__slots__`.
 - pydantic-core's string validator with `pattern=` is the check the model's field applies,
   so the decoders use it for patterns (`_pattern`).
 
@@ -45,6 +46,7 @@ from itertools import chain
 from typing import Any
 
 import orjson
+from pydantic import BaseModel
 from pydantic_core import SchemaValidator, core_schema
 
 __all__ = [
@@ -56,7 +58,10 @@ __all__ = [
     "json_encoder_for",
     "nesting",
     "new",
-    "set_slot",
+    "set_dict",
+    "set_extra",
+    "set_fields_set",
+    "set_private",
 ]
 
 #: False when `TOOLNEXUS_NO_FAST_PATH=1`: every call takes the reference path.
@@ -80,9 +85,14 @@ INT_MAX = 2**64 - 1
 _INF = float("inf")
 
 #: A generated decoder makes a model instance from checked values with these: `new(cls)`,
-#: then `set_slot` of the four slots `model_construct` sets (see the contract above).
+#: then the four slots `model_construct` sets (see the contract above), each by its own
+#: descriptor on `BaseModel` (a `__slots__` entry), which costs less than `setattr`.
 new = object.__new__
-set_slot = object.__setattr__
+_SLOTS = BaseModel.__dict__
+set_dict: Callable[[Any, dict[str, Any]], None] = _SLOTS["__dict__"].__set__
+set_fields_set: Callable[[Any, set[str]], None] = _SLOTS["__pydantic_fields_set__"].__set__
+set_extra: Callable[[Any, dict[str, Any] | None], None] = _SLOTS["__pydantic_extra__"].__set__
+set_private: Callable[[Any, None], None] = _SLOTS["__pydantic_private__"].__set__
 
 
 def floats_as_written(data: str | bytes | bytearray, doc: Any) -> bool:
