@@ -188,6 +188,86 @@ def test_a_subclass_with_its_own_validator_is_not_decoded_on_the_fast_path() -> 
         Checked.from_json('{"output":""}')
 
 
+# --- long strings taken out before orjson reads a large text ------------------------------------
+
+
+def _outcome(cls: type[Any], data: bytes) -> Any:
+    try:
+        return ("ok", cls.from_json(data))
+    except toolnexus.WireError as exc:
+        return ("refused", str(exc))
+
+
+def _same_with_and_without_splicing(cls: type[Any], data: bytes) -> None:
+    """`from_json` of `data` with every string value of four characters or more taken out
+    (`_speed.splice`, here for any size), and with none: the same value, or the same error."""
+    whole, long = _speed.SPLICE_FROM, _speed.LONG_STRING
+    try:
+        _speed.SPLICE_FROM, _speed.LONG_STRING = 0, 4
+        spliced = _outcome(cls, data)
+        _speed.SPLICE_FROM = 1 << 62
+        plain = _outcome(cls, data)
+    finally:
+        _speed.SPLICE_FROM, _speed.LONG_STRING = whole, long
+    assert spliced[0] == plain[0], (data, spliced, plain)
+    if spliced[0] == "ok":
+        assert strictly_equal(spliced[1], plain[1])
+    else:
+        assert spliced[1] == plain[1]
+
+
+@pytest.mark.parametrize("type_name", [t.name for t in IDL.types])
+@SETTINGS
+@given(data=st.data())
+def test_taking_long_strings_out_changes_nothing(type_name: str, data: Any) -> None:
+    doc = data.draw(mutated_documents(IDL.type(type_name)))
+    indent = data.draw(st.sampled_from([None, 1]))
+    text = json.dumps(doc, ensure_ascii=data.draw(st.booleans()), indent=indent)
+    _same_with_and_without_splicing(MODELS[type_name], text.encode("utf-8", "surrogatepass"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        b'{"output":"plain text","metadata":{"k":"a long value","n":[1,"another one"]}}',
+        b'{"output":"has a\\nnewline","parts":[{"type":"text","text":"quote \\" inside"}]}',
+        b'{"output":"a raw\nnewline","metadata":{"k":"a long value"}}',
+        b'{"output":"a raw\x01control character"}',
+        b'{"output":"bad utf-8 \xff here"}',
+        b'{"output":"x","metadata":{"a long key here":1}}',
+        b'{"output":"x","metadata":{"a long key here" :1,"a long key here":2}}',
+        b'{"output":"x","metadata":{"fake":"\\u0000toolnexus-long-string-0","real":"a long value"}}',
+        b'{"output":"x","metadata":{"fake":"\\u0000\\u0074oolnexus-long-string-0","real":"a long value"}}',
+        b'{"output":"backslashes \\\\","metadata":{"k":"then a long value"}}',
+        b'{"output":"unterminated',
+        b'{"output":"trailing data"} x',
+        b'"a long string as the whole document"',
+        b'{"output":"x","metadata":{"k":"a long value"}, "isError": nope}',
+    ],
+)
+def test_taking_long_strings_out_changes_no_verdict(text: bytes) -> None:
+    _same_with_and_without_splicing(toolnexus.ToolResult, text)
+
+
+def test_long_strings_are_taken_out_only_where_the_text_says_the_same() -> None:
+    def taken(text: bytes) -> list[str] | None:
+        whole = _speed.LONG_STRING
+        try:
+            _speed.LONG_STRING = 4
+            out = _speed.splice(text)
+        finally:
+            _speed.LONG_STRING = whole
+        return None if out is None else out[1]
+
+    assert taken(b'{"output":"plain text","k":["another one"]}') == ["plain text", "another one"]
+    assert taken(b'{"a long key":"value"}') == ["value"]  # a key stays
+    assert taken(b'{"output":"esc\\"aped","k":"plain"}') == ["plain"]  # an escape stays
+    assert taken(b'{"output":"control\x01","k":"plain"}') is None
+    assert taken(b'{"output":"\xff\xfe bad","k":"plain"}') is None
+    assert taken(b'{"k":"\\u0000 a NUL elsewhere","j":"plain"}') is None
+    assert taken(b'{"short":"abc"}') is None
+
+
 # --- the shape of a parsed document ---------------------------------------------------------------
 
 

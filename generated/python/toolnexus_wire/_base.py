@@ -293,8 +293,19 @@ class WireModel(BaseModel):
         the range of a double, nesting deeper than `MAX_DEPTH`, or an object that repeats a key
         is refused at `$`.
         """
+        source, taken = data, None  # long strings taken out of a large text (`_speed.splice`)
+        if _speed.ENABLED and isinstance(data, (bytes, bytearray)) and len(data) >= _speed.SPLICE_FROM:
+            spliced = _speed.splice(data)
+            if spliced is not None:
+                data, taken = spliced
         try:
-            doc = orjson.loads(data)
+            try:
+                doc = orjson.loads(data)
+            except orjson.JSONDecodeError:
+                if taken is None:
+                    raise
+                orjson.loads(source)  # raises: the message names the place in the text as given
+                raise
         except orjson.JSONDecodeError as exc:
             # orjson stops at 1,024 levels: past MAX_DEPTH either way, and said alike.
             why = (
@@ -306,10 +317,12 @@ class WireModel(BaseModel):
         except TypeError:
             raise WireError(cls.__name__, [("$", f"expected JSON text, got {type(data).__name__}")]) from None
         decode = _speed.decoder_for(cls)
-        shape = None  # (depth, keys) of `doc`, once it is needed
+        shape = None  # `_speed.nesting(doc)`, once it is needed
         if len(data) < _keys.COUNT_FROM and _speed.floats_as_written(data, doc):
             # Straight: a text exactly as orjson writes its parse repeats no key and holds no
             # `-0`, and its floats are as written; one decode answers, or the validator does.
+            if taken is not None:
+                doc = _speed.restore(doc, taken)
             if decode is not None:
                 obj = decode(doc, True)
                 if obj is not None:
@@ -324,12 +337,17 @@ class WireModel(BaseModel):
             if repeated is not None:
                 key = json.dumps(repeated, ensure_ascii=False)
                 raise WireError(cls.__name__, [("$", f"an object repeats the key {key}")])
+            # A large text with floats may be as orjson writes it all the same (asked before the
+            # long strings go back: `floats_as_written` writes the document again).
+            written = large and shape[2] and _speed.floats_as_written(data, doc)
+            if taken is not None:
+                doc = _speed.restore(doc, taken)
             if decode is not None and not _number.may_hold_minus_zero(data):
                 # A document with no float that nests within FREE_DEPTH below its own object
                 # (`nesting` walked it all) leaves the decoder nothing to walk.
                 plain = not shape[2] and shape[0] <= _speed.FREE_DEPTH + 1
                 obj = decode(doc, None if plain else False)  # it leaves a float to the validator
-                if obj is None and len(data) >= _keys.COUNT_FROM and _speed.floats_as_written(data, doc):
+                if obj is None and written:
                     obj = decode(doc, True)  # floats as Python writes them
                 if obj is not None:
                     return obj  # type: ignore[no-any-return]
@@ -339,6 +357,8 @@ class WireModel(BaseModel):
             doc = _number.loads(data)
         except RecursionError:  # called with little of the stack left
             raise WireError(cls.__name__, [("$", f"nested more than {MAX_DEPTH} levels")]) from None
+        if taken is not None:
+            doc = _speed.restore(doc, taken)
         try:
             return cls.model_validate(doc, by_alias=True, by_name=False)
         except ValidationError as exc:

@@ -273,3 +273,97 @@ def base64(value: str) -> bool:
 def check_for(regex: str) -> Callable[[Any], bool]:
     """The fastest exact check of `regex`."""
     return base64 if regex == BASE64_PATTERN else pattern(regex)
+
+
+# --- long strings ---------------------------------------------------------------------------------
+
+#: From this size on, `from_json` of bytes takes long strings out of the text before orjson
+#: reads it (`splice`): orjson holds a copy of every string while it builds the value, so a
+#: 100 MiB part would otherwise peak at three copies of itself (the text, orjson's, the `str`).
+SPLICE_FROM = 1 << 20
+#: A string value this long or longer is taken out.
+LONG_STRING = 64 * 1024
+#: How many strings `splice` reads past before it leaves the text to orjson as it is.
+_STRINGS = 4096
+#: What a string taken out is replaced with, as orjson reads it and as the text writes it.
+_MARK = "\x00toolnexus-long-string-"
+_MARK_TEXT = b"\\u0000toolnexus-long-string-"
+_PRINTABLE = bytes(range(0x20, 0x100))  # deleted: what is left is a control character
+_SPACE = b" \t\r\n"
+
+
+def splice(data: bytes | bytearray) -> tuple[bytes, list[str]] | None:
+    """`data` with each long string value taken out and replaced by a short marker, and those
+    strings, each decoded once from `data` (the one copy a parse must make); None when there
+    is nothing to take out, or finding it would cost more than it saves.
+
+    A string is taken out only where the text says the same either way: a value (no `:` after
+    it), with no escape, no control character and valid UTF-8, so it is a JSON string however
+    the text around it reads, and the text's verdict (every rule) is the marker's. Quotes are
+    paired as JSON pairs them, an escaped quote being one preceded by an odd run of backslashes.
+    """
+    view = memoryview(data)
+    spans: list[tuple[int, int]] = []
+    strings = 0
+    start = data.find(b'"')
+    while start >= 0:
+        end = data.find(b'"', start + 1)
+        while end > 0 and data[end - 1] == 0x5C:  # a backslash before it: escaped when the run is odd
+            run = end - 1
+            while data[run - 1] == 0x5C:
+                run -= 1
+            if (end - run) % 2 == 0:
+                break
+            end = data.find(b'"', end + 1)
+        if end < 0:
+            return None  # not closed: orjson says why
+        strings += 1
+        if strings > _STRINGS:
+            return None
+        if end - start - 1 >= LONG_STRING:
+            after = end + 1
+            while after < len(data) and data[after] in _SPACE:
+                after += 1
+            if (after >= len(data) or data[after] != 0x3A) and data.find(b"\\", start, end) < 0:
+                spans.append((start, end))
+        start = data.find(b'"', end + 1)
+    if not spans:
+        return None
+    taken: list[str] = []
+    pieces: list[bytes] = []
+    done = 0
+    for start, end in spans:
+        for i in range(start + 1, end, _BASE64_SLICE):
+            if bytes(view[i : min(i + _BASE64_SLICE, end)]).translate(None, _PRINTABLE):
+                return None  # a control character: not JSON, orjson says so
+        try:
+            taken.append(str(view[start + 1 : end], "utf-8"))
+        except UnicodeDecodeError:
+            return None
+        pieces += [bytes(view[done:start]), b'"', _MARK_TEXT, str(len(taken) - 1).encode(), b'"']
+        done = end + 1
+    pieces.append(bytes(view[done:]))
+    text = b"".join(pieces)
+    # NUL has one spelling in JSON, `\u0000`: when the markers' are the only ones left, no
+    # other string of the text holds a NUL, so none can be read as a marker.
+    if text.count(b"\\u0000") != len(taken):
+        return None
+    return text, taken
+
+
+def restore(doc: Any, taken: list[str]) -> Any:
+    """`doc` (orjson's parse of what `splice` made) with each marker replaced by its string, in
+    place; walked without recursion."""
+    if type(doc) is str:
+        return taken[int(doc[len(_MARK) :])] if doc.startswith(_MARK) else doc
+    stack = [doc]
+    while stack:
+        container = stack.pop()
+        items = container.items() if type(container) is dict else enumerate(container)
+        for key, value in items:
+            if type(value) is str:
+                if value.startswith(_MARK):
+                    container[key] = taken[int(value[len(_MARK) :])]
+            elif type(value) is dict or type(value) is list:
+                stack.append(value)
+    return doc
