@@ -462,3 +462,19 @@ def test_the_speed_layer_can_be_turned_off_and_gives_the_same_results() -> None:
     assert proc.returncode == 0 and proc.stdout.strip() == "off", proc.stderr
     assert _speed.ENABLED is True and _speed.decoder_for(toolnexus.ToolResult) is not None
 
+
+
+# --- parts made by the helpers --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "mime_type", "name"),
+    [(b"\x89PNG\r\n\x1a\nabc", "image/png", "a.png"), (b"", "application/pdf", None), (b"x", "audio/wav", "")],
+)
+def test_a_part_from_bytes_is_what_the_validator_makes(raw: bytes, mime_type: str, name: str | None) -> None:
+    part = toolnexus.ContentPart.from_bytes(raw, mime_type, name=name)
+    wire = {"type": part.kind, "mimeType": mime_type, "data": base64.b64encode(raw).decode(), "url": ""}
+    if name is not None:
+        wire["name"] = name
+    ref = toolnexus.ContentPart.model_validate(wire, by_alias=True, by_name=False)
+    assert strictly_equal(part, ref)
