@@ -469,7 +469,11 @@ def test_the_speed_layer_can_be_turned_off_and_gives_the_same_results() -> None:
 
 @pytest.mark.parametrize(
     ("raw", "mime_type", "name"),
-    [(b"\x89PNG\r\n\x1a\nabc", "image/png", "a.png"), (b"", "application/pdf", None), (b"x", "audio/wav", "")],
+    [
+        (b"\x89PNG\r\n\x1a\nabc", "image/png", "a.png"),
+        (b"", "application/pdf", None),
+        (b"x", "audio/wav", ""),
+    ],
 )
 def test_a_part_from_bytes_is_what_the_validator_makes(raw: bytes, mime_type: str, name: str | None) -> None:
     part = toolnexus.ContentPart.from_bytes(raw, mime_type, name=name)
