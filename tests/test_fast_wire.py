@@ -463,7 +463,6 @@ def test_the_speed_layer_can_be_turned_off_and_gives_the_same_results() -> None:
     assert _speed.ENABLED is True and _speed.decoder_for(toolnexus.ToolResult) is not None
 
 
-
 # --- parts made by the helpers --------------------------------------------------------------------
 
 
