@@ -746,7 +746,7 @@ def write_results(elapsed: float) -> None:
     versions = ", ".join(
         f"{d} {_version(d)}"
         for d in (
-            "toolnexus",
+            "toolnexus-contract",
             "pydantic",
             "pydantic-core",
             "orjson",
