@@ -4,6 +4,7 @@ pydantic mypy plugin, help() leads with the type's own API, and the versions agr
 
 from __future__ import annotations
 
+import inspect
 import json
 import pydoc
 import subprocess
@@ -171,3 +172,12 @@ def test_every_package_carries_the_schema_version() -> None:
 
 def test_request_keeps_its_constructor_default() -> None:
     assert Request(kind="input", prompt="p").id == ""
+
+
+def test_the_constructor_signature_survives_the_validator_being_built_on_first_use() -> None:
+    # The validators are built on first use (`defer_build`); building one sets pydantic's own
+    # signature (wire aliases), which the wire base sets back to the constructor's.
+    ToolResult.ok("built")
+    ToolResult.from_json('{"output":"x","metadata":{"n":1.50}}')  # the validator's path
+    assert ToolResult.__pydantic_complete__
+    assert str(inspect.signature(ToolResult)).startswith("(output: 'str', is_error: 'bool' = False")

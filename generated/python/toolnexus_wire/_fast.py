@@ -17,7 +17,11 @@ from ._speed import INT_MIN as _INT_MIN
 from ._speed import MISS as _MISS
 from ._speed import check_for, install
 from ._speed import float_ok as _float_ok
-from ._speed import new_model as _new_model
+from ._speed import new as _new
+from ._speed import set_dict as _set_dict
+from ._speed import set_extra as _set_extra
+from ._speed import set_fields_set as _set_fields_set
+from ._speed import set_private as _set_private
 from ._speed import plain as _plain
 from ._speed import plain_float as _plain_float
 from ._speed import sound as _sound
@@ -29,8 +33,10 @@ _PATTERN_1 = check_for("^(once|turn|tool|principal|session:\\S.*)$")
 _PATTERN_2 = check_for("^[A-Za-z0-9_-]+$")
 
 
-def _decode_ContentPart(d: Any) -> Any:
-    """A `ContentPart` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_ContentPart(d: Any, floats: bool | None) -> Any:
+    """A `ContentPart` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -89,19 +95,26 @@ def _decode_ContentPart(d: Any) -> Any:
     values = {"kind": kind, "text": text, "mime_type": mime_type, "data": data, "url": url, "name": name}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ContentPart}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.ContentPart, values, fields_set, extra)
+    obj = _new(models.ContentPart)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_ContentPart = frozenset({"type", "text", "mimeType", "data", "url", "name"})
 
 
-def _decode_Request(d: Any) -> Any:
-    """A `Request` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_Request(d: Any, floats: bool | None) -> Any:
+    """A `Request` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -138,7 +151,7 @@ def _decode_Request(d: Any) -> Any:
     if v is _MISS:
         data: Any = None
     else:
-        if type(v) is not dict or not _sound(v, _FREE_DEPTH):
+        if type(v) is not dict or not _sound(v, _FREE_DEPTH, floats):
             return None
         data = v
         fields_set.add("data")
@@ -153,19 +166,26 @@ def _decode_Request(d: Any) -> Any:
     values = {"id": id, "kind": kind, "prompt": prompt, "url": url, "data": data, "expires_at": expires_at}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_Request}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.Request, values, fields_set, extra)
+    obj = _new(models.Request)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_Request = frozenset({"id", "kind", "prompt", "url", "data", "expiresAt"})
 
 
-def _decode_Answer(d: Any) -> Any:
-    """A `Answer` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_Answer(d: Any, floats: bool | None) -> Any:
+    """A `Answer` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -187,7 +207,7 @@ def _decode_Answer(d: Any) -> Any:
     if v is _MISS:
         data: Any = None
     else:
-        if type(v) is not dict or not _sound(v, _FREE_DEPTH):
+        if type(v) is not dict or not _sound(v, _FREE_DEPTH, floats):
             return None
         data = v
         fields_set.add("data")
@@ -222,19 +242,26 @@ def _decode_Answer(d: Any) -> Any:
     values = {"id": id, "ok": ok, "data": data, "reason": reason, "message": message, "scope": scope}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_Answer}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.Answer, values, fields_set, extra)
+    obj = _new(models.Answer)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_Answer = frozenset({"id", "ok", "data", "reason", "message", "scope"})
 
 
-def _decode_ToolResult(d: Any) -> Any:
-    """A `ToolResult` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_ToolResult(d: Any, floats: bool | None) -> Any:
+    """A `ToolResult` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -261,7 +288,7 @@ def _decode_ToolResult(d: Any) -> Any:
             return None
         parts_a0: list[Any] = []
         for parts_i0 in v:
-            parts_x0 = _decode_ContentPart(parts_i0)
+            parts_x0 = _decode_ContentPart(parts_i0, floats)
             if parts_x0 is None:
                 return None
             parts_a0.append(parts_x0)
@@ -273,8 +300,8 @@ def _decode_ToolResult(d: Any) -> Any:
     else:
         if (
             v is None
-            or (type(v) is float and not _float_ok(v))
-            or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH))
+            or (type(v) is float and not (floats and _float_ok(v)))
+            or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH, floats))
         ):
             return None
         structured_content = v
@@ -283,7 +310,7 @@ def _decode_ToolResult(d: Any) -> Any:
     if v is _MISS:
         metadata: Any = None
     else:
-        if type(v) is not dict or not _sound(v, _FREE_DEPTH):
+        if type(v) is not dict or not _sound(v, _FREE_DEPTH, floats):
             return None
         metadata = v
         fields_set.add("metadata")
@@ -296,19 +323,26 @@ def _decode_ToolResult(d: Any) -> Any:
     }
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ToolResult}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.ToolResult, values, fields_set, extra)
+    obj = _new(models.ToolResult)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_ToolResult = frozenset({"output", "isError", "parts", "structuredContent", "metadata"})
 
 
-def _decode_ToolHints(d: Any) -> Any:
-    """A `ToolHints` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_ToolHints(d: Any, floats: bool | None) -> Any:
+    """A `ToolHints` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -336,19 +370,26 @@ def _decode_ToolHints(d: Any) -> Any:
     values = {"read_only": read_only, "destructive": destructive, "open_world": open_world}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ToolHints}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.ToolHints, values, fields_set, extra)
+    obj = _new(models.ToolHints)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_ToolHints = frozenset({"readOnly", "destructive", "openWorld"})
 
 
-def _decode_ToolSpec(d: Any) -> Any:
-    """A `ToolSpec` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_ToolSpec(d: Any, floats: bool | None) -> Any:
+    """A `ToolSpec` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -369,7 +410,7 @@ def _decode_ToolSpec(d: Any) -> Any:
     v = d.get("inputSchema", _MISS)
     if v is _MISS:
         return None
-    if type(v) is not dict or not _sound(v, _FREE_DEPTH):
+    if type(v) is not dict or not _sound(v, _FREE_DEPTH, floats):
         return None
     input_schema = v
     fields_set.add("input_schema")
@@ -385,7 +426,7 @@ def _decode_ToolSpec(d: Any) -> Any:
     if v is _MISS:
         hints: Any = None
     else:
-        hints = _decode_ToolHints(v)
+        hints = _decode_ToolHints(v, floats)
         if hints is None:
             return None
         fields_set.add("hints")
@@ -393,7 +434,7 @@ def _decode_ToolSpec(d: Any) -> Any:
     if v is _MISS:
         output_schema: Any = None
     else:
-        if type(v) is not dict or not _sound(v, _FREE_DEPTH):
+        if type(v) is not dict or not _sound(v, _FREE_DEPTH, floats):
             return None
         output_schema = v
         fields_set.add("output_schema")
@@ -407,19 +448,26 @@ def _decode_ToolSpec(d: Any) -> Any:
     }
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ToolSpec}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.ToolSpec, values, fields_set, extra)
+    obj = _new(models.ToolSpec)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_ToolSpec = frozenset({"name", "description", "inputSchema", "source", "hints", "outputSchema"})
 
 
-def _decode_ToolCall(d: Any) -> Any:
-    """A `ToolCall` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_ToolCall(d: Any, floats: bool | None) -> Any:
+    """A `ToolCall` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -440,26 +488,33 @@ def _decode_ToolCall(d: Any) -> Any:
     v = d.get("arguments", _MISS)
     if v is _MISS:
         return None
-    if type(v) is not dict or not _sound(v, _FREE_DEPTH):
+    if type(v) is not dict or not _sound(v, _FREE_DEPTH, floats):
         return None
     arguments = v
     fields_set.add("arguments")
     values = {"id": id, "name": name, "arguments": arguments}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ToolCall}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.ToolCall, values, fields_set, extra)
+    obj = _new(models.ToolCall)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_ToolCall = frozenset({"id", "name", "arguments"})
 
 
-def _decode_ToolCallResult(d: Any) -> Any:
-    """A `ToolCallResult` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_ToolCallResult(d: Any, floats: bool | None) -> Any:
+    """A `ToolCallResult` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -480,26 +535,33 @@ def _decode_ToolCallResult(d: Any) -> Any:
     v = d.get("result", _MISS)
     if v is _MISS:
         return None
-    result = _decode_ToolResult(v)
+    result = _decode_ToolResult(v, floats)
     if result is None:
         return None
     fields_set.add("result")
     values = {"id": id, "name": name, "result": result}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ToolCallResult}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.ToolCallResult, values, fields_set, extra)
+    obj = _new(models.ToolCallResult)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_ToolCallResult = frozenset({"id", "name", "result"})
 
 
-def _decode_RunResult(d: Any) -> Any:
-    """A `RunResult` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_RunResult(d: Any, floats: bool | None) -> Any:
+    """A `RunResult` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -520,7 +582,7 @@ def _decode_RunResult(d: Any) -> Any:
         return None
     results_a0: list[Any] = []
     for results_i0 in v:
-        results_x0 = _decode_ToolCallResult(results_i0)
+        results_x0 = _decode_ToolCallResult(results_i0, floats)
         if results_x0 is None:
             return None
         results_a0.append(results_x0)
@@ -530,7 +592,7 @@ def _decode_RunResult(d: Any) -> Any:
     if v is _MISS:
         pending: Any = None
     else:
-        pending = _decode_Request(v)
+        pending = _decode_Request(v, floats)
         if pending is None:
             return None
         fields_set.add("pending")
@@ -542,7 +604,7 @@ def _decode_RunResult(d: Any) -> Any:
             return None
         calls_a0: list[Any] = []
         for calls_i0 in v:
-            calls_x0 = _decode_ToolCall(calls_i0)
+            calls_x0 = _decode_ToolCall(calls_i0, floats)
             if calls_x0 is None:
                 return None
             calls_a0.append(calls_x0)
@@ -556,7 +618,7 @@ def _decode_RunResult(d: Any) -> Any:
             return None
         requests_a0: list[Any] = []
         for requests_i0 in v:
-            requests_x0 = _decode_Request(requests_i0)
+            requests_x0 = _decode_Request(requests_i0, floats)
             if requests_x0 is None:
                 return None
             requests_a0.append(requests_x0)
@@ -601,19 +663,26 @@ def _decode_RunResult(d: Any) -> Any:
     }
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_RunResult}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.RunResult, values, fields_set, extra)
+    obj = _new(models.RunResult)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_RunResult = frozenset({"status", "results", "pending", "calls", "requests", "order", "turn", "seal"})
 
 
-def _decode_ToolEvent(d: Any) -> Any:
-    """A `ToolEvent` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_ToolEvent(d: Any, floats: bool | None) -> Any:
+    """A `ToolEvent` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -644,19 +713,24 @@ def _decode_ToolEvent(d: Any) -> Any:
     if v is _MISS:
         partial: Any = None
     else:
-        partial = _decode_ToolResult(v)
+        partial = _decode_ToolResult(v, floats)
         if partial is None:
             return None
         fields_set.add("partial")
     values = {"call_id": call_id, "percent": percent, "message": message, "partial": partial}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ToolEvent}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.ToolEvent, values, fields_set, extra)
+    obj = _new(models.ToolEvent)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_ToolEvent = frozenset({"callId", "percent", "message", "partial"})
