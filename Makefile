@@ -8,7 +8,7 @@ SUM := $(shell cksum < pyproject.toml | cut -d' ' -f1)
 GEN_STAMP := $(VENV)/.gen-$(SUM)
 STAMP := $(VENV)/.installed-$(SUM)
 
-.PHONY: gen check test test-fast test-floor lint bench clean fuzz breaking dist
+.PHONY: gen check test test-fast test-floor lint bench clean fuzz breaking changelog dist docs
 
 $(GEN_STAMP): pyproject.toml codegen/pins.py
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,18 +26,20 @@ $(STAMP): $(GEN_STAMP)
 gen: $(GEN_STAMP)
 	$(PY) -m codegen gen
 
-## check: fail with a diff when generated/ does not match idl/
+## check: fail with a diff when generated/, the reference pages in docs/reference/ or the
+## wire changes in CHANGELOG.md do not match idl/
 check: $(GEN_STAMP)
 	$(PY) -m codegen check
+	$(PY) -m codegen changelog --check
 
 ## test: every test in every language, including cross-language conformance; each language
 ## runs even when another fails, and a summary line per language ends the output
 test: $(STAMP)
 	bash tests/run_all.sh $(PY)
 
-## test-fast: the quick Python subset (no package builds, no large property runs; under a minute)
+## test-fast: the quick Python subset (no package builds, no large property runs), a worker per core
 test-fast: $(STAMP)
-	$(PY) -m pytest -q -m "not slow"
+	$(PY) -m pytest -q -m "not slow" -n auto --dist loadgroup
 
 ## test-floor: the wire and runtime tests on the lowest versions pyproject.toml allows
 ## (pydantic, orjson), in a virtualenv of their own; `make test` covers the pinned top
@@ -49,6 +51,12 @@ test-floor: $(STAMP)
 	PYTHONPATH=$(CURDIR):$(CURDIR)/generated/python $(FLOOR_VENV)/bin/python -m pytest -q -p no:cacheprovider \
 		tests/test_wire.py tests/test_fast_wire.py tests/test_tool.py tests/test_tool_decorator.py tests/test_suspend.py \
 		tests/test_content_part.py tests/test_public_api.py tests/test_toolkit.py tests/test_conformance.py
+
+## docs: the docs site into site/ (MkDocs, strict: a broken link or anchor is an error); the
+## wire type pages come from `make gen`, the guides from the README's sections
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
+	@echo "docs: site/index.html"
 
 ## dist: the wheel and sdist, the npm tarball and the .crate, into dist/
 dist: $(STAMP)
@@ -84,10 +92,16 @@ fuzz: $(STAMP)
 	TOOLNEXUS_FUZZ_SCALE=$(FUZZ_SCALE) $(PY) -m pytest -q -s -p no:cacheprovider \
 		tests/test_properties.py tests/test_fast_wire.py tests/test_fast_checks.py
 
-## breaking: list breaking wire changes in idl/ since AGAINST (default: the previous commit)
-AGAINST ?= HEAD~1
-breaking: $(STAMP)
-	$(PY) -m codegen breaking --against $(AGAINST)
+## breaking: grade every change to idl/ since the last release in idl/releases.json (or since
+## AGAINST=<git ref>) as wire-breaking, source-breaking per language, additive or docs, and fail
+## unless the manifest's version moved enough (docs/versioning.md)
+breaking: $(GEN_STAMP)
+	$(PY) -m codegen breaking $(if $(AGAINST),--against $(AGAINST))
+
+## changelog: write the graded wire changes of the schema version into CHANGELOG.md (a marked
+## block; everything else there is hand-written and kept)
+changelog: $(GEN_STAMP)
+	$(PY) -m codegen changelog
 
 clean:
-	rm -rf $(VENV) $(FLOOR_VENV) dist .cache tests/typescript/node_modules tests/typescript/.cache generated/typescript/dist generated/rust/target
+	rm -rf $(VENV) $(FLOOR_VENV) dist site .cache tests/typescript/node_modules tests/typescript/.cache generated/typescript/dist generated/rust/target

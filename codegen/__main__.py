@@ -1,5 +1,6 @@
 """`python -m codegen gen` writes generated/ from idl/; `python -m codegen check` fails when it is stale;
-`python -m codegen breaking --against <git-ref>` lists the breaking changes since that ref."""
+`python -m codegen breaking [--against <git-ref>]` grades every change since the last release (or
+that ref) and checks the version moved enough."""
 
 from __future__ import annotations
 
@@ -8,7 +9,15 @@ import difflib
 import sys
 from pathlib import Path
 
-from . import breaking, jsonschema_target, python_target, rust_target, typescript_target
+from . import (
+    breaking,
+    changelog,
+    docs_target,
+    jsonschema_target,
+    python_target,
+    rust_target,
+    typescript_target,
+)
 from .idl import IdlError, load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,6 +37,13 @@ def render_all(root: Path = ROOT) -> dict[str, str]:
     return dict(sorted(files.items()))
 
 
+def render_docs(root: Path = ROOT) -> dict[str, str]:
+    """The reference pages, keyed by their path relative to `docs_target.OUT`."""
+    pages = docs_target.render(load(root / "idl"), root / "idl" / "examples")
+    prefix = docs_target.OUT + "/"
+    return {rel[len(prefix) :]: text for rel, text in sorted(pages.items())}
+
+
 def _existing(out: Path) -> dict[str, str]:
     found = {}
     if out.is_dir():
@@ -39,8 +55,12 @@ def _existing(out: Path) -> dict[str, str]:
 
 
 def gen(root: Path = ROOT) -> int:
-    files = render_all(root)
-    out = root / "generated"
+    _write(render_all(root), root / "generated", "generated")
+    _write(render_docs(root), root / docs_target.OUT, docs_target.OUT)
+    return 0
+
+
+def _write(files: dict[str, str], out: Path, name: str) -> None:
     have = _existing(out)
     # The same result as a clean slate: files the generator no longer writes go (build
     # products stay). Unchanged files are left alone, so cargo and tsc do not rebuild them.
@@ -54,13 +74,22 @@ def gen(root: Path = ROOT) -> int:
         dest = out / rel
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_text(files[rel], encoding="utf-8", newline="\n")
-    print(f"codegen: {len(files)} files in generated/, {len(changed)} written")
-    return 0
+    print(f"codegen: {len(files)} files in {name}/, {len(changed)} written")
 
 
 def check(root: Path = ROOT) -> int:
-    files = render_all(root)
-    have = _existing(root / "generated")
+    stale = _diff(render_all(root), root / "generated", "generated")
+    stale += _diff(render_docs(root), root / docs_target.OUT, docs_target.OUT)
+    if stale:
+        sys.stdout.writelines(stale)
+        print("\ncodegen: generated/ or docs/reference/wire/ is stale; run `make gen`", file=sys.stderr)
+        return 1
+    print(f"codegen: generated/ and {docs_target.OUT}/ are current")
+    return 0
+
+
+def _diff(files: dict[str, str], out: Path, name: str) -> list[str]:
+    have = _existing(out)
     diff: list[str] = []
     for rel in sorted(set(files) | set(have)):
         old, new = have.get(rel), files.get(rel)
@@ -69,28 +98,28 @@ def check(root: Path = ROOT) -> int:
                 difflib.unified_diff(
                     (old or "").splitlines(keepends=True),
                     (new or "").splitlines(keepends=True),
-                    fromfile=f"generated/{rel}" if old is not None else "/dev/null",
-                    tofile=f"generated/{rel} (from idl/)" if new is not None else "/dev/null",
+                    fromfile=f"{name}/{rel}" if old is not None else "/dev/null",
+                    tofile=f"{name}/{rel} (from idl/)" if new is not None else "/dev/null",
                 )
             )
-    if diff:
-        sys.stdout.writelines(diff)
-        print("\ncodegen: generated/ is stale; run `make gen`", file=sys.stderr)
-        return 1
-    print(f"codegen: generated/ is current ({len(files)} files)")
-    return 0
+    return diff
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m codegen", description=__doc__)
-    parser.add_argument("command", choices=["gen", "check", "breaking"])
-    parser.add_argument("--against", metavar="GIT_REF", help="breaking: the git ref to compare idl/ with")
+    parser.add_argument("command", choices=["gen", "check", "breaking", "changelog"])
+    parser.add_argument("--check", action="store_true", help="changelog: fail when CHANGELOG.md is stale")
+    parser.add_argument(
+        "--against",
+        metavar="GIT_REF",
+        help="breaking: the git ref to compare idl/ with (default: the last release in idl/releases.json)",
+    )
     args = parser.parse_args(argv)
     try:
         if args.command == "breaking":
-            if not args.against:
-                parser.error("breaking needs --against <git-ref>")
             return breaking.main(ROOT, args.against)
+        if args.command == "changelog":
+            return changelog.main(ROOT, args.check)
         return gen() if args.command == "gen" else check()
     except IdlError as exc:
         print(f"codegen: {exc}", file=sys.stderr)

@@ -23,6 +23,7 @@ __all__ = [
     "Field",
     "Idl",
     "IdlError",
+    "Requirement",
     "TypeRef",
     "WireType",
     "load",
@@ -37,7 +38,7 @@ _ANY = ["object", "array", "string", "number", "boolean"]
 # Anything else is refused with the file, the JSON pointer and the keyword, never dropped.
 # docs/idl.md is the table; a test pins these sets to it.
 TYPE_KEYWORDS = frozenset(
-    {"$schema", "title", "description", "type", "properties", "required", "additionalProperties"}
+    {"$schema", "title", "description", "type", "properties", "required", "additionalProperties", "allOf"}
 )
 FIELD_KEYWORDS = frozenset(
     {"description", "type", "$ref", "enum", "pattern", "minLength", "items", "default", "x-name"}
@@ -59,7 +60,8 @@ REFUSED = {
     "format": "formats are not checked alike by every language; use `pattern`",
     "oneOf": "unions have no common shape in the three languages; use optional fields",
     "anyOf": "unions have no common shape in the three languages; use optional fields",
-    "allOf": "composition is not modelled; write the fields out",
+    "allOf": "composition is not modelled; write the fields out (a type's own `allOf` of "
+    "`if`/`then` requirements is, in the form docs/idl.md shows)",
     "not": "negation is not modelled",
     "if": "conditional schemas are not modelled",
     "nullable": "an absent optional field is omitted, never null",
@@ -119,6 +121,24 @@ class Field:
 
 
 @dataclass(frozen=True)
+class Requirement:
+    """A conditional requirement of a type (its `allOf` of `if`/`then`): when the enum field
+    `when` holds one of `values`, at least one of the string fields `any_of` is present and
+    not empty. An empty string is omitted from the wire and reads as absent, so "present"
+    means "not empty" in every language. Wire names throughout."""
+
+    when: str
+    values: tuple[str, ...]
+    any_of: tuple[str, ...]
+    description: str
+
+    def message(self, value: str) -> str:
+        """The error every language gives, at the path of the object."""
+        needs = " or ".join(f'"{name}"' for name in self.any_of)
+        return f'a "{self.when}": "{value}" object carries nothing: it needs {needs}'
+
+
+@dataclass(frozen=True)
 class WireType:
     name: str
     description: str
@@ -127,6 +147,8 @@ class WireType:
     open: bool
     source: str
     sha256: str
+    #: The type's conditional requirements, checked after its fields, in order.
+    requires: tuple[Requirement, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -146,11 +168,21 @@ class Idl:
                 return t
         raise KeyError(name)
 
+    @property
+    def bundle_id(self) -> str:
+        """The versioned URI of the bundled schema: `urn:toolnexus:schema:3.0.0`."""
+        return f"urn:{self.name}:schema:{self.version}"
+
+    def type_id(self, name: str) -> str:
+        """The versioned URI of a type in the bundle: `urn:toolnexus:schema:3.0.0#/$defs/ToolResult`."""
+        return f"{self.bundle_id}#/$defs/{name}"
+
     def bundle(self) -> dict[str, Any]:
-        """One JSON Schema document holding every type under `$defs`."""
+        """One JSON Schema document holding every type under `$defs`, as the IDL writes them
+        (the generators' input; `jsonschema_target.published` is the form other tools read)."""
         return {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "$id": f"urn:{self.name}:schema:{self.version}",
+            "$id": self.bundle_id,
             "title": self.name,
             "description": self.description,
             "version": self.version,
@@ -262,6 +294,64 @@ def _rewrite_refs(node: Any) -> Any:
     return node
 
 
+def _present(clause: Any, fields: dict[str, Field], where: str) -> str:
+    """The field a `then` clause requires: `{"required": [f], "properties": {f: {"type": "string",
+    "minLength": 1}}}` (the `type` for strict validators such as Ajv's)."""
+    shape = 'a clause is {"required": ["f"], "properties": {"f": {"type": "string", "minLength": 1}}}'
+    if not isinstance(clause, dict) or set(clause) != {"required", "properties"}:
+        raise IdlError(f"{where}: {shape}")
+    required, props = clause["required"], clause["properties"]
+    if not (isinstance(required, list) and len(required) == 1 and isinstance(required[0], str)):
+        raise IdlError(f"{where}/required: {shape}")
+    name = required[0]
+    if props != {name: {"type": "string", "minLength": 1}}:
+        raise IdlError(f"{where}/properties: {shape}")
+    f = fields.get(name)
+    if f is None or f.required or f.type.kind != "string" or f.default != "":
+        raise IdlError(
+            f'{where}: {name!r} must be an optional string field whose default is "" '
+            "(omitted when empty), so that present means not empty in every language"
+        )
+    return name
+
+
+def _requirements(schema: dict[str, Any], fields: list[Field], where: str) -> tuple[Requirement, ...]:
+    """A type's `allOf`: each item `{"description", "if": {"properties": {F: {"enum": [...]}}},
+    "then": <clause> | {"anyOf": [<clause>, ...]}}`, F a required enum field. Nothing else."""
+    items = schema.get("allOf")
+    if items is None:
+        return ()
+    if not isinstance(items, list) or not items:
+        raise IdlError(f"{where}#/allOf: a non-empty list of if/then requirements")
+    by_name = {f.wire_name: f for f in fields}
+    out = []
+    for i, item in enumerate(items):
+        at = f"{where}#/allOf/{i}"
+        if not isinstance(item, dict) or set(item) != {"description", "if", "then"}:
+            raise IdlError(f"{at}: a requirement has exactly `description`, `if` and `then`")
+        cond = item["if"]
+        if not (isinstance(cond, dict) and set(cond) == {"properties"} and len(cond["properties"]) == 1):
+            raise IdlError(f'{at}/if: must be {{"properties": {{"<field>": {{"enum": [...]}}}}}}')
+        [(when, test)] = cond["properties"].items()
+        f = by_name.get(when)
+        if f is None or not f.required or f.type.enum is None:
+            raise IdlError(f"{at}/if/properties: {when!r} must be a required enum field of the type")
+        values = test.get("enum") if isinstance(test, dict) and set(test) == {"enum"} else None
+        if not values or not all(v in f.type.enum for v in values) or len(set(values)) != len(values):
+            raise IdlError(f"{at}/if/properties/{when}: an `enum` of values of {when!r}")
+        then = item["then"]
+        if isinstance(then, dict) and set(then) == {"anyOf"}:
+            if not isinstance(then["anyOf"], list) or len(then["anyOf"]) < 2:
+                raise IdlError(f"{at}/then/anyOf: two clauses or more (one is written without anyOf)")
+            names = [_present(c, by_name, f"{at}/then/anyOf/{j}") for j, c in enumerate(then["anyOf"])]
+        else:
+            names = [_present(then, by_name, f"{at}/then")]
+        if not isinstance(item["description"], str) or not item["description"]:
+            raise IdlError(f"{at}/description: say what the requirement is for")
+        out.append(Requirement(when, tuple(values), tuple(names), item["description"]))
+    return tuple(out)
+
+
 def load(root: Path) -> Idl:
     """Read and check `root` (the `idl/` folder)."""
     manifest_path = root / "manifest.json"
@@ -329,6 +419,7 @@ def load(root: Path) -> Idl:
                 open=schema.get("additionalProperties", True) is not False,
                 source=where,
                 sha256=hashlib.sha256(raw).hexdigest(),
+                requires=_requirements(schema, fields, where),
             )
         )
         schemas[name] = _rewrite_refs(schema)

@@ -25,6 +25,7 @@ from typing import Any
 
 from .common import SUPPORT, environment, header_lines, support_files
 from .idl import Idl, TypeRef, WireType, snake_case
+from .jsonschema_target import published
 
 __all__ = ["render"]
 
@@ -216,6 +217,8 @@ def _bundle_for_models(idl: Idl) -> dict[str, Any]:
     `null` is refused by the base class, as for every optional field."""
     bundle = copy.deepcopy(idl.bundle())  # the bundle shares its schemas with `idl`
     for t in idl.types:
+        # The requirements (`allOf`) are checked by the generated base class, not by a model.
+        bundle["$defs"][t.name].pop("allOf", None)
         props = bundle["$defs"][t.name].get("properties", {})
         for f in t.fields:
             if f.type.kind == "any":
@@ -384,6 +387,11 @@ class _Fast:
                 body_ind = "        "
             lines += self._decode(f.type, "v", f.py_name, body_ind, 0)
             lines.append(f'{body_ind}fields_set.add("{f.py_name}")')
+        by_wire = {f.wire_name: f.py_name for f in t.fields}
+        for r in t.requires:  # the IDL's `allOf`: the validator words the error
+            values = "(" + "".join(f"{v!r}, " for v in r.values) + ")"
+            present = " or ".join(by_wire[name] for name in r.any_of)
+            lines += [f"    if {by_wire[r.when]} in {values} and not ({present}):", "        return None"]
         lines.append("    values = {" + ", ".join(f'"{f.py_name}": {f.py_name}' for f in t.fields) + "}")
         if t.open:
             lines += [
@@ -522,7 +530,10 @@ class _Fast:
 
 
 def _schemas_module(idl: Idl, header: str) -> str:
-    text = json.dumps({t.name: idl.schemas[t.name] for t in idl.types}, indent=1, ensure_ascii=False)
+    # The published bundle's form of each type (`jsonschema_target`), so that FastAPI and every
+    # pydantic path show what the bundle shows: requirements under `dependentSchemas`.
+    defs = published(idl)["$defs"]
+    text = json.dumps({t.name: defs[t.name] for t in idl.types}, indent=1, ensure_ascii=False)
     if '"""' in text:
         raise RuntimeError("a schema holds three quotes in a row; _schemas.py cannot embed it")
     classes = ", ".join(f'models.{t.name}: "{t.name}"' for t in idl.types)
@@ -552,6 +563,7 @@ def render(idl: Idl) -> dict[str, str]:
     env = environment("python")
     env.globals["encode_value"] = _encode_value
     env.globals["nullable_fields"] = _nullable_fields
+    env.globals["py_name"] = lambda t, wire: next(f.py_name for f in t.fields if f.wire_name == wire)
     header = _comment(idl)
     ctx = {"idl": idl, "header": header, "helpers": helpers}
     files = {

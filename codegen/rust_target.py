@@ -48,7 +48,7 @@ from pathlib import Path
 import jinja2
 
 from .common import environment, header_lines, support_files
-from .idl import Field, Idl, IdlError, TypeRef, WireType
+from .idl import Field, Idl, IdlError, Requirement, TypeRef, WireType
 
 __all__ = ["CRATE", "DEPENDENCIES", "FEATURES", "LIBRARY", "LICENSE_HOLDER", "PACKAGE_NAME", "render"]
 
@@ -114,6 +114,14 @@ _ECMA_SPACE = (
 _ECMA_CLASSES = {"d": "0-9", "w": "0-9A-Za-z_", "s": _ECMA_SPACE}
 _ECMA_DOT = "[^\\n\\r\\x{2028}\\x{2029}]"
 _EXTRA = "extra"
+#: Structs a user builds with a struct literal ending in `..Default::default()`, as the
+#: specification's example 3 builds a `Request`. `#[non_exhaustive]` would refuse that
+#: literal, so these stay open to it and get a hidden public field of a type no user can
+#: make instead: a literal must end in `..` (so a field added in a minor version breaks
+#: nobody), and a pattern must too. Every other struct is `#[non_exhaustive]`.
+LITERAL_STRUCTS = frozenset({"Request"})
+#: The hidden field of those structs (its type is `wire::NonExhaustive`).
+_HIDDEN = "__non_exhaustive"
 # Names the generated parser uses itself; a field with one of them gets a `_` suffix locally.
 _PARSER_LOCALS = frozenset({"at", "value", "key", "extra", "wire"})
 
@@ -265,12 +273,38 @@ class RustField:
 
 
 @dataclass(frozen=True)
+class RustRequirement:
+    """One conditional requirement of a struct (the IDL's `allOf`), as Rust conditions."""
+
+    description: str
+    when: str  # a `matches!` over the enum field
+    absent: str  # true when none of the fields that carry the content is there
+    message: str  # a format string taking the enum value's wire name
+    value: str  # the enum value's wire name
+
+
+@dataclass(frozen=True)
+class RustParam:
+    """A parameter of a struct's `new`: the required fields, in schema order."""
+
+    ident: str
+    param_type: str
+    value: str  # the expression that makes the field's value from the parameter
+
+
+@dataclass(frozen=True)
 class RustStruct:
     name: str
     description: str
     open: bool
     default: bool
     fields: tuple[RustField, ...]
+    #: Built by struct literal (see LITERAL_STRUCTS) instead of `#[non_exhaustive]`.
+    literal: bool = False
+    requires: tuple[RustRequirement, ...] = ()
+    #: The parameters of `new`, and the values of the other fields.
+    params: tuple[RustParam, ...] = ()
+    defaults: tuple[tuple[str, str], ...] = ()
 
 
 class _Builder:
@@ -437,7 +471,52 @@ class _Builder:
                     finish=finish,
                 )
             )
-        return RustStruct(t.name, t.description, t.open, t.name in self.defaultable, tuple(fields))
+        return RustStruct(
+            t.name,
+            t.description,
+            t.open,
+            t.name in self.defaultable,
+            tuple(fields),
+            literal=t.name in LITERAL_STRUCTS,
+            requires=tuple(self._requirement(t, r) for r in t.requires),
+            params=tuple(self._param(f, rf) for f, rf in zip(t.fields, fields, strict=True) if f.required),
+            defaults=tuple(
+                (rf.ident, self._empty(f, rf))
+                for f, rf in zip(t.fields, fields, strict=True)
+                if not f.required
+            ),
+        )
+
+    def _requirement(self, t: WireType, r: Requirement) -> RustRequirement:
+        by_wire = {f.wire_name: f for f in t.fields}
+        when = by_wire[r.when]
+        enum = next(e for e in self.enums if e.name == t.name + _pascal(when.api_name or when.wire_name))
+        variants = " | ".join(f"{enum.name}::{v}" for value, v in enum.values if value in r.values)
+        absent = " && ".join(f"self.{_ident(by_wire[name].py_name)}.is_empty()" for name in r.any_of)
+        message = r.message("{}").replace('"', '\\"')
+        ident = _ident(when.py_name)
+        return RustRequirement(
+            r.description, f"matches!(self.{ident}, {variants})", absent, message, f"self.{ident}.as_str()"
+        )
+
+    @staticmethod
+    def _param(f: Field, rf: RustField) -> RustParam:
+        if rf.rust_type == "String":
+            return RustParam(rf.ident, "impl Into<String>", f"{rf.ident}.into()")
+        return RustParam(rf.ident, rf.rust_type, rf.ident)
+
+    @staticmethod
+    def _empty(f: Field, rf: RustField) -> str:
+        """The value of an optional field in `new`: its schema default, or absent."""
+        if rf.rust_type.startswith("Option<"):
+            return "None"
+        if f.default is True:
+            return "true"
+        if f.default is False:
+            return "false"
+        if isinstance(f.default, str) and f.default:
+            return f"{rust_str(f.default)}.to_owned()"
+        return "Default::default()"
 
 
 def _nests(t: TypeRef) -> bool:

@@ -194,6 +194,8 @@ class _TypeView:
     literal_fields: list[_FieldView]
     optional_fields: list[_FieldView]
     defaults: list[str]
+    #: The calls of `carries` that check the type's requirements (the IDL's `allOf`).
+    requires: list[str]
 
 
 def _field_view(t: WireType, f: Field, consts: _Consts) -> _FieldView:
@@ -243,6 +245,11 @@ def _type_view(t: WireType) -> _TypeView:
         literal_fields=[f for f in fields if f.required or (f.default is not None and not f.drop_empty)],
         optional_fields=[f for f in fields if not f.required and (f.default is None or f.drop_empty)],
         defaults=defaults,
+        requires=[
+            f"carries(checked, path, {_js(r.when)}, {json.dumps(list(r.values))}, "
+            f"{json.dumps(list(r.any_of))});"
+            for r in t.requires
+        ],
     )
 
 
@@ -277,6 +284,7 @@ def _package_json(idl: Idl) -> str:
 
 #: What check.ts gives the codec; codec.ts imports the ones its code uses.
 _CHECKS = (
+    "carries",
     "expectAny",
     "expectArray",
     "expectBoolean",
@@ -306,6 +314,7 @@ def _codec_imports(types: list[_TypeView]) -> list[str]:
         code += [*t.consts, "keepUnknown" if t.open else "rejectUnknown"]
         code += [v for f in t.fields for v in (f.parse_value, f.wire_value)]
         code += ["has" for f in t.fields if not f.required]
+        code += t.requires
     return [f"type {n}" if n == "StringRule" else n for n in _uses(_CHECKS, " ".join(code))]
 
 

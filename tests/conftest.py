@@ -89,3 +89,11 @@ def temporal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             server.wait()
         log.close()
         shutil.rmtree(where, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`--dist loadgroup`), the tests that use the Temporal dev server run
+    in one worker, so one server (a session fixture) serves them all."""
+    for item in items:
+        if "temporal" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("temporal"))

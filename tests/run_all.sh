@@ -19,12 +19,29 @@ run() {
     status[$name]=${PIPESTATUS[0]}
 }
 
+SECONDS=0
+# The upstream port the interop tests read takes minutes to compile from nothing: started
+# now (niced), it overlaps the TypeScript and Rust steps, whose tools leave a core idle much
+# of the time; the test's own build then finds it done. Its output is in the log below.
+upstream_log="$logs/upstream-build.log"
+if command -v cargo >/dev/null 2>&1; then
+    upstream_target="${TOOLNEXUS_UPSTREAM_TARGET:-$(pwd)/.cache/upstream-target}"
+    (cd tests/upstream && CARGO_TARGET_DIR="$upstream_target" nice cargo build --locked --quiet \
+        >"$upstream_log" 2>&1) &
+    upstream_build=$!
+fi
 run typescript bash tests/typescript/run.sh
 run rust bash tests/rust/run.sh
-run python "$PY" -m pytest -q "$@"
+# A worker per core (pytest-xdist); the tests of one server fixture share a worker
+# (tests/conftest.py). The slowest tests are listed at the end.
+if [[ -n "${upstream_build:-}" ]] && ! wait "$upstream_build"; then
+    echo "the upstream port's build failed (its test will say why):"
+    tail -n 20 "$upstream_log"
+fi
+run python "$PY" -m pytest -q -n auto --dist loadgroup --durations=10 "$@"
 
 echo
-echo "==== summary"
+echo "==== summary (${SECONDS} s)"
 failed=0
 for name in typescript rust python; do
     case "$name" in

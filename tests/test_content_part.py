@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from toolnexus import ContentPart
+from toolnexus import ContentPart, ToolResult, WireError
 
 SAMPLES = {
     "a.png": (b"\x89PNG\r\n\x1a\n" + b"\0" * 16, "image/png", "image"),
@@ -48,11 +48,28 @@ def test_the_extension_is_the_fallback(tmp_path, name, mime, kind):
     assert (part.mime_type, part.kind) == (mime, kind)
 
 
-def test_an_empty_file_is_an_empty_part(tmp_path):
+def test_an_empty_file_is_no_part(tmp_path):
+    # An empty `data` is omitted from the wire, so the part would carry nothing.
     path = tmp_path / "empty.png"
     path.write_bytes(b"")
-    part = ContentPart.from_path(path)
-    assert (part.data, part.mime_type, part.raw()) == ("", "image/png", b"")
+    with pytest.raises(ValueError, match=r"empty\.png' is empty: a part carries content"):
+        ContentPart.from_path(path)
+    with pytest.raises(ValueError, match="at least one byte"):
+        ContentPart.from_bytes(b"", "image/png")
+
+
+def test_a_part_carries_something():
+    with pytest.raises(ValueError, match='"type": "text" object carries nothing: it needs "text"'):
+        ContentPart(kind="text")
+    with pytest.raises(ValueError, match='carries nothing: it needs "data" or "url"'):
+        ContentPart(kind="image", mime_type="image/png", name="a.png")
+    with pytest.raises(ValueError, match="carries nothing"):
+        ContentPart.from_text("")
+    both = ContentPart(kind="image", mime_type="image/png", data="aGk=", url="https://e.x/a.png")
+    assert ContentPart.from_json(both.to_json()) == both
+    with pytest.raises(WireError) as caught:
+        ToolResult.from_json('{"output":"x","parts":[{"type":"text","text":"a"},{"type":"file"}]}')
+    assert [path for path, _ in caught.value.errors] == ["$.parts[1]"]
 
 
 def test_bad_paths_raise_errors_that_name_the_path(tmp_path):

@@ -246,13 +246,8 @@ def test_a_path_with_a_nul_byte_is_a_value_error(tmp_path: Path) -> None:
 def test_an_empty_file_with_a_zero_limit_and_no_extension(tmp_path: Path) -> None:
     path = tmp_path / "empty"
     path.write_bytes(b"")
-    part = ContentPart.from_path(path, max_bytes=0)
-    assert (part.kind, part.mime_type, part.data, part.name) == (
-        "file",
-        "application/octet-stream",
-        "",
-        "empty",
-    )
+    with pytest.raises(ValueError, match="is empty: a part carries content"):
+        ContentPart.from_path(path, max_bytes=0)
     path.write_bytes(b"x")
     with pytest.raises(ValueError, match="over the limit of 0 bytes"):
         ContentPart.from_path(path, max_bytes=0)

@@ -107,6 +107,15 @@ def _field_strategy(ref: TypeRef) -> st.SearchStrategy[Any]:
     raise AssertionError(f"no strategy for {ref.kind}")
 
 
+def _meets_requirements(t: WireType, doc: dict[str, Any]) -> bool:
+    """Whether `doc` meets `t`'s requirements (the IDL's `allOf`): when the enum field holds
+    one of the values, one of the fields is a string that is not empty."""
+    for r in t.requires:
+        if doc.get(r.when) in r.values and not any(isinstance(doc.get(f), str) and doc[f] for f in r.any_of):
+            return False
+    return True
+
+
 def wire_documents(t: WireType) -> st.SearchStrategy[dict[str, Any]]:
     """Valid wire documents of `t`: required fields, any subset of optional ones, and (for an
     open type) unknown keys that a newer peer might send."""
@@ -124,6 +133,8 @@ def wire_documents(t: WireType) -> st.SearchStrategy[dict[str, Any]]:
                 max_size=2,
             )
             known = st.tuples(known, unknown).map(lambda pair: {**pair[0], **pair[1]})
+        if t.requires:  # the type's own requirements (a part carries something)
+            known = known.filter(lambda doc, t=t: _meets_requirements(t, doc))
         _TYPE_STRATEGIES[t.name] = known
     return _TYPE_STRATEGIES[t.name]
 

@@ -43,9 +43,10 @@ def test_golden_case(name: str) -> None:
 
 def test_every_rule_has_a_golden_case_that_fires_it() -> None:
     fired = {
-        line.split(":", 1)[0]
+        line.split(": ")[1]
         for name in NAMES
         for line in (CASES / name / "expected.txt").read_text().splitlines()
+        if not line.startswith(("exit ", "breaking: "))
     }
     assert set(breaking.RULES) <= fired
 
@@ -53,7 +54,7 @@ def test_every_rule_has_a_golden_case_that_fires_it() -> None:
 #: The rules each case is meant to fire, written independently of the golden reports.
 CASE_RULES: dict[str, set[str]] = {
     "no_change": set(),
-    "added_optional_field": set(),
+    "added_optional_field": {"added-field"},
     "removed_field": {"removed-field"},
     "added_required_field": {"added-required-field"},
     "now_required": {"now-required"},
@@ -62,14 +63,29 @@ CASE_RULES: dict[str, set[str]] = {
     "enum_value_removed": {"enum-value-removed"},
     "enum_value_added": {"enum-value-added"},
     "enum_gained": {"changed-type"},
-    "renamed_key": {"renamed-key"},
+    # A new wire key is also a new name in the APIs (no `x-name` keeps the old one).
+    "renamed_key": {"renamed-key", "renamed-api"},
     # `kind` a|b, required -> `type` b|c, optional: the rename and what changed with it.
-    "renamed_enum_key": {"renamed-key", "enum-value-removed", "enum-value-added", "now-optional"},
+    "renamed_enum_key": {
+        "renamed-key",
+        "renamed-api",
+        "enum-value-removed",
+        "enum-value-added",
+        "now-optional",
+    },
     "closed_object": {"closed-object"},
     "removed_type": {"removed-type", "removed-field"},
     "breaking_with_major_bump": {"removed-field"},
     "tightened_constraint": {"tightened-constraint"},
-    "loosened_constraint": set(),
+    "loosened_constraint": {"loosened-constraint"},
+    "added_type": {"added-type"},
+    "inserted_field": {"inserted-field"},
+    "reordered_fields": {"reordered-fields"},
+    "renamed_api": {"renamed-api"},
+    "default_changed": {"default-changed"},
+    "requirement_added": {"requirement-added", "default-changed"},
+    "requirement_removed": {"requirement-removed"},
+    "described": {"described"},
 }
 
 
@@ -88,13 +104,46 @@ def test_a_breaking_change_fails_without_a_major_bump_and_passes_with_one() -> N
     before = load(CASES / "removed_field" / "before")
     assert breaking.run(before, load(CASES / "removed_field" / "after"))[0] == 1
     assert breaking.run(before, load(CASES / "breaking_with_major_bump" / "after"))[0] == 0
+    # The additive case bumps the minor version; the same change without a bump fails.
     assert breaking.run(before, load(CASES / "added_optional_field" / "after"))[0] == 0
+    assert breaking.run(load(CASES / "no_change" / "before"), load(CASES / "no_change" / "after"))[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "bump", "ok"),
+    [
+        ("1.2.0", "2.0.0", "major", True),
+        ("1.2.0", "1.3.0", "major", False),
+        ("1.2.0", "1.3.0", "minor", True),
+        ("1.2.0", "2.0.0", "minor", True),
+        ("1.2.0", "1.2.1", "minor", False),
+        ("1.2.0", "1.2.1", "patch", True),
+        ("1.2.0", "1.2.0", "patch", False),
+        ("1.2.0", "1.2.0", None, True),
+        ("1.2.0", "1.1.9", None, False),
+    ],
+)
+def test_the_version_must_move_by_the_worst_grade(old: str, new: str, bump: str | None, ok: bool) -> None:
+    assert breaking.version_moves_enough(old, new, bump) is ok
+
+
+def test_grades_need_their_bumps() -> None:
+    def grade(rule: str) -> str | None:
+        return breaking.needed_bump([breaking.Change("T", "f", rule, "")])
+
+    assert [grade(r) for r in ("removed-field", "renamed-api", "added-field", "described")] == [
+        "major",
+        "major",
+        "minor",
+        "patch",
+    ]
+    assert breaking.needed_bump([]) is None
 
 
 def test_the_comparison_is_not_symmetric_where_it_should_not_be() -> None:
-    """Adding an optional field is fine; removing it (the same pair reversed) breaks."""
+    """Adding an optional field is additive; removing it (the same pair reversed) breaks."""
     case = CASES / "added_optional_field"
-    assert breaking.compare(load(case / "before"), load(case / "after")) == []
+    assert [c.grade for c in breaking.compare(load(case / "before"), load(case / "after"))] == ["additive"]
     reverse = breaking.compare(load(case / "after"), load(case / "before"))
     assert [c.rule for c in reverse] == ["removed-field"]
 
@@ -112,7 +161,11 @@ def test_the_repository_idl_against_edited_copies_of_itself(tmp_path: Path) -> N
         schema = json.loads(path.read_text())
         edit(schema)
         path.write_text(json.dumps(schema))
-        return [f"{c.rule}: {c.type_name}.{c.field}" for c in breaking.compare(original, load(copy))]
+        return [
+            f"{c.rule}: {c.type_name}.{c.field}"
+            for c in breaking.compare(original, load(copy))
+            if c.grade != "additive"
+        ]
 
     def add(s: dict[str, Any]) -> None:
         s["properties"]["durationMs"] = {"description": "How long it took.", "type": "integer"}
@@ -158,7 +211,7 @@ def test_against_a_git_ref(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
         shutil.copy(f, tmp_path / "idl" / f.name)
     assert breaking.main(tmp_path, "HEAD") == 1
     captured = capsys.readouterr()
-    assert "removed-field: Thing.count" in captured.out
-    assert "needs a major version bump" in captured.err
+    assert "wire-breaking: removed-field: Thing.count" in captured.out
+    assert "needs a major version, and 1.2.0 -> 1.2.0 is not one" in captured.err
 
     assert breaking.main(tmp_path, "no-such-ref") == 2

@@ -154,6 +154,8 @@ def _copy_project(tmp_path: Path) -> Path:
         root / "generated",
         ignore=shutil.ignore_patterns("node_modules", "target", "__pycache__", "dist"),
     )
+    # The reference pages are generated from idl/ too, and checked with generated/.
+    shutil.copytree(cli.ROOT / "docs" / "reference" / "wire", root / "docs" / "reference" / "wire")
     return root
 
 

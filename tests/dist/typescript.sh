@@ -98,7 +98,7 @@ import {
 const pkg = JSON.parse(readFileSync(new URL("../node_modules/toolnexus-contract/package.json", import.meta.url), "utf8")) as { version: string };
 assert.equal(SCHEMA_VERSION, pkg.version);
 
-const text = '{"output":"4","isError":false,"parts":[{"type":"file","mimeType":"a/b","v2":1}],"metadata":{"n":1.0,"big":9007199254740993},"later":{"x":[true]}}';
+const text = '{"output":"4","isError":false,"parts":[{"type":"file","mimeType":"a/b","url":"u","v2":1}],"metadata":{"n":1.0,"big":9007199254740993},"later":{"x":[true]}}';
 const r: ToolResult = fromJsonToolResult(text);
 assert.equal(toJsonToolResult(r), text, "unknown keys and numbers round-trip byte for byte");
 assert.deepEqual(extraKeys(r, "ToolResult"), { later: { x: [true] } });

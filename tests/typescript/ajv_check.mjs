@@ -30,12 +30,11 @@ if (dir === undefined || process.argv.length !== 3 || !existsSync(dir)) {
 }
 
 const bundle = JSON.parse(readFileSync(BUNDLE, "utf8"));
-// Strict mode, so that a keyword ajv does not know is an error; `version` is the bundle's own annotation.
-// A field of any JSON value but null is bundled as a union of the other five types.
-const ajv = new Ajv2020({ strict: true, allErrors: false, allowUnionTypes: true });
-ajv.addKeyword({ keyword: "version", schemaType: "string" });
-// `x-name`: a field's name in the Python and Rust APIs (an annotation, no assertion).
-ajv.addKeyword({ keyword: "x-name", schemaType: "string" });
+// Strict mode, with nothing added: the bundle uses no keyword of its own and no union of
+// types, so Ajv's strictest settings take it as it is. Every error, so that one of a field
+// comes before the requirement it makes fail (a part whose `data` is a number has no `data`
+// string either): the languages check requirements last.
+const ajv = new Ajv2020({ strict: true, allErrors: true });
 ajv.addSchema(bundle);
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -131,6 +130,26 @@ function jsonPath(doc, pointer) {
   return path;
 }
 
+/** Whether `error` comes from a type's requirements: the IDL's `allOf` of `if`/`then`. */
+function requirement(error) {
+  return error.schemaPath.includes("/allOf/");
+}
+
+/**
+ * The instance path every language names for `error`: a type's requirements (its `allOf` of
+ * `if`/`then`) are checked on the object, so an error inside one is at the object's path (the
+ * steps that `properties` added inside the `allOf` are taken off).
+ */
+function objectOf(error) {
+  const at = error.schemaPath.lastIndexOf("/allOf/");
+  if (at < 0) {
+    return error.instancePath;
+  }
+  const drop = error.schemaPath.slice(at).split("/").filter((step) => step === "properties").length;
+  const steps = error.instancePath.split("/");
+  return steps.slice(0, steps.length - drop).join("/");
+}
+
 function check(type, file) {
   const validate = ajv.getSchema(`${bundle.$id}#/$defs/${type}`);
   if (validate === undefined) {
@@ -151,8 +170,8 @@ function check(type, file) {
   if (validate(doc)) {
     return { ok: true };
   }
-  const [first] = validate.errors;
-  const path = jsonPath(doc, first.instancePath);
+  const first = validate.errors.find((e) => !requirement(e)) ?? validate.errors[0];
+  const path = jsonPath(doc, objectOf(first));
   return { ok: false, error: `${path}: ${first.message}`, path };
 }
 

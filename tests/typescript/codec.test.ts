@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
+  fromJsonContentPart,
   fromJsonRunResult,
   fromJsonToolResult,
   JsonNumber,
@@ -59,7 +60,7 @@ describe("parsers", () => {
   });
 
   it("give typed values", () => {
-    const part = parseContentPart({ type: "audio", mimeType: "audio/wav", data: "" });
+    const part = parseContentPart({ type: "audio", mimeType: "audio/wav", data: "UklGRg==" });
     const kind: "text" | "image" | "audio" | "file" = part.type;
     assert.equal(kind, "audio");
     const mimeType: string | undefined = part.mimeType;
@@ -110,7 +111,7 @@ describe("parsers", () => {
   });
 
   it("accept what the schema accepts", () => {
-    parseContentPart({ type: "file", mimeType: "x", data: "" });
+    parseContentPart({ type: "file", mimeType: "x", data: "", url: "https://e.com/f" });
     for (const data of ["aGk=", "aGVs", "aA==", "+/+/"]) {
       parseContentPart({ type: "file", mimeType: "x", data });
     }
@@ -121,6 +122,17 @@ describe("parsers", () => {
     parseRequest({ id: "", kind: "k", prompt: "", expiresAt: "2025-06-30t12:00:00.123+02:00" });
     parseToolSpec({ name: "A-z_09", description: "", inputSchema: {} });
     parseToolResult({ output: "", metadata: { a: [1, { b: null }], c: new JsonNumber("1.0") } });
+  });
+
+  it("refuse a part that carries nothing, at the part's path, parsing and emitting", () => {
+    rejected(() => parseContentPart({ type: "text" }), "$", /"text".*carries nothing/);
+    rejected(() => parseContentPart({ type: "text", text: "" }), "$", /carries nothing/);
+    rejected(() => parseContentPart({ type: "image", mimeType: "image/png", name: "a.png" }), "$", /"data" or "url"/);
+    rejected(() => parseToolResult({ output: "", parts: [{ type: "text", text: "a" }, { type: "file", data: "" }] }), "$.parts[1]", /carries nothing/);
+    rejected(() => toJsonContentPart({ type: "audio", mimeType: "audio/wav" }), "$", /carries nothing/);
+    // Both: the content, and where it came from.
+    const both = '{"type":"image","mimeType":"image/png","data":"aGk=","url":"https://e.x/a.png"}';
+    assert.equal(toJsonContentPart(fromJsonContentPart(both)), both);
   });
 
   it("check free-form objects and unknown keys all the way down", () => {
@@ -135,13 +147,13 @@ describe("parsers", () => {
   });
 
   it("read an empty string of a part as absent", () => {
-    const part = parseContentPart({ name: "", type: "text", text: "", mimeType: "", data: "", url: "" });
-    assert.deepEqual(part, { type: "text" });
+    const part = parseContentPart({ name: "", type: "text", text: "a", mimeType: "", data: "", url: "" });
+    assert.deepEqual(part, { type: "text", text: "a" });
     assert.deepEqual(Object.keys(parseContentPart({ type: "text", text: "hi", name: "" })), ["type", "text"]);
   });
 
   it("keep unknown keys, nested ones too, in their order", () => {
-    const text = '{"zeta":1,"output":"x","parts":[{"future":true,"type":"file","mimeType":"a/b","data":""}],"alpha":{"k":[1]},"9":"nine"}';
+    const text = '{"zeta":1,"output":"x","parts":[{"future":true,"type":"file","mimeType":"a/b","data":"","url":"u"}],"alpha":{"k":[1]},"9":"nine"}';
     const r = fromJsonToolResult(text);
     assert.deepEqual(extraKeys(r, "ToolResult"), { zeta: 1, alpha: { k: [1] }, 9: "nine" });
     assert.deepEqual(Object.keys(r).sort(), ["9", "alpha", "isError", "output", "parts", "zeta"]);
@@ -150,7 +162,7 @@ describe("parsers", () => {
     assert.deepEqual(extraKeys(part, "ContentPart"), { future: true });
     assert.equal(
       toJsonToolResult(r),
-      '{"output":"x","isError":false,"parts":[{"type":"file","mimeType":"a/b","future":true}],"zeta":1,"alpha":{"k":[1]},"9":"nine"}',
+      '{"output":"x","isError":false,"parts":[{"type":"file","mimeType":"a/b","url":"u","future":true}],"zeta":1,"alpha":{"k":[1]},"9":"nine"}',
     );
   });
 
@@ -178,7 +190,7 @@ describe("emitters", () => {
       toJsonToolResult({ structuredContent: { b: 1, a: [] }, isError: true, output: "x", parts: [part] }),
       `{"output":"x","isError":true,"parts":[{"type":"image","mimeType":"image/png","data":"${PNG}","name":"p.png"}],"structuredContent":{"b":1,"a":[]}}`,
     );
-    assert.equal(toJsonContentPart({ type: "text", text: "", name: "", mimeType: "", data: "", url: "" }), '{"type":"text"}');
+    assert.equal(toJsonContentPart({ type: "text", text: "t", name: "", mimeType: "", data: "", url: "" }), '{"type":"text","text":"t"}');
     assert.equal(toJsonToolResult({ output: "", structuredContent: false }), '{"output":"","isError":false,"structuredContent":false}');
   });
 

@@ -35,10 +35,10 @@ function thrown(fn: () => unknown): { code: unknown; message: string } {
 }
 
 describe("text", () => {
-  it("makes a text part; an empty text is omitted", () => {
+  it("makes a text part; an empty text carries nothing and is refused", () => {
     assert.deepEqual(text("hello"), { type: "text", text: "hello" });
     assert.equal(toJsonContentPart(text("hello")), '{"type":"text","text":"hello"}');
-    assert.equal(toJsonContentPart(text("")), '{"type":"text"}');
+    assert.throws(() => text(""), /carries nothing/);
     assert.throws(() => text(5 as unknown as string), TypeError);
   });
 });
@@ -56,7 +56,8 @@ describe("fromBytes", () => {
     for (const [raw, b64] of cases) {
       assert.equal(fromBytes(bytes(raw), "application/octet-stream").data, b64, raw);
     }
-    assert.deepEqual(fromBytes(new Uint8Array(0), "image/png"), { type: "image", mimeType: "image/png" });
+    // No bytes: an empty `data` is omitted, and a part that carries nothing is refused.
+    assert.throws(() => fromBytes(new Uint8Array(0), "image/png"), /at least one byte/);
     // Every byte value, and a length across the encoder's chunks, as Node.js's Buffer writes them.
     const all = Uint8Array.from({ length: 3 * 4096 + 257 }, (_, i) => (i * 7) & 0xff);
     assert.equal(fromBytes(all, "a/b").data, Buffer.from(all).toString("base64"));
@@ -192,7 +193,8 @@ describe("fromPath", () => {
     assert.deepEqual([...Buffer.from(shot.data ?? "", "base64")], [...PNG]);
     assert.deepEqual(fromPath(file("notes.md", "# hi")), { type: "file", mimeType: "text/markdown", data: "IyBoaQ==", name: "notes.md" });
     assert.equal(fromPath(file("blob", bytes("\0\x01\x02"))).mimeType, "application/octet-stream");
-    assert.equal(toJsonContentPart(fromPath(file("empty.wav", ""))), '{"type":"audio","mimeType":"audio/wav","name":"empty.wav"}');
+    assert.throws(() => fromPath(file("empty.wav", "")), /empty\.wav is empty: a part carries content/);
+    assert.throws(() => fromBytes(new Uint8Array(0), "audio/wav"), /at least one byte/);
     const clip = fromPath(file("clip.bin", bytes("\0\0\0\x20ftypisom")));
     assert.deepEqual([clip.type, clip.mimeType], ["file", "video/mp4"]);
   });

@@ -1,7 +1,7 @@
-# Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
-"""The toolnexus wire types (schema 2.1.0) as pydantic v2 models.
+"""The toolnexus wire types (schema 3.0.0) as pydantic v2 models.
 
 Every model has `to_wire`, `to_json`, `from_wire` and `from_json`. Most users
 want the `toolnexus` package, which builds on these.
@@ -24,7 +24,7 @@ from .models import (
     ToolSpec,
 )
 
-SCHEMA_VERSION = "2.1.0"
+SCHEMA_VERSION = "3.0.0"
 
 __all__ = [
     "Answer",

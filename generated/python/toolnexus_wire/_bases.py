@@ -1,15 +1,16 @@
-# Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 """Per-type bases of the generated models: the type's hand-written helpers, when it has any
-(`_helpers/`), and the refusal of `null` for an optional field: None in Python, absent on
-the wire, at the cost of a check only when the key is present."""
+(`_helpers/`), the refusal of `null` for an optional field: None in Python, absent on
+the wire, at the cost of a check only when the key is present, and the type's conditional
+requirements (`allOf` in the IDL), checked once the fields are."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import field_validator
+from pydantic import field_validator, model_validator
 
 from ._base import WireModel
 from ._helpers.content_part import ContentPartHelpers
@@ -36,7 +37,18 @@ def _refuse_null(value: Any) -> Any:
 
 
 class ContentPartBase(ContentPartHelpers):
-    pass
+
+    @model_validator(mode="after")
+    def _requirements(self) -> Any:
+        """What the IDL's `allOf` requires of a ContentPart, at the object's path."""
+        d = self.__dict__
+        # A text part carries its text.
+        if d["kind"] in ("text",) and not (d["text"]):
+            raise ValueError("a \"type\": \"{}\" object carries nothing: it needs \"text\"".format(d["kind"]))
+        # An image, audio or file part carries its content inline (`data`), by reference (`url`), or both.
+        if d["kind"] in ("image", "audio", "file",) and not (d["data"] or d["url"]):
+            raise ValueError("a \"type\": \"{}\" object carries nothing: it needs \"data\" or \"url\"".format(d["kind"]))
+        return self
 
 
 class RequestBase(WireModel):

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """The fast paths of `to_json` and `from_json`, written out field by field from the IDL.
 
@@ -92,6 +92,14 @@ def _decode_ContentPart(d: Any, floats: bool | None) -> Any:
             return None
         name = v
         fields_set.add("name")
+    if kind in ("text",) and not (text):
+        return None
+    if kind in (
+        "image",
+        "audio",
+        "file",
+    ) and not (data or url):
+        return None
     values = {"kind": kind, "text": text, "mime_type": mime_type, "data": data, "url": url, "name": name}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ContentPart}

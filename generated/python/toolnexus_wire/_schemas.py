@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """Each wire type's JSON Schema from the IDL: what pydantic gives on every path."""
 
@@ -15,11 +15,10 @@ __all__: list[str] = []
 _SCHEMAS: dict[str, Any] = json.loads(r"""{
  "ContentPart": {
   "title": "ContentPart",
-  "description": "One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text, an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. An empty string field is omitted from the wire, and an absent one reads as empty.",
+  "description": "One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text, an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. A part carries something: a `text` part its `text`, any other part its `data`, its `url` or both (then `data` is the content and `url` where it came from; adapters send `data`). An empty string field is omitted from the wire, and an absent one reads as empty.",
   "type": "object",
   "properties": {
    "type": {
-    "x-name": "kind",
     "description": "What the part holds: `text` (in `text`), `image`, `audio`, or `file` for anything else, video included. The APIs name this field `kind`.",
     "type": "string",
     "enum": [
@@ -59,7 +58,76 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "required": [
    "type"
   ],
-  "additionalProperties": true
+  "additionalProperties": true,
+  "dependentSchemas": {
+   "type": {
+    "allOf": [
+     {
+      "description": "A text part carries its text.",
+      "if": {
+       "properties": {
+        "type": {
+         "enum": [
+          "text"
+         ]
+        }
+       }
+      },
+      "then": {
+       "required": [
+        "text"
+       ],
+       "properties": {
+        "text": {
+         "type": "string",
+         "minLength": 1
+        }
+       }
+      }
+     },
+     {
+      "description": "An image, audio or file part carries its content inline (`data`), by reference (`url`), or both.",
+      "if": {
+       "properties": {
+        "type": {
+         "enum": [
+          "image",
+          "audio",
+          "file"
+         ]
+        }
+       }
+      },
+      "then": {
+       "anyOf": [
+        {
+         "required": [
+          "data"
+         ],
+         "properties": {
+          "data": {
+           "type": "string",
+           "minLength": 1
+          }
+         }
+        },
+        {
+         "required": [
+          "url"
+         ],
+         "properties": {
+          "url": {
+           "type": "string",
+           "minLength": 1
+          }
+         }
+        }
+       ]
+      }
+     }
+    ]
+   }
+  }
  },
  "Request": {
   "title": "Request",
@@ -117,7 +185,7 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
     "type": "object"
    },
    "reason": {
-    "description": "Why the answer is not ok: `declined`, `cancelled` or `expired`.",
+    "description": "Why the answer is not ok: `declined`, `cancelled` or `expired`. The upstream ports take any text here; this contract refuses any other value (send `declined`, and the text in `data`).",
     "type": "string",
     "enum": [
      "declined",
@@ -166,12 +234,22 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
    },
    "structuredContent": {
     "description": "The result as structured data (an object, array, string, number or boolean), matching the tool's `outputSchema` when it declares one; `output` then carries the same value as JSON text, for models that read only text. Named as MCP's `CallToolResult` names it.",
-    "type": [
-     "object",
-     "array",
-     "string",
-     "number",
-     "boolean"
+    "anyOf": [
+     {
+      "type": "object"
+     },
+     {
+      "type": "array"
+     },
+     {
+      "type": "string"
+     },
+     {
+      "type": "number"
+     },
+     {
+      "type": "boolean"
+     }
     ]
    },
    "metadata": {
@@ -232,7 +310,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
     "type": "string"
    },
    "hints": {
-    "description": "Advisory hints about how the tool behaves, when it declares them; host-only: an adapter sends them to MCP as tool annotations and to no model.",
     "$ref": "#/$defs/ToolHints"
    },
    "outputSchema": {
@@ -286,7 +363,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
     "type": "string"
    },
    "result": {
-    "description": "What the tool returned.",
     "$ref": "#/$defs/ToolResult"
    }
   },
@@ -318,7 +394,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
     }
    },
    "pending": {
-    "description": "The request the run waits on; present exactly when `status` is `pending`.",
     "$ref": "#/$defs/Request"
    },
    "calls": {
@@ -379,7 +454,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
     "type": "string"
    },
    "partial": {
-    "description": "The result so far, as the tool yields it; the call's last value is its result.",
     "$ref": "#/$defs/ToolResult"
    }
   },

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from toolnexus_wire._bases import (
 
 class ContentPart(ContentPartBase):
     """
-    One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text, an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. An empty string field is omitted from the wire, and an absent one reads as empty.
+    One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text, an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. A part carries something: a `text` part its `text`, any other part its `data`, its `url` or both (then `data` is the content and `url` where it came from; adapters send `data`). An empty string field is omitted from the wire, and an absent one reads as empty.
 
     Fields (wire key in brackets where it differs):
         kind [type]: What the part holds: `text` (in `text`), `image`, `audio`, or `file` for anything else, video included. The APIs name this field `kind`.
@@ -165,7 +165,7 @@ class Answer(AnswerBase):
         id: The id of the `Request` this answers.
         ok: True when the request was granted or answered; false when it was declined, cancelled or expired.
         data: What the person supplied, such as the input asked for.
-        reason: Why the answer is not ok: `declined`, `cancelled` or `expired`.
+        reason: Why the answer is not ok: `declined`, `cancelled` or `expired`. The upstream ports take any text here; this contract refuses any other value (send `declined`, and the text in `data`).
         message: Why the answer refuses, in words for the model: the call's result then reads `declined: <message>` (its first 1,000 characters, then `…`, when it is longer). Ignored on an answer that is `ok`.
         scope: How far the decision reaches: `once` (this call; the default), `turn` (every call to the same tool that waits on an approval in this turn), `session:<id>` (every call to the same tool in the host's session `<id>`), `principal` (every call to the same tool made for the same principal), `tool` (every call to the same tool). A decision beyond the turn is kept by the host as a policy, which expires, and which the host can list and revoke.
 
@@ -208,7 +208,7 @@ class Answer(AnswerBase):
     """
     reason: Literal["declined", "cancelled", "expired"] | None = None
     """
-    Why the answer is not ok: `declined`, `cancelled` or `expired`.
+    Why the answer is not ok: `declined`, `cancelled` or `expired`. The upstream ports take any text here; this contract refuses any other value (send `declined`, and the text in `data`).
     """
     message: Annotated[str | None, Field(min_length=1)] = None
     """

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/rust/src/media.rs (hand-written, copied verbatim).
 // codegen: copy; requires ContentPart
@@ -15,7 +15,6 @@ use base64::Engine;
 use base64::alphabet;
 use base64::engine::DecodePaddingMode;
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
-use serde_json::{Map, Value};
 
 use crate::wire::{JsonPath, WireError};
 use crate::{ContentPart, ContentPartKind};
@@ -67,6 +66,11 @@ pub enum FileError {
         /// The limit in bytes.
         limit: u64,
     },
+    /// The file is empty: a part carries its bytes, and an empty `data` is no content.
+    Empty {
+        /// The path as given.
+        path: PathBuf,
+    },
     /// Reading failed otherwise, such as for a missing permission.
     Io {
         /// The path as given.
@@ -84,6 +88,7 @@ impl FileError {
             | FileError::IsDirectory { path }
             | FileError::NotRegularFile { path }
             | FileError::TooLarge { path, .. }
+            | FileError::Empty { path }
             | FileError::Io { path, .. } => path,
         }
     }
@@ -110,6 +115,7 @@ impl fmt::Display for FileError {
             FileError::TooLarge { size, limit, .. } => {
                 write!(f, "{size} bytes or more, over the limit of {limit} bytes")
             }
+            FileError::Empty { .. } => f.write_str("the file is empty; a part carries content"),
             FileError::Io { source, .. } => write!(f, "{source}"),
         }
     }
@@ -309,15 +315,8 @@ fn displayable(text: &str) -> String {
 impl ContentPart {
     /// An empty part of kind `kind` (empty strings are omitted on the wire).
     fn with_kind(kind: ContentPartKind) -> ContentPart {
-        ContentPart {
-            kind,
-            text: String::new(),
-            mime_type: String::new(),
-            data: String::new(),
-            url: String::new(),
-            name: String::new(),
-            extra: Map::<String, Value>::new(),
-        }
+        // Through the generated `new`, so that a field a later schema adds needs no change here.
+        ContentPart::new(kind)
     }
 
     /// A `text` part holding `text`.
@@ -372,6 +371,12 @@ impl ContentPart {
             .extension()
             .map(|ext| format!(".{}", ext.to_string_lossy()))
             .unwrap_or_default();
+        if raw.is_empty() {
+            // An empty `data` is omitted from the wire: the part would carry nothing.
+            return Err(FileError::Empty {
+                path: path.to_path_buf(),
+            });
+        }
         let head = &raw[..raw.len().min(SNIFF_BYTES)];
         let mut part = ContentPart::encoded(&raw, sniff_mime(head, &suffix).to_owned());
         part.name = path

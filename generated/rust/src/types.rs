@@ -1,7 +1,7 @@
-// Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
-//! The wire types of the toolnexus schema 2.1.0, one struct per IDL file.
+//! The wire types of the toolnexus schema 3.0.0, one struct per IDL file.
 //!
 //! Emitting and parsing are written out below field by field from the IDL. Emitting
 //! (each type's `Serialize`) first checks the value's nesting without recursing, then
@@ -16,10 +16,10 @@ use serde::ser::{Error as _, SerializeMap};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Number, Value};
 
-use crate::wire::{self, JsonPath, Nest, Nesting, StringRule, Wire, WireError};
+use crate::wire::{self, JsonPath, Nest, Nesting, NonExhaustive, StringRule, Wire, WireError};
 
 /// The version of the schema these types were generated from.
-pub const SCHEMA_VERSION: &str = "2.1.0";
+pub const SCHEMA_VERSION: &str = "3.0.0";
 
 /// The names of the wire types, in the order of the IDL manifest.
 pub const TYPE_NAMES: [&str; 10] = [
@@ -73,8 +73,14 @@ static TOOL_SPEC_NAME: StringRule = StringRule::new(0, Some("^[A-Za-z0-9_-]+$"))
 
 /// One part of a tool result beyond its `output`, as every upstream toolnexus port writes it:
 /// text, an image, audio or any other file, carried inline as base64 `data` or by reference as
-/// a `url`. An empty string field is omitted from the wire, and an absent one reads as empty.
+/// a `url`. A part carries something: a `text` part its `text`, any other part its `data`, its
+/// `url` or both (then `data` is the content and `url` where it came from; adapters send
+/// `data`). An empty string field is omitted from the wire, and an absent one reads as empty.
+///
+/// `#[non_exhaustive]`: build one with [`ContentPart::new`], then set
+/// its public fields; a field added in a minor version breaks no code.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ContentPart {
     /// What the part holds: `text` (in `text`), `image`, `audio`, or `file` for anything else,
     /// video included. The APIs name this field `kind`.
@@ -98,6 +104,35 @@ pub struct ContentPart {
 }
 
 impl ContentPart {
+    /// A `ContentPart` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(kind: ContentPartKind) -> Self {
+        ContentPart {
+            kind,
+            text: Default::default(),
+            mime_type: Default::default(),
+            data: Default::default(),
+            url: Default::default(),
+            name: Default::default(),
+            extra: Map::new(),
+        }
+    }
+
+    /// What the IDL's `allOf` requires of a `ContentPart`; an error at the object's path.
+    fn check_requirements(&self, at: &JsonPath<'_>) -> Result<(), WireError> {
+        // A text part carries its text.
+        if matches!(self.kind, ContentPartKind::Text) && self.text.is_empty() {
+            let message = format!("a \"type\": \"{}\" object carries nothing: it needs \"text\"", self.kind.as_str());
+            return Err(WireError::new(at, message));
+        }
+        // An image, audio or file part carries its content inline (`data`), by reference (`url`), or both.
+        if matches!(self.kind, ContentPartKind::Image | ContentPartKind::Audio | ContentPartKind::File) && self.data.is_empty() && self.url.is_empty() {
+            let message = format!("a \"type\": \"{}\" object carries nothing: it needs \"data\" or \"url\"", self.kind.as_str());
+            return Err(WireError::new(at, message));
+        }
+        Ok(())
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut kind = None;
         let mut text = None;
@@ -137,7 +172,7 @@ impl ContentPart {
                 }
             }
         }
-        Ok(ContentPart {
+        let parsed = ContentPart {
             kind: kind.ok_or_else(|| wire::missing(at, "type"))?,
             text: text.unwrap_or_default(),
             mime_type: mime_type.unwrap_or_default(),
@@ -145,7 +180,9 @@ impl ContentPart {
             url: url.unwrap_or_default(),
             name: name.unwrap_or_default(),
             extra,
-        })
+        };
+        parsed.check_requirements(at)?;
+        Ok(parsed)
     }
 }
 
@@ -202,7 +239,11 @@ impl<'de> Deserialize<'de> for ContentPart {
 
 /// What a suspended tool asks of the host before it can finish: an approval, an authorization,
 /// input or an answer to a question. It travels in `ToolResult.metadata["pending"]`.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+///
+/// Build one with a struct literal that ends in `..Default::default()`, or with
+/// [`Request::new`]; a literal or a pattern must not list every field, so that a
+/// field added in a minor version breaks no code.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request {
     /// Identifies the request; the `Answer` carries the same id. Generated as `pnd-` followed
     /// by random hex when a tool leaves it empty.
@@ -224,9 +265,43 @@ pub struct Request {
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
     pub extra: Map<String, Value>,
+    /// Not on the wire: a field no code outside the crate can fill in, so that a struct
+    /// literal ends in `..Default::default()`. Never name it.
+    #[doc(hidden)]
+    pub __non_exhaustive: NonExhaustive,
+}
+
+impl Default for Request {
+    fn default() -> Self {
+        Request {
+            id: Default::default(),
+            kind: Default::default(),
+            prompt: Default::default(),
+            url: Default::default(),
+            data: Default::default(),
+            expires_at: Default::default(),
+            extra: Map::new(),
+            __non_exhaustive: NonExhaustive::new(),
+        }
+    }
 }
 
 impl Request {
+    /// A `Request` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(id: impl Into<String>, kind: impl Into<String>, prompt: impl Into<String>) -> Self {
+        Request {
+            id: id.into(),
+            kind: kind.into(),
+            prompt: prompt.into(),
+            url: None,
+            data: None,
+            expires_at: None,
+            extra: Map::new(),
+            __non_exhaustive: NonExhaustive::new(),
+        }
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut id = None;
         let mut kind = None;
@@ -266,7 +341,7 @@ impl Request {
                 }
             }
         }
-        Ok(Request {
+        let parsed = Request {
             id: id.ok_or_else(|| wire::missing(at, "id"))?,
             kind: kind.ok_or_else(|| wire::missing(at, "kind"))?,
             prompt: prompt.ok_or_else(|| wire::missing(at, "prompt"))?,
@@ -274,7 +349,9 @@ impl Request {
             data,
             expires_at,
             extra,
-        })
+            __non_exhaustive: NonExhaustive::new(),
+        };
+        Ok(parsed)
     }
 }
 
@@ -327,7 +404,11 @@ impl<'de> Deserialize<'de> for Request {
 }
 
 /// The host's reply to a `Request`: the tool is run once more with it in its context.
+///
+/// `#[non_exhaustive]`: build one with [`Answer::new`] or `Default`, then set
+/// its public fields; a field added in a minor version breaks no code.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Answer {
     /// The id of the `Request` this answers.
     pub id: String,
@@ -336,7 +417,9 @@ pub struct Answer {
     pub ok: bool,
     /// What the person supplied, such as the input asked for.
     pub data: Option<Map<String, Value>>,
-    /// Why the answer is not ok: `declined`, `cancelled` or `expired`.
+    /// Why the answer is not ok: `declined`, `cancelled` or `expired`. The upstream ports take
+    /// any text here; this contract refuses any other value (send `declined`, and the text in
+    /// `data`).
     pub reason: Option<AnswerReason>,
     /// Why the answer refuses, in words for the model: the call's result then reads `declined:
     /// <message>` (its first 1,000 characters, then `…`, when it is longer). Ignored on an
@@ -356,6 +439,20 @@ pub struct Answer {
 }
 
 impl Answer {
+    /// An `Answer` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(id: impl Into<String>, ok: bool) -> Self {
+        Answer {
+            id: id.into(),
+            ok,
+            data: None,
+            reason: None,
+            message: None,
+            scope: None,
+            extra: Map::new(),
+        }
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut id = None;
         let mut ok = None;
@@ -395,7 +492,7 @@ impl Answer {
                 }
             }
         }
-        Ok(Answer {
+        let parsed = Answer {
             id: id.ok_or_else(|| wire::missing(at, "id"))?,
             ok: ok.ok_or_else(|| wire::missing(at, "ok"))?,
             data,
@@ -403,7 +500,8 @@ impl Answer {
             message,
             scope,
             extra,
-        })
+        };
+        Ok(parsed)
     }
 }
 
@@ -459,7 +557,11 @@ impl<'de> Deserialize<'de> for Answer {
 
 /// The envelope every tool returns: text for the model, an error flag, non-text parts, and
 /// host-only metadata that never reaches the model.
+///
+/// `#[non_exhaustive]`: build one with [`ToolResult::new`] or `Default`, then set
+/// its public fields; a field added in a minor version breaks no code.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct ToolResult {
     /// The text the model reads; structured data goes in as JSON text.
     pub output: String,
@@ -488,6 +590,19 @@ pub struct ToolResult {
 }
 
 impl ToolResult {
+    /// A `ToolResult` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(output: impl Into<String>) -> Self {
+        ToolResult {
+            output: output.into(),
+            is_error: false,
+            parts: Default::default(),
+            structured_content: None,
+            metadata: None,
+            extra: Map::new(),
+        }
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut output = None;
         let mut is_error = None;
@@ -522,14 +637,15 @@ impl ToolResult {
                 }
             }
         }
-        Ok(ToolResult {
+        let parsed = ToolResult {
             output: output.ok_or_else(|| wire::missing(at, "output"))?,
             is_error: is_error.unwrap_or_default(),
             parts: parts.unwrap_or_default(),
             structured_content,
             metadata,
             extra,
-        })
+        };
+        Ok(parsed)
     }
 }
 
@@ -584,7 +700,11 @@ impl<'de> Deserialize<'de> for ToolResult {
 
 /// Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool
 /// annotations); never sent to a model. Upstream toolnexus 0.22 writes all three.
+///
+/// `#[non_exhaustive]`: build one with [`ToolHints::new`] or `Default`, then set
+/// its public fields; a field added in a minor version breaks no code.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct ToolHints {
     /// The tool does not change its environment.
     pub read_only: bool,
@@ -599,6 +719,17 @@ pub struct ToolHints {
 }
 
 impl ToolHints {
+    /// A `ToolHints` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(read_only: bool, destructive: bool, open_world: bool) -> Self {
+        ToolHints {
+            read_only,
+            destructive,
+            open_world,
+            extra: Map::new(),
+        }
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut read_only = None;
         let mut destructive = None;
@@ -623,12 +754,13 @@ impl ToolHints {
                 }
             }
         }
-        Ok(ToolHints {
+        let parsed = ToolHints {
             read_only: read_only.ok_or_else(|| wire::missing(at, "readOnly"))?,
             destructive: destructive.ok_or_else(|| wire::missing(at, "destructive"))?,
             open_world: open_world.ok_or_else(|| wire::missing(at, "openWorld"))?,
             extra,
-        })
+        };
+        Ok(parsed)
     }
 }
 
@@ -672,7 +804,11 @@ impl<'de> Deserialize<'de> for ToolHints {
 
 /// How a tool is declared to a model: its name, what it does, and the JSON Schemas of its
 /// arguments and, when it has one, of its structured output.
+///
+/// `#[non_exhaustive]`: build one with [`ToolSpec::new`] or `Default`, then set
+/// its public fields; a field added in a minor version breaks no code.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct ToolSpec {
     /// The tool's name, made of ASCII letters, digits, `_` and `-`.
     pub name: String,
@@ -696,6 +832,20 @@ pub struct ToolSpec {
 }
 
 impl ToolSpec {
+    /// A `ToolSpec` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(name: impl Into<String>, description: impl Into<String>, input_schema: Map<String, Value>) -> Self {
+        ToolSpec {
+            name: name.into(),
+            description: description.into(),
+            input_schema,
+            source: None,
+            hints: None,
+            output_schema: None,
+            extra: Map::new(),
+        }
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut name = None;
         let mut description = None;
@@ -735,7 +885,7 @@ impl ToolSpec {
                 }
             }
         }
-        Ok(ToolSpec {
+        let parsed = ToolSpec {
             name: name.ok_or_else(|| wire::missing(at, "name"))?,
             description: description.ok_or_else(|| wire::missing(at, "description"))?,
             input_schema: input_schema.ok_or_else(|| wire::missing(at, "inputSchema"))?,
@@ -743,7 +893,8 @@ impl ToolSpec {
             hints,
             output_schema,
             extra,
-        })
+        };
+        Ok(parsed)
     }
 }
 
@@ -798,7 +949,11 @@ impl<'de> Deserialize<'de> for ToolSpec {
 }
 
 /// One tool call that a model asked for in a turn.
+///
+/// `#[non_exhaustive]`: build one with [`ToolCall::new`] or `Default`, then set
+/// its public fields; a field added in a minor version breaks no code.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct ToolCall {
     /// The provider's id for the call; the result goes back under the same id.
     pub id: String,
@@ -813,6 +968,17 @@ pub struct ToolCall {
 }
 
 impl ToolCall {
+    /// A `ToolCall` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(id: impl Into<String>, name: impl Into<String>, arguments: Map<String, Value>) -> Self {
+        ToolCall {
+            id: id.into(),
+            name: name.into(),
+            arguments,
+            extra: Map::new(),
+        }
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut id = None;
         let mut name = None;
@@ -837,12 +1003,13 @@ impl ToolCall {
                 }
             }
         }
-        Ok(ToolCall {
+        let parsed = ToolCall {
             id: id.ok_or_else(|| wire::missing(at, "id"))?,
             name: name.ok_or_else(|| wire::missing(at, "name"))?,
             arguments: arguments.ok_or_else(|| wire::missing(at, "arguments"))?,
             extra,
-        })
+        };
+        Ok(parsed)
     }
 }
 
@@ -886,7 +1053,11 @@ impl<'de> Deserialize<'de> for ToolCall {
 }
 
 /// The result of one `ToolCall`, under the call's id and tool name.
+///
+/// `#[non_exhaustive]`: build one with [`ToolCallResult::new`] or `Default`, then set
+/// its public fields; a field added in a minor version breaks no code.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct ToolCallResult {
     /// The id of the `ToolCall` this answers.
     pub id: String,
@@ -901,6 +1072,17 @@ pub struct ToolCallResult {
 }
 
 impl ToolCallResult {
+    /// A `ToolCallResult` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(id: impl Into<String>, name: impl Into<String>, result: ToolResult) -> Self {
+        ToolCallResult {
+            id: id.into(),
+            name: name.into(),
+            result,
+            extra: Map::new(),
+        }
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut id = None;
         let mut name = None;
@@ -925,12 +1107,13 @@ impl ToolCallResult {
                 }
             }
         }
-        Ok(ToolCallResult {
+        let parsed = ToolCallResult {
             id: id.ok_or_else(|| wire::missing(at, "id"))?,
             name: name.ok_or_else(|| wire::missing(at, "name"))?,
             result: result.ok_or_else(|| wire::missing(at, "result"))?,
             extra,
-        })
+        };
+        Ok(parsed)
     }
 }
 
@@ -975,7 +1158,11 @@ impl<'de> Deserialize<'de> for ToolCallResult {
 
 /// The outcome of running one turn of tool calls: every result, or a stop on a suspension that
 /// a host can store and resume from later, in another process.
+///
+/// `#[non_exhaustive]`: build one with [`RunResult::new`], then set
+/// its public fields; a field added in a minor version breaks no code.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RunResult {
     /// `done` when every call has its result; `pending` when the run stopped on a suspension
     /// and waits for an `Answer`.
@@ -1009,6 +1196,22 @@ pub struct RunResult {
 }
 
 impl RunResult {
+    /// A `RunResult` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(status: RunResultStatus, results: Vec<ToolCallResult>) -> Self {
+        RunResult {
+            status,
+            results,
+            pending: None,
+            calls: Default::default(),
+            requests: Default::default(),
+            order: Default::default(),
+            turn: Default::default(),
+            seal: None,
+            extra: Map::new(),
+        }
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut status = None;
         let mut results = None;
@@ -1058,7 +1261,7 @@ impl RunResult {
                 }
             }
         }
-        Ok(RunResult {
+        let parsed = RunResult {
             status: status.ok_or_else(|| wire::missing(at, "status"))?,
             results: results.ok_or_else(|| wire::missing(at, "results"))?,
             pending,
@@ -1068,7 +1271,8 @@ impl RunResult {
             turn: turn.unwrap_or_default(),
             seal,
             extra,
-        })
+        };
+        Ok(parsed)
     }
 }
 
@@ -1134,7 +1338,11 @@ impl<'de> Deserialize<'de> for RunResult {
 /// What a running call reports before its result: how far it has got, in words, and a partial
 /// result. A host relays it (to a UI, as MCP progress, as Temporal heartbeat details); it never
 /// reaches the model, and the call's result replaces every partial.
+///
+/// `#[non_exhaustive]`: build one with [`ToolEvent::new`] or `Default`, then set
+/// its public fields; a field added in a minor version breaks no code.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct ToolEvent {
     /// The id of the `ToolCall` that is running.
     pub call_id: String,
@@ -1152,6 +1360,18 @@ pub struct ToolEvent {
 }
 
 impl ToolEvent {
+    /// A `ToolEvent` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(call_id: impl Into<String>) -> Self {
+        ToolEvent {
+            call_id: call_id.into(),
+            percent: None,
+            message: None,
+            partial: None,
+            extra: Map::new(),
+        }
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut call_id = None;
         let mut percent = None;
@@ -1181,13 +1401,14 @@ impl ToolEvent {
                 }
             }
         }
-        Ok(ToolEvent {
+        let parsed = ToolEvent {
             call_id: call_id.ok_or_else(|| wire::missing(at, "callId"))?,
             percent,
             message,
             partial,
             extra,
-        })
+        };
+        Ok(parsed)
     }
 }
 
@@ -1313,7 +1534,8 @@ impl<'de> Deserialize<'de> for ContentPartKind {
     }
 }
 
-/// Why the answer is not ok: `declined`, `cancelled` or `expired`.
+/// Why the answer is not ok: `declined`, `cancelled` or `expired`. The upstream ports take any
+/// text here; this contract refuses any other value (send `declined`, and the text in `data`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum AnswerReason {
     /// The wire value `declined`.

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/rust/src/wire.rs (hand-written, copied verbatim).
 // codegen: copy
@@ -494,6 +494,22 @@ impl fmt::Display for JsonPath<'_> {
             }
             JsonPath::Index(parent, index) => write!(f, "{parent}[{index}]"),
         }
+    }
+}
+
+/// The type of the hidden field that keeps a struct literal of a wire type open to
+/// fields added later: only this crate can make one, so a literal outside it ends in
+/// `..Default::default()` (the struct's `Default` fills it in). Unused by a crate whose
+/// IDL has no such type (codegen's LITERAL_STRUCTS).
+#[doc(hidden)]
+#[allow(dead_code)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct NonExhaustive(());
+
+#[allow(dead_code)]
+impl NonExhaustive {
+    pub(crate) const fn new() -> Self {
+        NonExhaustive(())
     }
 }
 

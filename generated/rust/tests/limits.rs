@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/rust/tests/limits.rs (hand-written, copied verbatim).
 // codegen: copy; requires ContentPart, Request, RunResult, ToolCallResult, ToolResult
@@ -218,21 +218,15 @@ fn r4_emitting_refuses_what_parsing_would() {
     // The part alone is its own document, and nests 3 levels less.
     assert!(r.parts[0].try_to_json().is_ok());
     // Deeper still: the run 1, results 2, the call's result 3, the result 4, metadata 5.
-    let run = |n: usize| RunResult {
-        status: toolnexus::RunResultStatus::Done,
-        results: vec![ToolCallResult {
-            id: "c".to_owned(),
-            name: "t".to_owned(),
-            result: ToolResult::ok("x").with_metadata(metadata(nested(n))),
-            extra: Map::new(),
-        }],
-        pending: None,
-        calls: Vec::new(),
-        requests: Vec::new(),
-        order: Vec::new(),
-        turn: String::new(),
-        seal: None,
-        extra: Map::new(),
+    let run = |n: usize| {
+        // The wire structs are #[non_exhaustive]: built with `new`, then their fields set.
+        let mut run = RunResult::new(toolnexus::RunResultStatus::Done, Vec::new());
+        run.results.push(ToolCallResult::new(
+            "c",
+            "t",
+            ToolResult::ok("x").with_metadata(metadata(nested(n))),
+        ));
+        run
     };
     let fine = run(95).to_json();
     assert_eq!(RunResult::from_json(&fine).unwrap(), run(95));

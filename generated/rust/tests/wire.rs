@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/rust/tests/wire.rs (hand-written, copied verbatim).
 // codegen: copy; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult, ToolSpec
@@ -73,7 +73,9 @@ fn without_lossless_keys_are_sorted_and_numbers_are_serde_jsons() {
 
 #[test]
 fn every_type_comes_back_byte_for_byte() {
-    same_bytes::<ContentPart>(r#"{"type":"file","mimeType":"application/pdf","name":"a.pdf"}"#);
+    same_bytes::<ContentPart>(
+        r#"{"type":"file","mimeType":"application/pdf","url":"https://e.x/a.pdf","name":"a.pdf"}"#,
+    );
     same_bytes::<ContentPart>(r#"{"type":"text","text":"hi","later":[]}"#);
     same_bytes::<ContentPart>(
         r#"{"type":"image","mimeType":"image/png","url":"https://e.com/a.png"}"#,
@@ -199,11 +201,11 @@ fn required_keys_enums_lengths_and_patterns_are_checked() {
     );
     // Empty strings are absent: read as empty, and omitted on the way out.
     let part = ContentPart::from_json(
-        r#"{"name":"","type":"file","text":"","mimeType":"","data":"","url":""}"#,
+        r#"{"name":"","type":"file","text":"","mimeType":"","data":"aGk=","url":""}"#,
     )
     .unwrap();
     assert_eq!((part.name.as_str(), part.url.as_str()), ("", ""));
-    assert_eq!(part.to_json(), r#"{"type":"file"}"#);
+    assert_eq!(part.to_json(), r#"{"type":"file","data":"aGk="}"#);
 }
 
 #[test]

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/typescript/src/check.ts (hand-written, copied verbatim).
 // codegen: copy
@@ -106,6 +106,34 @@ export function need(src: Record<string, unknown>, key: string, path: string): u
     throw new WireError(path, `an object with the required key ${JSON.stringify(key)}`, "one without it");
   }
   return src[key];
+}
+
+/**
+ * A type's conditional requirement (its `allOf` in the IDL): when `obj[when]` is one of
+ * `values`, at least one key of `anyOf` holds a string that is not empty (an empty string is
+ * omitted from the wire and reads as absent). The error is at the path of the object.
+ */
+export function carries(
+  value: object,
+  path: string,
+  when: string,
+  values: readonly string[],
+  anyOf: readonly string[],
+): void {
+  const obj = value as Readonly<Record<string, unknown>>;
+  const tag = obj[when];
+  if (typeof tag !== "string" || !values.includes(tag)) {
+    return;
+  }
+  if (anyOf.some((key) => typeof obj[key] === "string" && (obj[key] as string).length > 0)) {
+    return;
+  }
+  const needs = anyOf.map((key) => JSON.stringify(key)).join(" or ");
+  throw new WireError(
+    path,
+    `an object with ${needs}`,
+    `a ${JSON.stringify(when)}: ${JSON.stringify(tag)} object that carries nothing`,
+  );
 }
 
 /** True when `s` has at least `min` code points (JSON Schema's `minLength` counts those). */

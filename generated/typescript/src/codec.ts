@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what
@@ -8,6 +8,7 @@
 // written.
 
 import {
+  carries,
   expectAny,
   expectArray,
   expectBoolean,
@@ -79,7 +80,10 @@ export function parseContentPart(value: unknown, path: string = "$"): ContentPar
       out["name"] = text;
     }
   }
-  return keepUnknown(src, out, CONTENT_PART_KEYS, path);
+  const checked = keepUnknown(src, out, CONTENT_PART_KEYS, path);
+  carries(checked, path, "type", ["text"], ["text"]);
+  carries(checked, path, "type", ["image", "audio", "file"], ["data", "url"]);
+  return checked;
 }
 
 /**
@@ -121,7 +125,10 @@ export function toWireContentPart(value: ContentPart, path: string = "$"): JsonO
       out["name"] = text;
     }
   }
-  return keepUnknown(src, out, CONTENT_PART_KEYS, path);
+  const checked = keepUnknown(src, out, CONTENT_PART_KEYS, path);
+  carries(checked, path, "type", ["text"], ["text"]);
+  carries(checked, path, "type", ["image", "audio", "file"], ["data", "url"]);
+  return checked;
 }
 
 /**

@@ -1,14 +1,14 @@
-// Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 /**
- * `toolnexus-contract`: the toolnexus wire types (schema 2.1.0), generated from the IDL.
+ * `toolnexus-contract`: the toolnexus wire types (schema 3.0.0), generated from the IDL.
  *
  * @packageDocumentation
  */
 
 /** The version of the schema this package was generated from. */
-export const SCHEMA_VERSION = "2.1.0";
+export const SCHEMA_VERSION = "3.0.0";
 
 export { WireError } from "./errors.js";
 export { JsonNumber, MAX_DEPTH, readJson, writeJson, type JsonObject, type JsonValue } from "./json.js";

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/typescript/src/media.ts (hand-written, copied verbatim).
 // codegen: copy; requires ContentPart
@@ -47,6 +47,9 @@ export function text(s: string): ContentPart {
   if (typeof s !== "string") {
     throw new TypeError(`text takes a string, got ${typeof s}`);
   }
+  if (s === "") {
+    throw new Error("text needs a non-empty string: a text part that carries nothing is refused");
+  }
   return build("text", { text: s });
 }
 
@@ -76,12 +79,16 @@ function partOptions(options: PartOptions | undefined, fn: string): PartOptions 
  * bidi formatting characters in it become U+FFFD.
  *
  * @throws Error with a `code`: `missing-mime-type` when `mimeType` is empty, `bad-mime-type`
- *   when it is blank or holds a control character (such as a line break); TypeError when
- *   `options` is not an options object.
+ *   when it is blank or holds a control character (such as a line break); Error when there are
+ *   no bytes (an empty `data` is omitted from the wire, and a part that carries nothing is
+ *   refused); TypeError when `options` is not an options object.
  */
 export function fromBytes(bytes: Uint8Array, mimeType: string, options?: PartOptions): ContentPart {
   const { name } = partOptions(options, "fromBytes");
   const mime = checkMimeType(mimeType);
+  if (bytes.length === 0) {
+    throw new Error("fromBytes needs at least one byte: a part that carries nothing is refused");
+  }
   return build(kindFor(mime), { mimeType: mime, data: base64(bytes), name: name === undefined ? undefined : displayable(name) });
 }
 
@@ -405,6 +412,9 @@ export function fromPath(path: string, options: { readonly maxBytes?: number } =
   for (const chunk of chunks) {
     raw.set(chunk, at);
     at += chunk.length;
+  }
+  if (size === 0) {
+    throw new Error(`${path} is empty: a part carries content, and an empty one is refused`);
   }
   const name = displayable(builtin<NodePath>("node:path").basename(path));
   return fromBytes(raw, sniffMime(raw.subarray(0, SNIFF_BYTES), suffixOf(name)), { name });

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // One interface per wire type. Property names are the wire keys; an optional property is
@@ -11,8 +11,10 @@ import type { JsonNumber, JsonValue } from "./json.js";
 
 /**
  * One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text,
- * an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. An
- * empty string field is omitted from the wire, and an absent one reads as empty.
+ * an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. A
+ * part carries something: a `text` part its `text`, any other part its `data`, its `url` or both
+ * (then `data` is the content and `url` where it came from; adapters send `data`). An empty string
+ * field is omitted from the wire, and an absent one reads as empty.
  */
 export interface ContentPart {
   /**
@@ -94,7 +96,10 @@ export interface Answer {
   ok: boolean;
   /** What the person supplied, such as the input asked for. */
   data?: { [key: string]: JsonValue };
-  /** Why the answer is not ok: `declined`, `cancelled` or `expired`. */
+  /**
+   * Why the answer is not ok: `declined`, `cancelled` or `expired`. The upstream ports take any
+   * text here; this contract refuses any other value (send `declined`, and the text in `data`).
+   */
   reason?: "declined" | "cancelled" | "expired";
   /**
    * Why the answer refuses, in words for the model: the call's result then reads `declined:

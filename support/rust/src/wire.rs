@@ -494,6 +494,22 @@ impl fmt::Display for JsonPath<'_> {
     }
 }
 
+/// The type of the hidden field that keeps a struct literal of a wire type open to
+/// fields added later: only this crate can make one, so a literal outside it ends in
+/// `..Default::default()` (the struct's `Default` fills it in). Unused by a crate whose
+/// IDL has no such type (codegen's LITERAL_STRUCTS).
+#[doc(hidden)]
+#[allow(dead_code)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct NonExhaustive(());
+
+#[allow(dead_code)]
+impl NonExhaustive {
+    pub(crate) const fn new() -> Self {
+        NonExhaustive(())
+    }
+}
+
 /// The checks the IDL puts on a string field: `minLength` and `pattern` (compiled
 /// on first use).
 #[allow(dead_code)] // for `minLength` or `pattern`; the IDL may have neither

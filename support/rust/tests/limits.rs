@@ -215,21 +215,15 @@ fn r4_emitting_refuses_what_parsing_would() {
     // The part alone is its own document, and nests 3 levels less.
     assert!(r.parts[0].try_to_json().is_ok());
     // Deeper still: the run 1, results 2, the call's result 3, the result 4, metadata 5.
-    let run = |n: usize| RunResult {
-        status: toolnexus::RunResultStatus::Done,
-        results: vec![ToolCallResult {
-            id: "c".to_owned(),
-            name: "t".to_owned(),
-            result: ToolResult::ok("x").with_metadata(metadata(nested(n))),
-            extra: Map::new(),
-        }],
-        pending: None,
-        calls: Vec::new(),
-        requests: Vec::new(),
-        order: Vec::new(),
-        turn: String::new(),
-        seal: None,
-        extra: Map::new(),
+    let run = |n: usize| {
+        // The wire structs are #[non_exhaustive]: built with `new`, then their fields set.
+        let mut run = RunResult::new(toolnexus::RunResultStatus::Done, Vec::new());
+        run.results.push(ToolCallResult::new(
+            "c",
+            "t",
+            ToolResult::ok("x").with_metadata(metadata(nested(n))),
+        ));
+        run
     };
     let fine = run(95).to_json();
     assert_eq!(RunResult::from_json(&fine).unwrap(), run(95));

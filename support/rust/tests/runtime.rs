@@ -191,14 +191,16 @@ fn from_path_reads_sniffs_and_names() {
     assert_eq!(notes.data, "IyBoaQ==");
     let blob = ContentPart::from_path(dir.file("blob", b"\0\x01\x02")).unwrap();
     assert_eq!(blob.mime_type, "application/octet-stream");
-    let empty = ContentPart::from_path(dir.file("empty.wav", b"")).unwrap();
-    assert_eq!(
-        (empty.kind, empty.data.as_str()),
-        (ContentPartKind::Audio, "")
+    // An empty file carries nothing (an empty `data` is omitted), so it is no part.
+    let empty = ContentPart::from_path(dir.file("empty.wav", b"")).unwrap_err();
+    assert!(
+        matches!(empty, toolnexus::FileError::Empty { .. }),
+        "{empty}"
     );
-    assert_eq!(
-        empty.to_json(),
-        r#"{"type":"audio","mimeType":"audio/wav","name":"empty.wav"}"#
+    assert!(
+        empty
+            .to_string()
+            .ends_with("the file is empty; a part carries content")
     );
     // A video is a `file` part; its MIME type says what it is.
     let clip = ContentPart::from_path(dir.file("clip.bin", b"\0\0\0\x20ftypisom")).unwrap();
@@ -232,6 +234,45 @@ fn text_parts() {
     assert_eq!(part.text, "hello");
     assert_eq!(part.to_json(), r#"{"type":"text","text":"hello"}"#);
     assert_eq!(ContentPart::text("").to_json(), r#"{"type":"text"}"#);
+}
+
+#[test]
+fn from_bytes_of_no_bytes_makes_a_part_every_parser_refuses() {
+    // The MIME type is checked where the part is made (MimeTypeError); a part of no bytes
+    // is built, as `ContentPart::text("")` is, and refused by every parser: it carries nothing.
+    let part = ContentPart::from_bytes(b"", "image/png").unwrap();
+    let err = ContentPart::from_json(&part.to_json()).unwrap_err();
+    assert!(err.message().contains("carries nothing"), "{err}");
+    let part = ContentPart::from_bytes(b"hi", "text/plain").unwrap();
+    assert_eq!(
+        part.to_json(),
+        r#"{"type":"file","mimeType":"text/plain","data":"aGk="}"#
+    );
+}
+
+#[test]
+fn a_part_that_carries_nothing_is_refused_at_its_path() {
+    for (doc, path) in [
+        (r#"{"type":"text"}"#, "$"),
+        (r#"{"type":"text","text":""}"#, "$"),
+        (r#"{"type":"image","mimeType":"image/png"}"#, "$"),
+        (r#"{"type":"file","data":"","url":""}"#, "$"),
+    ] {
+        let err = ContentPart::from_json(doc).unwrap_err();
+        assert_eq!(err.path(), path, "{doc}");
+        assert!(err.message().contains("carries nothing"), "{err}");
+    }
+    let doc =
+        r#"{"output":"x","parts":[{"type":"text","text":"a"},{"type":"audio","name":"a.wav"}]}"#;
+    let err = ToolResult::from_json(doc).unwrap_err();
+    assert_eq!(err.path(), "$.parts[1]");
+    assert_eq!(
+        err.message(),
+        r#"a "type": "audio" object carries nothing: it needs "data" or "url""#
+    );
+    // Both: the content, and where it came from.
+    let both = r#"{"type":"image","mimeType":"image/png","data":"aGk=","url":"https://e.x/a.png"}"#;
+    assert_eq!(ContentPart::from_json(both).unwrap().to_json(), both);
 }
 
 #[test]

@@ -70,7 +70,9 @@ fn without_lossless_keys_are_sorted_and_numbers_are_serde_jsons() {
 
 #[test]
 fn every_type_comes_back_byte_for_byte() {
-    same_bytes::<ContentPart>(r#"{"type":"file","mimeType":"application/pdf","name":"a.pdf"}"#);
+    same_bytes::<ContentPart>(
+        r#"{"type":"file","mimeType":"application/pdf","url":"https://e.x/a.pdf","name":"a.pdf"}"#,
+    );
     same_bytes::<ContentPart>(r#"{"type":"text","text":"hi","later":[]}"#);
     same_bytes::<ContentPart>(
         r#"{"type":"image","mimeType":"image/png","url":"https://e.com/a.png"}"#,
@@ -196,11 +198,11 @@ fn required_keys_enums_lengths_and_patterns_are_checked() {
     );
     // Empty strings are absent: read as empty, and omitted on the way out.
     let part = ContentPart::from_json(
-        r#"{"name":"","type":"file","text":"","mimeType":"","data":"","url":""}"#,
+        r#"{"name":"","type":"file","text":"","mimeType":"","data":"aGk=","url":""}"#,
     )
     .unwrap();
     assert_eq!((part.name.as_str(), part.url.as_str()), ("", ""));
-    assert_eq!(part.to_json(), r#"{"type":"file"}"#);
+    assert_eq!(part.to_json(), r#"{"type":"file","data":"aGk="}"#);
 }
 
 #[test]

@@ -105,6 +105,34 @@ export function need(src: Record<string, unknown>, key: string, path: string): u
   return src[key];
 }
 
+/**
+ * A type's conditional requirement (its `allOf` in the IDL): when `obj[when]` is one of
+ * `values`, at least one key of `anyOf` holds a string that is not empty (an empty string is
+ * omitted from the wire and reads as absent). The error is at the path of the object.
+ */
+export function carries(
+  value: object,
+  path: string,
+  when: string,
+  values: readonly string[],
+  anyOf: readonly string[],
+): void {
+  const obj = value as Readonly<Record<string, unknown>>;
+  const tag = obj[when];
+  if (typeof tag !== "string" || !values.includes(tag)) {
+    return;
+  }
+  if (anyOf.some((key) => typeof obj[key] === "string" && (obj[key] as string).length > 0)) {
+    return;
+  }
+  const needs = anyOf.map((key) => JSON.stringify(key)).join(" or ");
+  throw new WireError(
+    path,
+    `an object with ${needs}`,
+    `a ${JSON.stringify(when)}: ${JSON.stringify(tag)} object that carries nothing`,
+  );
+}
+
 /** True when `s` has at least `min` code points (JSON Schema's `minLength` counts those). */
 function hasCodePoints(s: string, min: number): boolean {
   if (s.length < min) {

@@ -104,8 +104,12 @@ class ContentPartHelpers(WireModel):
         """A part holding `raw`; `kind` follows the MIME family (`image`, `audio`, else `file`).
 
         `ValueError` when `mime_type` is empty, blank or holds a control character (such as a
-        line break). Control and bidi formatting characters in `name` become U+FFFD.
+        line break), or `raw` is empty (an empty `data` is omitted from the wire, and a part that
+        carries nothing is refused by every parser). Control and bidi formatting characters in
+        `name` become U+FFFD.
         """
+        if not raw and isinstance(raw, bytes | bytearray | memoryview):
+            raise ValueError("from_bytes needs at least one byte: a part that carries nothing is refused")
         return cls._build(mime_type, binascii.b2a_base64(raw, newline=False).decode("ascii"), name)
 
     @classmethod
@@ -142,11 +146,11 @@ class ContentPartHelpers(WireModel):
         extension, else `application/octet-stream`. Raises `FileNotFoundError` (also
         for an empty path), `NotADirectoryError` (a file's path with a trailing slash),
         `IsADirectoryError`, `PermissionError` or another `OSError` when the file
-        cannot be read, and `ValueError` when it is not a regular file, is larger than
-        `max_bytes`, or the path holds a NUL character; each message names the path.
-        The path is given to the system as it is written, as the TypeScript and Rust
-        helpers give it. The part's `name` is the file name, with U+FFFD for bytes of it
-        that are not UTF-8 and for control and bidi formatting characters.
+        cannot be read, and `ValueError` when it is not a regular file, is empty (a part
+        carries content), is larger than `max_bytes`, or the path holds a NUL character;
+        each message names the path. The path is given to the system as it is written, as
+        the TypeScript and Rust helpers give it. The part's `name` is the file name, with
+        U+FFFD for bytes of it that are not UTF-8 and for control and bidi formatting characters.
         """
         # As written: pathlib would drop a trailing slash ("note.txt/" is not a directory,
         # so the system refuses it) and read "" as ".".
@@ -169,10 +173,13 @@ class ContentPartHelpers(WireModel):
             raw = f.read(max_bytes + 1)
         if len(raw) > max_bytes:
             raise ValueError(f"{where!r} grew past the limit of {max_bytes} bytes while being read")
+        if not raw:
+            raise ValueError(f"{where!r} is empty: a part carries content, and an empty one is refused")
         mime_type = sniff_mime(raw[:SNIFF_BYTES], p.suffix)
         encoded = binascii.b2a_base64(raw, newline=False)
         del raw  # freed before the text copy is made: the peak is two copies of the file, not three
-        part = cls._build(mime_type, "", _name_of(p))
+        # Validated with the first four characters of its data (a part carries something).
+        part = cls._build(mime_type, encoded[:4].decode("ascii"), _name_of(p))
         # Base64 written just now is valid by construction: set unchecked (assignment is
         # validated), as the data pattern's regex over a large file costs more than the encoding.
         part.__dict__["data"] = encoded.decode("ascii")

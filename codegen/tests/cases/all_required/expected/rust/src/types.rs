@@ -36,7 +36,11 @@ pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireErro
 static POINT_LABEL: StringRule = StringRule::new(1, None);
 
 /// A labelled point.
+///
+/// `#[non_exhaustive]`: build one with [`Point::new`], then set
+/// its public fields; a field added in a minor version breaks no code.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Point {
     /// Across.
     pub x: Number,
@@ -53,6 +57,19 @@ pub struct Point {
 }
 
 impl Point {
+    /// A `Point` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(x: Number, y: Number, label: impl Into<String>, tags: Vec<String>, visible: bool, attrs: Map<String, Value>) -> Self {
+        Point {
+            x,
+            y,
+            label: label.into(),
+            tags,
+            visible,
+            attrs,
+        }
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut x = None;
         let mut y = None;
@@ -89,14 +106,15 @@ impl Point {
                 _ => return Err(wire::unknown_key(at, &key)),
             }
         }
-        Ok(Point {
+        let parsed = Point {
             x: x.ok_or_else(|| wire::missing(at, "x"))?,
             y: y.ok_or_else(|| wire::missing(at, "y"))?,
             label: label.ok_or_else(|| wire::missing(at, "label"))?,
             tags: tags.ok_or_else(|| wire::missing(at, "tags"))?,
             visible: visible.ok_or_else(|| wire::missing(at, "visible"))?,
             attrs: attrs.ok_or_else(|| wire::missing(at, "attrs"))?,
-        })
+        };
+        Ok(parsed)
     }
 }
 

@@ -43,7 +43,11 @@ pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireErro
 }
 
 /// A run of text in one style.
+///
+/// `#[non_exhaustive]`: build one with [`Span::new`] or `Default`, then set
+/// its public fields; a field added in a minor version breaks no code.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Span {
     /// The text.
     pub text: String,
@@ -56,6 +60,16 @@ pub struct Span {
 }
 
 impl Span {
+    /// A `Span` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(text: impl Into<String>) -> Self {
+        Span {
+            text: text.into(),
+            style: None,
+            extra: Map::new(),
+        }
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut text = None;
         let mut style = None;
@@ -75,11 +89,12 @@ impl Span {
                 }
             }
         }
-        Ok(Span {
+        let parsed = Span {
             text: text.ok_or_else(|| wire::missing(at, "text"))?,
             style,
             extra,
-        })
+        };
+        Ok(parsed)
     }
 }
 
@@ -123,7 +138,11 @@ impl<'de> Deserialize<'de> for Span {
 }
 
 /// A paragraph of spans.
+///
+/// `#[non_exhaustive]`: build one with [`Para::new`] or `Default`, then set
+/// its public fields; a field added in a minor version breaks no code.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Para {
     /// The spans; always written.
     pub spans: Vec<Span>,
@@ -136,6 +155,16 @@ pub struct Para {
 }
 
 impl Para {
+    /// A `Para` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(spans: Vec<Span>) -> Self {
+        Para {
+            spans,
+            grid: Default::default(),
+            extra: Map::new(),
+        }
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut spans = None;
         let mut grid = None;
@@ -155,11 +184,12 @@ impl Para {
                 }
             }
         }
-        Ok(Para {
+        let parsed = Para {
             spans: spans.ok_or_else(|| wire::missing(at, "spans"))?,
             grid: grid.unwrap_or_default(),
             extra,
-        })
+        };
+        Ok(parsed)
     }
 }
 
@@ -205,7 +235,11 @@ impl<'de> Deserialize<'de> for Para {
 }
 
 /// A section of paragraphs.
+///
+/// `#[non_exhaustive]`: build one with [`Section::new`] or `Default`, then set
+/// its public fields; a field added in a minor version breaks no code.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Section {
     /// The section heading.
     pub heading: String,
@@ -218,6 +252,16 @@ pub struct Section {
 }
 
 impl Section {
+    /// A `Section` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(heading: impl Into<String>, paras: Vec<Para>) -> Self {
+        Section {
+            heading: heading.into(),
+            paras,
+            extra: Map::new(),
+        }
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut heading = None;
         let mut paras = None;
@@ -237,11 +281,12 @@ impl Section {
                 }
             }
         }
-        Ok(Section {
+        let parsed = Section {
             heading: heading.ok_or_else(|| wire::missing(at, "heading"))?,
             paras: paras.ok_or_else(|| wire::missing(at, "paras"))?,
             extra,
-        })
+        };
+        Ok(parsed)
     }
 }
 
@@ -284,7 +329,11 @@ impl<'de> Deserialize<'de> for Section {
 }
 
 /// A document of sections.
+///
+/// `#[non_exhaustive]`: build one with [`Doc::new`] or `Default`, then set
+/// its public fields; a field added in a minor version breaks no code.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Doc {
     /// The document's title.
     pub title: String,
@@ -299,6 +348,17 @@ pub struct Doc {
 }
 
 impl Doc {
+    /// A `Doc` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(title: impl Into<String>) -> Self {
+        Doc {
+            title: title.into(),
+            sections: Default::default(),
+            lead: None,
+            extra: Map::new(),
+        }
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut title = None;
         let mut sections = None;
@@ -323,12 +383,13 @@ impl Doc {
                 }
             }
         }
-        Ok(Doc {
+        let parsed = Doc {
             title: title.ok_or_else(|| wire::missing(at, "title"))?,
             sections: sections.unwrap_or_default(),
             lead,
             extra,
-        })
+        };
+        Ok(parsed)
     }
 }
 

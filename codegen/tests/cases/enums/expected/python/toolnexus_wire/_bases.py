@@ -2,8 +2,9 @@
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 """Per-type bases of the generated models: the type's hand-written helpers, when it has any
-(`_helpers/`), and the refusal of `null` for an optional field: None in Python, absent on
-the wire, at the cost of a check only when the key is present."""
+(`_helpers/`), the refusal of `null` for an optional field: None in Python, absent on
+the wire, at the cost of a check only when the key is present, and the type's conditional
+requirements (`allOf` in the IDL), checked once the fields are."""
 
 from __future__ import annotations
 

@@ -37,7 +37,11 @@ pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireErro
 }
 
 /// A traffic light.
+///
+/// `#[non_exhaustive]`: build one with [`Light::new`], then set
+/// its public fields; a field added in a minor version breaks no code.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Light {
     /// What it shows now.
     pub color: LightColor,
@@ -52,6 +56,17 @@ pub struct Light {
 }
 
 impl Light {
+    /// A `Light` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(color: LightColor) -> Self {
+        Light {
+            color,
+            mode: None,
+            cycle: Default::default(),
+            extra: Map::new(),
+        }
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut color = None;
         let mut mode = None;
@@ -76,12 +91,13 @@ impl Light {
                 }
             }
         }
-        Ok(Light {
+        let parsed = Light {
             color: color.ok_or_else(|| wire::missing(at, "color"))?,
             mode,
             cycle: cycle.unwrap_or_default(),
             extra,
-        })
+        };
+        Ok(parsed)
     }
 }
 

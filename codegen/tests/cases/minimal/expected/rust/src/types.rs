@@ -36,7 +36,11 @@ pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireErro
 static NOTE_AUTHOR: StringRule = StringRule::new(1, None);
 
 /// A note.
+///
+/// `#[non_exhaustive]`: build one with [`Note::new`] or `Default`, then set
+/// its public fields; a field added in a minor version breaks no code.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Note {
     /// What it says.
     pub text: String,
@@ -51,6 +55,17 @@ pub struct Note {
 }
 
 impl Note {
+    /// A `Note` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(text: impl Into<String>) -> Self {
+        Note {
+            text: text.into(),
+            is_pinned: false,
+            author: None,
+            extra: Map::new(),
+        }
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut text = None;
         let mut is_pinned = None;
@@ -75,12 +90,13 @@ impl Note {
                 }
             }
         }
-        Ok(Note {
+        let parsed = Note {
             text: text.ok_or_else(|| wire::missing(at, "text"))?,
             is_pinned: is_pinned.unwrap_or_default(),
             author,
             extra,
-        })
+        };
+        Ok(parsed)
     }
 }
 

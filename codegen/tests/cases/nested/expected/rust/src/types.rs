@@ -41,7 +41,11 @@ pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireErro
 static ITEM_CODE: StringRule = StringRule::new(0, Some("^[A-Z]+$"));
 
 /// One item.
+///
+/// `#[non_exhaustive]`: build one with [`Item::new`], then set
+/// its public fields; a field added in a minor version breaks no code.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Item {
     /// Upper-case code.
     pub code: String,
@@ -58,6 +62,18 @@ pub struct Item {
 }
 
 impl Item {
+    /// An `Item` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(code: impl Into<String>, size: ItemSize) -> Self {
+        Item {
+            code: code.into(),
+            size,
+            count: None,
+            weight: None,
+            extra: Map::new(),
+        }
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut code = None;
         let mut size = None;
@@ -87,13 +103,14 @@ impl Item {
                 }
             }
         }
-        Ok(Item {
+        let parsed = Item {
             code: code.ok_or_else(|| wire::missing(at, "code"))?,
             size: size.ok_or_else(|| wire::missing(at, "size"))?,
             count,
             weight,
             extra,
-        })
+        };
+        Ok(parsed)
     }
 }
 
@@ -141,7 +158,11 @@ impl<'de> Deserialize<'de> for Item {
 }
 
 /// Items and labels.
+///
+/// `#[non_exhaustive]`: build one with [`Box::new`], then set
+/// its public fields; a field added in a minor version breaks no code.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Box {
     /// The main item.
     pub main: Item,
@@ -158,6 +179,18 @@ pub struct Box {
 }
 
 impl Box {
+    /// A `Box` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(main: Item, tags: Vec<String>) -> Self {
+        Box {
+            main,
+            tags,
+            items: Default::default(),
+            labels: None,
+            extra: Map::new(),
+        }
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut main = None;
         let mut items = None;
@@ -187,13 +220,14 @@ impl Box {
                 }
             }
         }
-        Ok(Box {
+        let parsed = Box {
             main: main.ok_or_else(|| wire::missing(at, "main"))?,
             items: items.unwrap_or_default(),
             tags: tags.ok_or_else(|| wire::missing(at, "tags"))?,
             labels,
             extra,
-        })
+        };
+        Ok(parsed)
     }
 }
 

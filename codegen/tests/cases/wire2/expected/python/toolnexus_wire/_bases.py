@@ -1,15 +1,16 @@
-# Generated from idl/ (wire2 schema 1.0.0, sha256 c57f305d00323e82e2c2c42bf83e68beed4ef90911aee0a10a0c1c77985c6d84).
+# Generated from idl/ (wire2 schema 1.0.0, sha256 f6e9383411275297c30ab302ae6e2d5c71a68e0ad76b38167f649b072175702e).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 """Per-type bases of the generated models: the type's hand-written helpers, when it has any
-(`_helpers/`), and the refusal of `null` for an optional field: None in Python, absent on
-the wire, at the cost of a check only when the key is present."""
+(`_helpers/`), the refusal of `null` for an optional field: None in Python, absent on
+the wire, at the cost of a check only when the key is present, and the type's conditional
+requirements (`allOf` in the IDL), checked once the fields are."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import field_validator
+from pydantic import field_validator, model_validator
 
 from ._base import WireModel
 
@@ -27,6 +28,15 @@ def _refuse_null(value: Any) -> Any:
 
 class PieceBase(WireModel):
     _no_null = field_validator("body", mode="before", check_fields=False)(_refuse_null)
+
+    @model_validator(mode="after")
+    def _requirements(self) -> Any:
+        """What the IDL's `allOf` requires of a Piece, at the object's path."""
+        d = self.__dict__
+        # A blob is labelled.
+        if d["kind"] in ("blob",) and not (d["label"]):
+            raise ValueError("a \"type\": \"{}\" object carries nothing: it needs \"label\"".format(d["kind"]))
+        return self
 
 
 class OutcomeBase(WireModel):

@@ -1,4 +1,4 @@
-# Generated from idl/ (wire2 schema 1.0.0, sha256 c57f305d00323e82e2c2c42bf83e68beed4ef90911aee0a10a0c1c77985c6d84).
+# Generated from idl/ (wire2 schema 1.0.0, sha256 f6e9383411275297c30ab302ae6e2d5c71a68e0ad76b38167f649b072175702e).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """Each wire type's JSON Schema from the IDL: what pydantic gives on every path."""
 
@@ -47,7 +47,32 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
    "type",
    "body"
   ],
-  "additionalProperties": true
+  "additionalProperties": true,
+  "allOf": [
+   {
+    "description": "A blob is labelled.",
+    "if": {
+     "properties": {
+      "type": {
+       "enum": [
+        "blob"
+       ]
+      }
+     }
+    },
+    "then": {
+     "required": [
+      "label"
+     ],
+     "properties": {
+      "label": {
+       "type": "string",
+       "minLength": 1
+      }
+     }
+    }
+   }
+  ]
  },
  "Outcome": {
   "title": "Outcome",

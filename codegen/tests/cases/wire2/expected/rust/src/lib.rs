@@ -1,4 +1,4 @@
-// Generated from idl/ (wire2 schema 1.0.0, sha256 c57f305d00323e82e2c2c42bf83e68beed4ef90911aee0a10a0c1c77985c6d84).
+// Generated from idl/ (wire2 schema 1.0.0, sha256 f6e9383411275297c30ab302ae6e2d5c71a68e0ad76b38167f649b072175702e).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The wire2 wire contract in Rust.

@@ -1,4 +1,4 @@
-// Generated from idl/ (wire2 schema 1.0.0, sha256 c57f305d00323e82e2c2c42bf83e68beed4ef90911aee0a10a0c1c77985c6d84).
+// Generated from idl/ (wire2 schema 1.0.0, sha256 f6e9383411275297c30ab302ae6e2d5c71a68e0ad76b38167f649b072175702e).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The wire types of the wire2 schema 1.0.0, one struct per IDL file.
@@ -39,7 +39,11 @@ pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireErro
 }
 
 /// One piece of an outcome.
+///
+/// `#[non_exhaustive]`: build one with [`Piece::new`], then set
+/// its public fields; a field added in a minor version breaks no code.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Piece {
     /// What the piece is; `kind` in the APIs.
     pub kind: PieceKind,
@@ -54,6 +58,27 @@ pub struct Piece {
 }
 
 impl Piece {
+    /// A `Piece` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(kind: PieceKind, body: Value) -> Self {
+        Piece {
+            kind,
+            body,
+            label: Default::default(),
+            extra: Map::new(),
+        }
+    }
+
+    /// What the IDL's `allOf` requires of a `Piece`; an error at the object's path.
+    fn check_requirements(&self, at: &JsonPath<'_>) -> Result<(), WireError> {
+        // A blob is labelled.
+        if matches!(self.kind, PieceKind::Blob) && self.label.is_empty() {
+            let message = format!("a \"type\": \"{}\" object carries nothing: it needs \"label\"", self.kind.as_str());
+            return Err(WireError::new(at, message));
+        }
+        Ok(())
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut kind = None;
         let mut label = None;
@@ -78,12 +103,14 @@ impl Piece {
                 }
             }
         }
-        Ok(Piece {
+        let parsed = Piece {
             kind: kind.ok_or_else(|| wire::missing(at, "type"))?,
             label: label.unwrap_or_default(),
             body: body.ok_or_else(|| wire::missing(at, "body"))?,
             extra,
-        })
+        };
+        parsed.check_requirements(at)?;
+        Ok(parsed)
     }
 }
 
@@ -129,7 +156,11 @@ impl<'de> Deserialize<'de> for Piece {
 }
 
 /// A summary, a value and pieces; no other keys.
+///
+/// `#[non_exhaustive]`: build one with [`Outcome::new`] or `Default`, then set
+/// its public fields; a field added in a minor version breaks no code.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Outcome {
     /// What happened.
     pub summary: String,
@@ -142,6 +173,17 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// An `Outcome` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(summary: impl Into<String>) -> Self {
+        Outcome {
+            summary: summary.into(),
+            result_value: None,
+            pieces: Default::default(),
+            note: Default::default(),
+        }
+    }
+
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
         let mut summary = None;
         let mut result_value = None;
@@ -168,12 +210,13 @@ impl Outcome {
                 _ => return Err(wire::unknown_key(at, &key)),
             }
         }
-        Ok(Outcome {
+        let parsed = Outcome {
             summary: summary.ok_or_else(|| wire::missing(at, "summary"))?,
             result_value,
             pieces: pieces.unwrap_or_default(),
             note: note.unwrap_or_default(),
-        })
+        };
+        Ok(parsed)
     }
 }
 

@@ -1,4 +1,4 @@
-// Generated from idl/ (wire2 schema 1.0.0, sha256 c57f305d00323e82e2c2c42bf83e68beed4ef90911aee0a10a0c1c77985c6d84).
+// Generated from idl/ (wire2 schema 1.0.0, sha256 f6e9383411275297c30ab302ae6e2d5c71a68e0ad76b38167f649b072175702e).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what
@@ -8,6 +8,7 @@
 // written.
 
 import {
+  carries,
   expectAny,
   expectArray,
   expectEnum,
@@ -47,7 +48,9 @@ export function parsePiece(value: unknown, path: string = "$"): Piece {
       out["label"] = text;
     }
   }
-  return keepUnknown(src, out, PIECE_KEYS, path);
+  const checked = keepUnknown(src, out, PIECE_KEYS, path);
+  carries(checked, path, "type", ["blob"], ["label"]);
+  return checked;
 }
 
 /**
@@ -66,7 +69,9 @@ export function toWirePiece(value: Piece, path: string = "$"): JsonObject {
     }
   }
   out["body"] = expectAny(need(src, "body", path), path + ".body");
-  return keepUnknown(src, out, PIECE_KEYS, path);
+  const checked = keepUnknown(src, out, PIECE_KEYS, path);
+  carries(checked, path, "type", ["blob"], ["label"]);
+  return checked;
 }
 
 /**
