@@ -335,6 +335,46 @@ async def test_an_outcome_that_cannot_be_stored_in_time_is_handed_back_and_store
     assert stored is not None and stored.status == "done" and stored.run == lost.run and len(ran) == 1
 
 
+async def test_an_outcome_not_stored_and_released_can_be_resumed_again_by_the_same_toolkit(
+    tmp_path: Path,
+) -> None:
+    """The disk full as the outcome is written (a trigger stands in for SQLITE_FULL): released
+    instead of finished, the run is pending again, and the same process may resume it, as any
+    other may; the tool runs again with the same idempotency key."""
+    db = tmp_path / "runs.sqlite3"
+    store = SqliteRunStore(db, lease=0.3)
+    keys: list[str] = []
+
+    @tool(name="approve")
+    async def transfer(what: str, ctx: ToolContext) -> object:
+        """Asks, then moves money."""
+        if ctx.answer is None:
+            return pending(Request("approval", f"{what}?"))
+        keys.append(ctx.idempotency_key)
+        return "sent"
+
+    kit = Toolkit([transfer], secret=SECRET)
+    run_id = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "pay"})]))
+    [waiting] = store.pending()
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "CREATE TRIGGER full BEFORE UPDATE OF body ON runs"
+            " BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END"
+        )
+    with pytest.raises(OutcomeNotStored):
+        await store.resume(kit, run_id, Answer(waiting.request.id, True))
+    with sqlite3.connect(db) as conn:
+        conn.execute("DROP TRIGGER full")
+    store.release(run_id)
+    assert store.pending() == [waiting]
+    done = await store.resume(kit, run_id, Answer(waiting.request.id, True))
+    assert done.status == "done" and done.results[0].result.output == "sent"
+    assert len(keys) == 2 and keys[0] == keys[1]
+    with pytest.raises(ResumeError) as again:  # now stored: a replay, here and everywhere
+        await store.resume(kit, run_id, Answer(waiting.request.id, True))
+    assert again.value.reason == "replayed"
+
+
 async def test_a_claim_whose_holder_died_is_given_back_when_its_lease_runs_out(tmp_path: Path) -> None:
     store = SqliteRunStore(tmp_path / "runs.sqlite3", lease=0.3)
     run_id = store.save(await toolkit().run_calls([ToolCall("a", "approve", {"what": "A"})]))

@@ -327,6 +327,15 @@ class RunBook:
         self._remember((track.turn.digest, head.id, request.id))
         return Opening(run, track, [Pick(0, head, request, batch[0])], list(run.calls[1:]))
 
+    def forget(self, run: RunResult, batch: list[Answer]) -> None:
+        """Take back every answer taken when `run` (as it was before resuming) took `batch`:
+        a host whose storage did not keep the outcome hands the run back, and the same answers
+        may then be given again here, as in any other process."""
+        digest = turn_of(run.order, run.turn, None).digest
+        ids = {a.id for a in batch} | {r.id for r in run.requests}
+        for key in [k for k in self._answered if k[0] == digest and k[2] in ids]:
+            del self._answered[key]
+
     def _remember(self, answered: tuple[bytes, str, str]) -> None:
         self._answered[answered] = None
         while len(self._answered) > _ANSWERED_MEMORY:

@@ -352,6 +352,9 @@ class Toolkit:
             self._decisions.decide(Ask(pick.call, pick.request), None, step, None, None, now)
         return self._book.advance(opening, settled)
 
+    def _forget(self, run: RunResult, answers: list[Answer]) -> None:  # for hosts: see RunBook.forget
+        self._book.forget(run, answers)
+
     # -- for tests of runs stored by earlier versions ----------------------------------------
 
     @property

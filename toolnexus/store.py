@@ -500,6 +500,19 @@ async def _under_lease(
         await asyncio.to_thread(store.release, run_id)
         return run
     try:
+        return await _store_outcome(store, run_id, resumed, batch, lease)
+    except OutcomeNotStored:
+        # Storage does not hold that the answers were taken, so this process does not either:
+        # after `release`, they may be given again here as in any other process.
+        toolkit._forget(run, batch)
+        raise
+
+
+async def _store_outcome(
+    store: SqliteRunStore, run_id: int, resumed: RunResult, batch: list[Answer], lease: str
+) -> RunResult:
+    """Write `resumed` as the outcome of the claimed run, retrying while the lease lasts."""
+    try:
         row = _row(resumed)
     except (TypeError, ValueError) as exc:  # a result with no JSON form: it cannot be stored
         await asyncio.to_thread(store.release, run_id, "refused", reason=f"its outcome is not JSON: {exc}")
