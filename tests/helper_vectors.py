@@ -86,6 +86,8 @@ def _file_code(exc: BaseException) -> str:
         return "EFBIG"
     if isinstance(exc, ValueError) and "NUL" in text:
         return "EINVAL"
+    if isinstance(exc, ValueError) and "is empty: a part carries content" in text:
+        return "empty-content"
     return f"unexpected {type(exc).__name__}"
 
 
@@ -93,6 +95,7 @@ def _value_code(exc: BaseException) -> str:
     """The code of a `ValueError` from `from_url`, `from_bytes` or `pending`, from its wording."""
     text = str(exc)
     for code, words in (
+        ("empty-content", "needs at least one byte"),
         ("empty-url", "needs a non-empty URL"),
         ("missing-mime-type", "needs its MIME type"),
         ("missing-mime-type", "needs a MIME type"),

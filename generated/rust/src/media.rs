@@ -159,6 +159,37 @@ impl fmt::Display for MimeTypeError {
 
 impl std::error::Error for MimeTypeError {}
 
+/// Bytes that [`ContentPart::from_bytes`] refuses to make a part of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BytesError {
+    /// The MIME type is refused.
+    MimeType(MimeTypeError),
+    /// There are no bytes: an empty `data` is omitted from the wire, and a part that
+    /// carries nothing is refused by every parser.
+    Empty,
+}
+
+impl fmt::Display for BytesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BytesError::MimeType(e) => e.fmt(f),
+            BytesError::Empty => f.write_str(
+                "from_bytes needs at least one byte: a part that carries nothing is refused",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BytesError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BytesError::MimeType(e) => Some(e),
+            BytesError::Empty => None,
+        }
+    }
+}
+
 /// A URL could not be made into a [`ContentPart`] by [`ContentPart::from_url`], or a
 /// [`Request`](crate::Request)'s url was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -389,14 +420,15 @@ impl ContentPart {
     /// A part holding `raw`, base64-encoded, with `mime_type`; `kind` follows the MIME
     /// family (`image`, `audio`, else `file`, video included).
     ///
-    /// [`MimeTypeError`] when `mime_type` is empty, only spaces, or holds a control
-    /// character (such as a line break), as the Python and TypeScript helpers refuse it.
-    pub fn from_bytes(
-        raw: &[u8],
-        mime_type: impl Into<String>,
-    ) -> Result<ContentPart, MimeTypeError> {
+    /// [`BytesError::MimeType`] when `mime_type` is empty, only spaces, or holds a control
+    /// character (such as a line break), as the Python and TypeScript helpers refuse it;
+    /// [`BytesError::Empty`] when there are no bytes (the part would carry nothing).
+    pub fn from_bytes(raw: &[u8], mime_type: impl Into<String>) -> Result<ContentPart, BytesError> {
         let mime_type = mime_type.into();
-        check_mime_type(&mime_type)?;
+        check_mime_type(&mime_type).map_err(BytesError::MimeType)?;
+        if raw.is_empty() {
+            return Err(BytesError::Empty);
+        }
         Ok(ContentPart::encoded(raw, mime_type))
     }
 
@@ -443,8 +475,12 @@ impl ContentPart {
         }
         if url.len() >= 5 && url.as_bytes()[..5].eq_ignore_ascii_case(b"data:") {
             let (own, raw) = data_url(&url[5..])?;
-            return ContentPart::from_bytes(&raw, mime_type.unwrap_or(&own))
-                .map_err(UrlError::MimeType);
+            return ContentPart::from_bytes(&raw, mime_type.unwrap_or(&own)).map_err(|e| match e {
+                BytesError::MimeType(e) => UrlError::MimeType(e),
+                other => UrlError::BadDataUrl {
+                    reason: other.to_string(),
+                },
+            });
         }
         check_url(url)?;
         let Some(mime_type) = mime_type else {

@@ -10,8 +10,9 @@ use std::path::PathBuf;
 
 use serde_json::{Map, Value, json};
 use toolnexus::{
-    ContentPart, ContentPartKind, DEFAULT_AUTH_PROMPT, DEFAULT_MAX_BYTES, FileError, MimeTypeError,
-    Request, ToolResult, UrlError, Wire, auth_required, new_request_id, pending, pending_of,
+    BytesError, ContentPart, ContentPartKind, DEFAULT_AUTH_PROMPT, DEFAULT_MAX_BYTES, FileError,
+    MimeTypeError, Request, ToolResult, UrlError, Wire, auth_required, new_request_id, pending,
+    pending_of,
 };
 
 fn meta(pairs: &[(&str, Value)]) -> Map<String, Value> {
@@ -149,12 +150,12 @@ fn a_refused_url_gives_an_error_result_not_a_suspension() {
 fn from_bytes_refuses_a_missing_blank_or_line_breaking_mime_type() {
     assert_eq!(
         ContentPart::from_bytes(b"hi", ""),
-        Err(MimeTypeError::Missing)
+        Err(BytesError::MimeType(MimeTypeError::Missing))
     );
     for bad in [" ", "text/plain\r\nX-Evil: 1", "image/png\u{85}"] {
         let err = ContentPart::from_bytes(b"hi", bad).unwrap_err();
         assert!(
-            matches!(&err, MimeTypeError::NotValid { mime_type, .. } if mime_type == bad),
+            matches!(&err, BytesError::MimeType(MimeTypeError::NotValid { mime_type, .. }) if mime_type == bad),
             "{err:?}"
         );
     }
@@ -240,12 +241,12 @@ fn text_parts() {
 }
 
 #[test]
-fn from_bytes_of_no_bytes_makes_a_part_every_parser_refuses() {
-    // The MIME type is checked where the part is made (MimeTypeError); a part of no bytes
-    // is built, as `ContentPart::text("")` is, and refused by every parser: it carries nothing.
-    let part = ContentPart::from_bytes(b"", "image/png").unwrap();
-    let err = ContentPart::from_json(&part.to_json()).unwrap_err();
-    assert!(err.message().contains("carries nothing"), "{err}");
+fn from_bytes_of_no_bytes_is_refused() {
+    // An empty `data` is omitted from the wire: the part would carry nothing.
+    assert_eq!(
+        ContentPart::from_bytes(b"", "image/png"),
+        Err(toolnexus::BytesError::Empty)
+    );
     let part = ContentPart::from_bytes(b"hi", "text/plain").unwrap();
     assert_eq!(
         part.to_json(),

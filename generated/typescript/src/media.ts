@@ -79,15 +79,15 @@ function partOptions(options: PartOptions | undefined, fn: string): PartOptions 
  * bidi formatting characters in it become U+FFFD.
  *
  * @throws Error with a `code`: `missing-mime-type` when `mimeType` is empty, `bad-mime-type`
- *   when it is blank or holds a control character (such as a line break); Error when there are
- *   no bytes (an empty `data` is omitted from the wire, and a part that carries nothing is
- *   refused); TypeError when `options` is not an options object.
+ *   when it is blank or holds a control character (such as a line break), `empty-content` when
+ *   there are no bytes (an empty `data` is omitted from the wire, and a part that carries
+ *   nothing is refused); TypeError when `options` is not an options object.
  */
 export function fromBytes(bytes: Uint8Array, mimeType: string, options?: PartOptions): ContentPart {
   const { name } = partOptions(options, "fromBytes");
   const mime = checkMimeType(mimeType);
   if (bytes.length === 0) {
-    throw new Error("fromBytes needs at least one byte: a part that carries nothing is refused");
+    throw refused("empty-content", "fromBytes needs at least one byte: a part that carries nothing is refused");
   }
   return build(kindFor(mime), { mimeType: mime, data: base64(bytes), name: name === undefined ? undefined : displayable(name) });
 }
@@ -414,7 +414,7 @@ export function fromPath(path: string, options: { readonly maxBytes?: number } =
     at += chunk.length;
   }
   if (size === 0) {
-    throw new Error(`${path} is empty: a part carries content, and an empty one is refused`);
+    throw refused("empty-content", `${path} is empty: a part carries content, and an empty one is refused`);
   }
   const name = displayable(builtin<NodePath>("node:path").basename(path));
   return fromBytes(raw, sniffMime(raw.subarray(0, SNIFF_BYTES), suffixOf(name)), { name });

@@ -16,7 +16,7 @@ mod types;
 #[path = "../src/wire.rs"]
 mod wire;
 
-pub use media::{DEFAULT_MAX_BYTES, FileError, MimeTypeError, UrlError};
+pub use media::{BytesError, DEFAULT_MAX_BYTES, FileError, MimeTypeError, UrlError};
 pub use suspend::{DEFAULT_AUTH_PROMPT, auth_required, new_request_id, pending, pending_of};
 pub use types::{
     Answer, AnswerReason, ContentPart, ContentPartKind, Request, RunResult, RunResultStatus,

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use toolnexus::serde_json::{self, Map, Value};
 use toolnexus::{
-    auth_required, pending, pending_of, ContentPart, FileError, MimeTypeError, Request, UrlError,
-    Wire,
+    auth_required, pending, pending_of, BytesError, ContentPart, FileError, MimeTypeError, Request,
+    UrlError, Wire,
 };
 
 fn bad(message: String) -> io::Error {
@@ -54,11 +54,20 @@ fn file_code(e: &FileError) -> String {
         FileError::IsDirectory { .. } => "EISDIR".into(),
         FileError::NotRegularFile { .. } => "ENOTREG".into(),
         FileError::TooLarge { .. } => "EFBIG".into(),
+        FileError::Empty { .. } => "empty-content".into(),
         FileError::Io { source, .. } => match source.kind() {
             io::ErrorKind::NotADirectory => "ENOTDIR".into(),
             io::ErrorKind::InvalidInput => "EINVAL".into(),
             other => format!("unexpected {other:?}"),
         },
+        other => format!("unexpected {other:?}"),
+    }
+}
+
+fn bytes_code(e: &BytesError) -> String {
+    match e {
+        BytesError::MimeType(e) => mime_code(e),
+        BytesError::Empty => "empty-content".into(),
         other => format!("unexpected {other:?}"),
     }
 }
@@ -113,7 +122,7 @@ fn run_case(helper: &str, args: &Map<String, Value>, scratch: &Path) -> io::Resu
             let raw = bytes_of(arg(args, "base64")?)?;
             part(
                 ContentPart::from_bytes(&raw, arg(args, "mimeType")?)
-                    .map_err(|e| (mime_code(&e), e.to_string())),
+                    .map_err(|e| (bytes_code(&e), e.to_string())),
             )
         }
         "from_path" => {
