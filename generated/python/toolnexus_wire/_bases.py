@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
+# Generated from idl/ (toolnexus schema 2.1.0, sha256 db64425673cd82c556d605dbe7d548eed4db91c24ce2e1942f11a5f5644e7f8f).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 """Per-type bases of the generated models: the type's hand-written helpers, when it has any
@@ -20,6 +20,7 @@ __all__ = [
     "RequestBase",
     "AnswerBase",
     "ToolResultBase",
+    "ToolIconBase",
     "ToolHintsBase",
     "ToolSpecBase",
     "ToolCallBase",
@@ -51,8 +52,12 @@ class ToolResultBase(ToolResultHelpers):
     _no_null = field_validator("structured_content", "metadata", mode="before", check_fields=False)(_refuse_null)
 
 
+class ToolIconBase(WireModel):
+    _no_null = field_validator("mime_type", "theme", mode="before", check_fields=False)(_refuse_null)
+
+
 class ToolHintsBase(WireModel):
-    pass
+    _no_null = field_validator("idempotent", "title", "long_running", mode="before", check_fields=False)(_refuse_null)
 
 
 class ToolSpecBase(WireModel):

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
+// Generated from idl/ (toolnexus schema 2.1.0, sha256 db64425673cd82c556d605dbe7d548eed4db91c24ce2e1942f11a5f5644e7f8f).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The toolnexus wire contract in Rust: the envelope an LLM tool returns
@@ -68,8 +68,8 @@ pub use media::{DEFAULT_MAX_BYTES, FileError, MimeTypeError, UrlError};
 pub use suspend::{DEFAULT_AUTH_PROMPT, auth_required, new_request_id, pending, pending_of};
 pub use types::{
     Answer, AnswerReason, ContentPart, ContentPartKind, Request, RunResult, RunResultStatus,
-    SCHEMA_VERSION, TYPE_NAMES, ToolCall, ToolCallResult, ToolEvent, ToolHints, ToolResult,
-    ToolSpec, roundtrip,
+    SCHEMA_VERSION, TYPE_NAMES, ToolCall, ToolCallResult, ToolEvent, ToolHints, ToolIcon,
+    ToolIconTheme, ToolResult, ToolSpec, roundtrip,
 };
 pub use wire::{MAX_DEPTH, Wire, WireError, drop_deep, parse};
 

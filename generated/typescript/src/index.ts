@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
+// Generated from idl/ (toolnexus schema 2.1.0, sha256 db64425673cd82c556d605dbe7d548eed4db91c24ce2e1942f11a5f5644e7f8f).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 /**
@@ -12,7 +12,7 @@ export const SCHEMA_VERSION = "2.1.0";
 
 export { WireError } from "./errors.js";
 export { JsonNumber, MAX_DEPTH, readJson, writeJson, type JsonObject, type JsonValue } from "./json.js";
-export type { ContentPart, Request, Answer, ToolResult, ToolHints, ToolSpec, ToolCall, ToolCallResult, RunResult, ToolEvent, WireTypes } from "./types.js";
+export type { ContentPart, Request, Answer, ToolResult, ToolIcon, ToolHints, ToolSpec, ToolCall, ToolCallResult, RunResult, ToolEvent, WireTypes } from "./types.js";
 export {
   extraKeys,
   fromJsonContentPart,
@@ -31,6 +31,10 @@ export {
   parseToolResult,
   toJsonToolResult,
   toWireToolResult,
+  fromJsonToolIcon,
+  parseToolIcon,
+  toJsonToolIcon,
+  toWireToolIcon,
   fromJsonToolHints,
   parseToolHints,
   toJsonToolHints,

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
+// Generated from idl/ (toolnexus schema 2.1.0, sha256 db64425673cd82c556d605dbe7d548eed4db91c24ce2e1942f11a5f5644e7f8f).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/typescript/src/json.ts (hand-written, copied verbatim).
 // codegen: copy

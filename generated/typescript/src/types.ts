@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 2.1.0, sha256 7b98639ef0da02bbcc13a99738f4e4dcc074a3ae78375a1286f233ae3294f1b9).
+// Generated from idl/ (toolnexus schema 2.1.0, sha256 db64425673cd82c556d605dbe7d548eed4db91c24ce2e1942f11a5f5644e7f8f).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // One interface per wire type. Property names are the wire keys; an optional property is
@@ -150,9 +150,26 @@ export interface ToolResult {
   metadata?: { [key: string]: JsonValue };
 }
 
+/** An icon a host may show for a tool (MCP's `Icon`); never sent to a model. */
+export interface ToolIcon {
+  /** Where the icon is: an `https` URL or a `data:` URI. */
+  src: string;
+  /** The icon's media type, when the URL does not say it. */
+  mimeType?: string;
+  /**
+   * The sizes it comes in, as HTML writes them (`48x48`, `any`). Empty is omitted.
+   *
+   * @defaultValue `[]`
+   */
+  sizes?: string[];
+  /** The background it is drawn for. */
+  theme?: "light" | "dark";
+}
+
 /**
- * Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool annotations);
- * never sent to a model. Upstream toolnexus 0.22 writes all three.
+ * Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool annotations,
+ * whether an MCP server runs its calls as tasks); never sent to a model. Upstream toolnexus 0.22
+ * writes the first three.
  */
 export interface ToolHints {
   /** The tool does not change its environment. */
@@ -161,6 +178,24 @@ export interface ToolHints {
   destructive: boolean;
   /** The tool reaches entities outside a closed domain, such as the web. */
   openWorld: boolean;
+  /**
+   * Calling the tool again with the same arguments has no further effect; meaningful only when it
+   * is not read-only (MCP's `idempotentHint`).
+   */
+  idempotent?: boolean;
+  /** A name for people to read (MCP's `title` of a tool); the model still sees the tool's `name`. */
+  title?: string;
+  /**
+   * A call may take long (minutes, or a person's answer): an MCP server runs it as a task (the
+   * `io.modelcontextprotocol/tasks` extension) for a client that supports tasks.
+   */
+  longRunning?: boolean;
+  /**
+   * Icons a host may show for the tool (MCP's `icons`). Empty is omitted.
+   *
+   * @defaultValue `[]`
+   */
+  icons?: ToolIcon[];
 }
 
 /**
@@ -284,6 +319,7 @@ export interface WireTypes {
   Request: Request;
   Answer: Answer;
   ToolResult: ToolResult;
+  ToolIcon: ToolIcon;
   ToolHints: ToolHints;
   ToolSpec: ToolSpec;
   ToolCall: ToolCall;
