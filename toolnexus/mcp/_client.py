@@ -29,7 +29,7 @@ from mcp.shared.exceptions import MCPError
 
 from toolnexus._errors import WireError
 from toolnexus._output import Output
-from toolnexus._result import Answer, Request, ToolHints, ToolResult
+from toolnexus._result import Answer, Request, ToolHints, ToolIcon, ToolResult
 from toolnexus._suspend import pending, pending_of
 from toolnexus._tool import Tool, ToolContext, normalize_tool_name
 from toolnexus.adapters.mcp import from_mcp_call_tool_result, mcp_input_responses
@@ -503,19 +503,40 @@ def _retrieved(task: asyncio.Task[Any]) -> None:
         task.exception()
 
 
-def _hints(annotations: types.ToolAnnotations | None) -> ToolHints | None:
-    """MCP's annotations as hints, with MCP's defaults for the ones left out."""
-    if annotations is None or (
-        annotations.read_only_hint is None
-        and annotations.destructive_hint is None
-        and annotations.open_world_hint is None
+def _hints(tool: types.Tool) -> ToolHints | None:
+    """MCP's annotations, title and icons as hints, with MCP's defaults for the annotations
+    left out; None when the tool has none of them. An icon whose `src` is not an `https` or
+    `data:` URL is left out (it would be fetched by whoever shows it)."""
+    annotations = tool.annotations
+    icons = [icon for icon in (tool.icons or []) if _shown(icon.src)]
+    title = tool.title or (annotations.title if annotations is not None else None)
+    if (
+        not icons
+        and not title
+        and (
+            annotations is None
+            or (
+                annotations.read_only_hint is None
+                and annotations.destructive_hint is None
+                and annotations.idempotent_hint is None
+                and annotations.open_world_hint is None
+            )
+        )
     ):
         return None
+    marked = annotations or types.ToolAnnotations()
     return ToolHints(
-        read_only=bool(annotations.read_only_hint),
-        destructive=annotations.destructive_hint is not False,
-        open_world=annotations.open_world_hint is not False,
+        read_only=bool(marked.read_only_hint),
+        destructive=marked.destructive_hint is not False,
+        open_world=marked.open_world_hint is not False,
+        idempotent=marked.idempotent_hint,
+        title=title or None,
+        icons=[ToolIcon.from_wire(_wire(icon)) for icon in icons],
     )
+
+
+def _shown(src: str) -> bool:
+    return src[:8].lower() == "https://" or src[:5].lower() == "data:"
 
 
 async def _listed(
@@ -644,7 +665,7 @@ async def mcp_tools_from(
                 check=None,
                 source=source,
                 is_async=True,
-                hints=_hints(t.annotations),
+                hints=_hints(t),
                 output=_output(t.output_schema),
             )
         )
