@@ -15,6 +15,7 @@ from ._result import (
     ToolCallResult,
     ToolEvent,
     ToolHints,
+    ToolIcon,
     ToolResult,
     ToolSpec,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "ToolContext",
     "ToolEvent",
     "ToolHints",
+    "ToolIcon",
     "ToolResult",
     "ToolSpec",
     "Toolkit",

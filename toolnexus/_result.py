@@ -12,6 +12,7 @@ from toolnexus_wire import (
     ToolCallResult,
     ToolEvent,
     ToolHints,
+    ToolIcon,
     ToolResult,
     ToolSpec,
 )
@@ -25,6 +26,7 @@ __all__ = [
     "ToolCallResult",
     "ToolEvent",
     "ToolHints",
+    "ToolIcon",
     "ToolResult",
     "ToolSpec",
 ]

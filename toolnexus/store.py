@@ -52,7 +52,9 @@ from ._engine import parse_time
 from ._errors import ResumeError, ToolnexusError, WireError
 from ._result import Answer, Request, RunResult
 from ._sqlite_log import SqliteDecisionLog, SqlitePolicies, create_tables
-from ._toolkit import Toolkit
+from ._sqlite_tasks import SqliteTasks
+from ._sqlite_tasks import create_tables as create_task_tables
+from ._toolkit import ProgressHook, Toolkit
 
 __all__ = ["Claim", "OutcomeNotStored", "PendingRequest", "SqliteRunStore", "StoredRun"]
 
@@ -61,7 +63,7 @@ __all__ = ["Claim", "OutcomeNotStored", "PendingRequest", "SqliteRunStore", "Sto
 #: valid run at all).
 Status = Literal["pending", "claimed", "done", "refused", "quarantined"]
 
-_SCHEMA_VERSION = 3
+_SCHEMA_VERSION = 4
 _RUNS = """
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -197,6 +199,7 @@ class SqliteRunStore:
         self._local = threading.local()
         self.policies = SqlitePolicies(self)  #: `Toolkit(policy_store=store.policies)`
         self.log = SqliteDecisionLog(self)  #: `Toolkit(decision_log=store.log)`: hash-chained
+        self.tasks = SqliteTasks(self)  #: an MCP server's tasks: `mcp_server(toolkit, store=store)`
         if self._conn().execute("PRAGMA user_version").fetchone()[0] < _SCHEMA_VERSION:
             with self._transaction() as conn:
                 _create(conn)
@@ -422,8 +425,10 @@ class SqliteRunStore:
         *,
         principal: str | None = None,
         session: str | None = None,
+        progress: ProgressHook | None = None,
     ) -> RunResult:
-        """Claim the run, continue it with `toolkit.resume(run, answers, principal=..., session=...)`, store
+        """Claim the run, continue it with `toolkit.resume(run, answers, principal=..., session=...,
+        progress=...)`, store
         the outcome and return it. `answers` is one `Answer` or several, to any of the requests
         the run waits on.
 
@@ -439,7 +444,7 @@ class SqliteRunStore:
             toolkit,
             run_id,
             batch,
-            lambda run: toolkit.resume(run, batch, principal=principal, session=session),
+            lambda run: toolkit.resume(run, batch, principal=principal, session=session, progress=progress),
         )
 
     async def expire(
@@ -612,6 +617,7 @@ def _create(conn: sqlite3.Connection) -> None:
     conn.execute(_WAITING)
     conn.execute(_INDEX)
     create_tables(conn)  # policies and the decision log (version 3)
+    create_task_tables(conn)  # an MCP server's tasks and spent request states (version 4)
     if columns and waits is None:  # a store of version 1
         _migrate(conn, columns)
     conn.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")

@@ -50,7 +50,7 @@ from temporalio.worker import Worker
 with workflow.unsafe.imports_passed_through():
     from ._engine import Ask, Run, Settle, decided, drive, match, parse_time, reach, reached, scope_of, start
     from ._errors import RESUME_REASONS, ResumeError, WireError
-    from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
+    from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolEvent, ToolResult
     from ._stored import idempotency_key, turn_digest
     from ._tool import normalize_tool_name
     from ._toolkit import Toolkit
@@ -78,6 +78,9 @@ _GRACE = 60.0
 #: The cap on one attempt of a tool that has no timeout (its heartbeats keep it alive until then).
 _NO_TIMEOUT_CAP = timedelta(days=1)
 _NOW = timedelta(0)
+#: The largest partial result (its event's JSON, in characters) a heartbeat carries; a larger one
+#: is not sent (the last progress event is), since Temporal refuses a large heartbeat.
+_HEARTBEAT_PARTIAL_LIMIT = 64 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,13 +171,19 @@ class _Activities:
         call = ToolCall.from_wire(job["call"])
         answer = None if job["answer"] is None else Answer.from_wire(job["answer"])
         request = None if job["request"] is None else Request.from_wire(job["request"])
-        progress: list[tuple[float, str]] = []
+        latest: list[dict[str, Any]] = []  # the last event, as wire JSON: the next heartbeat's details
         hook = self._toolkit.on_progress
 
         def report(fraction: float, message: str) -> None:
-            progress[:] = [(fraction, message)]  # sent with the next heartbeat
+            event = ToolEvent(call_id=call.id, percent=round(fraction * 100))
+            latest[:] = [(event.model_copy(update={"message": message}) if message else event).to_wire()]
             if hook is not None:  # and heard by the worker's own Toolkit(on_progress=...)
                 hook(call.id, fraction, message)
+
+        def partial(result: ToolResult) -> None:
+            event = ToolEvent(call_id=call.id, partial=result).to_wire()
+            if len(json.dumps(event)) <= _HEARTBEAT_PARTIAL_LIMIT:  # a large one would fail the heartbeat
+                latest[:] = [event]
 
         beat = activity.info().heartbeat_timeout
         interval = beat.total_seconds() / 3 if beat else 1.0
@@ -187,6 +196,7 @@ class _Activities:
                 idempotency_key=job["key"],
                 timeout=job["timeout"],
                 on_progress=report,
+                on_partial=partial,
             )
         )
         try:
@@ -194,7 +204,7 @@ class _Activities:
                 done, _ = await asyncio.wait({task}, timeout=interval)
                 if done:
                     break
-                activity.heartbeat(*progress[-1:])
+                activity.heartbeat(*latest[-1:])
         except BaseException:
             task.cancel()
             raise

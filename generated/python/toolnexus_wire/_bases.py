@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 """Per-type bases of the generated models: the type's hand-written helpers, when it has any
@@ -21,6 +21,7 @@ __all__ = [
     "RequestBase",
     "AnswerBase",
     "ToolResultBase",
+    "ToolIconBase",
     "ToolHintsBase",
     "ToolSpecBase",
     "ToolCallBase",
@@ -63,8 +64,12 @@ class ToolResultBase(ToolResultHelpers):
     _no_null = field_validator("structured_content", "metadata", mode="before", check_fields=False)(_refuse_null)
 
 
+class ToolIconBase(WireModel):
+    _no_null = field_validator("mime_type", "theme", mode="before", check_fields=False)(_refuse_null)
+
+
 class ToolHintsBase(WireModel):
-    pass
+    _no_null = field_validator("idempotent", "title", "long_running", mode="before", check_fields=False)(_refuse_null)
 
 
 class ToolSpecBase(WireModel):

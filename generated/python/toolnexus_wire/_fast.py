@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """The fast paths of `to_json` and `from_json`, written out field by field from the IDL.
 
@@ -347,6 +347,69 @@ def _decode_ToolResult(d: Any, floats: bool | None) -> Any:
 _KNOWN_ToolResult = frozenset({"output", "isError", "parts", "structuredContent", "metadata"})
 
 
+def _decode_ToolIcon(d: Any, floats: bool | None) -> Any:
+    """A `ToolIcon` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
+    if type(d) is not dict:
+        return None
+    fields_set: set[str] = set()
+    v = d.get("src", _MISS)
+    if v is _MISS:
+        return None
+    if type(v) is not str or len(v) < 1:
+        return None
+    src = v
+    fields_set.add("src")
+    v = d.get("mimeType", _MISS)
+    if v is _MISS:
+        mime_type: Any = None
+    else:
+        if type(v) is not str:
+            return None
+        mime_type = v
+        fields_set.add("mime_type")
+    v = d.get("sizes", _MISS)
+    if v is _MISS:
+        sizes: Any = []
+    else:
+        if type(v) is not list:
+            return None
+        for sizes_i0 in v:
+            if type(sizes_i0) is not str:
+                return None
+        sizes = v
+        fields_set.add("sizes")
+    v = d.get("theme", _MISS)
+    if v is _MISS:
+        theme: Any = None
+    else:
+        if type(v) is not str or v not in (
+            "light",
+            "dark",
+        ):
+            return None
+        theme = v
+        fields_set.add("theme")
+    values = {"src": src, "mime_type": mime_type, "sizes": sizes, "theme": theme}
+    if len(d) > len(fields_set):
+        extra = {k: v for k, v in d.items() if k not in _KNOWN_ToolIcon}
+        if not _sound(extra, _FREE_DEPTH, floats):
+            return None
+        fields_set.update(extra)  # pydantic counts unknown keys as set fields too
+    else:
+        extra = {}
+    obj = _new(models.ToolIcon)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
+
+
+_KNOWN_ToolIcon = frozenset({"src", "mimeType", "sizes", "theme"})
+
+
 def _decode_ToolHints(d: Any, floats: bool | None) -> Any:
     """A `ToolHints` from orjson's parse of its JSON, or None to let the validator decide;
     `floats`: whether the text's floats are as Python writes them, None when the document
@@ -375,7 +438,53 @@ def _decode_ToolHints(d: Any, floats: bool | None) -> Any:
         return None
     open_world = v
     fields_set.add("open_world")
-    values = {"read_only": read_only, "destructive": destructive, "open_world": open_world}
+    v = d.get("idempotent", _MISS)
+    if v is _MISS:
+        idempotent: Any = None
+    else:
+        if type(v) is not bool:
+            return None
+        idempotent = v
+        fields_set.add("idempotent")
+    v = d.get("title", _MISS)
+    if v is _MISS:
+        title: Any = None
+    else:
+        if type(v) is not str:
+            return None
+        title = v
+        fields_set.add("title")
+    v = d.get("longRunning", _MISS)
+    if v is _MISS:
+        long_running: Any = None
+    else:
+        if type(v) is not bool:
+            return None
+        long_running = v
+        fields_set.add("long_running")
+    v = d.get("icons", _MISS)
+    if v is _MISS:
+        icons: Any = []
+    else:
+        if type(v) is not list:
+            return None
+        icons_a0: list[Any] = []
+        for icons_i0 in v:
+            icons_x0 = _decode_ToolIcon(icons_i0, floats)
+            if icons_x0 is None:
+                return None
+            icons_a0.append(icons_x0)
+        icons = icons_a0
+        fields_set.add("icons")
+    values = {
+        "read_only": read_only,
+        "destructive": destructive,
+        "open_world": open_world,
+        "idempotent": idempotent,
+        "title": title,
+        "long_running": long_running,
+        "icons": icons,
+    }
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ToolHints}
         if not _sound(extra, _FREE_DEPTH, floats):
@@ -391,7 +500,9 @@ def _decode_ToolHints(d: Any, floats: bool | None) -> Any:
     return obj
 
 
-_KNOWN_ToolHints = frozenset({"readOnly", "destructive", "openWorld"})
+_KNOWN_ToolHints = frozenset(
+    {"readOnly", "destructive", "openWorld", "idempotent", "title", "longRunning", "icons"}
+)
 
 
 def _decode_ToolSpec(d: Any, floats: bool | None) -> Any:
@@ -903,6 +1014,38 @@ def _json_ToolResult(m: Any) -> dict[str, Any] | None:
     return out
 
 
+def _json_ToolIcon(m: Any) -> dict[str, Any] | None:
+    """The wire form of `m`, as `_serde` writes it, or None when orjson would not write it
+    byte for byte as `json` does."""
+    out: dict[str, Any] = {}
+    src_v = m.src
+    if type(src_v) is not str:
+        return None
+    out["src"] = src_v
+    if m.mime_type is not None:
+        mime_type_v = m.mime_type
+        if type(mime_type_v) is not str:
+            return None
+        out["mimeType"] = mime_type_v
+    if m.sizes:
+        sizes_v = list(m.sizes)
+        for sizes_v_i0 in sizes_v:
+            if type(sizes_v_i0) is not str:
+                return None
+        out["sizes"] = sizes_v
+    if m.theme is not None:
+        theme_v = m.theme
+        if type(theme_v) is not str:
+            return None
+        out["theme"] = theme_v
+    extra = m.__pydantic_extra__
+    if extra:
+        if not _plain(extra, _FREE_DEPTH):
+            return None
+        out.update(extra)
+    return out
+
+
 def _json_ToolHints(m: Any) -> dict[str, Any] | None:
     """The wire form of `m`, as `_serde` writes it, or None when orjson would not write it
     byte for byte as `json` does."""
@@ -919,6 +1062,30 @@ def _json_ToolHints(m: Any) -> dict[str, Any] | None:
     if type(open_world_v) is not bool:
         return None
     out["openWorld"] = open_world_v
+    if m.idempotent is not None:
+        idempotent_v = m.idempotent
+        if type(idempotent_v) is not bool:
+            return None
+        out["idempotent"] = idempotent_v
+    if m.title is not None:
+        title_v = m.title
+        if type(title_v) is not str:
+            return None
+        out["title"] = title_v
+    if m.long_running is not None:
+        long_running_v = m.long_running
+        if type(long_running_v) is not bool:
+            return None
+        out["longRunning"] = long_running_v
+    if m.icons:
+        icons_v_a0: list[Any] = []
+        for icons_v_i0 in m.icons:
+            icons_v_x0 = _json_ToolIcon(icons_v_i0)
+            if icons_v_x0 is None:
+                return None
+            icons_v_a0.append(icons_v_x0)
+        icons_v = icons_v_a0
+        out["icons"] = icons_v
     extra = m.__pydantic_extra__
     if extra:
         if not _plain(extra, _FREE_DEPTH):
@@ -1114,6 +1281,7 @@ install(
         models.Request: _decode_Request,
         models.Answer: _decode_Answer,
         models.ToolResult: _decode_ToolResult,
+        models.ToolIcon: _decode_ToolIcon,
         models.ToolHints: _decode_ToolHints,
         models.ToolSpec: _decode_ToolSpec,
         models.ToolCall: _decode_ToolCall,
@@ -1126,6 +1294,7 @@ install(
         models.Request: _json_Request,
         models.Answer: _json_Answer,
         models.ToolResult: _json_ToolResult,
+        models.ToolIcon: _json_ToolIcon,
         models.ToolHints: _json_ToolHints,
         models.ToolSpec: _json_ToolSpec,
         models.ToolCall: _json_ToolCall,

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """Each wire type's JSON Schema from the IDL: what pydantic gives on every path."""
 
@@ -262,9 +262,45 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   ],
   "additionalProperties": true
  },
+ "ToolIcon": {
+  "title": "ToolIcon",
+  "description": "An icon a host may show for a tool (MCP's `Icon`); never sent to a model.",
+  "type": "object",
+  "properties": {
+   "src": {
+    "description": "Where the icon is: an `https` URL or a `data:` URI.",
+    "type": "string",
+    "minLength": 1
+   },
+   "mimeType": {
+    "description": "The icon's media type, when the URL does not say it.",
+    "type": "string"
+   },
+   "sizes": {
+    "description": "The sizes it comes in, as HTML writes them (`48x48`, `any`). Empty is omitted.",
+    "type": "array",
+    "items": {
+     "type": "string"
+    },
+    "default": []
+   },
+   "theme": {
+    "description": "The background it is drawn for.",
+    "type": "string",
+    "enum": [
+     "light",
+     "dark"
+    ]
+   }
+  },
+  "required": [
+   "src"
+  ],
+  "additionalProperties": true
+ },
  "ToolHints": {
   "title": "ToolHints",
-  "description": "Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool annotations); never sent to a model. Upstream toolnexus 0.22 writes all three.",
+  "description": "Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool annotations, whether an MCP server runs its calls as tasks); never sent to a model. Upstream toolnexus 0.22 writes the first three.",
   "type": "object",
   "properties": {
    "readOnly": {
@@ -278,6 +314,26 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
    "openWorld": {
     "description": "The tool reaches entities outside a closed domain, such as the web.",
     "type": "boolean"
+   },
+   "idempotent": {
+    "description": "Calling the tool again with the same arguments has no further effect; meaningful only when it is not read-only (MCP's `idempotentHint`).",
+    "type": "boolean"
+   },
+   "title": {
+    "description": "A name for people to read (MCP's `title` of a tool); the model still sees the tool's `name`.",
+    "type": "string"
+   },
+   "longRunning": {
+    "description": "A call may take long (minutes, or a person's answer): an MCP server runs it as a task (the `io.modelcontextprotocol/tasks` extension) for a client that supports tasks.",
+    "type": "boolean"
+   },
+   "icons": {
+    "description": "Icons a host may show for the tool (MCP's `icons`). Empty is omitted.",
+    "type": "array",
+    "items": {
+     "$ref": "#/$defs/ToolIcon"
+    },
+    "default": []
    }
   },
   "required": [
@@ -470,6 +526,7 @@ install_schemas(
         models.Request: "Request",
         models.Answer: "Answer",
         models.ToolResult: "ToolResult",
+        models.ToolIcon: "ToolIcon",
         models.ToolHints: "ToolHints",
         models.ToolSpec: "ToolSpec",
         models.ToolCall: "ToolCall",

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from toolnexus_wire._bases import (
     ToolCallResultBase,
     ToolEventBase,
     ToolHintsBase,
+    ToolIconBase,
     ToolResultBase,
     ToolSpecBase,
 )
@@ -283,14 +284,15 @@ class ToolResult(ToolResultBase):
     """
 
 
-class ToolHints(ToolHintsBase):
+class ToolIcon(ToolIconBase):
     """
-    Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool annotations); never sent to a model. Upstream toolnexus 0.22 writes all three.
+    An icon a host may show for a tool (MCP's `Icon`); never sent to a model.
 
     Fields (wire key in brackets where it differs):
-        read_only [readOnly]: The tool does not change its environment.
-        destructive: The tool may delete or overwrite; meaningful only when it is not read-only.
-        open_world [openWorld]: The tool reaches entities outside a closed domain, such as the web.
+        src: Where the icon is: an `https` URL or a `data:` URI.
+        mime_type [mimeType]: The icon's media type, when the URL does not say it.
+        sizes: The sizes it comes in, as HTML writes them (`48x48`, `any`). Empty is omitted.
+        theme: The background it is drawn for.
 
     Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
@@ -301,11 +303,78 @@ class ToolHints(ToolHintsBase):
 
     @wire_init
     def __init__(
-        self, read_only: bool = False, destructive: bool = True, open_world: bool = True
+        self,
+        src: str,
+        mime_type: str | None = None,
+        sizes: list[str] | None = None,
+        theme: Literal["light", "dark"] | None = None,
+    ) -> None:
+        """A `ToolIcon` from Python values; an optional field left as None is absent on the wire."""
+        BaseModel.__init__(
+            self, src=src, **given(mime_type=mime_type, sizes=sizes, theme=theme)
+        )
+
+    src: Annotated[str, Field(min_length=1)]
+    """
+    Where the icon is: an `https` URL or a `data:` URI.
+    """
+    mime_type: Annotated[str | None, Field(alias="mimeType")] = None
+    """
+    The icon's media type, when the URL does not say it.
+    """
+    sizes: list[str] = []
+    """
+    The sizes it comes in, as HTML writes them (`48x48`, `any`). Empty is omitted.
+    """
+    theme: Literal["light", "dark"] | None = None
+    """
+    The background it is drawn for.
+    """
+
+
+class ToolHints(ToolHintsBase):
+    """
+    Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool annotations, whether an MCP server runs its calls as tasks); never sent to a model. Upstream toolnexus 0.22 writes the first three.
+
+    Fields (wire key in brackets where it differs):
+        read_only [readOnly]: The tool does not change its environment.
+        destructive: The tool may delete or overwrite; meaningful only when it is not read-only.
+        open_world [openWorld]: The tool reaches entities outside a closed domain, such as the web.
+        idempotent: Calling the tool again with the same arguments has no further effect; meaningful only when it is not read-only (MCP's `idempotentHint`).
+        title: A name for people to read (MCP's `title` of a tool); the model still sees the tool's `name`.
+        long_running [longRunning]: A call may take long (minutes, or a person's answer): an MCP server runs it as a task (the `io.modelcontextprotocol/tasks` extension) for a client that supports tasks.
+        icons: Icons a host may show for the tool (MCP's `icons`). Empty is omitted.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+
+    @wire_init
+    def __init__(
+        self,
+        read_only: bool = False,
+        destructive: bool = True,
+        open_world: bool = True,
+        idempotent: bool | None = None,
+        title: str | None = None,
+        long_running: bool | None = None,
+        icons: list[ToolIcon] | None = None,
     ) -> None:
         """A `ToolHints` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(
-            self, read_only=read_only, destructive=destructive, open_world=open_world
+            self,
+            read_only=read_only,
+            destructive=destructive,
+            open_world=open_world,
+            **given(
+                idempotent=idempotent,
+                title=title,
+                long_running=long_running,
+                icons=icons,
+            ),
         )
 
     read_only: Annotated[bool, Field(alias="readOnly")]
@@ -319,6 +388,22 @@ class ToolHints(ToolHintsBase):
     open_world: Annotated[bool, Field(alias="openWorld")]
     """
     The tool reaches entities outside a closed domain, such as the web.
+    """
+    idempotent: bool | None = None
+    """
+    Calling the tool again with the same arguments has no further effect; meaningful only when it is not read-only (MCP's `idempotentHint`).
+    """
+    title: str | None = None
+    """
+    A name for people to read (MCP's `title` of a tool); the model still sees the tool's `name`.
+    """
+    long_running: Annotated[bool | None, Field(alias="longRunning")] = None
+    """
+    A call may take long (minutes, or a person's answer): an MCP server runs it as a task (the `io.modelcontextprotocol/tasks` extension) for a client that supports tasks.
+    """
+    icons: Annotated[list[ToolIcon], Field(validate_default=True)] = []
+    """
+    Icons a host may show for the tool (MCP's `icons`). Empty is omitted.
     """
 
 

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The wire types of the toolnexus schema 3.0.0, one struct per IDL file.
@@ -22,11 +22,12 @@ use crate::wire::{self, JsonPath, Nest, Nesting, NonExhaustive, StringRule, Wire
 pub const SCHEMA_VERSION: &str = "3.0.0";
 
 /// The names of the wire types, in the order of the IDL manifest.
-pub const TYPE_NAMES: [&str; 10] = [
+pub const TYPE_NAMES: [&str; 11] = [
     "ContentPart",
     "Request",
     "Answer",
     "ToolResult",
+    "ToolIcon",
     "ToolHints",
     "ToolSpec",
     "ToolCall",
@@ -43,6 +44,7 @@ pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireErro
         "Request" => Request::from_slice(json).and_then(|v| v.try_to_json()),
         "Answer" => Answer::from_slice(json).and_then(|v| v.try_to_json()),
         "ToolResult" => ToolResult::from_slice(json).and_then(|v| v.try_to_json()),
+        "ToolIcon" => ToolIcon::from_slice(json).and_then(|v| v.try_to_json()),
         "ToolHints" => ToolHints::from_slice(json).and_then(|v| v.try_to_json()),
         "ToolSpec" => ToolSpec::from_slice(json).and_then(|v| v.try_to_json()),
         "ToolCall" => ToolCall::from_slice(json).and_then(|v| v.try_to_json()),
@@ -68,6 +70,8 @@ static ANSWER_SCOPE: StringRule = StringRule::translated(
     "^(once|turn|tool|principal|session:\\S.*)$",
     "^(once|turn|tool|principal|session:[^\\t\\n\\x0B\\x0C\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}][^\\n\\r\\x{2028}\\x{2029}]*)$",
 );
+
+static TOOL_ICON_SRC: StringRule = StringRule::new(1, None);
 
 static TOOL_SPEC_NAME: StringRule = StringRule::new(0, Some("^[A-Za-z0-9_-]+$"));
 
@@ -698,8 +702,128 @@ impl<'de> Deserialize<'de> for ToolResult {
     }
 }
 
+/// An icon a host may show for a tool (MCP's `Icon`); never sent to a model.
+///
+/// `#[non_exhaustive]`: build one with [`ToolIcon::new`] or `Default`, then set
+/// its public fields; a field added in a minor version breaks no code.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct ToolIcon {
+    /// Where the icon is: an `https` URL or a `data:` URI.
+    pub src: String,
+    /// The icon's media type, when the URL does not say it.
+    pub mime_type: Option<String>,
+    /// The sizes it comes in, as HTML writes them (`48x48`, `any`). Empty is omitted.
+    pub sizes: Vec<String>,
+    /// The background it is drawn for.
+    pub theme: Option<ToolIconTheme>,
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
+    pub extra: Map<String, Value>,
+}
+
+impl ToolIcon {
+    /// A `ToolIcon` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(src: impl Into<String>) -> Self {
+        ToolIcon {
+            src: src.into(),
+            mime_type: None,
+            sizes: Default::default(),
+            theme: None,
+            extra: Map::new(),
+        }
+    }
+
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut src = None;
+        let mut mime_type = None;
+        let mut sizes = None;
+        let mut theme = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "src" => {
+                    let at = &at.key("src");
+                    src = Some(wire::checked_string(value, at, &TOOL_ICON_SRC)?);
+                }
+                "mimeType" => {
+                    let at = &at.key("mimeType");
+                    mime_type = Some(wire::string(value, at)?);
+                }
+                "sizes" => {
+                    let at = &at.key("sizes");
+                    sizes = Some(wire::array(value, at, wire::string)?);
+                }
+                "theme" => {
+                    let at = &at.key("theme");
+                    theme = Some(ToolIconTheme::parse_at(value, at)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        let parsed = ToolIcon {
+            src: src.ok_or_else(|| wire::missing(at, "src"))?,
+            mime_type,
+            sizes: sizes.unwrap_or_default(),
+            theme,
+            extra,
+        };
+        Ok(parsed)
+    }
+}
+
+impl Nest for ToolIcon {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for ToolIcon {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("src", &self.src)?;
+        if self.mime_type.is_some() {
+            map.serialize_entry("mimeType", &self.mime_type)?;
+        }
+        if !self.sizes.is_empty() {
+            map.serialize_entry("sizes", &self.sizes)?;
+        }
+        if self.theme.is_some() {
+            map.serialize_entry("theme", &self.theme)?;
+        }
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+impl Wire for ToolIcon {
+    const NAME: &'static str = "ToolIcon";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolIcon {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
 /// Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool
-/// annotations); never sent to a model. Upstream toolnexus 0.22 writes all three.
+/// annotations, whether an MCP server runs its calls as tasks); never sent to a model. Upstream
+/// toolnexus 0.22 writes the first three.
 ///
 /// `#[non_exhaustive]`: build one with [`ToolHints::new`] or `Default`, then set
 /// its public fields; a field added in a minor version breaks no code.
@@ -712,6 +836,17 @@ pub struct ToolHints {
     pub destructive: bool,
     /// The tool reaches entities outside a closed domain, such as the web.
     pub open_world: bool,
+    /// Calling the tool again with the same arguments has no further effect; meaningful only
+    /// when it is not read-only (MCP's `idempotentHint`).
+    pub idempotent: Option<bool>,
+    /// A name for people to read (MCP's `title` of a tool); the model still sees the tool's
+    /// `name`.
+    pub title: Option<String>,
+    /// A call may take long (minutes, or a person's answer): an MCP server runs it as a task
+    /// (the `io.modelcontextprotocol/tasks` extension) for a client that supports tasks.
+    pub long_running: Option<bool>,
+    /// Icons a host may show for the tool (MCP's `icons`). Empty is omitted.
+    pub icons: Vec<ToolIcon>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
@@ -726,6 +861,10 @@ impl ToolHints {
             read_only,
             destructive,
             open_world,
+            idempotent: None,
+            title: None,
+            long_running: None,
+            icons: Default::default(),
             extra: Map::new(),
         }
     }
@@ -734,6 +873,10 @@ impl ToolHints {
         let mut read_only = None;
         let mut destructive = None;
         let mut open_world = None;
+        let mut idempotent = None;
+        let mut title = None;
+        let mut long_running = None;
+        let mut icons = None;
         let mut extra = Map::new();
         for (key, value) in wire::object(value, at)? {
             match key.as_str() {
@@ -749,6 +892,22 @@ impl ToolHints {
                     let at = &at.key("openWorld");
                     open_world = Some(wire::boolean(value, at)?);
                 }
+                "idempotent" => {
+                    let at = &at.key("idempotent");
+                    idempotent = Some(wire::boolean(value, at)?);
+                }
+                "title" => {
+                    let at = &at.key("title");
+                    title = Some(wire::string(value, at)?);
+                }
+                "longRunning" => {
+                    let at = &at.key("longRunning");
+                    long_running = Some(wire::boolean(value, at)?);
+                }
+                "icons" => {
+                    let at = &at.key("icons");
+                    icons = Some(wire::array(value, at, ToolIcon::parse_at)?);
+                }
                 _ => {
                     extra.insert(key, value);
                 }
@@ -758,6 +917,10 @@ impl ToolHints {
             read_only: read_only.ok_or_else(|| wire::missing(at, "readOnly"))?,
             destructive: destructive.ok_or_else(|| wire::missing(at, "destructive"))?,
             open_world: open_world.ok_or_else(|| wire::missing(at, "openWorld"))?,
+            idempotent,
+            title,
+            long_running,
+            icons: icons.unwrap_or_default(),
             extra,
         };
         Ok(parsed)
@@ -767,6 +930,7 @@ impl ToolHints {
 impl Nest for ToolHints {
     fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
         nesting.container(level);
+        self.icons.nest(level + 1, nesting);
         nesting.members(&self.extra, level + 1);
     }
 }
@@ -780,6 +944,18 @@ impl Serialize for ToolHints {
         map.serialize_entry("readOnly", &self.read_only)?;
         map.serialize_entry("destructive", &self.destructive)?;
         map.serialize_entry("openWorld", &self.open_world)?;
+        if self.idempotent.is_some() {
+            map.serialize_entry("idempotent", &self.idempotent)?;
+        }
+        if self.title.is_some() {
+            map.serialize_entry("title", &self.title)?;
+        }
+        if self.long_running.is_some() {
+            map.serialize_entry("longRunning", &self.long_running)?;
+        }
+        if !self.icons.is_empty() {
+            map.serialize_entry("icons", &self.icons)?;
+        }
         for (key, value) in &self.extra {
             map.serialize_entry(key, value)?;
         }
@@ -1600,6 +1776,73 @@ impl PartialEq<AnswerReason> for &str {
 }
 
 impl<'de> Deserialize<'de> for AnswerReason {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(deserializer)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// The background it is drawn for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum ToolIconTheme {
+    /// The wire value `light`.
+    #[serde(rename = "light")]
+    Light,
+    /// The wire value `dark`.
+    #[serde(rename = "dark")]
+    Dark,
+}
+
+impl ToolIconTheme {
+    /// Every value, in schema order.
+    pub const ALL: [Self; 2] = [Self::Light, Self::Dark];
+
+    /// The wire value, such as `"light"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Light => "light",
+            Self::Dark => "dark",
+        }
+    }
+
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        wire::enum_value(value, at, &Self::ALL.map(|v| (v.as_str(), v)))
+    }
+}
+
+impl fmt::Display for ToolIconTheme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for ToolIconTheme {
+    type Err = WireError;
+
+    fn from_str(s: &str) -> Result<Self, WireError> {
+        Self::parse_at(Value::from(s), &JsonPath::Root).map_err(|e| e.in_type("ToolIconTheme"))
+    }
+}
+
+impl PartialEq<str> for ToolIconTheme {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for ToolIconTheme {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<ToolIconTheme> for &str {
+    fn eq(&self, other: &ToolIconTheme) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolIconTheme {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let s = String::deserialize(deserializer)?;
         s.parse().map_err(serde::de::Error::custom)

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what
@@ -25,7 +25,7 @@ import {
   unknownKeys,
 } from "./check.js";
 import { readJson, writeJson, type JsonObject } from "./json.js";
-import type { ContentPart, Request, Answer, ToolResult, ToolHints, ToolSpec, ToolCall, ToolCallResult, RunResult, ToolEvent, WireTypes } from "./types.js";
+import type { ContentPart, Request, Answer, ToolResult, ToolIcon, ToolHints, ToolSpec, ToolCall, ToolCallResult, RunResult, ToolEvent, WireTypes } from "./types.js";
 
 // ---------------------------------------------------------------------------------- ContentPart
 
@@ -371,13 +371,85 @@ export function toJsonToolResult(value: ToolResult): string {
   return writeJson(toWireToolResult(value));
 }
 
+// ---------------------------------------------------------------------------------- ToolIcon
+
+const TOOL_ICON_KEYS: ReadonlySet<string> = new Set(["src", "mimeType", "sizes", "theme"]);
+const TOOL_ICON_SRC: StringRule = { minLength: 1 };
+const TOOL_ICON_THEME = ["light", "dark"] as const;
+
+/**
+ * Reads a `ToolIcon` from a JSON value (as `readJson` or `JSON.parse` return it),
+ * checking it against the schema; unknown keys are kept.
+ * Absent `sizes` becomes `[]`.
+ *
+ * @param path - The JSON path of `value`, for error messages.
+ * @throws {@link WireError} naming the path of the first place the schema rejects.
+ */
+export function parseToolIcon(value: unknown, path: string = "$"): ToolIcon {
+  const src = expectObject(value, path, "a ToolIcon object");
+  const out: ToolIcon = {
+    src: expectString(need(src, "src", path), path + ".src", TOOL_ICON_SRC),
+    sizes: has(src, "sizes") ? expectArray(src["sizes"], path + ".sizes", (item, at) => expectString(item, at)) : [],
+  };
+  if (has(src, "mimeType")) {
+    out["mimeType"] = expectString(src["mimeType"], path + ".mimeType");
+  }
+  if (has(src, "theme")) {
+    out["theme"] = expectEnum(src["theme"], path + ".theme", TOOL_ICON_THEME);
+  }
+  return keepUnknown(src, out, TOOL_ICON_KEYS, path);
+}
+
+/**
+ * The wire form of a `ToolIcon`: a new object, ready for `writeJson`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toWireToolIcon(value: ToolIcon, path: string = "$"): JsonObject {
+  const src = expectObject(value, path, "a ToolIcon object");
+  const out: JsonObject = {};
+  out["src"] = expectString(need(src, "src", path), path + ".src", TOOL_ICON_SRC);
+  if (has(src, "mimeType")) {
+    out["mimeType"] = expectString(src["mimeType"], path + ".mimeType");
+  }
+  if (has(src, "sizes")) {
+    const items = expectArray(src["sizes"], path + ".sizes", (item, at) => expectString(item, at));
+    if (items.length > 0) {
+      out["sizes"] = items;
+    }
+  }
+  if (has(src, "theme")) {
+    out["theme"] = expectEnum(src["theme"], path + ".theme", TOOL_ICON_THEME);
+  }
+  return keepUnknown(src, out, TOOL_ICON_KEYS, path);
+}
+
+/**
+ * Reads a `ToolIcon` from JSON text, losslessly (see `readJson`).
+ *
+ * @throws {@link WireError} at `$` when the text is not JSON, else as `parseToolIcon`.
+ */
+export function fromJsonToolIcon(text: string): ToolIcon {
+  return parseToolIcon(readJson(text));
+}
+
+/**
+ * The compact wire JSON text of a `ToolIcon`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toJsonToolIcon(value: ToolIcon): string {
+  return writeJson(toWireToolIcon(value));
+}
+
 // ---------------------------------------------------------------------------------- ToolHints
 
-const TOOL_HINTS_KEYS: ReadonlySet<string> = new Set(["readOnly", "destructive", "openWorld"]);
+const TOOL_HINTS_KEYS: ReadonlySet<string> = new Set(["readOnly", "destructive", "openWorld", "idempotent", "title", "longRunning", "icons"]);
 
 /**
  * Reads a `ToolHints` from a JSON value (as `readJson` or `JSON.parse` return it),
  * checking it against the schema; unknown keys are kept.
+ * Absent `icons` becomes `[]`.
  *
  * @param path - The JSON path of `value`, for error messages.
  * @throws {@link WireError} naming the path of the first place the schema rejects.
@@ -388,7 +460,17 @@ export function parseToolHints(value: unknown, path: string = "$"): ToolHints {
     readOnly: expectBoolean(need(src, "readOnly", path), path + ".readOnly"),
     destructive: expectBoolean(need(src, "destructive", path), path + ".destructive"),
     openWorld: expectBoolean(need(src, "openWorld", path), path + ".openWorld"),
+    icons: has(src, "icons") ? expectArray(src["icons"], path + ".icons", parseToolIcon) : [],
   };
+  if (has(src, "idempotent")) {
+    out["idempotent"] = expectBoolean(src["idempotent"], path + ".idempotent");
+  }
+  if (has(src, "title")) {
+    out["title"] = expectString(src["title"], path + ".title");
+  }
+  if (has(src, "longRunning")) {
+    out["longRunning"] = expectBoolean(src["longRunning"], path + ".longRunning");
+  }
   return keepUnknown(src, out, TOOL_HINTS_KEYS, path);
 }
 
@@ -403,6 +485,21 @@ export function toWireToolHints(value: ToolHints, path: string = "$"): JsonObjec
   out["readOnly"] = expectBoolean(need(src, "readOnly", path), path + ".readOnly");
   out["destructive"] = expectBoolean(need(src, "destructive", path), path + ".destructive");
   out["openWorld"] = expectBoolean(need(src, "openWorld", path), path + ".openWorld");
+  if (has(src, "idempotent")) {
+    out["idempotent"] = expectBoolean(src["idempotent"], path + ".idempotent");
+  }
+  if (has(src, "title")) {
+    out["title"] = expectString(src["title"], path + ".title");
+  }
+  if (has(src, "longRunning")) {
+    out["longRunning"] = expectBoolean(src["longRunning"], path + ".longRunning");
+  }
+  if (has(src, "icons")) {
+    const items = expectArray(src["icons"], path + ".icons", (item, at) => toWireToolIcon(item as ToolIcon, at));
+    if (items.length > 0) {
+      out["icons"] = items;
+    }
+  }
   return keepUnknown(src, out, TOOL_HINTS_KEYS, path);
 }
 
@@ -777,6 +874,7 @@ const KNOWN_KEYS: { readonly [N in keyof WireTypes]: ReadonlySet<string> } = {
   Request: REQUEST_KEYS,
   Answer: ANSWER_KEYS,
   ToolResult: TOOL_RESULT_KEYS,
+  ToolIcon: TOOL_ICON_KEYS,
   ToolHints: TOOL_HINTS_KEYS,
   ToolSpec: TOOL_SPEC_KEYS,
   ToolCall: TOOL_CALL_KEYS,

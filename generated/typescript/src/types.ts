@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 bd25c6e511ef604fe9e24376587b09d1f1fba0d4dc038e17a84187a9cfeb8ee8).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // One interface per wire type. Property names are the wire keys; an optional property is
@@ -155,9 +155,26 @@ export interface ToolResult {
   metadata?: { [key: string]: JsonValue };
 }
 
+/** An icon a host may show for a tool (MCP's `Icon`); never sent to a model. */
+export interface ToolIcon {
+  /** Where the icon is: an `https` URL or a `data:` URI. */
+  src: string;
+  /** The icon's media type, when the URL does not say it. */
+  mimeType?: string;
+  /**
+   * The sizes it comes in, as HTML writes them (`48x48`, `any`). Empty is omitted.
+   *
+   * @defaultValue `[]`
+   */
+  sizes?: string[];
+  /** The background it is drawn for. */
+  theme?: "light" | "dark";
+}
+
 /**
- * Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool annotations);
- * never sent to a model. Upstream toolnexus 0.22 writes all three.
+ * Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool annotations,
+ * whether an MCP server runs its calls as tasks); never sent to a model. Upstream toolnexus 0.22
+ * writes the first three.
  */
 export interface ToolHints {
   /** The tool does not change its environment. */
@@ -166,6 +183,24 @@ export interface ToolHints {
   destructive: boolean;
   /** The tool reaches entities outside a closed domain, such as the web. */
   openWorld: boolean;
+  /**
+   * Calling the tool again with the same arguments has no further effect; meaningful only when it
+   * is not read-only (MCP's `idempotentHint`).
+   */
+  idempotent?: boolean;
+  /** A name for people to read (MCP's `title` of a tool); the model still sees the tool's `name`. */
+  title?: string;
+  /**
+   * A call may take long (minutes, or a person's answer): an MCP server runs it as a task (the
+   * `io.modelcontextprotocol/tasks` extension) for a client that supports tasks.
+   */
+  longRunning?: boolean;
+  /**
+   * Icons a host may show for the tool (MCP's `icons`). Empty is omitted.
+   *
+   * @defaultValue `[]`
+   */
+  icons?: ToolIcon[];
 }
 
 /**
@@ -289,6 +324,7 @@ export interface WireTypes {
   Request: Request;
   Answer: Answer;
   ToolResult: ToolResult;
+  ToolIcon: ToolIcon;
   ToolHints: ToolHints;
   ToolSpec: ToolSpec;
   ToolCall: ToolCall;
