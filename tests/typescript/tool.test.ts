@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { JsonNumber, pending, readJson, type JsonObject } from "toolnexus-contract";
+import { JsonNumber, fromJsonToolResult, pending, readJson, toJsonToolResult, type JsonObject } from "toolnexus-contract";
 import { ToolContext, defineTool } from "toolnexus-contract/runtime";
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -96,6 +96,8 @@ describe("what a handler returns, and what it throws", () => {
   it("a ToolResult passes through; other JSON data is its JSON text; nothing is null", async () => {
     const result = { output: "chart", isError: false, structuredContent: { a: 1 }, metadata: { ms: 4 } };
     assert.deepEqual(await defineTool("t", "", null, () => result).call(), { ...result, parts: [] });
+    const newer = fromJsonToolResult('{"output":"from a newer peer","isError":false,"later":1}');
+    assert.equal(toJsonToolResult(await defineTool("t", "", null, () => newer).call()), '{"output":"from a newer peer","isError":false,"later":1}');
     const asked = pending({ id: "", kind: "input", prompt: "Which?" });
     assert.deepEqual(await defineTool("t", "", null, async () => asked).call(), asked);
     assert.equal((await defineTool("t", "", null, () => ({ city: "Oslo", high: 7.5, "ü": [true, null] })).call()).output, '{"city":"Oslo","high":7.5,"ü":[true,null]}');
@@ -111,6 +113,13 @@ describe("what a handler returns, and what it throws", () => {
       const r = await defineTool("t", "", null, () => value).call();
       assert.equal(r.isError, true);
       assert.match(r.output, /^the tool returned a value that is not JSON: /);
+    }
+    for (const [carrier, value] of [
+      ["ToolCallResult", { id: "c1", name: "t", result: { output: "x", isError: false, metadata: { secret: 1 } } }],
+      ["RunResult", { status: "done", results: [] }],
+    ] as const) {
+      const r = await defineTool("t", "", null, () => value).call();
+      assert.equal(r.output, `the tool returned a ${carrier}, which is not a ToolResult; return a ToolResult (or JSON data) instead`);
     }
     const invalid = await defineTool("t", "", null, () => ({ output: "x", isError: "yes" })).call();
     assert.equal(invalid.output, "the tool returned a ToolResult that is not valid: $.isError: expected a boolean, got the string \"yes\"");

@@ -69,10 +69,18 @@ describe("runCalls with waitFor", () => {
         ["declined/expired: Sure?", { declined: { request: (run.results[1]?.result.metadata?.["declined"] as { request: string }).request, reason: "cancelled" } }],
       ],
     );
+    let asked = 0;
     await assert.rejects(
-      kit.runCalls(calls, { waitFor: () => ({ id: "pnd-other", ok: true }) }),
+      kit.runCalls(calls, {
+        waitFor: () => {
+          asked++;
+          return { id: "pnd-other", ok: true };
+        },
+      }),
       (err: unknown) => err instanceof ResumeError && err.reason === "mismatch",
     );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(asked, 1, "once waitFor fails, the turn asks nothing more");
   });
 });
 

@@ -293,6 +293,8 @@ export class Toolkit {
  */
 class LoopEffects implements Effects {
   #queue: Promise<unknown> = Promise.resolve();
+  /** What the first `waitFor` that failed threw: the turn is over, so no other question is asked. */
+  #failed: { error: unknown } | undefined;
 
   constructor(
     private readonly kit: Toolkit,
@@ -327,8 +329,15 @@ class LoopEffects implements Effects {
       return Promise.resolve(STOP);
     }
     // One question at a time, in the order asked.
-    const next = this.#queue.then(() => askOnce(waitFor, step.request));
-    this.#queue = next.catch(() => undefined);
+    const next = this.#queue.then(() => {
+      if (this.#failed !== undefined) {
+        throw this.#failed.error;
+      }
+      return askOnce(waitFor, step.request);
+    });
+    this.#queue = next.catch((error: unknown) => {
+      this.#failed ??= { error };
+    });
     return next;
   }
 

@@ -375,7 +375,7 @@ export function parseTime(text: string): number {
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || second > 59 || Number(m[9] ?? 0) > 23 || Number(m[10] ?? 0) > 59) {
     throw new RangeError(`not an existing date and time: ${JSON.stringify(text)}`);
   }
-  const micros = Math.trunc(Number(`0${m[7] ?? ""}`) * 1e6 + 1e-7);
+  const micros = Number(`${(m[7] ?? ".").slice(1)}000000`.slice(0, 6)); // to the microsecond, as Python reads it
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
   date.setUTCHours(hour, minute, second, 0);

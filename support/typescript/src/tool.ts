@@ -155,10 +155,26 @@ function error(output: string): ToolResult {
 
 const TOOL_RESULT_KEYS = new Set(["output", "isError", "parts", "structuredContent", "metadata"]);
 
-/** Whether `value` is a `ToolResult` a handler returned: an object with a string `output` and no
- * key a `ToolResult` does not have (anything else is data, returned as its JSON text). */
-function looksLikeResult(value: Record<string, unknown>): boolean {
-  return typeof value["output"] === "string" && Object.keys(value).every((k) => TOOL_RESULT_KEYS.has(k));
+/** Whether `value` is a `ToolResult` a handler returned: an object with a string `output` and a
+ * boolean `isError` (as every parsed one has, unknown keys kept), or with a string `output` and no
+ * key a `ToolResult` does not have. Anything else is data, returned as its JSON text. */
+function looksLikeResult(value: unknown): value is Record<string, unknown> {
+  if (!isPlainObject(value) || typeof value["output"] !== "string") {
+    return false;
+  }
+  return typeof value["isError"] === "boolean" || Object.keys(value).every((k) => TOOL_RESULT_KEYS.has(k));
+}
+
+/** The wire type a value that carries a `ToolResult` looks like (a `ToolCallResult`, a
+ * `RunResult`), whose host-only metadata its JSON text would hand to the model; or undefined. */
+function carrierOf(value: Record<string, unknown>): string | undefined {
+  if (typeof value["id"] === "string" && typeof value["name"] === "string" && looksLikeResult(value["result"])) {
+    return "ToolCallResult";
+  }
+  if ((value["status"] === "done" || value["status"] === "pending") && Array.isArray(value["results"])) {
+    return "RunResult";
+  }
+  return undefined;
 }
 
 /** The rules of `call` for what a handler returns. */
@@ -172,7 +188,13 @@ function asResult(value: unknown): ToolResult {
   if (value instanceof Uint8Array || value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
     return error("the tool returned bytes, which are not text; return a ToolResult with a ContentPart instead");
   }
-  if (isPlainObject(value) && looksLikeResult(value)) {
+  if (isPlainObject(value) && !looksLikeResult(value)) {
+    const carrier = carrierOf(value);
+    if (carrier !== undefined) {
+      return error(`the tool returned a ${carrier}, which is not a ToolResult; return a ToolResult (or JSON data) instead`);
+    }
+  }
+  if (looksLikeResult(value)) {
     try {
       return parseToolResult(value);
     } catch (err) {
