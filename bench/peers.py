@@ -4,6 +4,9 @@
 - The MCP SDK's `CallToolResult` (package `mcp-types`): what users pick instead.
 - A hand-written dataclass with `to_wire` and the standard `json` module: how
   the contract's existing Python port does it.
+- A hand-written pydantic model with the same fields and orjson: what a pydantic user
+  writes by hand (`model_dump(by_alias=True, exclude_none=True)` and `orjson.dumps`;
+  `orjson.loads` and `model_validate`), without the wire's rules.
 """
 
 from __future__ import annotations
@@ -14,11 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import msgspec
+import orjson
 from mcp_types import CallToolResult, ImageContent, TextContent
+from pydantic import BaseModel, ConfigDict, Field
 
 import toolnexus
 
-__all__ = ["PAYLOADS", "RoundTrips", "payload"]
+__all__ = ["PAYLOADS", "WORST_CASES", "RoundTrips", "mcp_form", "payload"]
 
 
 # --- msgspec -------------------------------------------------------------------------------------
@@ -91,6 +96,34 @@ class DcToolResult:
         return cls.from_wire(json.loads(data))
 
 
+# --- the hand-written pydantic model ------------------------------------------------------------
+
+
+class PdContentPart(BaseModel):
+    model_config = ConfigDict(validate_by_name=True, validate_by_alias=True, serialize_by_alias=True)
+
+    kind: Literal["text", "image", "audio", "file"] = Field(alias="type")
+    mime_type: str = Field(alias="mimeType")
+    data: str
+    name: str | None = None
+
+
+class PdToolResult(BaseModel):
+    model_config = ConfigDict(validate_by_name=True, validate_by_alias=True, serialize_by_alias=True)
+
+    output: str
+    is_error: bool = Field(default=False, alias="isError")
+    parts: list[PdContentPart] = Field(default_factory=list)
+    metadata: dict[str, Any] | None = None
+
+    def to_json(self) -> bytes:
+        return orjson.dumps(self.model_dump(by_alias=True, exclude_none=True))
+
+    @classmethod
+    def from_json(cls, data: bytes | str) -> PdToolResult:
+        return cls.model_validate(orjson.loads(data))
+
+
 # --- payloads ------------------------------------------------------------------------------------
 
 
@@ -145,6 +178,7 @@ class RoundTrips:
         self.ours = toolnexus.ToolResult.from_json(wire_bytes)
         self.ms = msgspec.json.decode(wire_bytes, type=MsToolResult)
         self.dc = DcToolResult.from_json(wire_bytes)
+        self.pd = PdToolResult.from_json(wire_bytes)
         self.mcp = CallToolResult(
             content=[TextContent(type="text", text=doc["output"])]
             + [
@@ -156,7 +190,7 @@ class RoundTrips:
         )
         self._ms_enc = msgspec.json.Encoder()
         self._ms_dec = msgspec.json.Decoder(MsToolResult)
-        for name in ("ours", "ms", "dc", "mcp"):  # each must give back what it was given
+        for name in ("ours", "ms", "dc", "pd", "mcp"):  # each must give back what it was given
             assert getattr(self, name) == getattr(self, "rt_" + name)(), name
         assert self.ours.to_json().encode() == wire_bytes
 
@@ -169,5 +203,70 @@ class RoundTrips:
     def rt_dc(self) -> Any:
         return DcToolResult.from_json(self.dc.to_json())
 
+    def rt_pd(self) -> Any:
+        return PdToolResult.from_json(self.pd.to_json())
+
     def rt_mcp(self) -> Any:
         return CallToolResult.model_validate_json(self.mcp.model_dump_json(by_alias=True, exclude_none=True))
+
+
+def mcp_form(doc: dict[str, Any]) -> dict[str, Any]:
+    """The content of the wire document `doc` as an MCP `CallToolResult` (its JSON form): the
+    output as a text block, each part as an image block, metadata as `_meta`."""
+    out: dict[str, Any] = {
+        "content": [{"type": "text", "text": doc["output"]}]
+        + [{"type": "image", "data": p["data"], "mimeType": p["mimeType"]} for p in doc.get("parts", ())],
+        "isError": doc["isError"],
+    }
+    if "metadata" in doc:
+        out["_meta"] = doc["metadata"]
+    return out
+
+
+# --- worst-case shapes ---------------------------------------------------------------------------
+
+
+def _filled(head: str, item: str, size: int, tail: str, sep: str = ",") -> bytes:
+    """`head`, then `item` repeated (separated by `sep`) until the text is about `size` bytes, then `tail`."""
+    count = max(1, (size - len(head) - len(tail)) // (len(item) + len(sep)))
+    return (head + sep.join([item] * count) + tail).encode()
+
+
+def _floats(size: int) -> bytes:
+    # Floats whose text Python's `repr` would write otherwise (`1.50` is `1.5`): each one is
+    # kept with its own text (rule R6).
+    items = ",".join(f"{i % 1000}.50" for i in range(size // 7))
+    return f'{{"output":"x","metadata":{{"v":[{items}]}}}}'.encode()
+
+
+def _deep(size: int) -> bytes:
+    # Arrays nested as deep as the wire allows (level 1 is the document, 2 metadata, 3 "v"),
+    # side by side.
+    levels = 100 - 3
+    return _filled('{"output":"x","metadata":{"v":[', "[" * levels + "]" * levels, size, "]}}")
+
+
+def _empty_objects(size: int) -> bytes:
+    return _filled('{"output":"x","metadata":{"v":[', "{}", size, "]}}")
+
+
+def _pretty_keys(size: int) -> bytes:
+    count = size // 24
+    doc = {"output": "x", "metadata": {f"key{i:07d}": i for i in range(count)}}
+    return json.dumps(doc, indent=2).encode()
+
+
+def _escapes(size: int) -> bytes:
+    item = json.dumps('"quoted"\n\ttabbed \\ back \u00e9\u4e2d\U0001f600 ctrl\x01', ensure_ascii=True)
+    return _filled('{"output":"x","metadata":{"v":[', item, size, "]}}")
+
+
+#: Documents of about `size` bytes that are hard on a reader of the wire rules, as the tool
+#: result a model or an MCP server could send.
+WORST_CASES = {
+    "many floats written `1.50`": _floats,
+    "100-deep arrays side by side": _deep,
+    "many empty objects": _empty_objects,
+    "pretty-printed keys": _pretty_keys,
+    "escapes": _escapes,
+}

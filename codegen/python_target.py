@@ -25,6 +25,7 @@ from typing import Any
 
 from .common import SUPPORT, environment, header_lines, support_files
 from .idl import Idl, TypeRef, WireType, snake_case
+from .jsonschema_target import published
 
 __all__ = ["render"]
 
@@ -312,17 +313,17 @@ class _Fast:
             return f"type({v}) is not float or not abs({v}) < _FLOAT_MAX"
         if t.kind == "any":  # as a map's values are: a float's text is kept by the reference path
             return (
-                f"{v} is None or (type({v}) is float and not _float_ok({v}))"
-                f" or (type({v}) in (dict, list) and not _sound({v}, _FREE_DEPTH))"
+                f"{v} is None or (type({v}) is float and not (floats and _float_ok({v})))"
+                f" or (type({v}) in (dict, list) and not _sound({v}, _FREE_DEPTH, floats))"
             )
         assert t.kind == "map"
-        return f"type({v}) is not dict or not _sound({v}, _FREE_DEPTH)"
+        return f"type({v}) is not dict or not _sound({v}, _FREE_DEPTH, floats)"
 
     def _decode(self, t: TypeRef, src: str, dst: str, ind: str, depth: int) -> list[str]:
         """Statements that check `src` and bind `dst`, or `return None`."""
         if t.kind == "ref":
             return [
-                f"{ind}{dst} = _decode_{t.ref}({src})",
+                f"{ind}{dst} = _decode_{t.ref}({src}, floats)",
                 f"{ind}if {dst} is None:",
                 f"{ind}    return None",
             ]
@@ -344,12 +345,27 @@ class _Fast:
             return lines
         return [f"{ind}if {self._scalar_bad(t, src)}:", f"{ind}    return None", f"{ind}{dst} = {src}"]
 
+    @staticmethod
+    def _new_model(name: str, extra: str) -> list[str]:
+        """Statements that return an instance of `name` from checked values: the four slots
+        `model_construct` sets (the contract in `_speed`), without its overhead."""
+        return [
+            f"    obj = _new(models.{name})",
+            "    _set_dict(obj, values)",
+            "    _set_fields_set(obj, fields_set)",
+            f"    _set_extra(obj, {extra})",
+            "    _set_private(obj, None)",
+            "    return obj",
+        ]
+
     def decoder(self, t: WireType) -> list[str]:
         lines = [
             "",
             "",
-            f"def _decode_{t.name}(d: Any) -> Any:",
-            f'    """A `{t.name}` from orjson\'s parse of its JSON, or None to let the validator decide."""',
+            f"def _decode_{t.name}(d: Any, floats: bool | None) -> Any:",
+            f'    """A `{t.name}` from orjson\'s parse of its JSON, or None to let the validator decide;',
+            "    `floats`: whether the text's floats are as Python writes them, None when the document",
+            '    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""',
             "    if type(d) is not dict:",
             "        return None",
             "    fields_set: set[str] = set()",
@@ -381,18 +397,18 @@ class _Fast:
             lines += [
                 "    if len(d) > len(fields_set):",
                 f"        extra = {{k: v for k, v in d.items() if k not in _KNOWN_{t.name}}}",
-                "        if not _sound(extra, _FREE_DEPTH):",
+                "        if not _sound(extra, _FREE_DEPTH, floats):",
                 "            return None",
                 "        fields_set.update(extra)  # pydantic counts unknown keys as set fields too",
                 "    else:",
                 "        extra = {}",
-                f"    return _new_model(models.{t.name}, values, fields_set, extra)",
+                *self._new_model(t.name, "extra"),
             ]
         else:
             lines += [
                 "    if len(d) > len(fields_set):",
                 "        return None",
-                f"    return _new_model(models.{t.name}, values, fields_set, None)",
+                *self._new_model(t.name, "None"),
             ]
         known = ", ".join(json.dumps(f.wire_name) for f in t.fields)
         lines += ["", "", f"_KNOWN_{t.name} = frozenset({{{known}}})"]
@@ -497,7 +513,11 @@ class _Fast:
             "from ._speed import MISS as _MISS",
             "from ._speed import check_for, install",
             "from ._speed import float_ok as _float_ok",
-            "from ._speed import new_model as _new_model",
+            "from ._speed import new as _new",
+            "from ._speed import set_dict as _set_dict",
+            "from ._speed import set_extra as _set_extra",
+            "from ._speed import set_fields_set as _set_fields_set",
+            "from ._speed import set_private as _set_private",
             "from ._speed import plain as _plain",
             "from ._speed import plain_float as _plain_float",
             "from ._speed import sound as _sound",
@@ -510,7 +530,10 @@ class _Fast:
 
 
 def _schemas_module(idl: Idl, header: str) -> str:
-    text = json.dumps({t.name: idl.schemas[t.name] for t in idl.types}, indent=1, ensure_ascii=False)
+    # The published bundle's form of each type (`jsonschema_target`), so that FastAPI and every
+    # pydantic path show what the bundle shows: requirements under `dependentSchemas`.
+    defs = published(idl)["$defs"]
+    text = json.dumps({t.name: defs[t.name] for t in idl.types}, indent=1, ensure_ascii=False)
     if '"""' in text:
         raise RuntimeError("a schema holds three quotes in a row; _schemas.py cannot embed it")
     classes = ", ".join(f'models.{t.name}: "{t.name}"' for t in idl.types)

@@ -10,7 +10,11 @@ license tools read it as the MIT text it is). Copied from the hand-written sourc
 is made of (`check.ts`), the suspension helpers (`suspend.ts`, copied only when the IDL has
 `Request` and `ToolResult`) and the content-part helpers (`media.ts`: `text`, `fromBytes`,
 `fromPath`, `fromUrl`; copied only when the IDL has `ContentPart`). `index.ts` exports from a
-support module only when it was copied.
+support module only when it was copied. The runtime (`runtime.ts`, the entry point
+`toolnexus-contract/runtime`: tools, the loop's engine, the book, the seal and the `Toolkit`, in
+`tool.ts`, `schema.ts`, `engine.ts`, `book.ts`, `seal.ts`, `toolkit.ts`) is copied when the IDL has
+the loop's types; package.json then exports `./runtime` and lists the dependencies only it loads
+(`RUNTIME_DEPENDENCIES`, pinned exactly), which `index.ts` never imports.
 
 The interfaces are wire-shaped: a property is its wire key even where the IDL names the field
 otherwise for the APIs (`x-name`, such as `ContentPart.type`, `kind` in Python and Rust); the
@@ -42,7 +46,14 @@ from typing import Any
 from .common import environment, header_lines, support_files
 from .idl import Field, Idl, TypeRef, WireType
 
-__all__ = ["LICENSE_HOLDER", "NODE_VERSION", "PACKAGE_NAME", "TYPESCRIPT_VERSION", "render"]
+__all__ = [
+    "LICENSE_HOLDER",
+    "NODE_VERSION",
+    "PACKAGE_NAME",
+    "RUNTIME_DEPENDENCIES",
+    "TYPESCRIPT_VERSION",
+    "render",
+]
 
 PACKAGE_NAME = "toolnexus-contract"
 #: The oldest Node.js the package supports: the first 20.x that loads ES modules from `require()`.
@@ -51,6 +62,9 @@ NODE_VERSION = "20.19"
 LICENSE_HOLDER = "Copyright (c) 2026 the toolnexus-contract authors"
 #: The compiler the package is checked with; tests/typescript/package.json pins the same.
 TYPESCRIPT_VERSION = "5.9.3"
+#: What the runtime (`toolnexus-contract/runtime`: tools, the loop, the seal) loads, pinned exactly;
+#: only that entry point imports them. tests/typescript/package.json pins the same.
+RUNTIME_DEPENDENCIES = {"ajv": "8.20.0", "canonicalize": "4.0.0"}
 
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
@@ -253,9 +267,21 @@ def _type_view(t: WireType) -> _TypeView:
     )
 
 
-def _package_json(idl: Idl) -> str:
+def _package_json(idl: Idl, runtime: bool) -> str:
+    """The package's package.json; with `runtime` (runtime.ts copied), the `./runtime` entry point
+    and the dependencies only it loads."""
     clean = "node -e \"require('node:fs').rmSync('dist', {recursive: true, force: true})\""
-    package = {
+    exports: dict[str, Any] = {
+        ".": {"types": "./dist/index.d.ts", "import": "./dist/index.js", "default": "./dist/index.js"},
+    }
+    if runtime:
+        exports["./runtime"] = {
+            "types": "./dist/runtime.d.ts",
+            "import": "./dist/runtime.js",
+            "default": "./dist/runtime.js",
+        }
+    exports["./package.json"] = "./package.json"
+    package: dict[str, Any] = {
         "//": " ".join(header_lines(idl)),
         "name": PACKAGE_NAME,
         "version": idl.version,
@@ -264,10 +290,7 @@ def _package_json(idl: Idl) -> str:
         "type": "module",
         "main": "./dist/index.js",
         "types": "./dist/index.d.ts",
-        "exports": {
-            ".": {"types": "./dist/index.d.ts", "import": "./dist/index.js", "default": "./dist/index.js"},
-            "./package.json": "./package.json",
-        },
+        "exports": exports,
         "files": ["dist"],
         "sideEffects": False,
         "engines": {"node": f">={NODE_VERSION}"},
@@ -277,8 +300,10 @@ def _package_json(idl: Idl) -> str:
             "prepack": "npm run clean && npm run build",
             "typecheck": "tsc -p tsconfig.json --noEmit",
         },
-        "devDependencies": {"typescript": TYPESCRIPT_VERSION},
     }
+    if runtime:
+        package["dependencies"] = dict(RUNTIME_DEPENDENCIES)
+    package["devDependencies"] = {"typescript": TYPESCRIPT_VERSION}
     return json.dumps(package, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -345,7 +370,7 @@ def render(idl: Idl) -> dict[str, str]:
         "support": {rel.removeprefix("src/").removesuffix(".ts") for rel in support},
     }
     files = {
-        "typescript/package.json": _package_json(idl),
+        "typescript/package.json": _package_json(idl, "src/runtime.ts" in support),
         "typescript/tsconfig.json": env.get_template("tsconfig.json.j2").render(**ctx),
         "typescript/.npmrc": env.get_template("npmrc.j2").render(**ctx),
         "typescript/README.md": env.get_template("README.md.j2").render(**ctx),

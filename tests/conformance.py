@@ -76,7 +76,8 @@ def jsonschema_answers() -> dict[str, dict[str, Any]]:
     )
     cls = validator_for({"$schema": "https://json-schema.org/draft/2020-12/schema"})
     out = {}
-    from toolnexus_wire._base import MAX_DEPTH, _too_deep
+    from toolnexus_wire import MAX_DEPTH
+    from toolnexus_wire._speed import nesting
 
     for v in vectors():
         # The JSON-level rules (docs/limits.md) are not the schema's to express: a strict
@@ -87,7 +88,7 @@ def jsonschema_answers() -> dict[str, dict[str, Any]]:
         except orjson.JSONDecodeError:
             ok = False
         else:
-            ok = not _too_deep(doc, MAX_DEPTH) and not repeats_a_key(v.raw)
+            ok = nesting(doc)[0] <= MAX_DEPTH and not repeats_a_key(v.raw)
         if ok:
             ok = cls({"$ref": f"{bundle['$id']}#/$defs/{v.type_name}"}, registry=registry).is_valid(doc)
         out[v.id] = {"vector": v.id, "ok": ok}

@@ -101,6 +101,9 @@ class Script:
 
     def _tool(self, spec: dict[str, Any]) -> Tool:
         name = spec["name"]
+        if spec.get("external"):  # a person supplies its results: no handler
+            return define_tool(name, spec.get("description", name), spec.get("schema"), None,
+                               output_schema=spec.get("outputSchema"))  # fmt: skip
 
         async def handler(args: dict[str, Any], ctx: ToolContext) -> Any:
             answer = ctx.answer
@@ -170,8 +173,27 @@ def answers_of(specs: list[dict[str, Any]], waiting: list[tuple[ToolCall, Reques
     out = []
     for spec in specs:
         request_id = spec["id"] if "id" in spec else asked.get(spec["to"], f"(no request of {spec['to']})")
-        out.append(Answer(request_id, spec["ok"], data=spec.get("data"), reason=spec.get("reason")))
+        out.append(
+            Answer(
+                request_id,
+                spec["ok"],
+                data=spec.get("data"),
+                reason=spec.get("reason"),
+                message=spec.get("message"),
+                scope=spec.get("scope"),
+            )
+        )
     return out
+
+
+class Log:
+    """A decision log kept in memory (`Toolkit(decision_log=...)`), for `expect.decisions`."""
+
+    def __init__(self) -> None:
+        self.entries: list[dict[str, Any]] = []
+
+    def record(self, decision: Any, *, principal: str | None, at: datetime) -> None:
+        self.entries.append({**decision.to_wire(), "by": principal, "at": at.isoformat()})
 
 
 def tampered(wire: dict[str, Any], edits: list[dict[str, Any]]) -> dict[str, Any]:
@@ -206,6 +228,8 @@ class Checker:
         *,
         metadata: bool = True,
         kinds: bool = True,
+        decisions: list[dict[str, Any]] | None = None,
+        policies: list[Any] | None = None,
     ) -> None:
         """`metadata`: check the `declined` markers; `kinds`: check what a host knows of a waiting
         request besides its prompt (its kind, url, data, id, and the call's arguments)."""
@@ -226,6 +250,28 @@ class Checker:
             self._waiting(where, expect["waiting"], got.waiting, kinds)
         if "ran" in expect:
             self._ran(where, expect["ran"], runs)
+        if "decisions" in expect and decisions is not None:
+            self._decisions(where, expect["decisions"], decisions)
+        if "policies" in expect and policies is not None:
+            got_policies = [
+                {"tool": p.tool, "approve": p.approve, "scope": p.scope, "key": p.key} for p in policies
+            ]
+            assert got_policies == expect["policies"], f"{where}: policies {got_policies}"
+
+    @staticmethod
+    def _decisions(where: str, expected: list[dict[str, Any]], got: list[dict[str, Any]]) -> None:
+        shown = [{k: d.get(k) for k in ("kind", "call", "scope", "policy", "by")} for d in got]
+        assert len(got) == len(expected), f"{where}: decisions {shown}"
+        for e, d in zip(
+            sorted(expected, key=lambda x: x["call"]), sorted(got, key=lambda x: x["call"]), strict=True
+        ):
+            for key, value in e.items():
+                if key == "policy":
+                    assert (d["policy"] is not None) == value, f"{where}: decision {d}"
+                else:
+                    assert d.get(key) == value, (
+                        f"{where}: decision {key} {d.get(key)!r}, expected {value!r} ({d})"
+                    )
 
     def _results(
         self, where: str, expected: list[dict[str, Any]], got: list[ToolCallResult], metadata: bool
@@ -251,7 +297,10 @@ class Checker:
                     assert isinstance(marker, dict) and marker.get("reason") == e["declined"], (
                         f"{at}: {r.metadata}"
                     )
-                    assert isinstance(marker.get("request"), str) and marker["request"], f"{at}: {marker}"
+                    decider = marker.get("request") or marker.get("policy")  # an answer's, or a policy's
+                    assert isinstance(decider, str) and decider, f"{at}: {marker}"
+                    if "declinedMessage" in e:
+                        assert marker.get("message") == e["declinedMessage"], f"{at}: {marker}"
                 else:
                     assert marker is None, f"{at}: unexpected declined marker {marker}"
 

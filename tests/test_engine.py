@@ -17,6 +17,7 @@ from toolnexus._engine import (
     Run,
     Settle,
     answered,
+    decided,
     drive,
     expired,
     gate,
@@ -217,13 +218,21 @@ class Script:
     def now(self) -> datetime:
         return NOW
 
+    def decide(self, step: Ask, answer: Any, after: Any) -> None:
+        self.log.append(("decide", decided(step, answer, after).kind))
+
 
 async def test_drive_performs_the_steps_until_the_call_settles() -> None:
     answer = Answer("pnd-1", True)
     effects = Script([pending(question()), ToolResult.ok("done")], [answer])
     outcome = await drive(start(CALL), effects)
     assert outcome == Settle(CALL, ToolResult.ok("done"))
-    assert effects.log == [("run", {"n": 1}, None), ("ask", "pnd-1"), ("run", {"n": 1}, answer)]
+    assert effects.log == [
+        ("run", {"n": 1}, None),
+        ("ask", "pnd-1"),
+        ("decide", "respond"),
+        ("run", {"n": 1}, answer),
+    ]
 
 
 async def test_drive_stops_on_an_ask_the_host_does_not_wait_for() -> None:
@@ -235,4 +244,4 @@ async def test_drive_never_asks_a_request_that_has_expired() -> None:
     effects = Script([pending(question("2000-01-01T00:00:00Z"))], [])
     outcome = await drive(start(CALL), effects)
     assert isinstance(outcome, Settle) and outcome.result.output == "declined/expired: Which one?"
-    assert [entry[0] for entry in effects.log] == ["run"]
+    assert effects.log[0][0] == "run" and effects.log[1:] == [("decide", "expire")], "never asked"

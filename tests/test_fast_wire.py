@@ -10,6 +10,7 @@ every wire vector, IDL-derived documents with hostile changes, and hostile metad
 
 from __future__ import annotations
 
+import base64
 import enum
 import json
 import math
@@ -59,12 +60,12 @@ def fast_decode(cls: type[Any], text: str | bytes) -> Any:
         doc = orjson.loads(text)
     except orjson.JSONDecodeError:
         return None
+    if _speed.floats_as_written(text, doc):  # straight, as `from_json` takes it
+        return decode(doc, True)
     if _keys.repeated_key(text, doc) is not None:  # refused first, as `from_json` refuses it
         return None
-    obj = decode(doc)
-    if obj is None and _speed.floats_as_written(text, doc):  # as `from_json` retries it
-        obj = _speed.decode_with_floats(decode, doc)
-    return obj
+    depth, _, has_float = _speed.nesting(doc)
+    return decode(doc, None if not has_float and depth <= _speed.FREE_DEPTH + 1 else False)
 
 
 def strictly_equal(a: Any, b: Any) -> bool:
@@ -187,6 +188,123 @@ def test_a_subclass_with_its_own_validator_is_not_decoded_on_the_fast_path() -> 
         Checked.from_json('{"output":""}')
 
 
+# --- long strings taken out before orjson reads a large text ------------------------------------
+
+
+def _outcome(cls: type[Any], data: bytes) -> Any:
+    try:
+        return ("ok", cls.from_json(data))
+    except toolnexus.WireError as exc:
+        return ("refused", str(exc))
+
+
+def _same_with_and_without_splicing(cls: type[Any], data: bytes) -> None:
+    """`from_json` of `data` with every string value of four characters or more taken out
+    (`_speed.splice`, here for any size), and with none: the same value, or the same error."""
+    whole, long = _speed.SPLICE_FROM, _speed.LONG_STRING
+    try:
+        _speed.SPLICE_FROM, _speed.LONG_STRING = 0, 4
+        spliced = _outcome(cls, data)
+        _speed.SPLICE_FROM = 1 << 62
+        plain = _outcome(cls, data)
+    finally:
+        _speed.SPLICE_FROM, _speed.LONG_STRING = whole, long
+    assert spliced[0] == plain[0], (data, spliced, plain)
+    if spliced[0] == "ok":
+        assert strictly_equal(spliced[1], plain[1])
+    else:
+        assert spliced[1] == plain[1]
+
+
+@pytest.mark.parametrize("type_name", [t.name for t in IDL.types])
+@SETTINGS
+@given(data=st.data())
+def test_taking_long_strings_out_changes_nothing(type_name: str, data: Any) -> None:
+    doc = data.draw(mutated_documents(IDL.type(type_name)))
+    indent = data.draw(st.sampled_from([None, 1]))
+    text = json.dumps(doc, ensure_ascii=data.draw(st.booleans()), indent=indent)
+    _same_with_and_without_splicing(MODELS[type_name], text.encode("utf-8", "surrogatepass"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        b'{"output":"plain text","metadata":{"k":"a long value","n":[1,"another one"]}}',
+        b'{"output":"has a\\nnewline","parts":[{"type":"text","text":"quote \\" inside"}]}',
+        b'{"output":"a raw\nnewline","metadata":{"k":"a long value"}}',
+        b'{"output":"a raw\x01control character"}',
+        b'{"output":"bad utf-8 \xff here"}',
+        b'{"output":"x","metadata":{"a long key here":1}}',
+        b'{"output":"x","metadata":{"a long key here" :1,"a long key here":2}}',
+        b'{"output":"x","metadata":{"fake":"\\u0000toolnexus-long-string-0","real":"a long value"}}',
+        b'{"output":"x","metadata":{"fake":"\\u0000\\u0074oolnexus-long-string-0","real":"a long value"}}',
+        b'{"output":"backslashes \\\\","metadata":{"k":"then a long value"}}',
+        b'{"output":"unterminated',
+        b'{"output":"trailing data"} x',
+        b'"a long string as the whole document"',
+        b'{"output":"x","metadata":{"k":"a long value"}, "isError": nope}',
+    ],
+)
+def test_taking_long_strings_out_changes_no_verdict(text: bytes) -> None:
+    _same_with_and_without_splicing(toolnexus.ToolResult, text)
+
+
+def test_long_strings_are_taken_out_only_where_the_text_says_the_same() -> None:
+    def taken(text: bytes) -> list[str] | None:
+        whole = _speed.LONG_STRING
+        try:
+            _speed.LONG_STRING = 4
+            out = _speed.splice(text)
+        finally:
+            _speed.LONG_STRING = whole
+        return None if out is None else out[1]
+
+    assert taken(b'{"output":"plain text","k":["another one"]}') == ["plain text", "another one"]
+    assert taken(b'{"a long key":"value"}') == ["value"]  # a key stays
+    assert taken(b'{"output":"esc\\"aped","k":"plain"}') == ["plain"]  # an escape stays
+    assert taken(b'{"output":"control\x01","k":"plain"}') is None
+    assert taken(b'{"output":"\xff\xfe bad","k":"plain"}') is None
+    assert taken(b'{"k":"\\u0000 a NUL elsewhere","j":"plain"}') is None
+    assert taken(b'{"short":"abc"}') is None
+
+
+# --- the shape of a parsed document ---------------------------------------------------------------
+
+
+def _shape(value: Any, level: int = 1) -> tuple[int, int, bool]:
+    """`_speed.nesting`, written plainly: recursion over every value."""
+    if isinstance(value, dict):
+        items, keys = list(value.values()), len(value)
+    elif isinstance(value, list):
+        items, keys = value, 0
+    else:
+        return 0, 0, type(value) is float
+    depth, has_float = level, False
+    for item in items:
+        d, k, f = _shape(item, level + 1)
+        depth, keys, has_float = max(depth, d), keys + k, has_float or f
+    return depth, keys, has_float
+
+
+@SETTINGS
+@given(JSON_VALUES)
+def test_nesting_is_depth_keys_and_floats(value: Any) -> None:
+    doc = orjson.loads(orjson.dumps(value)) if not _non_str_key(value) else value
+    assert _speed.nesting(doc) == _shape(doc)
+
+
+def test_nesting_of_shapes_a_level_at_a_time_misses_nothing() -> None:
+    for doc, shape in [
+        ({}, (1, 0, False)),
+        ([], (1, 0, False)),
+        (1.5, (0, 0, True)),
+        ([[], {}, [{}], 2.5], (3, 0, True)),
+        ({"a": [{}, {"b": {"c": []}}], "d": 1}, (5, 4, False)),
+        ([{} for _ in range(1000)] + [[[1.0]]], (3, 0, True)),
+    ]:
+        assert _speed.nesting(doc) == shape == _shape(doc), doc
+
+
 # --- the base64 check -----------------------------------------------------------------------------
 
 _regex_base64 = SchemaValidator(core_schema.str_schema(pattern=BASE64_PATTERN, strict=True)).isinstance_python
@@ -203,6 +321,24 @@ _regex_base64 = SchemaValidator(core_schema.str_schema(pattern=BASE64_PATTERN, s
 )
 def test_the_base64_check_is_the_regex(text: str) -> None:
     assert _speed.base64(text) == _regex_base64(text)
+    # A long string is read in slices: the same answer with slices of 4 and 8 characters,
+    # where these short strings are long.
+    for size in (4, 8):
+        whole, _speed._BASE64_SLICE = _speed._BASE64_SLICE, size
+        try:
+            assert _speed.base64(text) == _regex_base64(text), size
+        finally:
+            _speed._BASE64_SLICE = whole
+
+
+def test_a_large_part_is_checked_in_slices() -> None:
+    good = base64.b64encode(os.urandom(3 * _speed._BASE64_SLICE + 7)).decode()
+    assert len(good) > 4 * _speed._BASE64_SLICE and good.endswith("=")
+    assert _speed.base64(good)
+    for at in (0, _speed._BASE64_SLICE - 1, _speed._BASE64_SLICE, len(good) // 2, len(good) - 5):
+        assert not _speed.base64(good[:at] + "*" + good[at + 1 :]), at
+        assert not _speed.base64(good[:at] + "=" + good[at + 1 :]), at
+    assert not _speed.base64(good[:-4] + "A===")
 
 
 # --- encoding -------------------------------------------------------------------------------------
@@ -325,3 +461,23 @@ def test_the_speed_layer_can_be_turned_off_and_gives_the_same_results() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert proc.returncode == 0 and proc.stdout.strip() == "off", proc.stderr
     assert _speed.ENABLED is True and _speed.decoder_for(toolnexus.ToolResult) is not None
+
+
+# --- parts made by the helpers --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "mime_type", "name"),
+    [
+        (b"\x89PNG\r\n\x1a\nabc", "image/png", "a.png"),
+        (b"", "application/pdf", None),
+        (b"x", "audio/wav", ""),
+    ],
+)
+def test_a_part_from_bytes_is_what_the_validator_makes(raw: bytes, mime_type: str, name: str | None) -> None:
+    part = toolnexus.ContentPart.from_bytes(raw, mime_type, name=name)
+    wire = {"type": part.kind, "mimeType": mime_type, "data": base64.b64encode(raw).decode(), "url": ""}
+    if name is not None:
+        wire["name"] = name
+    ref = toolnexus.ContentPart.model_validate(wire, by_alias=True, by_name=False)
+    assert strictly_equal(part, ref)

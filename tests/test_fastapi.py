@@ -7,6 +7,7 @@ validation and serialization mode alike, with `null` nowhere (the wire refuses i
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -20,14 +21,11 @@ from pydantic.json_schema import GenerateJsonSchema
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from codegen.idl import load
 from toolnexus import RunResult, ToolCall, Toolkit, ToolResult, tool
 
 ROOT = Path(__file__).resolve().parent.parent
-# Each wire type's schema as the IDL writes it (cross-file references as `#/$defs/<Type>`):
-# what pydantic's hook gives. The published bundle (generated/jsonschema) is a form of it for
-# other tools (codegen/jsonschema_target.py).
-BUNDLE: dict[str, Any] = load(ROOT / "idl").bundle()["$defs"]
+BUNDLE_PATH = ROOT / "generated" / "jsonschema" / "toolnexus.schema.json"
+BUNDLE: dict[str, Any] = json.loads(BUNDLE_PATH.read_text())["$defs"]
 WIRE_TYPES = list(BUNDLE)
 MODES = ["validation", "serialization"]
 

@@ -27,7 +27,8 @@ def test_there_are_vectors_for_every_row_of_the_loop() -> None:
     rows = {
         "a tool returns", "a tool fails", "a question", "approval", "edited arguments", "refusal", "expiry",
         "unresolved", "several calls", "hostile answers", "replay", "storage", "seal", "sealed expiry",
-        "principal", "idempotency keys",
+        "principal", "idempotency keys", "scopes", "policies", "precedence", "results a person supplies",
+        "decisions",
     }  # fmt: skip
     assert rows <= covered, rows - covered
 
@@ -37,21 +38,42 @@ class ToolkitHost:
 
     name = "toolkit"
 
-    def __init__(self, vector: dict[str, Any], clock: lv.Clock, script: lv.Script) -> None:
+    def __init__(self, vector: dict[str, Any], clock: lv.Clock, script: lv.Script, **stores: Any) -> None:
         self.vector = vector
-        self.kit = Toolkit(script.tools(), secret=lv.SECRET, clock=clock)
+        self.log = stores.pop("decision_log", None) or lv.Log()
+        self.kit = Toolkit(script.tools(), secret=lv.SECRET, clock=clock, decision_log=self.log, **stores)
         self.run: RunResult | None = None
         self.given: dict[int, tuple[RunResult, list[Answer]]] = {}
+        self.turns = 0
 
     def skip(self) -> str | None:
         return None
 
-    async def start(self) -> lv.Outcome:
+    def decisions(self) -> list[dict[str, Any]]:
+        """Every decision logged so far."""
+        return list(self.log.entries)
+
+    def policies(self) -> list[Any] | None:
+        return self.kit.policies()
+
+    async def start(self, step: dict[str, Any]) -> lv.Outcome:
         turn = self.vector.get("turn", {})
         calls = [ToolCall(c["id"], c["name"], c["arguments"]) for c in self.vector["calls"]]
+        self.turns += 1
+        turn_id = turn.get("id") if self.turns == 1 else f"{turn.get('id', 'turn')}-{self.turns}"
         self.run = await self.kit.run_calls(
-            calls, expires_in=turn.get("expiresIn"), principal=turn.get("principal"), turn_id=turn.get("id")
+            calls,
+            expires_in=turn.get("expiresIn"),
+            principal=step.get("principal", turn.get("principal")),
+            turn_id=turn_id,
+            session=step.get("session"),
         )
+        return _outcome(self.run)
+
+    async def revoke(self, step: dict[str, Any]) -> lv.Outcome:
+        for policy in self.kit.policies(step["tool"]):
+            assert self.kit.revoke_policy(policy.id)
+        assert self.run is not None
         return _outcome(self.run)
 
     def waiting(self) -> list[tuple[ToolCall, Any]]:
@@ -68,7 +90,9 @@ class ToolkitHost:
                 given = RunResult.from_json(dumps(lv.tampered(self.run.to_wire(), step.get("tamper", []))))
             self.given[index] = (given, answers)
         try:
-            self.run = await self.kit.resume(given, answers, principal=step.get("principal"))
+            self.run = await self.kit.resume(
+                given, answers, principal=step.get("principal"), session=step.get("session")
+            )
         except ResumeError as exc:
             return lv.Outcome(error=exc.reason)
         return _outcome(self.run)
@@ -85,12 +109,15 @@ class StoreHost(ToolkitHost):
     name = "store"
 
     def __init__(self, vector: dict[str, Any], clock: lv.Clock, script: lv.Script, db: Path) -> None:
-        super().__init__(vector, clock, script)
         self.store = SqliteRunStore(db)
+        super().__init__(vector, clock, script, policy_store=self.store.policies, decision_log=self.store.log)
         self.run_id = 0
 
-    async def start(self) -> lv.Outcome:
-        outcome = await super().start()
+    def decisions(self) -> list[dict[str, Any]]:
+        return list(self.store.log.entries())
+
+    async def start(self, step: dict[str, Any]) -> lv.Outcome:
+        outcome = await super().start(step)
         assert self.run is not None
         self.run_id = self.store.save(self.run)
         return outcome
@@ -109,7 +136,7 @@ class StoreHost(ToolkitHost):
                     conn.execute("UPDATE runs SET body = ? WHERE id = ?", (body, self.run_id))
         try:
             self.run = await self.store.resume(
-                self.kit, self.run_id, answers, principal=step.get("principal")
+                self.kit, self.run_id, answers, principal=step.get("principal"), session=step.get("session")
             )
         except ResumeError as exc:
             return lv.Outcome(error=exc.reason)
@@ -136,6 +163,10 @@ MCP_GAPS = {
     "nested-data": "MCP form content holds strings, numbers and booleans only (edited arguments go as JSON "
     "text)",
     "finished": "a finished MCP call returns no requestState, so there is nothing to retry it with",
+    "decision-words": "an ElicitResult carries no refusal message and no scope (accept, decline, cancel and "
+    "content only)",
+    "turns": "each MCP tools/call is a turn of its own: a vector of several turns, or of policies across "
+    "them, is not one MCP exchange",
     "text-part": "MCP has no text part: a text part is a text block, read back as part of the output "
     "(docs/providers.md)",
 }
@@ -153,7 +184,8 @@ class McpHost:
     def __init__(self, vector: dict[str, Any], clock: lv.Clock, script: lv.Script) -> None:
         self.vector = vector
         self.script = script
-        self.kit = Toolkit(script.tools(), secret=lv.SECRET, clock=clock)
+        self.log = lv.Log()
+        self.kit = Toolkit(script.tools(), secret=lv.SECRET, clock=clock, decision_log=self.log)
         self.calls = [ToolCall(c["id"], c["name"], c["arguments"]) for c in vector["calls"]]
         self.settled: dict[str, Any] = {}
         self.asked: dict[str, tuple[str, Any, str]] = {}  # call id -> (request key, params, state)
@@ -168,11 +200,15 @@ class McpHost:
             return MCP_GAPS["expire"]
         if any(s.get("expect", {}).get("error") == "not_pending" for s in steps):
             return MCP_GAPS["finished"]
-        if any(p.get("type") == "text" for t in v["tools"] for p in t["first"].get("parts", [])):
+        if any(p.get("type") == "text" for t in v["tools"] for p in t.get("first", {}).get("parts", [])):
             return MCP_GAPS["text-part"]
         if any("tamper" in s for s in steps):
             return MCP_GAPS["tamper"]
         answers = [a for s in steps for a in s.get("answers", [])]
+        if any("message" in a or "scope" in a for a in answers):
+            return MCP_GAPS["decision-words"]
+        if sum(s["do"] == "run" for s in steps) > 1 or any(s["do"] == "revoke" for s in steps):
+            return MCP_GAPS["turns"]
         if any(len(s.get("answers", [])) > 1 for s in steps):
             return MCP_GAPS["answer-list"]
         if any(a.get("reason") == "expired" for a in answers):
@@ -199,12 +235,14 @@ class McpHost:
         await self._client.__aexit__(*exc)
 
     async def _call(self, call: ToolCall, **retry: Any) -> Any:
-        before = len(self.script.log)
+        before, logged = len(self.script.log), len(self.log.entries)
         got = await self._client.session.call_tool(
             call.name, call.arguments, allow_input_required=True, **retry
         )
         for ran in self.script.log[before:]:  # the bridge names the call itself: the vector's id here
             ran.id = call.id
+        for entry in self.log.entries[logged:]:
+            entry["call"] = call.id
         return got
 
     def _take(self, call: ToolCall, got: Any) -> None:
@@ -235,7 +273,13 @@ class McpHost:
                 waiting.append((c, Request("input", params.message, id=key)))
         return lv.Outcome(status="pending" if waiting else "done", results=results, waiting=waiting)
 
-    async def start(self) -> lv.Outcome:
+    def decisions(self) -> list[dict[str, Any]]:
+        return list(self.log.entries)
+
+    def policies(self) -> list[Any] | None:
+        return None
+
+    async def start(self, step: dict[str, Any]) -> lv.Outcome:
         for call in self.calls:
             self._take(call, await self._call(call))
         return self._outcome()
@@ -290,6 +334,9 @@ TEMPORAL_GAPS = {
     "expire": "a workflow timer settles each expiry on its own: there is no run to expire by hand",
     "tamper": "Temporal keeps the turn in its own history: there is no stored document to alter",
     "finished": "a finished turn is answered by the client (not_pending): tests/test_temporal.py",
+    "policies": "a decision beyond its turn needs a policy store the workers share: Temporal turns take "
+    "the scopes 'once' and 'turn' (TurnClient.answer refuses the others)",
+    "turns": "a vector of several turns is several workflows; its policies across them are left out above",
     "deep": "TurnClient.start sends the calls as wire JSON: a call nested past the wire's limit is refused "
     "there (ValueError), before any tool runs",
 }
@@ -315,11 +362,19 @@ class TemporalHost:
         self.calls = [ToolCall(c["id"], c["name"], c["arguments"]) for c in vector["calls"]]
         self.given: dict[int, list[Answer]] = {}
         self.run: RunResult | None = None
+        self.logged: list[dict[str, Any]] = []
 
     def skip(self) -> str | None:
         steps = self.vector["steps"]
         if any(s.get("at") for s in steps):
             return TEMPORAL_GAPS["clock"]
+        answers = [a for s in steps for a in s.get("answers", [])]
+        if any(a.get("scope", "once") not in ("once", "turn") for a in answers) or any(
+            s["do"] == "revoke" or "session" in s for s in steps
+        ):
+            return TEMPORAL_GAPS["policies"]
+        if sum(s["do"] == "run" for s in steps) > 1:
+            return TEMPORAL_GAPS["turns"]
         if any(s["do"] == "expire" for s in steps):
             return TEMPORAL_GAPS["expire"]
         if any("tamper" in s for s in steps):
@@ -343,11 +398,18 @@ class TemporalHost:
                 run.status == "done" or len(run.results) + len(run.calls) == len(self.calls)
             ):
                 self.run = run
+                self.logged = await self.turns.decisions(self.turn_id)
                 return _outcome(run)
             await asyncio.sleep(0.05)
         raise AssertionError(f"turn {self.turn_id} did not settle")
 
-    async def start(self) -> lv.Outcome:
+    def decisions(self) -> list[dict[str, Any]]:
+        return list(self.logged)
+
+    def policies(self) -> list[Any] | None:
+        return None
+
+    async def start(self, step: dict[str, Any]) -> lv.Outcome:
         turn = self.vector.get("turn", {})
         await self.turns.start(
             self.turn_id, self.calls, expires_in=turn.get("expiresIn"), principal=turn.get("principal")
@@ -409,13 +471,21 @@ async def play(
     for index, step in enumerate(vector["steps"]):
         clock.at = step.get("at", clock.at)
         before = len(script.log)
+        logged = len(host.decisions())
         if step["do"] == "run":
-            got = await host.start()
+            got = await host.start(step)
         elif step["do"] == "resume":
             got = await host.resume(index, step)
+        elif step["do"] == "revoke":
+            got = await host.revoke(step)
         else:
             got = await host.expire()
-        checker.check(index, step.get("expect", {}), got, script.log[before:], **checks)
+        decisions = host.decisions()[logged:]
+        policies = host.policies()
+        checker.check(
+            index, step.get("expect", {}), got, script.log[before:], decisions=decisions, policies=policies,
+            **checks,
+        )  # fmt: skip
 
 
 @pytest.mark.parametrize("name", VECTORS)
@@ -469,5 +539,5 @@ def test_the_vectors_are_valid_json_documents() -> None:
     for name in VECTORS:
         doc = json.loads((lv.LOOP / f"{name}.json").read_text(encoding="utf-8"))
         assert set(doc) <= {"description", "covers", "turn", "tools", "calls", "steps"}, name
-        assert all(s["do"] in ("run", "resume", "expire") for s in doc["steps"]), name
+        assert all(s["do"] in ("run", "resume", "expire", "revoke") for s in doc["steps"]), name
         assert doc["steps"][0]["do"] == "run", name

@@ -87,7 +87,7 @@ def test_the_positional_constructor_is_the_generated_class_own():
     for name, want in [
         ("ContentPart", ["self", "kind", "text", "mime_type", "data", "url", "name"]),
         ("Request", ["self", "kind", "prompt", "id", "url", "data", "expires_at"]),
-        ("Answer", ["self", "id", "ok", "data", "reason"]),
+        ("Answer", ["self", "id", "ok", "data", "reason", "message", "scope"]),
         ("RunResult", ["self", "status", "results", "pending", "calls", "requests", "order", "turn", "seal"]),
     ]:
         cls = getattr(toolnexus, name)

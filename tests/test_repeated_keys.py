@@ -71,21 +71,35 @@ def test_a_large_document_as_to_json_writes_it_is_proved_by_counting() -> None:
     documents); a key repeated past the count's reach still reaches the second reading."""
     text = ToolResult.ok(PAD).with_metadata({"a": 1, "b": {"c": [1, {"d": 2}]}}).to_json()
     doc = orjson.loads(text)
-    assert _keys._counted_once(text, doc, 2) and _keys._counted_once(text.encode(), doc, 2)
+    assert _keys._counted_once(text, doc, None) and _keys._counted_once(text.encode(), doc, None)
     repeated = text.replace('"c":[1,{"d":2}]', '"c":[1,{"d":2}],"c":3')  # `c` twice in metadata.b
-    assert not _keys._counted_once(repeated, orjson.loads(repeated), 2)
+    assert not _keys._counted_once(repeated, orjson.loads(repeated), None)
     assert _keys.repeated_key(repeated, orjson.loads(repeated)) == "c"
 
 
-def test_counting_gives_up_within_its_budget() -> None:
-    """A large document dense in keys is not counted key by key (that would cost more than
-    writing it again): the count gives up, and the verdict is still exact."""
+def test_a_large_document_dense_in_keys_is_counted_in_full() -> None:
+    """Counting is linear (`count` over the text, `nesting` over the parse), so a document of
+    20,000 keys is counted, not read again; a key repeated among them is still found."""
     many = {f"k{i}": i for i in range(20_000)}
     text = json.dumps({"output": "x", "metadata": many}, separators=(",", ":"))
-    assert not _keys._counted_once(text, orjson.loads(text), 2)
+    assert _keys._counted_once(text, orjson.loads(text), None)
     assert _keys.repeated_key(text, orjson.loads(text)) is None
     repeated = text[:-2] + ',"k7":1}}'
+    assert not _keys._counted_once(repeated, orjson.loads(repeated), None)
     assert _keys.repeated_key(repeated, orjson.loads(repeated)) == "k7"
+
+
+def test_a_colon_in_a_string_with_whitespace_before_a_key_colon_leaves_counting_to_the_reader() -> None:
+    """All the colons are counted first (as many as the parse's keys proves it, spaces or not);
+    with more, only those just after a quote count, and whitespace before a colon leaves the
+    verdict to the reader."""
+    plain = '{"output":"x","metadata":{"a" :1}}' + " " * _keys.COUNT_FROM
+    assert _keys._counted_once(plain, orjson.loads(plain), None)
+    spaced = '{"output":"x","metadata":{"a" :"12:30"}}' + " " * _keys.COUNT_FROM
+    in_string = '{"output":"x","metadata":{"a":"say \\":"}}' + " " * _keys.COUNT_FROM
+    for text in (spaced, in_string):
+        assert not _keys._counted_once(text, orjson.loads(text), None)
+        assert _keys.repeated_key(text, orjson.loads(text)) is None
 
 
 def test_a_pretty_printed_document_is_proved_by_counting(monkeypatch: pytest.MonkeyPatch) -> None:

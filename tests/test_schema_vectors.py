@@ -26,7 +26,8 @@ import pytest
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
-from toolnexus_wire._base import MAX_DEPTH, _too_deep
+from toolnexus_wire import MAX_DEPTH
+from toolnexus_wire._speed import nesting
 
 from tests.vectors import repeats_a_key
 from toolnexus._schema import validator_for
@@ -109,7 +110,7 @@ def _load(path: Path) -> Any:
     raw = path.read_bytes()
     orjson.loads(raw)  # the verdict on the text; the value comes from `json`, whose ints are exact
     doc = json.loads(raw.decode("utf-8"))
-    if _too_deep(doc, MAX_DEPTH):
+    if nesting(doc)[0] > MAX_DEPTH:
         raise json.JSONDecodeError(f"nested more than {MAX_DEPTH} levels", raw.decode("utf-8"), 0)
     if repeats_a_key(raw):
         raise json.JSONDecodeError("an object repeats a key", raw.decode("utf-8"), 0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 import os
 import sqlite3
@@ -31,6 +32,7 @@ from toolnexus import (
     Toolkit,
     ToolnexusError,
     ToolResult,
+    define_tool,
     pending,
     tool,
 )
@@ -333,6 +335,46 @@ async def test_an_outcome_that_cannot_be_stored_in_time_is_handed_back_and_store
     assert stored is not None and stored.status == "done" and stored.run == lost.run and len(ran) == 1
 
 
+async def test_an_outcome_not_stored_and_released_can_be_resumed_again_by_the_same_toolkit(
+    tmp_path: Path,
+) -> None:
+    """The disk full as the outcome is written (a trigger stands in for SQLITE_FULL): released
+    instead of finished, the run is pending again, and the same process may resume it, as any
+    other may; the tool runs again with the same idempotency key."""
+    db = tmp_path / "runs.sqlite3"
+    store = SqliteRunStore(db, lease=0.3)
+    keys: list[str] = []
+
+    @tool(name="approve")
+    async def transfer(what: str, ctx: ToolContext) -> object:
+        """Asks, then moves money."""
+        if ctx.answer is None:
+            return pending(Request("approval", f"{what}?"))
+        keys.append(ctx.idempotency_key)
+        return "sent"
+
+    kit = Toolkit([transfer], secret=SECRET)
+    run_id = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "pay"})]))
+    [waiting] = store.pending()
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "CREATE TRIGGER full BEFORE UPDATE OF body ON runs"
+            " BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END"
+        )
+    with pytest.raises(OutcomeNotStored):
+        await store.resume(kit, run_id, Answer(waiting.request.id, True))
+    with sqlite3.connect(db) as conn:
+        conn.execute("DROP TRIGGER full")
+    store.release(run_id)
+    assert store.pending() == [waiting]
+    done = await store.resume(kit, run_id, Answer(waiting.request.id, True))
+    assert done.status == "done" and done.results[0].result.output == "sent"
+    assert len(keys) == 2 and keys[0] == keys[1]
+    with pytest.raises(ResumeError) as again:  # now stored: a replay, here and everywhere
+        await store.resume(kit, run_id, Answer(waiting.request.id, True))
+    assert again.value.reason == "replayed"
+
+
 async def test_a_claim_whose_holder_died_is_given_back_when_its_lease_runs_out(tmp_path: Path) -> None:
     store = SqliteRunStore(tmp_path / "runs.sqlite3", lease=0.3)
     run_id = store.save(await toolkit().run_calls([ToolCall("a", "approve", {"what": "A"})]))
@@ -472,3 +514,63 @@ async def test_a_store_of_the_first_version_is_brought_up_to_date_and_nothing_is
     [first, _] = store.pending()
     assert (await store.resume(kit, 1, Answer(first.request.id, True))).results[0].result.output == "did old"
     assert SqliteRunStore(db).pending()[0].run_id == 3, "opened again: nothing moves twice"
+
+
+# -- the decision log and policies -------------------------------------------------------------
+
+
+async def test_decisions_are_logged_hash_chained_and_a_changed_byte_is_found(tmp_path: Path) -> None:
+    store = SqliteRunStore(tmp_path / "runs.sqlite3")
+    kit = Toolkit([approve], secret=SECRET, policy_store=store.policies, decision_log=store.log)
+    for what in ("A", "B", "C"):
+        run_id = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": what})], principal="ada"))
+        [waiting] = store.pending()
+        await store.resume(
+            kit, run_id, Answer(waiting.request.id, what != "B", message="no"), principal="ada"
+        )
+    entries = list(store.log.entries())
+    assert [(e["seq"], e["kind"], e["by"]) for e in entries] == [
+        (1, "respond", "ada"),
+        (2, "decline", "ada"),
+        (3, "respond", "ada"),
+    ]
+    assert entries[1]["message"] == "no" and entries[1]["previous"] != entries[0]["previous"]
+    assert store.log.verify() is None, "a clean log holds"
+    out = io.StringIO()
+    assert store.log.export(out) == 3
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [line["seq"] for line in lines] == [1, 2, 3] and all(len(line["hash"]) == 64 for line in lines)
+    with closing(sqlite3.connect(store.path)) as conn:  # one byte changed in the second entry
+        text = conn.execute("SELECT entry FROM decisions WHERE seq = 2").fetchone()[0]
+        conn.execute(
+            "UPDATE decisions SET entry = ? WHERE seq = 2", (text.replace('"decline"', '"declinf"'),)
+        )
+        conn.commit()
+    assert store.log.verify() == 2
+    with closing(sqlite3.connect(store.path)) as conn:  # put back, then the first entry removed
+        conn.execute("UPDATE decisions SET entry = ? WHERE seq = 2", (text,))
+        conn.execute("DELETE FROM decisions WHERE seq = 1")
+        conn.commit()
+    assert store.log.verify() == 2, "the chain starts at the first entry"
+
+
+async def test_policies_are_kept_in_the_store_and_shared_by_toolkits(tmp_path: Path) -> None:
+    store = SqliteRunStore(tmp_path / "runs.sqlite3")
+    kit = Toolkit([approve], secret=SECRET, policy_store=store.policies, decision_log=store.log)
+    run_id = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "A"})]))
+    [waiting] = store.pending()
+    await store.resume(kit, run_id, Answer(waiting.request.id, True, scope="tool"))
+    # `approve` asks with its own request (it is not `needs_approval`): a question's answer makes no policy
+    assert store.policies.policies() == []
+    gated = define_tool("gated", "", None, lambda args, ctx: "ran", needs_approval=True)
+    kit = Toolkit([gated], secret=SECRET, policy_store=store.policies)
+    run_id = store.save(await kit.run_calls([ToolCall("g", "gated", {})]))
+    [waiting] = store.pending()
+    await store.resume(kit, run_id, Answer(waiting.request.id, True, scope="tool"))
+    [policy] = SqliteRunStore(store.path).policies.policies("gated")
+    assert (policy.tool, policy.approve, policy.scope) == ("gated", True, "tool")
+    other = Toolkit([gated], secret=SECRET, policy_store=SqliteRunStore(store.path).policies)
+    run = await other.run_calls([ToolCall("g", "gated", {})])
+    assert run.status == "done" and run.results[0].result.output == "ran", "another process's toolkit"
+    assert other.revoke_policy(policy.id) and store.policies.policies() == []
+    assert (await other.run_calls([ToolCall("g", "gated", {})])).status == "pending"

@@ -118,3 +118,26 @@ def test_results_do_not_share_their_parts_list():
     a, b = ToolResult.ok("a"), ToolResult.ok("b")
     a.parts.append(ContentPart.from_bytes(b"x", "text/plain"))
     assert b.parts == []
+
+
+def test_to_json_bytes_is_to_json_encoded_for_every_valid_vector():
+    from toolnexus_wire import models
+
+    from .vectors import vectors
+
+    for vector in vectors():
+        if vector.valid:
+            value = getattr(models, vector.type_name).from_json(vector.raw)
+            assert value.to_json_bytes() == value.to_json().encode("utf-8") == vector.expected.encode("utf-8")
+
+
+def test_to_json_bytes_refuses_what_utf8_cannot_encode():
+    result = ToolResult.ok("\ud800")
+    assert result.to_json() == '{"output":"\ud800","isError":false}'  # the text, as `json` writes it
+    with pytest.raises(UnicodeEncodeError):
+        result.to_json_bytes()
+    deep: list = []
+    for _ in range(200):
+        deep = [deep]
+    with pytest.raises(ValueError, match="nested more than 100 levels"):
+        ToolResult.ok("x").with_metadata({"deep": deep}).to_json_bytes()

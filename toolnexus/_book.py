@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from . import _seal
-from ._engine import Ask, Settle, expired, match
+from ._engine import Ask, Settle, expired, match, reach
 from ._errors import ResumeError
 from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 from ._seal import NotJSON, SealKey
@@ -296,8 +296,20 @@ class RunBook:
             return (turn.digest, call_id, request_id) in self._answered
 
         first = run.pending.id if run.pending is not None else ""
-        picks = match(batch, candidates, answered, first)
-        return [Pick(i, run.calls[i], run.requests[i], a) for i, a in zip(picks, batch, strict=True)]
+        indices = match(batch, candidates, answered, first)
+        picks = [Pick(i, run.calls[i], run.requests[i], a) for i, a in zip(indices, batch, strict=True)]
+        if all(not a.scope or a.scope == "once" for a in batch):
+            return picks
+        # A decision that reaches beyond its call settles the run's other approvals of its tool.
+        asks = [Ask(c, r) for c, r in zip(run.calls, run.requests, strict=True)]
+        taken = set(indices)
+        for pick in list(picks):
+            assert pick.answer is not None
+            for index, answer in reach(asks, pick.index, pick.answer):
+                if index not in taken and not answered(run.calls[index].id, answer.id):
+                    taken.add(index)
+                    picks.append(Pick(index, run.calls[index], run.requests[index], answer))
+        return picks
 
     def _open_unlisted(self, run: RunResult, batch: list[Answer], principal: str | None) -> Opening:
         """A run stored before `requests` existed: only its pending request is known, so it
@@ -314,6 +326,15 @@ class RunBook:
             )
         self._remember((track.turn.digest, head.id, request.id))
         return Opening(run, track, [Pick(0, head, request, batch[0])], list(run.calls[1:]))
+
+    def forget(self, run: RunResult, batch: list[Answer]) -> None:
+        """Take back every answer taken when `run` (as it was before resuming) took `batch`:
+        a host whose storage did not keep the outcome hands the run back, and the same answers
+        may then be given again here, as in any other process."""
+        digest = turn_of(run.order, run.turn, None).digest
+        ids = {a.id for a in batch} | {r.id for r in run.requests}
+        for key in [k for k in self._answered if k[0] == digest and k[2] in ids]:
+            del self._answered[key]
 
     def _remember(self, answered: tuple[bytes, str, str]) -> None:
         self._answered[answered] = None

@@ -31,6 +31,16 @@ The rules, in the order a call meets them (each pinned by the loop vectors in `i
    that has expired when asked is settled at once: nothing waits on it.
 7. **Which call an answer answers** (`match`): the first waiting call, in call order, asked
    under its id; a list of answers is taken or refused whole.
+8. **A refusal's words**: an answer that refuses may carry `message`; the call then settles as
+   `declined: <message>` (cut at `MESSAGE_LIMIT` characters, `…` added).
+9. **Decisions that reach further** (`scope_of`, `reached`, `reach`, `policy_of`,
+   `applicable`, `gated`): an approval's `scope` beyond `once` decides the turn's other
+   approvals of the same tool alike; `session:<id>`, `principal` and `tool` also make a
+   `Policy`, which decides later approvals unasked; a refusal that covers a call beats every
+   approval that does (deny overrides).
+10. **What the host logs** (`decided`): every decision, as a `Decision`.
+11. **Cancelling a running call** (`cancelled`): it settles as `declined: the call to <tool>
+    was cancelled`, reason `cancelled`.
 
 Every refusal and expiry carries `metadata["declined"] = {"request": id, "reason": ...}`,
 host-only, so a host tells a denial from a tool failure.
@@ -48,8 +58,8 @@ import re
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any, Protocol
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal, Protocol, cast
 
 from toolnexus_wire import MAX_DEPTH, dumps
 
@@ -60,21 +70,35 @@ from ._tool import Tool, normalize_tool_name
 
 __all__ = [
     "APPROVAL_PREFIX",
+    "MESSAGE_LIMIT",
     "STOP",
     "Ask",
+    "Decision",
+    "DecisionKind",
     "Effects",
+    "Policy",
     "Run",
+    "ScopeKind",
     "Settle",
     "Stop",
     "answered",
+    "applicable",
+    "by_policy",
+    "cancelled",
+    "decided",
     "drive",
     "expired",
     "gate",
+    "gated",
     "is_approval",
     "lapsed",
     "match",
     "parse_time",
+    "policy_of",
     "ran",
+    "reach",
+    "reached",
+    "scope_of",
     "start",
     "timed",
     "unstorable",
@@ -261,6 +285,251 @@ def match(
     return picks
 
 
+# -- decisions: what a person decided, and decisions that reach beyond one call -------------------
+
+#: How far an answer's decision reaches (`Answer.scope`); `session` carries the host's id.
+ScopeKind = Literal["once", "turn", "session", "principal", "tool"]
+#: What a person (or a policy) decided about a waiting call.
+DecisionKind = Literal["approve", "edit", "decline", "respond", "expire"]
+
+
+def scope_of(answer: Answer) -> tuple[ScopeKind, str]:
+    """The scope an answer gives its decision, and the session id of a `session:<id>` scope."""
+    scope = answer.scope or "once"
+    if scope.startswith("session:"):
+        return "session", scope[len("session:") :]
+    assert scope in ("once", "turn", "principal", "tool"), scope  # the wire's pattern
+    return cast("ScopeKind", scope), ""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A decision about one waiting call, as a host logs it: what was decided (`approve`, `edit`:
+    approved with other arguments, `decline`, `respond`: a question answered, `expire`), for
+    which tool, call and request, the arguments asked and (an edit) approved, the scope, a
+    refusal's reason and message, and the policy that decided it, when one did."""
+
+    kind: DecisionKind
+    tool: str
+    call: str
+    request: str | None
+    arguments: Any
+    approved: Any = None
+    scope: str = "once"
+    reason: str | None = None
+    message: str | None = None
+    policy: str | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        """The decision as JSON: every field, by its camelCase name."""
+        return {
+            "kind": self.kind,
+            "tool": self.tool,
+            "call": self.call,
+            "request": self.request,
+            "arguments": self.arguments,
+            "approved": self.approved,
+            "scope": self.scope,
+            "reason": self.reason,
+            "message": self.message,
+            "policy": self.policy,
+        }
+
+
+def decided(step: Ask, answer: Answer | None, after: Run | Settle) -> Decision:
+    """The decision `answer` (None: none came in time) made about `step`, which led to `after`."""
+    call, request = step.call, step.request
+    scope = "once" if answer is None else answer.scope or "once"
+    if answer is None or (answer.ok and isinstance(after, Settle) and _declined(after.result)):
+        return Decision(
+            "expire", call.name, call.id, request.id, call.arguments, scope=scope, reason="expired"
+        )
+    if not answer.ok:
+        reason = answer.reason or "declined"
+        return Decision(
+            "decline", call.name, call.id, request.id, call.arguments, None, scope, reason, answer.message
+        )
+    if not step.approval:
+        return Decision("respond", call.name, call.id, request.id, call.arguments, scope=scope)
+    if isinstance(after, Run) and after.call.arguments is not call.arguments:
+        return Decision("edit", call.name, call.id, request.id, call.arguments, after.call.arguments, scope)
+    return Decision("approve", call.name, call.id, request.id, call.arguments, scope=scope)
+
+
+def _declined(result: ToolResult) -> bool:
+    return isinstance((result.metadata or {}).get("declined"), dict)
+
+
+def reached(earlier: Iterable[tuple[Ask, Answer]], step: Ask) -> Answer | None:
+    """The answer an earlier decision of the same turn gives `step`, or None: an approval decided
+    with a scope beyond `once` decides every later approval of the same tool in its turn alike,
+    each by an answer of its own, for the turn (no edited arguments: an edit is one call's; and
+    no policy again: the first answer made it)."""
+    if not step.approval:
+        return None
+    for ask, answer in earlier:
+        if ask.approval and ask.call.name == step.call.name and scope_of(answer)[0] != "once":
+            return Answer(
+                step.request.id, answer.ok, reason=answer.reason, message=answer.message, scope="turn"
+            )
+    return None
+
+
+def reach(asks: Sequence[Ask], index: int, answer: Answer) -> list[tuple[int, Answer]]:
+    """The other waiting calls of a run that `answer` to `asks[index]` decides with it
+    (`reached`), each with its answer."""
+    decided_ = [(asks[index], answer)]
+    found = []
+    for i, other in enumerate(asks):
+        if i != index and (derived := reached(decided_, other)) is not None:
+            found.append((i, derived))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """A decision kept beyond its turn (`Answer.scope` `session:<id>`, `principal` or `tool`):
+    every later call to `tool` that it covers is approved, or refused, without asking.
+
+    `key` is the session id (`session`), the principal (`principal`), or empty (`tool`). It
+    holds until `expires_at`, and the host can revoke it (by `id`). Which one decides when
+    several cover a call is `applicable`'s rule."""
+
+    id: str
+    tool: str
+    approve: bool
+    scope: Literal["session", "principal", "tool"]
+    key: str
+    made_at: datetime
+    expires_at: datetime
+    made_by: str | None = None
+    reason: str | None = None
+    message: str | None = None
+
+    def covers(self, tool: str, session: str | None, principal: str | None, now: datetime) -> bool:
+        if self.tool != tool or now >= self.expires_at:
+            return False
+        if self.scope == "session":
+            return session == self.key
+        if self.scope == "principal":
+            return principal == self.key
+        return True
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "tool": self.tool,
+            "approve": self.approve,
+            "scope": self.scope,
+            "key": self.key,
+            "madeAt": self.made_at.isoformat(),
+            "expiresAt": self.expires_at.isoformat(),
+            "madeBy": self.made_by,
+            "reason": self.reason,
+            "message": self.message,
+        }
+
+    @classmethod
+    def from_wire(cls, doc: dict[str, Any]) -> Policy:
+        return cls(
+            doc["id"], doc["tool"], bool(doc["approve"]), doc["scope"], doc["key"],
+            parse_time(doc["madeAt"]), parse_time(doc["expiresAt"]), doc.get("madeBy"),
+            doc.get("reason"), doc.get("message"),
+        )  # fmt: skip
+
+
+def policy_of(
+    step: Ask,
+    answer: Answer,
+    *,
+    session: str | None,
+    principal: str | None,
+    now: datetime,
+    lifetime: timedelta,
+) -> Policy | None:
+    """The policy an approval's answer makes, when its scope reaches beyond the turn. A
+    `session` or `principal` scope needs the turn's session or principal: without one, the
+    decision reaches no further than the turn."""
+    kind, session_id = scope_of(answer)
+    if not step.approval or kind in ("once", "turn"):
+        return None
+    key = session_id if kind == "session" else principal if kind == "principal" else ""
+    if key is None or (kind == "session" and not key):
+        return None
+    return Policy(
+        "pol-" + secrets.token_hex(8),
+        step.call.name,
+        answer.ok,
+        cast("Literal['session', 'principal', 'tool']", kind),
+        key,
+        now,
+        now + lifetime,
+        principal,
+        None if answer.ok else answer.reason or "declined",
+        None if answer.ok else answer.message,
+    )
+
+
+def applicable(
+    policies: Iterable[Policy], tool: str, session: str | None, principal: str | None, now: datetime
+) -> Policy | None:
+    """The policy that decides a call to `tool`, or None (the call is asked about).
+
+    A refusal beats every approval (deny overrides): a call covered by any refusal is refused,
+    however broad or narrow that refusal and the approvals that also cover it, and whichever
+    came later; a call covered only by approvals is approved. So a later refusal is never lost
+    to an earlier `always` approval, and an approval never lifts a refusal: revoke it instead."""
+    approval = None
+    for policy in policies:
+        if not policy.covers(tool, session, principal, now):
+            continue
+        if not policy.approve:
+            return policy
+        approval = approval or policy
+    return approval
+
+
+def gated(
+    tool: Tool | None,
+    call: ToolCall,
+    policies: Iterable[Policy],
+    *,
+    session: str | None,
+    principal: str | None,
+    now: datetime,
+) -> tuple[Request | ToolResult | None, Decision | None]:
+    """`gate`, with the host's policies: an approval a policy decides is not asked. Returns what
+    `gate` does (None: the call runs) and the policy's decision, when one decided."""
+    asked = gate(tool, call)
+    if not isinstance(asked, Request):
+        return asked, None
+    policy = applicable(policies, call.name, session, principal, now)
+    if policy is None:
+        return asked, None
+    refused = by_policy(call, policy)
+    kind: DecisionKind = "approve" if refused is None else "decline"
+    reason, message = (None, None) if refused is None else (policy.reason or "declined", policy.message)
+    scope = f"session:{policy.key}" if policy.scope == "session" else policy.scope
+    decision = Decision(
+        kind, call.name, call.id, None, call.arguments, None, scope, reason, message, policy.id
+    )
+    return refused, decision
+
+
+def by_policy(call: ToolCall, policy: Policy) -> ToolResult | None:
+    """What a policy makes of a call that needs an approval: None (approved: it runs), or the
+    result of its refusal."""
+    if policy.approve:
+        return None
+    marker: dict[str, Any] = {"policy": policy.id, "reason": policy.reason or "declined"}
+    if policy.message:
+        marker["message"] = policy.message
+        output = f"declined: {policy.message}"
+    else:
+        output = f"declined: the call to {call.name} is not allowed (policy {policy.id})"
+    return ToolResult.error(output).with_metadata({"declined": marker})
+
+
 # -- driving one call -------------------------------------------------------------------------
 
 
@@ -285,6 +554,10 @@ class Effects(Protocol):
 
     def now(self) -> datetime: ...
 
+    def decide(self, step: Ask, answer: Answer | None, after: Run | Settle) -> None:
+        """Told each decision made in the call (`decided`): a host logs it and keeps policies."""
+        ...
+
 
 async def drive(step: Run | Ask | Settle, effects: Effects) -> Ask | Settle:
     """Perform `step` and the steps after it until the call settles, or waits on an `Ask` for
@@ -297,11 +570,21 @@ async def drive(step: Run | Ask | Settle, effects: Effects) -> Ask | Settle:
             continue
         ended = timed(step, effects.now())
         if ended is not None:
+            effects.decide(step, None, ended)
             return ended
         answer = await effects.ask(step)
         if isinstance(answer, Stop):
             return step
-        step = answered(step, answer, effects.now())
+        after = answered(step, answer, effects.now())
+        effects.decide(step, answer, after)
+        step = after
+
+
+def cancelled(call: ToolCall) -> ToolResult:
+    """The result of a call the host cancelled while it ran: a refusal with reason `cancelled`
+    (its idempotency key stays the call's: a run again takes effect once)."""
+    marker = {"declined": {"call": call.id, "reason": "cancelled"}}
+    return ToolResult.error(f"declined: the call to {call.name} was cancelled").with_metadata(marker)
 
 
 # -- the rules' parts -----------------------------------------------------------------------
@@ -319,18 +602,28 @@ def is_approval(tool_name: str, request: Request) -> bool:
     )
 
 
+#: The most of a refusal's message the model reads (code points); a longer one is cut, and `…` added.
+MESSAGE_LIMIT = 1000
+
+
 def _verdict(tool_name: str, request: Request, answer: Answer | None, now: datetime) -> ToolResult | None:
     """The result that ends a call suspended on `request`, given `answer` (None: none came in
     time), or None when the call runs on."""
     if answer is not None and answer.ok and not expired(request, now):
         return None
     reason = "expired" if answer is None or answer.ok else answer.reason or "declined"
-    marker = {"declined": {"request": request.id, "reason": reason}}
+    marker: dict[str, Any] = {"request": request.id, "reason": reason}
+    message = answer.message if answer is not None and not answer.ok else None
+    if message:  # the person's words, for the model
+        if len(message) > MESSAGE_LIMIT:
+            message = message[:MESSAGE_LIMIT] + "…"
+        marker["message"] = message
+        return ToolResult.error(f"declined: {message}").with_metadata({"declined": marker})
     if is_approval(tool_name, request):
         tail = "" if reason == "declined" else f" ({reason})"
         output = f"declined: the call to {tool_name} was not approved{tail}"
-        return ToolResult.error(output).with_metadata(marker)
-    return ToolResult.error(f"declined/expired: {request.prompt}").with_metadata(marker)
+        return ToolResult.error(output).with_metadata({"declined": marker})
+    return ToolResult.error(f"declined/expired: {request.prompt}").with_metadata({"declined": marker})
 
 
 #: RFC 3339's date-time: what `expiresAt` holds when a tool means an expiry the loop can read.

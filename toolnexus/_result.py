@@ -10,7 +10,9 @@ from toolnexus_wire import (
     RunResult,
     ToolCall,
     ToolCallResult,
+    ToolEvent,
     ToolHints,
+    ToolIcon,
     ToolResult,
     ToolSpec,
 )
@@ -22,7 +24,9 @@ __all__ = [
     "RunResult",
     "ToolCall",
     "ToolCallResult",
+    "ToolEvent",
     "ToolHints",
+    "ToolIcon",
     "ToolResult",
     "ToolSpec",
 ]

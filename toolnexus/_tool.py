@@ -6,6 +6,7 @@ import inspect
 import logging
 import math
 import re
+import secrets
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from typing import Any, TypeAlias, Union, get_args, get_origin, overload
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, create_model
 from pydantic.json_schema import GenerateJsonSchema
 from pydantic_core import SchemaValidator, core_schema
-from toolnexus_wire import WireModel, dumps, json_path
+from toolnexus_wire import WireError, WireModel, dumps, json_path
 
 from ._output import Output, inferred_output
 from ._result import Answer, Request, ToolHints, ToolResult, ToolSpec
@@ -55,7 +56,8 @@ class ToolContext:
     an answer and any process that resumes the run: a tool with side effects passes it to
     the system it changes, so that a call run twice takes effect once. The toolkit derives
     it from the turn's call ids and the call's id; it is empty when the tool is called directly.
-    `on_progress` receives what the tool reports through `progress`.
+    `on_progress` receives what the tool reports through `progress`, and `on_partial` the
+    partial results it reports through `partial` (or yields, as an async generator).
     """
 
     timeout: float | None = None
@@ -64,6 +66,7 @@ class ToolContext:
     call_id: str = ""
     idempotency_key: str = ""
     on_progress: ProgressHook | None = None
+    on_partial: Callable[[ToolResult], None] | None = None
 
     def __post_init__(self) -> None:
         if self.timeout is not None and (
@@ -86,6 +89,18 @@ class ToolContext:
             raise TypeError(f"progress takes a str message, got {type(message).__name__}")
         if self.on_progress is not None:
             self.on_progress(float(fraction), message)
+
+    def partial(self, result: ToolResult | str) -> None:
+        """Report the result so far (a `ToolResult`, or text): it reaches `Toolkit(on_event=...)`
+        and a served MCP client's progress notifications, never the model; the call's result
+        replaces it. A handler that is an async generator reports each value it yields this
+        way, as it yields it; its last value is also its result."""
+        if isinstance(result, str):
+            result = ToolResult.ok(result)
+        if not isinstance(result, ToolResult):
+            raise TypeError(f"partial takes a ToolResult or a str, got {type(result).__name__}")
+        if self.on_partial is not None:
+            self.on_partial(result)
 
 
 _DEFAULT_CONTEXT = ToolContext()
@@ -185,6 +200,7 @@ class Tool:
         "_handler",
         "_is_async",
         "_output",
+        "_stream",
         "description",
         "error_text",
         "hints",
@@ -205,6 +221,7 @@ class Tool:
         check: Callable[[dict[str, Any]], tuple[dict[str, Any], list[str]]] | None,
         source: str | None = None,
         is_async: bool | None = None,
+        stream: bool | None = None,
         copy_args: bool = True,
         hints: ToolHints | None = None,
         needs_approval: NeedsApproval = False,
@@ -241,8 +258,12 @@ class Tool:
         self._output = output
         # `copy_args`: the handler may be given the caller's dicts and lists, so it gets a copy.
         self._copy = _copy_args if copy_args else None
+        # `stream`: the handler is an async generator (each value a partial; the last the result).
+        self._stream = inspect.isasyncgenfunction(handler) if stream is None else stream
         # `is_async`: the handler returns an awaitable, though it may be a plain function.
-        self._is_async = inspect.iscoroutinefunction(handler) if is_async is None else is_async
+        self._is_async = (
+            inspect.iscoroutinefunction(handler) if is_async is None else is_async
+        ) and not self._stream
 
     def __repr__(self) -> str:
         return f"<Tool {self.name!r}>"
@@ -356,6 +377,8 @@ class Tool:
     async def _run(self, args: dict[str, Any], ctx: ToolContext) -> Any:
         if self._is_async:
             return await self._handler(args, ctx)
+        if self._stream:
+            return await self._drain(self._handler(args, ctx), ctx)
         import asyncio  # here, not at the top: `import toolnexus` stays cheap
 
         value = await asyncio.to_thread(_in_thread, self._handler, args, ctx)
@@ -364,6 +387,19 @@ class Tool:
         if inspect.isawaitable(value):  # a plain function that returned a coroutine
             value = await value
         return value
+
+    async def _drain(self, values: Any, ctx: ToolContext) -> Any:
+        """The last value of an async generator handler; each value is reported as it comes, as
+        the result so far (`ctx.partial`, as `call` would make a result of it), and the last is
+        the call's result too (nothing waits for the next value to know which is last)."""
+        last: Any = _NOTHING
+        async for value in values:
+            ctx.partial(value if isinstance(value, ToolResult) else _as_result(value))
+            last = value
+        return "" if last is _NOTHING else last
+
+
+_NOTHING = object()
 
 
 class _Raised:
@@ -433,7 +469,7 @@ def define_tool(
     name: str,
     description: str,
     input_schema: dict[str, Any] | None,
-    handler: Handler,
+    handler: Handler | None,
     *,
     hints: ToolHints | None = None,
     needs_approval: NeedsApproval = False,
@@ -442,6 +478,12 @@ def define_tool(
     error_text: ErrorText | None = None,
 ) -> Tool:
     """A tool from a handler `(args: dict, ctx: ToolContext) -> result`, sync or async.
+
+    With `handler=None`, a person supplies the result: each call suspends on a request of kind
+    `result` (id `res-…`, `data` `{"tool", "arguments"}`, and `"schema"`: the output schema,
+    when the tool has one), and the answer's `data` is the result, as a `ToolResult`'s wire
+    form (`{"output": ..., "isError"?, "parts"?, "structuredContent"?}`): checked as the wire
+    checks it, and against the output schema. A refusal is `declined: …`, as for any question.
 
     `input_schema` is the JSON Schema of the arguments; None accepts any object.
     The schema is checked and compiled here, once. `hints` (read-only, destructive,
@@ -479,6 +521,8 @@ def define_tool(
                 f"define_tool {name!r}: strict=True, but the input schema is outside OpenAI's strict subset: "
                 + "; ".join(problems)
             )
+    if handler is None:
+        handler = _supplied(name, output_schema)
     return Tool(
         name,
         description,
@@ -493,6 +537,29 @@ def define_tool(
         error_text=error_text,
         function=handler,
     )
+
+
+def _supplied(name: str, output_schema: dict[str, Any] | None) -> Handler:
+    """The handler of a tool whose results a person supplies (`define_tool(..., handler=None)`)."""
+    from ._suspend import pending
+
+    async def supplied(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        answer = ctx.answer
+        if answer is None:
+            data: dict[str, Any] = {"tool": name, "arguments": args}
+            if output_schema is not None:
+                data["schema"] = output_schema
+            request = Request(
+                kind="result", prompt=f"The result of {name}, called with these arguments", data=data
+            )
+            return pending(request.model_copy(update={"id": "res-" + secrets.token_hex(16)}))
+        try:
+            return ToolResult.from_wire(answer.data if answer.data is not None else {})
+        except WireError as exc:
+            return ToolResult.error(f"the result supplied for {name} is not a ToolResult: {exc}")
+
+    supplied.__qualname__ = f"supplied_result[{name}]"
+    return supplied
 
 
 def _source_of(fn: Callable[..., Any]) -> str | None:
@@ -679,6 +746,7 @@ def _from_function(
         check=check,
         source=_source_of(fn),
         is_async=inspect.iscoroutinefunction(fn),
+        stream=inspect.isasyncgenfunction(fn),
         copy_args=copy_args,
         hints=tool_hints,
         needs_approval=needs_approval,

@@ -14,20 +14,37 @@ import asyncio
 import copy
 import functools
 import inspect
+import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeAlias
 
 from ._book import RunBook, answers_of
-from ._engine import STOP, Ask, Run, Settle, Stop, answered, drive, gate, lapsed, start
+from ._engine import (
+    STOP,
+    Ask,
+    Policy,
+    Run,
+    Settle,
+    Stop,
+    answered,
+    cancelled,
+    drive,
+    lapsed,
+    reached,
+    start,
+)
 from ._errors import ResumeError
-from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
+from ._policies import DecisionLog, Decisions, PolicyStore
+from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolEvent, ToolResult
 from ._seal import SealKey, key_set
 from ._stored import Turn, legacy_seal_v2
 from ._suspend import pending, pending_of
 from ._tool import Tool, ToolContext, normalize_tool_name
 
-__all__ = ["Clock", "ProgressHook", "ResultHook", "Toolkit", "WaitFor"]
+logger = logging.getLogger("toolnexus")
+
+__all__ = ["Clock", "EventHook", "ProgressHook", "ResultHook", "Toolkit", "WaitFor"]
 
 #: Answers a request during `run_calls`; sync (run off the event loop) or async.
 WaitFor: TypeAlias = Callable[[Request], "Answer | Awaitable[Answer]"]
@@ -35,6 +52,8 @@ WaitFor: TypeAlias = Callable[[Request], "Answer | Awaitable[Answer]"]
 ResultHook: TypeAlias = Callable[[str, ToolResult], None]
 #: `on_progress(call_id, fraction, message)`: what a tool reports through `ToolContext.progress`.
 ProgressHook: TypeAlias = Callable[[str, float, str], None]
+#: `on_event(event)`: what a running call reports (progress, a partial result), as a `ToolEvent`.
+EventHook: TypeAlias = Callable[[ToolEvent], None]
 #: The time, as an aware datetime (`Toolkit(clock=...)`; the wall clock by default).
 Clock: TypeAlias = Callable[[], datetime]
 
@@ -75,11 +94,20 @@ class Toolkit:
         on_result: ResultHook | None = None,
         on_progress: ProgressHook | None = None,
         clock: Clock | None = None,
+        policy_store: PolicyStore | None = None,
+        decision_log: DecisionLog | None = None,
+        policy_lifetime: float = 8 * 3600,
+        on_event: EventHook | None = None,
+        cancel_grace: float = 5.0,
     ) -> None:
         self._tools: dict[str, Tool] = {}
         self._on_result = on_result
         self._on_progress = on_progress
         self._clock = clock or _wall_clock
+        self._decisions = Decisions(policy_store, decision_log, policy_lifetime)
+        self._on_event = on_event
+        self._cancel_grace = cancel_grace
+        self._running: dict[str, list[_Running]] = {}  # by call id: the handler runs under way
         self._errors = 0
         keys, active = key_set(secret, secrets, active_key)
         self._book = RunBook(keys, active, lambda: int(self._clock().timestamp() * 1000))
@@ -88,8 +116,6 @@ class Toolkit:
 
     def __repr__(self) -> str:
         return f"<Toolkit {list(self._tools)!r}>"
-
-    # -- registry -----------------------------------------------------------------
 
     def register(self, tool: Tool) -> Tool:
         """Add `tool` and return it as registered.
@@ -135,6 +161,27 @@ class Toolkit:
         """The time by this toolkit's clock."""
         return self._clock()
 
+    def cancel(self, call_id: str, *, turn_id: str | None = None) -> bool:
+        """Cancel the running handler of the call `call_id` (of the turn `turn_id`, when given):
+        it gets `asyncio.CancelledError`, and the call settles as `declined: the call to <tool>
+        was cancelled` (reason `cancelled`). A handler that ignores it is abandoned after
+        `cancel_grace` seconds (a sync one always is: a thread cannot be stopped). False when no
+        such call runs here."""
+        found = [r for r in self._running.get(call_id, ()) if turn_id is None or r.turn == turn_id]
+        for running in found:
+            if not running.asked.done():
+                running.asked.set_result(None)
+        return bool(found)
+
+    def policies(self, tool: str | None = None) -> list[Policy]:
+        """The decisions kept beyond their turn (`Answer.scope`), of `tool` when given, expired
+        ones too; each approves or refuses the later calls it covers without asking."""
+        return self._decisions.store.policies(tool)
+
+    def revoke_policy(self, policy_id: str) -> bool:
+        """Revoke a policy by its id (`Policy.id`); False when there is none."""
+        return self._decisions.store.revoke(policy_id)
+
     # -- running --------------------------------------------------------------------
 
     async def execute(
@@ -165,13 +212,17 @@ class Toolkit:
         idempotency_key: str = "",
         timeout: float | None = None,
         on_progress: Callable[[float, str], None] | None = None,
+        on_partial: Callable[[ToolResult], None] | None = None,
+        session: str | None = None,
+        principal: str | None = None,
     ) -> ToolResult:
         """One run of `call`, as the loop asks a host for it: with `gate_first`, a first run
-        that suspends on the tool's approval instead when the tool needs one (the handler does
-        not run); else the handler, with `answer` to `request` on a retry. Hosts of the loop
-        that run handlers elsewhere (a Temporal activity) call this."""
+        that suspends on the tool's approval instead when the tool needs one and no policy of
+        the turn's `session` and `principal` decides it (the handler does not run); else the
+        handler, with `answer` to `request` on a retry. Hosts of the loop that run handlers
+        elsewhere (a Temporal activity) call this."""
         if gate_first:
-            asked = gate(self.get(call.name), call)
+            asked = self._decisions.gate(self.get(call.name), call, session, principal, self.now())
             if isinstance(asked, ToolResult):
                 return asked
             if asked is not None:
@@ -185,6 +236,7 @@ class Toolkit:
             call_id=call.id,
             idempotency_key=idempotency_key,
             on_progress=on_progress,
+            on_partial=on_partial,
         )
         return await self.execute(call.name, call.arguments, ctx)
 
@@ -197,49 +249,31 @@ class Toolkit:
         principal: str | None = None,
         turn_id: str | None = None,
         progress: ProgressHook | None = None,
+        session: str | None = None,
     ) -> RunResult:
-        """Run one turn's calls concurrently under the loop's rules (see `toolnexus._engine`).
+        """Run one turn's calls concurrently under the loop's rules (the table in the README's
+        "Human in the loop"; the rules themselves in `toolnexus._engine`).
 
-        A call to a tool with `needs_approval` (True, or a function of the arguments that
-        returns True) does not run: it suspends on a request of kind `approval` whose `data`
-        is `{"tool": name, "arguments": args}` (its id begins `apr-`). An `ok` answer runs the
-        handler once, as a first run (`ctx.answer` is None), with the arguments of the answer's
-        `data["arguments"]` when it has them (an object, checked against the input schema: an
-        error result naming the problem when it is not one or fails it, and the handler does
-        not run). A refusal gives the error `declined: the call to <name> was not approved`,
-        and the handler never runs. A handler that suspends after its approval is asked as
-        any other suspension.
+        With `wait_for`, each suspension is answered in call order (one question at a time) and
+        the run is `done`. Without it, the run stops when any call suspends: `pending` on the
+        first suspension in call order, with every finished result in `results`, the waiting
+        calls in `calls` and their requests in `requests` (all in call order): plain data to
+        store, and to continue with `resume`. With a key, `expires_in` (seconds) seals a time
+        after which `resume` refuses the run (`ResumeError("expired")`), and `principal` binds
+        it (`ResumeError("principal")` for another).
 
-        With `wait_for`, each suspension is answered in call order (one question at a time):
-        `ok` re-runs the call once with `ctx.answer` set, and a second suspension becomes the
-        error `unresolved: <the original request's prompt>`; a refusal, or a request whose
-        `expiresAt` has passed (before asking or by the time the answer comes), becomes the
-        error `declined/expired: <prompt>`. The run is then `done`. Every refusal and expiry
-        carries `metadata["declined"] = {"request": id, "reason": ...}` (reason `declined`,
-        `cancelled` or `expired`): host-only, so a host tells a denial from a tool failure.
-
-        Without `wait_for`, the run stops when any call suspends: the result is `pending` on
-        the first suspension in call order, with every finished result in `results` (call
-        order), the suspended calls in `calls` (call order) and their requests in `requests`
-        (the same order). Continue it with `resume`, answering the requests in any order. A
-        call whose arguments or request could not be stored settles as an error saying so, so
-        the run always can be. With a key, `expires_in` (seconds) seals a time after which
-        `resume` refuses the run (`ResumeError("expired")`), and `principal` (a user or tenant
-        id) binds it: `resume` then needs the same `principal` (`ResumeError("principal")`).
-
-        `turn_id` names the turn (a fresh random id when None): with the call ids it makes each
-        call's `ToolContext.idempotency_key`, and a pending run keeps it (`RunResult.turn`), so
-        calls of two turns that reuse an id such as `call_0` never share a key or an answer.
-        `progress(call_id, fraction, message)` hears what this turn's tools report, besides
-        the toolkit's own `on_progress`.
+        `turn_id` names the turn (random when None): with the call ids it makes each call's
+        `ToolContext.idempotency_key`, kept by a pending run (`RunResult.turn`). `progress(call_id,
+        fraction, message)` hears this turn's progress too. `session` names the host's session:
+        policies made with the scope `session:<id>` decide its turns' approvals.
         """
         calls = list(calls)
         turn = self._book.begin(calls, turn_id, expires_in, principal)
-        effects = _Effects(self, turn, progress=progress)
+        effects = _Effects(self, turn, progress=progress, session=session, principal=principal)
         outcomes = await _gather([drive(start(c), effects) for c in calls])
         if wait_for is None:
             return self._book.close(turn, outcomes)
-        effects = _Effects(self, turn, wait_for, progress)
+        effects = _Effects(self, turn, wait_for, progress, session=session, principal=principal)
         settled = await _gather([drive(outcome, effects) for outcome in outcomes])
         return RunResult("done", [_item(s) for s in settled])
 
@@ -250,43 +284,40 @@ class Toolkit:
         *,
         principal: str | None = None,
         progress: ProgressHook | None = None,
+        session: str | None = None,
     ) -> RunResult:
         """Continue a pending run with answers to any of the requests it waits on.
 
-        `answers` is one `Answer` or several, in any order; each answers the waiting call whose
-        request has its id (two calls asked under one fixed id take one answer each, in call
-        order). Each answered call goes on under the loop's rules (see `run_calls`), the
-        answered calls concurrently. Calls not answered keep waiting, without running again:
-        the run returned is `pending` on the first of them in call order, or `done`. Results
-        stay in call order throughout. (A run stored before `requests` existed takes only the
-        answer to its `pending` request, and its other waiting calls run afresh.)
+        `answers` is one `Answer` or several, in any order, taken or refused whole; each answers
+        the first waiting call, in call order, asked under its id. The answered calls go on
+        under the loop's rules, concurrently; the others keep waiting, unrun. The run returned
+        is `pending` on the first that waits, or `done`; results stay in call order.
 
-        Each answer costs the same however many calls wait, when the run given is the very
-        object this toolkit returned: it is recognised as such and continued from what the
-        toolkit kept of it, without reading it again (its lists are checked to be the very
-        lists, of the same lengths, but edits to their elements in memory are not looked for;
-        the seal guards runs that leave the process). Any other run, such as one parsed from
-        storage, is read and checked in full, once.
+        The run this toolkit returned, given back as the same object, is continued from what
+        the toolkit kept of it, at the same cost whatever it holds; any other run (parsed from
+        storage) is read and its seal checked in full, once. Raises `ResumeError` (see there),
+        running nothing, for an answer that fits no waiting call or that this toolkit took
+        before (it remembers 10,000), a seal that does not hold, a run past its sealed expiry,
+        or another `principal`. Two processes each resuming a copy of one stored run are not
+        caught here: a store hands a run out once (`toolnexus.store`).
 
-        Raises `ResumeError` (see there) without running anything when an answer does not
-        belong to the run or was already given to this toolkit, the seal does not hold, the
-        run has expired, or `principal` is not the one the run is bound to. A replay is caught
-        when it reaches the same `Toolkit` object (it remembers the last 10,000 answers, each
-        by turn, call id and request id, from the moment it takes them: an answer whose resume
-        then fails, as the tool may have run, is not taken again), or when the host passes the
-        run that resuming returned (the answered call no longer waits in it). Two processes
-        each resuming their own copy of the same stored run are not caught here: the host's
-        store must hand a pending run out once (`toolnexus.store`), and a tool with side
-        effects passes `ctx.idempotency_key` to the system it changes. `progress` is as in
-        `run_calls`.
+        An approval's `Answer.scope` may reach beyond its call: `turn` decides the run's other
+        approvals of the same tool alike; `session:<id>`, `principal` and `tool` also keep a
+        policy (`policies()`) deciding later calls unasked, for `policy_lifetime` seconds.
+        Every decision goes to the `decision_log`, with `principal` as who made it.
         """
         batch = answers_of(answers)
         if principal is not None and not isinstance(principal, str):
             raise TypeError(f"principal must be a str or None, got {type(principal).__name__}")
         opening = self._book.open(run, batch, principal)
-        effects = _Effects(self, opening.turn, progress=progress)
+        effects = _Effects(self, opening.turn, progress=progress, session=session, principal=principal)
         now = self.now()
-        steps: list[Run | Settle] = [answered(Ask(p.call, p.request), p.answer, now) for p in opening.picks]
+        steps: list[Run | Settle] = []
+        for pick in opening.picks:
+            ask = Ask(pick.call, pick.request)
+            step = answered(ask, pick.answer, now)
+            steps.append(step)
+            self._decisions.decide(ask, pick.answer, step, session, principal, now)
         steps.extend(start(call) for call in opening.restart)
         if len(steps) == 1:  # the common case: no task to start
             outcomes = [await drive(steps[0], effects)]
@@ -316,18 +347,21 @@ class Toolkit:
         opening = self._book.open_lapsed(run, now, principal)
         if opening is None:
             return run
-        return self._book.advance(opening, [lapsed(Ask(p.call, p.request), now) for p in opening.picks])
+        settled = [lapsed(Ask(p.call, p.request), now) for p in opening.picks]
+        for pick, step in zip(opening.picks, settled, strict=True):
+            self._decisions.decide(Ask(pick.call, pick.request), None, step, None, None, now)
+        return self._book.advance(opening, settled)
+
+    def _forget(self, run: RunResult, answers: list[Answer]) -> None:  # for hosts: see RunBook.forget
+        self._book.forget(run, answers)
 
     # -- for tests of runs stored by earlier versions ----------------------------------------
 
     @property
-    def _key(self) -> SealKey | None:
-        """The active key (tests seal runs as earlier versions did with it)."""
+    def _key(self) -> SealKey | None:  # the active key, to seal runs as earlier versions did
         return self._book.active
 
-    def _seal_of(self, run: RunResult) -> str:
-        """The version-2 seal `run` gets from the active key, as a run stored before version 3
-        carries it (`NotJSON` when it has a value without a JSON form)."""
+    def _seal_of(self, run: RunResult) -> str:  # the version-2 seal of `run`, as earlier versions wrote it
         assert self._book.active is not None
         return legacy_seal_v2(self._book.active, run)
 
@@ -336,37 +370,104 @@ class _Effects:
     """The toolkit's effects for the engine's steps of one turn: handlers run in process, asks
     go to `wait_for` one at a time (or leave the call waiting), and the time is the toolkit's."""
 
-    __slots__ = ("_kit", "_lock", "_progress", "_turn", "_wait_for")
+    __slots__ = ("_decisions", "_kit", "_lock", "_principal", "_progress", "_session", "_turn", "_wait_for")
 
     def __init__(
-        self, kit: Toolkit, turn: Turn, wait_for: WaitFor | None = None, progress: ProgressHook | None = None
+        self,
+        kit: Toolkit,
+        turn: Turn,
+        wait_for: WaitFor | None = None,
+        progress: ProgressHook | None = None,
+        *,
+        session: str | None = None,
+        principal: str | None = None,
     ) -> None:
         self._kit = kit
         self._turn = turn
         self._wait_for = wait_for
         self._progress = progress
+        self._session = session
+        self._principal = principal
         self._lock = asyncio.Lock() if wait_for is not None else None
+        self._decisions: list[tuple[Ask, Answer]] = []  # the turn's decisions, for `reached`
 
     async def run(self, step: Run) -> ToolResult:
-        call = step.call
-        key = self._turn.idempotency_key(call.id)
-        report = None
-        if self._progress is not None:
-            report = functools.partial(_both, self._progress, self._kit.on_progress, call.id)
-        return await self._kit.perform(
-            call,
-            answer=step.answer,
-            request=step.request,
-            gate_first=step.gate,
-            idempotency_key=key,
-            on_progress=report,
+        kit, call = self._kit, step.call
+        on_progress, on_partial = self._reports(call.id)
+        task = asyncio.ensure_future(
+            kit.perform(
+                call,
+                answer=step.answer,
+                request=step.request,
+                gate_first=step.gate,
+                idempotency_key=self._turn.idempotency_key(call.id),
+                on_progress=on_progress,
+                on_partial=on_partial,
+                session=self._session,
+                principal=self._principal,
+            )
         )
+        running = _Running(self._turn.tid, task)
+        kit._running.setdefault(call.id, []).append(running)
+        try:
+            waited: set[asyncio.Future[Any]] = {task, running.asked}
+            await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
+            if task.done():
+                return task.result()
+            task.cancel()  # the host cancelled it (`Toolkit.cancel`)
+            await asyncio.wait({task}, timeout=kit._cancel_grace)
+            if not task.done():
+                logger.warning(
+                    "the handler of %s (%s) ignored its cancellation: abandoned", call.id, call.name
+                )
+            return cancelled(call)
+        except BaseException:
+            task.cancel()
+            raise
+        finally:
+            running.asked.cancel()
+            runs = kit._running.get(call.id, [])
+            if running in runs:
+                runs.remove(running)
+            if not runs:
+                kit._running.pop(call.id, None)
+
+    def _reports(
+        self, call_id: str
+    ) -> tuple[Callable[[float, str], None] | None, Callable[[ToolResult], None] | None]:
+        """The progress and partial-result hooks of one call: the turn's `progress`, the
+        toolkit's `on_progress`, and `on_event`."""
+        kit = self._kit
+        turn_hook, kit_hook, events = self._progress, kit.on_progress, kit._on_event
+        if turn_hook is None and kit_hook is None and events is None:
+            return None, None
+
+        def progress(fraction: float, message: str) -> None:
+            if turn_hook is not None:
+                turn_hook(call_id, fraction, message)
+            if kit_hook is not None:
+                kit_hook(call_id, fraction, message)
+            if events is not None:
+                event = ToolEvent(call_id=call_id, percent=round(fraction * 100))
+                events(event.model_copy(update={"message": message}) if message else event)
+
+        def partial(result: ToolResult) -> None:
+            if events is not None:
+                events(ToolEvent(call_id=call_id, partial=result))
+
+        return progress, partial
 
     async def ask(self, step: Ask) -> Answer | Stop | None:
         if self._wait_for is None or self._lock is None:
             return STOP
         async with self._lock:  # one question at a time, in the order asked
-            return await _ask(self._wait_for, step.request)
+            earlier = reached(self._decisions, step)  # decided already, with a scope beyond once
+            return earlier if earlier is not None else await _ask(self._wait_for, step.request)
+
+    def decide(self, step: Ask, answer: Answer | None, after: Run | Settle) -> None:
+        if answer is not None:
+            self._decisions.append((step, answer))
+        self._kit._decisions.decide(step, answer, after, self._session, self._principal, self._kit.now())
 
     def now(self) -> datetime:
         return self._kit.now()
@@ -386,10 +487,15 @@ async def _ask(wait_for: WaitFor, request: Request) -> Answer:
     return answer
 
 
-def _both(turn: ProgressHook, kit: ProgressHook | None, call_id: str, fraction: float, message: str) -> None:
-    turn(call_id, fraction, message)
-    if kit is not None:
-        kit(call_id, fraction, message)
+class _Running:
+    """One handler run under way: its turn's id, its task, and the future `Toolkit.cancel` sets."""
+
+    __slots__ = ("asked", "task", "turn")
+
+    def __init__(self, turn: str, task: asyncio.Future[ToolResult]) -> None:
+        self.turn = turn
+        self.task = task
+        self.asked: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
 
 def _item(outcome: Ask | Settle) -> ToolCallResult:

@@ -142,6 +142,9 @@ class _InPlace:
     def now(self) -> datetime:
         return datetime.now(UTC)
 
+    def decide(self, step: Ask, answer: Answer | None, after: Run | Settle) -> None:
+        """The Agents SDK keeps its own record of a run: no log here."""
+
 
 def function_tool(
     tool: Tool, *, wait_for: WaitFor | None = None, timeout: float | None = None

@@ -51,7 +51,10 @@ from . import _seal
 from ._engine import parse_time
 from ._errors import ResumeError, ToolnexusError, WireError
 from ._result import Answer, Request, RunResult
-from ._toolkit import Toolkit
+from ._sqlite_log import SqliteDecisionLog, SqlitePolicies, create_tables
+from ._sqlite_tasks import SqliteTasks
+from ._sqlite_tasks import create_tables as create_task_tables
+from ._toolkit import ProgressHook, Toolkit
 
 __all__ = ["Claim", "OutcomeNotStored", "PendingRequest", "SqliteRunStore", "StoredRun"]
 
@@ -60,7 +63,7 @@ __all__ = ["Claim", "OutcomeNotStored", "PendingRequest", "SqliteRunStore", "Sto
 #: valid run at all).
 Status = Literal["pending", "claimed", "done", "refused", "quarantined"]
 
-_SCHEMA_VERSION = 2
+_SCHEMA_VERSION = 4
 _RUNS = """
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -194,6 +197,9 @@ class SqliteRunStore:
         self._timeout = timeout
         self._synchronous = synchronous
         self._local = threading.local()
+        self.policies = SqlitePolicies(self)  #: `Toolkit(policy_store=store.policies)`
+        self.log = SqliteDecisionLog(self)  #: `Toolkit(decision_log=store.log)`: hash-chained
+        self.tasks = SqliteTasks(self)  #: an MCP server's tasks: `mcp_server(toolkit, store=store)`
         if self._conn().execute("PRAGMA user_version").fetchone()[0] < _SCHEMA_VERSION:
             with self._transaction() as conn:
                 _create(conn)
@@ -278,12 +284,8 @@ class SqliteRunStore:
 
     def ids(self, status: Status | None = None) -> list[int]:
         """The ids of the stored runs (with that status, when given), oldest first."""
-        conn = self._conn()
-        if status is None:
-            rows = conn.execute("SELECT id FROM runs ORDER BY id").fetchall()
-        else:
-            rows = conn.execute("SELECT id FROM runs WHERE status = ? ORDER BY id", (status,)).fetchall()
-        return [row[0] for row in rows]
+        where, args = ("", ()) if status is None else (" WHERE status = ?", (status,))
+        return [row[0] for row in self._conn().execute(f"SELECT id FROM runs{where} ORDER BY id", args)]
 
     def pending(self) -> list[PendingRequest]:
         """Every request the pending runs wait on: oldest run first, each run's in call order
@@ -422,8 +424,11 @@ class SqliteRunStore:
         answers: Answer | Iterable[Answer],
         *,
         principal: str | None = None,
+        session: str | None = None,
+        progress: ProgressHook | None = None,
     ) -> RunResult:
-        """Claim the run, continue it with `toolkit.resume(run, answers, principal=...)`, store
+        """Claim the run, continue it with `toolkit.resume(run, answers, principal=..., session=...,
+        progress=...)`, store
         the outcome and return it. `answers` is one `Answer` or several, to any of the requests
         the run waits on.
 
@@ -435,7 +440,11 @@ class SqliteRunStore:
         """
         batch = _answers(answers)
         return await _under_lease(
-            self, toolkit, run_id, batch, lambda run: toolkit.resume(run, batch, principal=principal)
+            self,
+            toolkit,
+            run_id,
+            batch,
+            lambda run: toolkit.resume(run, batch, principal=principal, session=session, progress=progress),
         )
 
     async def expire(
@@ -495,6 +504,19 @@ async def _under_lease(
     if resumed is run:  # nothing changed (nothing had expired): the run goes back as it was
         await asyncio.to_thread(store.release, run_id)
         return run
+    try:
+        return await _store_outcome(store, run_id, resumed, batch, lease)
+    except OutcomeNotStored:
+        # Storage does not hold that the answers were taken, so this process does not either:
+        # after `release`, they may be given again here as in any other process.
+        toolkit._forget(run, batch)
+        raise
+
+
+async def _store_outcome(
+    store: SqliteRunStore, run_id: int, resumed: RunResult, batch: list[Answer], lease: str
+) -> RunResult:
+    """Write `resumed` as the outcome of the claimed run, retrying while the lease lasts."""
     try:
         row = _row(resumed)
     except (TypeError, ValueError) as exc:  # a result with no JSON form: it cannot be stored
@@ -590,10 +612,13 @@ def _expiry(request: Request) -> float | None:
 def _create(conn: sqlite3.Connection) -> None:
     """The tables of this version, made or brought up to date."""
     columns = {row[1] for row in conn.execute("PRAGMA table_info(runs)")}
+    waits = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'waiting'").fetchone()
     conn.execute(_RUNS)
     conn.execute(_WAITING)
     conn.execute(_INDEX)
-    if columns:  # a store of version 1
+    create_tables(conn)  # policies and the decision log (version 3)
+    create_task_tables(conn)  # an MCP server's tasks and spent request states (version 4)
+    if columns and waits is None:  # a store of version 1
         _migrate(conn, columns)
     conn.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
 

@@ -48,9 +48,9 @@ from temporalio.service import RPCError, RPCStatusCode
 from temporalio.worker import Worker
 
 with workflow.unsafe.imports_passed_through():
-    from ._engine import Ask, Run, Settle, drive, match, parse_time, start
+    from ._engine import Ask, Run, Settle, decided, drive, match, parse_time, reach, reached, scope_of, start
     from ._errors import RESUME_REASONS, ResumeError, WireError
-    from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
+    from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolEvent, ToolResult
     from ._stored import idempotency_key, turn_digest
     from ._tool import normalize_tool_name
     from ._toolkit import Toolkit
@@ -67,6 +67,8 @@ _ANSWERED = "answered"
 _STATE = "state"
 _REFUSED = "ResumeError"
 _TOO_LARGE = "PayloadTooLarge"
+_UNKEPT = "ScopeNotKept"
+_DECISIONS = "decisions"
 _CLOSED = "closed"
 #: Temporal's limit on one payload (its default `limit.blobSize.error`, 2 MiB): a turn's input, an
 #: answer, or a tool run's input (its call, request and answer) larger than it is refused.
@@ -76,6 +78,9 @@ _GRACE = 60.0
 #: The cap on one attempt of a tool that has no timeout (its heartbeats keep it alive until then).
 _NO_TIMEOUT_CAP = timedelta(days=1)
 _NOW = timedelta(0)
+#: The largest partial result (its event's JSON, in characters) a heartbeat carries; a larger one
+#: is not sent (the last progress event is), since Temporal refuses a large heartbeat.
+_HEARTBEAT_PARTIAL_LIMIT = 64 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,13 +171,19 @@ class _Activities:
         call = ToolCall.from_wire(job["call"])
         answer = None if job["answer"] is None else Answer.from_wire(job["answer"])
         request = None if job["request"] is None else Request.from_wire(job["request"])
-        progress: list[tuple[float, str]] = []
+        latest: list[dict[str, Any]] = []  # the last event, as wire JSON: the next heartbeat's details
         hook = self._toolkit.on_progress
 
         def report(fraction: float, message: str) -> None:
-            progress[:] = [(fraction, message)]  # sent with the next heartbeat
+            event = ToolEvent(call_id=call.id, percent=round(fraction * 100))
+            latest[:] = [(event.model_copy(update={"message": message}) if message else event).to_wire()]
             if hook is not None:  # and heard by the worker's own Toolkit(on_progress=...)
                 hook(call.id, fraction, message)
+
+        def partial(result: ToolResult) -> None:
+            event = ToolEvent(call_id=call.id, partial=result).to_wire()
+            if len(json.dumps(event)) <= _HEARTBEAT_PARTIAL_LIMIT:  # a large one would fail the heartbeat
+                latest[:] = [event]
 
         beat = activity.info().heartbeat_timeout
         interval = beat.total_seconds() / 3 if beat else 1.0
@@ -185,6 +196,7 @@ class _Activities:
                 idempotency_key=job["key"],
                 timeout=job["timeout"],
                 on_progress=report,
+                on_partial=partial,
             )
         )
         try:
@@ -192,7 +204,7 @@ class _Activities:
                 done, _ = await asyncio.wait({task}, timeout=interval)
                 if done:
                     break
-                activity.heartbeat(*progress[-1:])
+                activity.heartbeat(*latest[-1:])
         except BaseException:
             task.cancel()
             raise
@@ -256,19 +268,35 @@ class _Durable:
         return ToolResult.from_json(text)
 
     async def ask(self, step: Ask) -> Answer | None:
-        """The answer to the request, durably awaited; None when its time ran out first."""
+        """The answer to the request, durably awaited; None when its time (the request's, or the
+        turn's own expiry) ran out first. An approval that an earlier decision of the turn
+        reaches (`reached`) is answered by it at once."""
+        earlier = reached(self._turn._decided, step)
+        if earlier is not None:
+            return earlier
         waiting = _Waiting(self._positions[step.call.id], step.call, step.request)
         self._turn._waiting.append(waiting)
         self._turn._waiting.sort(key=lambda w: w.position)
+        left = _time_left(step.request)
+        if self._turn._expires is not None:  # the turn's own expiry bounds every wait
+            until_turn = max(self._turn._expires - workflow.now(), _NOW)
+            left = until_turn if left is None else min(left, until_turn)
         try:
-            await workflow.wait_condition(
-                lambda: waiting.answer is not None, timeout=_time_left(step.request)
-            )
+            await workflow.wait_condition(lambda: waiting.answer is not None, timeout=left)
         except TimeoutError:
             return None
         finally:
             self._turn._waiting.remove(waiting)
         return waiting.answer
+
+    def decide(self, step: Ask, answer: Answer | None, after: Run | Settle) -> None:
+        """Keep the decision in the workflow's state (its history holds every answer)."""
+        if answer is not None:
+            self._turn._decided.append((step, answer))
+        entry = decided(step, answer, after).to_wire()
+        entry["at"] = workflow.now().isoformat()
+        entry["by"] = self._turn._answered_by.get(step.request.id)
+        self._turn._log.append(entry)
 
     def now(self) -> datetime:
         return workflow.now()
@@ -304,6 +332,9 @@ class TurnWorkflow:
         self._expires: datetime | None = None  # the turn's own expiry (`start(expires_in=...)`)
         self._principal = ""  # the digest of the principal the turn is bound to
         self._parsed: tuple[str, list[Answer], str | None] | None = None  # the update the validator read
+        self._decided: list[tuple[Ask, Answer]] = []  # the turn's decisions, for `reached`
+        self._answered_by: dict[str, str | None] = {}  # request id -> the principal who answered
+        self._log: list[dict[str, Any]] = []  # every decision, as `decisions` lists it
 
     @workflow.run
     async def run(self, input_json: str) -> str:
@@ -375,12 +406,24 @@ class TurnWorkflow:
 
     @workflow.update(name=_ANSWER)
     async def answer(self, update_json: str) -> None:
-        """Take the answers that `check_answer` let through (one, or a list taken whole)."""
-        answers, _ = self._read(update_json)
+        """Take the answers that `check_answer` let through (one, or a list taken whole); an
+        approval decided for the turn (`Answer.scope`) decides the turn's other approvals of
+        its tool with it (`reach`)."""
+        answers, principal = self._read(update_json)
         waiting = [w for w in self._waiting if w.answer is None]
+        asks = [Ask(w.call, w.request) for w in waiting]
         for index, answer in zip(self._match(answers, waiting), answers, strict=True):
-            waiting[index].answer = answer
-            self._answered.append((waiting[index].call.id, answer.id))
+            for i, given in [(index, answer), *reach(asks, index, answer)]:
+                if waiting[i].answer is None:
+                    waiting[i].answer = given
+                    self._answered.append((waiting[i].call.id, given.id))
+                    self._answered_by[given.id] = principal
+
+    @workflow.query(name=_DECISIONS)
+    def decisions(self) -> list[dict[str, Any]]:
+        """Every decision of the turn, in order: what `_engine.Decision` records, when (`at`, by
+        the workflow's clock) and by whom (`by`: the principal given with the answer)."""
+        return list(self._log)
 
     @answer.validator
     def check_answer(self, update_json: str) -> None:
@@ -402,6 +445,15 @@ class TurnWorkflow:
             picks = self._match(answers, waiting)
         except ResumeError as exc:
             raise _refuse(exc) from None
+        for answer in answers:
+            if scope_of(answer)[0] not in ("once", "turn"):
+                raise ApplicationError(
+                    f"answer {answer.id!r} has the scope {answer.scope!r}: a decision beyond its turn "
+                    "needs a policy store the workers share, which Temporal turns do not have; answer "
+                    "with the scope 'once' or 'turn'",
+                    type=_UNKEPT,
+                    non_retryable=True,
+                )
         for index, answer in zip(picks, answers, strict=True):
             call, request = waiting[index].call, waiting[index].request
             size = sum(len(m.to_json().encode("utf-8", "surrogatepass")) for m in (call, request, answer))
@@ -653,7 +705,7 @@ class TurnClient:
             await handle.execute_update(_ANSWER, update)
         except WorkflowUpdateFailedError as exc:
             cause = exc.cause
-            if isinstance(cause, ApplicationError) and cause.type == _TOO_LARGE:
+            if isinstance(cause, ApplicationError) and cause.type in (_TOO_LARGE, _UNKEPT):
                 raise ValueError(cause.message) from None
             if isinstance(cause, ApplicationError) and cause.type == _REFUSED and cause.details:
                 reason = cause.details[0]
@@ -677,6 +729,13 @@ class TurnClient:
             raise ResumeError(
                 "not_pending", f"turn {turn_id!r} has finished, so answer {batch[0].id!r} has no use"
             ) from None
+
+    async def decisions(self, turn_id: str) -> list[dict[str, Any]]:
+        """Every decision of the turn (see `TurnWorkflow.decisions`)."""
+        found: list[dict[str, Any]] = await self._client.get_workflow_handle(turn_id).query(
+            _DECISIONS, result_type=list[dict[str, Any]]
+        )
+        return found
 
     async def result(self, turn_id: str) -> RunResult:
         """The turn's `RunResult` (`done`), once every call has settled."""

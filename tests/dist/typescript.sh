@@ -2,9 +2,11 @@
 # The npm package from outside the repository: packs generated/typescript as `npm pack` does
 # from a checkout (npm install, then the prepack script builds dist/), checks what the tarball
 # holds, installs it with the pinned typescript into a scratch npm project outside the checkout,
-# compiles an example and the README's example there under `tsc --strict` (module nodenext),
-# importing `toolnexus-contract` by name, runs them with node as ES modules, checks that a
-# misspelled key fails to compile, and that `require("toolnexus-contract")` works from CommonJS.
+# compiles an example and the README's examples there under `tsc --strict` (module nodenext),
+# importing `toolnexus-contract` by name, runs them with node as ES modules (the README's runtime
+# example runs a turn and resumes the stored run through `toolnexus-contract/runtime`, with the
+# dependencies npm installed with the tarball), checks that a misspelled key fails to compile,
+# and that `require("toolnexus-contract")` works from CommonJS.
 # Needs `make gen` first; the npm registry (or npm's cache) for typescript.
 #
 #   bash tests/dist/typescript.sh [DIST]     (DIST: also keep the tarball there)
@@ -77,7 +79,7 @@ cat >tsconfig.json <<'EOF'
     "skipLibCheck": false,
     "outDir": "out"
   },
-  "files": ["main.ts", "readme.ts", "common.cts"]
+  "files": ["main.ts", "readme.ts", "runtime.ts", "common.cts"]
 }
 EOF
 cat >main.ts <<'EOF'
@@ -124,6 +126,15 @@ process.stdout.write(m[1]);
 EOF
 sed -n 's#^ *console\.log(.*); // \(.*\)$#\1#p' readme.ts >readme.expected
 [ -s readme.expected ] || fail "the README example prints nothing to check"
+# The README's runtime example (the ```ts block of "## The runtime"): a turn, stored and resumed.
+node - node_modules/toolnexus-contract/README.md >runtime.ts <<'EOF'
+const text = require("node:fs").readFileSync(process.argv[2], "utf8");
+const m = /\n## The runtime\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(text);
+if (!m) { console.error("the README has no runtime example"); process.exit(1); }
+process.stdout.write(m[1]);
+EOF
+sed -n 's#^.*console\.log(.*); // \(.*\)$#\1#p' runtime.ts >runtime.expected
+[ "$(wc -l <runtime.expected)" -ge 3 ] || fail "the README's runtime example prints too little to check"
 cat >common.cts <<'EOF'
 // CommonJS TypeScript: `import = require` of the ES module package (require(esm), Node >= 20.19).
 import contract = require("toolnexus-contract");
@@ -138,6 +149,9 @@ node out/main.js
 node out/readme.js >readme.out || fail "the README example threw"
 diff -u readme.expected readme.out || fail "the README example printed other than its comments say"
 echo "  README example: $(wc -l <readme.out) lines, as its comments say"
+node out/runtime.js >runtime.out || fail "the README's runtime example threw"
+diff -u runtime.expected runtime.out || fail "the README's runtime example printed other than its comments say"
+echo "  README runtime example (a turn run, stored, resumed, replayed): $(wc -l <runtime.out) lines, as its comments say"
 
 echo "== require(\"toolnexus-contract\") from CommonJS"
 cat >check.cjs <<'EOF'

@@ -1,8 +1,11 @@
 // readJson / writeJson: the lossless JSON reader and writer of the generated package.
 
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { describe, it } from "node:test";
-import { JsonNumber, MAX_DEPTH, readJson, WireError, writeJson, type JsonObject } from "toolnexus-contract";
+import { pathToFileURL } from "node:url";
+import { JsonNumber, MAX_DEPTH, readJson, WireError, writeJson, type JsonObject, type JsonValue } from "toolnexus-contract";
+import { PACKAGE } from "./paths.js";
 
 const nest50 = "[".repeat(50) + "]".repeat(50);
 
@@ -267,6 +270,77 @@ describe("JsonNumber", () => {
     assert.equal(JSON.stringify({ n: new JsonNumber("1.50") }), '{"n":1.5}');
     for (const bad of ["", "01", "1.", "+1", "0x10", "NaN", " 1"]) {
       assert.throws(() => new JsonNumber(bad), WireError, bad);
+    }
+  });
+});
+
+// readJson and writeJson hand most values to JSON.parse and JSON.stringify, after a check that
+// they give what the reader and the writer would (readJsonFully and writeJsonFully, internal):
+// the same values, key order, numbers' text and errors, on texts made to hit every way out.
+describe("readJson and writeJson: the native fast paths", async () => {
+  const internal = (await import(pathToFileURL(join(PACKAGE, "dist", "json.js")).href)) as {
+    readJsonFully(text: string): JsonValue;
+    writeJsonFully(value: unknown): string;
+  };
+
+  /** A seeded generator (mulberry32), so a failure names a text that can be read again. */
+  function random(seed: number): () => number {
+    return () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  const KEYS = ['"a"', '"b"', '"c"', '"1"', '"10"', '"\\u0061"', '"__proto__"', '""', '"k\\"q"', '"é"'];
+  const NUMBERS = ["0", "-0", "1", "-7", "1.0", "1.5", "2.50", "1e5", "1E5", "1e-7", "1e400", "-1e400", "123456789012345678901", "0.1", "9007199254740993"];
+  const STRINGS = ['"x"', '"\\ud800"', '"\\udc00x"', '"\\ud83d\\ude00"', '"a\\"b"', '"\\\\"', '"é😀"', '"\\n\\t"', '"\\u0041"', '"back\\\\"'];
+
+  function text(next: () => number, depth: number): string {
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
+    const space = (): string => (next() < 0.2 ? pick([" ", "\n", "\t ", "\r\n  "]) : "");
+    const r = next();
+    if (depth > 0 && r < 0.3) {
+      const n = Math.floor(next() * 4);
+      const keys = Array.from({ length: n }, () => pick(KEYS));
+      return "{" + space() + keys.map((k) => k + space() + ":" + space() + text(next, depth - 1)).join("," + space()) + space() + "}";
+    }
+    if (depth > 0 && r < 0.45) {
+      const n = Math.floor(next() * 4);
+      return "[" + Array.from({ length: n }, () => space() + text(next, depth - 1)).join(",") + "]";
+    }
+    if (r < 0.6) {
+      return pick(NUMBERS);
+    }
+    if (r < 0.85) {
+      return pick(STRINGS);
+    }
+    return pick(["true", "false", "null", "nul", "01", "[", "}"]);
+  }
+
+  function outcome(read: () => JsonValue): string {
+    try {
+      const value = read();
+      return "ok " + internal.writeJsonFully(value) + " " + writeJson(value);
+    } catch (err) {
+      assert.ok(err instanceof WireError, String(err));
+      return "error " + err.message;
+    }
+  }
+
+  it("readJson gives what the reader gives, and writeJson what the writer writes", () => {
+    const next = random(29);
+    for (let i = 0; i < 20_000; i++) {
+      const t = text(next, 1 + Math.floor(next() * 4));
+      assert.equal(outcome(() => readJson(t)), outcome(() => internal.readJsonFully(t)), t);
+    }
+  });
+
+  it("is exact about depth", () => {
+    for (const depth of [MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1]) {
+      for (const t of ["[".repeat(depth) + "]".repeat(depth), '{"a":'.repeat(depth) + "1" + "}".repeat(depth)]) {
+        assert.equal(outcome(() => readJson(t)), outcome(() => internal.readJsonFully(t)));
+      }
     }
   });
 });

@@ -28,10 +28,11 @@ describe("generated/typescript", () => {
     assert.deepEqual(generated["engines"], { node: ">=20.19" });
   });
 
-  it("packs dist/ built by prepack, with exports for import and require(esm)", () => {
+  it("packs dist/ built by prepack, with exports for import and require(esm), the runtime apart", () => {
     assert.deepEqual(generated["files"], ["dist"]);
     assert.deepEqual(generated["exports"], {
       ".": { types: "./dist/index.d.ts", import: "./dist/index.js", default: "./dist/index.js" },
+      "./runtime": { types: "./dist/runtime.d.ts", import: "./dist/runtime.js", default: "./dist/runtime.js" },
       "./package.json": "./package.json",
     });
     assert.equal(generated["main"], "./dist/index.js");
@@ -50,6 +51,15 @@ describe("generated/typescript", () => {
       assert.ok(readme.includes(word), word);
     }
     assert.match(readFileSync(join(PACKAGE, ".npmrc"), "utf8"), /^package-lock=false$/m);
+  });
+
+  it("pins the runtime's dependencies exactly, as tests/typescript does", () => {
+    const deps = generated["dependencies"] as { [name: string]: string };
+    assert.deepEqual(Object.keys(deps).sort(), ["ajv", "canonicalize"]);
+    for (const [name, version] of Object.entries(deps)) {
+      assert.match(version, /^[0-9]+\.[0-9]+\.[0-9]+$/, name);
+      assert.equal(tests.devDependencies[name], version, name);
+    }
   });
 
   it("pins the same TypeScript as tests/typescript, exactly", () => {

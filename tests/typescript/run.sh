@@ -35,6 +35,20 @@ if [ ! -f "$pkg/package.json" ]; then
   echo "tests/typescript/run.sh: generated/typescript is missing; run \`make gen\` first" >&2
   exit 1
 fi
+# The runtime's dependencies (the package.json's "dependencies": Ajv, the JCS library), as
+# pinned here, where the support sources and the package are compiled and the package runs:
+# node_modules/ of support/typescript and generated/typescript link to this folder's packages.
+deps="$(node -p "Object.keys(require('$pkg/package.json').dependencies ?? {}).join(' ')")"
+for dir in "$support" "$pkg"; do
+  rm -rf "$dir/node_modules"
+  if [ -n "$deps" ]; then
+    mkdir -p "$dir/node_modules"
+    for dep in $deps; do
+      [ -d "node_modules/$dep" ] || { echo "tests/typescript/run.sh: $dep is not pinned in tests/typescript/package.json" >&2; exit 1; }
+      ln -sfn "$here/node_modules/$dep" "$dir/node_modules/$dep"
+    done
+  fi
+done
 # The support sources import the IDL-derived modules (./types.js, ./codec.js) from
 # generated/typescript/src (rootDirs in support/typescript/tsconfig.json).
 node_modules/.bin/tsc -p "$support/tsconfig.json"

@@ -35,8 +35,9 @@ _PART_URI = "toolnexus://parts/"
 
 def mcp_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
     """The `tools` of a `tools/list` result: `{name, description, inputSchema}`, then
-    `outputSchema` for a tool that declares one, and `annotations` (`readOnlyHint`,
-    `destructiveHint`, `openWorldHint`) for a tool with hints."""
+    `outputSchema` for a tool that declares one, and for a tool with hints its `title` and
+    `icons` (`{src, mimeType?, sizes?, theme?}`) when it has them, and `annotations`
+    (`readOnlyHint`, `destructiveHint`, `idempotentHint` when set, `openWorldHint`)."""
     out = []
     for s in specs_of(tools):
         declared: dict[str, Any] = {
@@ -46,12 +47,20 @@ def mcp_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
         }
         if s.output_schema is not None:
             declared["outputSchema"] = s.output_schema
-        if s.hints is not None:
-            declared["annotations"] = {
-                "readOnlyHint": s.hints.read_only,
-                "destructiveHint": s.hints.destructive,
-                "openWorldHint": s.hints.open_world,
+        hints = s.hints
+        if hints is not None:
+            if hints.title:
+                declared["title"] = hints.title
+            if hints.icons:
+                declared["icons"] = [icon.to_wire() for icon in hints.icons]
+            annotations: dict[str, Any] = {
+                "readOnlyHint": hints.read_only,
+                "destructiveHint": hints.destructive,
             }
+            if hints.idempotent is not None:
+                annotations["idempotentHint"] = hints.idempotent
+            annotations["openWorldHint"] = hints.open_world
+            declared["annotations"] = annotations
         out.append(declared)
     return out
 

@@ -20,7 +20,16 @@ except ImportError as exc:  # pragma: no cover - exercised by the packaging test
         "toolnexus.mcp needs the MCP SDK: install the extra, pip install 'toolnexus-contract[mcp]'"
     ) from exc
 
-from ._client import ElicitationRelay, mcp_tools_from
+from ._client import ElicitationRelay, TaskSupport, mcp_tools_from
 from ._server import mcp_server, serve, serve_async
+from ._tasks import TASKS_EXTENSION
 
-__all__ = ["ElicitationRelay", "mcp_server", "mcp_tools_from", "serve", "serve_async"]
+__all__ = [
+    "TASKS_EXTENSION",
+    "ElicitationRelay",
+    "TaskSupport",
+    "mcp_server",
+    "mcp_tools_from",
+    "serve",
+    "serve_async",
+]

@@ -13,16 +13,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import secrets
 import threading
-from typing import Any, Literal
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import Server
-from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity, authenticated_principal
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from toolnexus_wire import SCHEMA_VERSION as __version__
@@ -33,6 +36,14 @@ from toolnexus._result import Answer, Request, RunResult, ToolCall, ToolResult
 from toolnexus._suspend import pending
 from toolnexus._toolkit import Toolkit
 from toolnexus.adapters.mcp import answer_from_mcp, mcp_call_tool_result, mcp_input_required, mcp_tools
+
+from ._tasks import TASKS_EXTENSION, TaskMode, TaskParams, UpdateTaskParams, _ServedTasks
+
+if TYPE_CHECKING:
+    from toolnexus.store import SqliteRunStore
+
+#: Who is calling, for a request (`mcp_server(principal=...)`); None when unknown.
+PrincipalOf = Callable[[ServerRequestContext[Any, Any]], "str | None"]
 
 __all__ = ["mcp_server", "serve", "serve_async"]
 
@@ -109,8 +120,20 @@ class _Bridge:
     (`run_calls` with a `wait_for` that elicits).
     """
 
-    def __init__(self, toolkit: Toolkit) -> None:
+    def __init__(
+        self,
+        toolkit: Toolkit,
+        *,
+        principal: PrincipalOf,
+        store: SqliteRunStore | None = None,
+        tasks: _ServedTasks | None = None,
+        state_ttl: float = 600.0,
+    ) -> None:
         self.toolkit = toolkit
+        self.principal = principal
+        self.store = store
+        self.tasks = tasks
+        self.state_ttl = state_ttl
 
     async def list_tools(
         self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
@@ -119,11 +142,19 @@ class _Bridge:
 
     async def call_tool(
         self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult | types.InputRequiredResult:
+    ) -> types.CallToolResult | types.InputRequiredResult | dict[str, Any]:
+        principal = self.principal(ctx)
+        if params.request_state is None and self.tasks is not None and self.tasks.wanted(ctx, params.name):
+            call = ToolCall("mcp-" + secrets.token_hex(8), params.name, dict(params.arguments or {}))
+            return await self.tasks.start(call, principal)
+        if (
+            self.toolkit._key is None
+        ):  # the toolkit keeps a principal in its seal: without a key, the SDK's alone
+            principal = None
         progress = _Progress(ctx)
         try:
             if params.request_state is not None:
-                return await self._retry(ctx, params, progress)
+                return await self._retry(ctx, params, progress, principal)
             call = ToolCall("mcp-" + secrets.token_hex(8), params.name, dict(params.arguments or {}))
             modern = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
             asker = None if modern else _Elicitor(ctx)
@@ -131,7 +162,9 @@ class _Bridge:
                 asker = None
             wait_for = asker.ask if asker is not None else None
             try:
-                run = await self.toolkit.run_calls([call], wait_for, progress=progress.of_call)
+                run = await self.toolkit.run_calls(
+                    [call], wait_for, progress=progress.of_call, principal=principal
+                )
             except _Unaskable as exc:  # the client cannot be asked this: the prompt, as an error
                 return _result(pending(exc.request))
             return self._reply(run, modern)
@@ -139,10 +172,20 @@ class _Bridge:
             await progress.close()
 
     async def _retry(
-        self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams, progress: _Progress
+        self,
+        ctx: ServerRequestContext[Any, Any],
+        params: types.CallToolRequestParams,
+        progress: _Progress,
+        principal: str | None,
     ) -> types.CallToolResult | types.InputRequiredResult:
         """The client's retry of a call that returned `input_required` (the state was checked
-        and unsealed by the SDK's `RequestStateBoundary`: it is what `_reply` wrote)."""
+        and unsealed by the SDK's `RequestStateBoundary`: it is what `_reply` wrote, for this
+        principal). With a store, a state is taken once across every process that shares it."""
+        if self.store is not None:
+            digest = hashlib.sha256(str(params.request_state).encode()).hexdigest()
+            fresh = await asyncio.to_thread(self.store.tasks.spend, digest, time.time() + self.state_ttl)
+            if not fresh:
+                return _result(ToolResult.error("this requestState was already used: a retry is taken once"))
         try:
             state = json.loads(str(params.request_state))
             if not isinstance(state, dict) or state.get("v") != _STATE_VERSION:
@@ -155,7 +198,7 @@ class _Bridge:
         responses = {key: _wire(value) for key, value in (params.input_responses or {}).items()}
         try:
             answer = answer_from_mcp(run.pending, responses)
-            resumed = await self.toolkit.resume(run, answer, progress=progress.of_call)
+            resumed = await self.toolkit.resume(run, answer, progress=progress.of_call, principal=principal)
         except (WireError, ResumeError) as exc:
             return _result(ToolResult.error(str(exc)))
         return self._reply(resumed, modern=True)
@@ -244,27 +287,59 @@ def mcp_server(
     version: str | None = None,
     instructions: str | None = None,
     request_state_security: RequestStateSecurity | None = None,
+    store: SqliteRunStore | None = None,
+    tasks: TaskMode | None = "long_running",
+    task_ttl: float | None = 3600.0,
+    poll_interval: float = 1.0,
+    principal: PrincipalOf = authenticated_principal,
 ) -> Server[Any]:
     """The MCP SDK's lowlevel `Server` serving `toolkit`'s tools; run it yourself (over any of
     the SDK's transports, or in process with `mcp.Client(server)`) or through `serve`.
 
     The `requestState` of an `input_required` result is sealed by the SDK's
-    `RequestStateBoundary` (encrypted, bound to the tool, its arguments and a time to live);
-    by default under a key held by this process only (`RequestStateSecurity.ephemeral()`),
-    so a retry must reach the same process. Pass `request_state_security` with shared keys
-    for several workers. `version` is the server's (the package's, `toolnexus.__version__`,
-    when None).
+    `RequestStateBoundary` (encrypted, bound to the tool, its arguments, the principal and a
+    time to live); by default under a key held by this process only
+    (`RequestStateSecurity(keys=[random])`), so a retry must reach the same process. Pass
+    `request_state_security` with shared keys for several workers. `version` is the server's
+    (the package's, `toolnexus.__version__`, when None).
+
+    `principal(ctx)` says who calls (by default the SDK's `authenticated_principal`: the OAuth
+    client and subject of an authenticated HTTP request; None on stdio): a pending run is
+    bound to it (`Toolkit.run_calls(principal=...)`, enforced by the toolkit's seal when it has
+    a key), a `requestState` too (when `request_state_security` is not given), and a task is
+    visible to it alone.
+
+    With a `store` (a `SqliteRunStore`), a `requestState` is taken once across every process
+    sharing the file, and the server offers MCP's Tasks extension (`io.modelcontextprotocol/tasks`):
+    for a client that declares it, a call to a tool whose hints say `long_running` (every call,
+    with `tasks="always"`; none, with `tasks=None`) returns a task kept in the store, followed
+    with `tasks/get` (every `poll_interval` seconds, the client is told), answered with
+    `tasks/update` and cancelled with `tasks/cancel`. `task_ttl` (seconds; None for none) is
+    how long a task is kept and how long its run may wait (`Toolkit.run_calls(expires_in=...)`).
     """
-    bridge = _Bridge(toolkit)
+    tasks_host = None
+    if store is not None and tasks is not None:
+        tasks_host = _ServedTasks(
+            toolkit, store, mode=tasks, ttl=task_ttl, poll_interval=poll_interval, principal=principal
+        )
+    security = request_state_security or RequestStateSecurity(
+        keys=[secrets.token_bytes(32)], bind_principal=principal
+    )
+    bridge = _Bridge(toolkit, principal=principal, store=store, tasks=tasks_host, state_ttl=security.ttl)
     server: Server[Any] = Server(
         name,
         version=__version__ if version is None else version,
         instructions=instructions,
         on_list_tools=bridge.list_tools,
-        on_call_tool=bridge.call_tool,
+        # A task (`CreateTaskResult`) is a result shape the SDK's typing of `tools/call` does not name.
+        on_call_tool=cast(Any, bridge.call_tool),
     )
-    security = request_state_security or RequestStateSecurity.ephemeral()
     server.middleware.append(RequestStateBoundary(security, default_audience=name))
+    if tasks_host is not None:
+        server.add_request_handler("tasks/get", TaskParams, tasks_host.get)
+        server.add_request_handler("tasks/update", UpdateTaskParams, tasks_host.update)
+        server.add_request_handler("tasks/cancel", TaskParams, tasks_host.cancel)
+        server.extensions[TASKS_EXTENSION] = {}
     return server
 
 
@@ -275,20 +350,12 @@ async def serve_async(
     host: str = "127.0.0.1",
     port: int = 8000,
     path: str = "/mcp",
-    name: str = "toolnexus",
-    version: str | None = None,
-    instructions: str | None = None,
-    request_state_security: RequestStateSecurity | None = None,
+    **options: Any,
 ) -> None:
     """Serve `toolkit` over stdio, or over streamable HTTP at `http://host:port/path`,
-    until the client closes stdin (stdio) or the process is stopped (HTTP)."""
-    server = mcp_server(
-        toolkit,
-        name=name,
-        version=version,
-        instructions=instructions,
-        request_state_security=request_state_security,
-    )
+    until the client closes stdin (stdio) or the process is stopped (HTTP). `options` are
+    `mcp_server`'s."""
+    server = mcp_server(toolkit, **options)
     if transport == "stdio":
         from mcp.server.stdio import stdio_server
 
@@ -311,22 +378,9 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
     path: str = "/mcp",
-    name: str = "toolnexus",
-    version: str | None = None,
-    instructions: str | None = None,
-    request_state_security: RequestStateSecurity | None = None,
+    **options: Any,
 ) -> None:
-    """`serve_async` in a new event loop: the one call a server script makes."""
-    asyncio.run(
-        serve_async(
-            toolkit,
-            transport,
-            host=host,
-            port=port,
-            path=path,
-            name=name,
-            version=version,
-            instructions=instructions,
-            request_state_security=request_state_security,
-        )
-    )
+    """`serve_async` in a new event loop: the one call a server script makes (`options` are
+    `mcp_server`'s: `name`, `version`, `instructions`, `request_state_security`, `store`,
+    `tasks`, `task_ttl`, `poll_interval`, `principal`)."""
+    asyncio.run(serve_async(toolkit, transport, host=host, port=port, path=path, **options))

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 # Source: support/python/toolnexus_wire/_base.py (hand-written, copied verbatim).
 # codegen: copy
@@ -97,15 +97,6 @@ def _encoder(cls: type[Any]) -> Encoder:
 MAX_DEPTH = 100
 
 
-def _too_deep(doc: Any, limit: int) -> bool:
-    """True when `doc` (parsed JSON) nests more than `limit` arrays and objects."""
-    try:
-        _refuse_odd_trees(doc, limit)
-    except ValueError:
-        return True
-    return False
-
-
 _JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 # `_JSON.encode` reaches the C encoder through Python-level set-up that costs more than
 # encoding a small result; calling the C encoder directly, with the same arguments (and a
@@ -198,6 +189,10 @@ def given(**fields: Any) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if v is not None}
 
 
+#: The signature of each wire type's generated constructor (see `__pydantic_init_subclass__`).
+_SIGNATURES: dict[type[Any], inspect.Signature] = {}
+
+
 class WireModel(BaseModel):
     """A wire type: snake_case attributes over the wire's camelCase keys.
 
@@ -215,6 +210,9 @@ class WireModel(BaseModel):
         validate_by_alias=True,
         serialize_by_alias=True,
         validate_assignment=True,  # `result.output = 5` is refused, as the constructor refuses it
+        # Each type's validator is built on its first use, not at import: the fast paths of
+        # `from_json` and `to_json` need none, and `import toolnexus` stays cheap.
+        defer_build=True,
     )
 
     @classmethod
@@ -222,7 +220,17 @@ class WireModel(BaseModel):
         super().__pydantic_init_subclass__(**kwargs)
         if "__init__" in vars(cls):  # help() and inspect show the constructor, not the aliases
             sig = inspect.signature(cls.__init__)
-            setattr(cls, "__signature__", sig.replace(parameters=list(sig.parameters.values())[1:]))  # noqa: B010
+            _SIGNATURES[cls] = sig.replace(parameters=list(sig.parameters.values())[1:])
+            setattr(cls, "__signature__", _SIGNATURES[cls])  # noqa: B010
+
+    @classmethod
+    def model_rebuild(cls, *args: Any, **kwargs: Any) -> bool | None:
+        """pydantic's, then the constructor's signature set again: the validator is built on
+        first use (`defer_build`), and building it sets pydantic's own signature."""
+        built = super().model_rebuild(*args, **kwargs)
+        if cls in _SIGNATURES:
+            setattr(cls, "__signature__", _SIGNATURES[cls])  # noqa: B010
+        return built
 
     def to_wire(self) -> dict[str, Any]:
         """The wire form as plain JSON values; it shares `metadata` and unknown values with this object."""
@@ -282,6 +290,24 @@ class WireModel(BaseModel):
                     return orjson.dumps(wire).decode()
                 except orjson.JSONEncodeError:  # a lone surrogate in a string: `json` writes it
                     pass
+        return self._reference_json()
+
+    def to_json_bytes(self) -> bytes:
+        """The wire form as compact JSON, UTF-8 encoded: `to_json().encode()` without making the
+        `str` first (for a large part, one copy of it fewer). Raises as `to_json` does, and
+        `UnicodeEncodeError` for a string holding a lone surrogate, which UTF-8 cannot encode."""
+        encode = _speed.json_encoder_for(type(self))
+        if encode is not None:
+            wire = encode(self)
+            if wire is not None:
+                try:
+                    return orjson.dumps(wire)
+                except orjson.JSONEncodeError:
+                    pass
+        return self._reference_json().encode()
+
+    def _reference_json(self) -> str:
+        """`to_json` by the `json` module: every value it writes, in the words of its errors."""
         try:  # MAX_DEPTH: the limit every language keeps (docs/limits.md)
             return dumps(self.to_wire(), max_depth=MAX_DEPTH)
         except ValueError as exc:
@@ -309,8 +335,19 @@ class WireModel(BaseModel):
         the range of a double, nesting deeper than `MAX_DEPTH`, or an object that repeats a key
         is refused at `$`.
         """
+        source, taken = data, None  # long strings taken out of a large text (`_speed.splice`)
+        if _speed.ENABLED and isinstance(data, (bytes, bytearray)) and len(data) >= _speed.SPLICE_FROM:
+            spliced = _speed.splice(data)
+            if spliced is not None:
+                data, taken = spliced
         try:
-            doc = orjson.loads(data)
+            try:
+                doc = orjson.loads(data)
+            except orjson.JSONDecodeError:
+                if taken is None:
+                    raise
+                orjson.loads(source)  # raises: the message names the place in the text as given
+                raise
         except orjson.JSONDecodeError as exc:
             # orjson stops at 1,024 levels: past MAX_DEPTH either way, and said alike.
             why = (
@@ -321,30 +358,49 @@ class WireModel(BaseModel):
             raise WireError(cls.__name__, [("$", why)]) from None
         except TypeError:
             raise WireError(cls.__name__, [("$", f"expected JSON text, got {type(data).__name__}")]) from None
-        # Written as orjson writes it: no key repeated, and each float as its text says.
-        as_written = None if len(data) >= _keys.COUNT_FROM else _speed.floats_as_written(data, doc)
-        try:
-            repeated = _keys.repeated_key(data, doc, as_written)
-        except RecursionError:  # a repeat may hide it from orjson's parse: read as written
-            raise WireError(cls.__name__, [("$", f"nested more than {MAX_DEPTH} levels")]) from None
-        if repeated is not None:
-            key = json.dumps(repeated, ensure_ascii=False)
-            raise WireError(cls.__name__, [("$", f"an object repeats the key {key}")])
         decode = _speed.decoder_for(cls)
-        if decode is not None and not _number.may_hold_minus_zero(data):
-            obj = decode(doc)  # the fast path; it leaves anything unusual (a float) to the validator
-            if obj is None and (
-                as_written if as_written is not None else _speed.floats_as_written(data, doc)
-            ):
-                obj = _speed.decode_with_floats(decode, doc)  # floats as Python writes them
-            if obj is not None:
-                return obj  # type: ignore[no-any-return]
-        if _too_deep(doc, MAX_DEPTH):
+        shape = None  # `_speed.nesting(doc)`, once it is needed
+        if len(data) < _keys.COUNT_FROM and _speed.floats_as_written(data, doc):
+            # Straight: a text exactly as orjson writes its parse repeats no key and holds no
+            # `-0`, and its floats are as written; one decode answers, or the validator does.
+            if taken is not None:
+                doc = _speed.restore(doc, taken)
+            if decode is not None:
+                obj = decode(doc, True)
+                if obj is not None:
+                    return obj  # type: ignore[no-any-return]
+        else:
+            shape = _speed.nesting(doc)
+            try:
+                large = len(data) >= _keys.COUNT_FROM
+                repeated = _keys.repeated_key(data, doc, None if large else False, shape[1])
+            except RecursionError:  # a repeat may hide it from orjson's parse: read as written
+                raise WireError(cls.__name__, [("$", f"nested more than {MAX_DEPTH} levels")]) from None
+            if repeated is not None:
+                key = json.dumps(repeated, ensure_ascii=False)
+                raise WireError(cls.__name__, [("$", f"an object repeats the key {key}")])
+            # A large text with floats may be as orjson writes it all the same (asked before the
+            # long strings go back: `floats_as_written` writes the document again).
+            written = large and shape[2] and _speed.floats_as_written(data, doc)
+            if taken is not None:
+                doc = _speed.restore(doc, taken)
+            if decode is not None and not _number.may_hold_minus_zero(data):
+                # A document with no float that nests within FREE_DEPTH below its own object
+                # (`nesting` walked it all) leaves the decoder nothing to walk.
+                plain = not shape[2] and shape[0] <= _speed.FREE_DEPTH + 1
+                obj = decode(doc, None if plain else False)  # it leaves a float to the validator
+                if obj is None and written:
+                    obj = decode(doc, True)  # floats as Python writes them
+                if obj is not None:
+                    return obj  # type: ignore[no-any-return]
+        if (shape or _speed.nesting(doc))[0] > MAX_DEPTH:
             raise WireError(cls.__name__, [("$", f"nested more than {MAX_DEPTH} levels")])
         try:  # valid JSON (orjson said so), read again keeping numbers' text
             doc = _number.loads(data)
         except RecursionError:  # called with little of the stack left
             raise WireError(cls.__name__, [("$", f"nested more than {MAX_DEPTH} levels")]) from None
+        if taken is not None:
+            doc = _speed.restore(doc, taken)
         try:
             return cls.model_validate(doc, by_alias=True, by_name=False)
         except ValidationError as exc:

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 """Per-type bases of the generated models: the type's hand-written helpers, when it has any
@@ -21,11 +21,13 @@ __all__ = [
     "RequestBase",
     "AnswerBase",
     "ToolResultBase",
+    "ToolIconBase",
     "ToolHintsBase",
     "ToolSpecBase",
     "ToolCallBase",
     "ToolCallResultBase",
     "RunResultBase",
+    "ToolEventBase",
 ]
 
 
@@ -55,15 +57,19 @@ class RequestBase(WireModel):
 
 
 class AnswerBase(WireModel):
-    _no_null = field_validator("data", "reason", mode="before", check_fields=False)(_refuse_null)
+    _no_null = field_validator("data", "reason", "message", "scope", mode="before", check_fields=False)(_refuse_null)
 
 
 class ToolResultBase(ToolResultHelpers):
     _no_null = field_validator("structured_content", "metadata", mode="before", check_fields=False)(_refuse_null)
 
 
+class ToolIconBase(WireModel):
+    _no_null = field_validator("mime_type", "theme", mode="before", check_fields=False)(_refuse_null)
+
+
 class ToolHintsBase(WireModel):
-    pass
+    _no_null = field_validator("idempotent", "title", "long_running", mode="before", check_fields=False)(_refuse_null)
 
 
 class ToolSpecBase(WireModel):
@@ -80,3 +86,7 @@ class ToolCallResultBase(WireModel):
 
 class RunResultBase(WireModel):
     _no_null = field_validator("pending", "seal", mode="before", check_fields=False)(_refuse_null)
+
+
+class ToolEventBase(WireModel):
+    _no_null = field_validator("percent", "message", "partial", mode="before", check_fields=False)(_refuse_null)

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """The fast paths of `to_json` and `from_json`, written out field by field from the IDL.
 
@@ -17,7 +17,11 @@ from ._speed import INT_MIN as _INT_MIN
 from ._speed import MISS as _MISS
 from ._speed import check_for, install
 from ._speed import float_ok as _float_ok
-from ._speed import new_model as _new_model
+from ._speed import new as _new
+from ._speed import set_dict as _set_dict
+from ._speed import set_extra as _set_extra
+from ._speed import set_fields_set as _set_fields_set
+from ._speed import set_private as _set_private
 from ._speed import plain as _plain
 from ._speed import plain_float as _plain_float
 from ._speed import sound as _sound
@@ -25,11 +29,14 @@ from ._speed import sound as _sound
 __all__: list[str] = []
 
 _PATTERN_0 = check_for("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$")
-_PATTERN_1 = check_for("^[A-Za-z0-9_-]+$")
+_PATTERN_1 = check_for("^(once|turn|tool|principal|session:\\S.*)$")
+_PATTERN_2 = check_for("^[A-Za-z0-9_-]+$")
 
 
-def _decode_ContentPart(d: Any) -> Any:
-    """A `ContentPart` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_ContentPart(d: Any, floats: bool | None) -> Any:
+    """A `ContentPart` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -96,19 +103,26 @@ def _decode_ContentPart(d: Any) -> Any:
     values = {"kind": kind, "text": text, "mime_type": mime_type, "data": data, "url": url, "name": name}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ContentPart}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.ContentPart, values, fields_set, extra)
+    obj = _new(models.ContentPart)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_ContentPart = frozenset({"type", "text", "mimeType", "data", "url", "name"})
 
 
-def _decode_Request(d: Any) -> Any:
-    """A `Request` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_Request(d: Any, floats: bool | None) -> Any:
+    """A `Request` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -145,7 +159,7 @@ def _decode_Request(d: Any) -> Any:
     if v is _MISS:
         data: Any = None
     else:
-        if type(v) is not dict or not _sound(v, _FREE_DEPTH):
+        if type(v) is not dict or not _sound(v, _FREE_DEPTH, floats):
             return None
         data = v
         fields_set.add("data")
@@ -160,19 +174,26 @@ def _decode_Request(d: Any) -> Any:
     values = {"id": id, "kind": kind, "prompt": prompt, "url": url, "data": data, "expires_at": expires_at}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_Request}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.Request, values, fields_set, extra)
+    obj = _new(models.Request)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_Request = frozenset({"id", "kind", "prompt", "url", "data", "expiresAt"})
 
 
-def _decode_Answer(d: Any) -> Any:
-    """A `Answer` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_Answer(d: Any, floats: bool | None) -> Any:
+    """A `Answer` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -194,7 +215,7 @@ def _decode_Answer(d: Any) -> Any:
     if v is _MISS:
         data: Any = None
     else:
-        if type(v) is not dict or not _sound(v, _FREE_DEPTH):
+        if type(v) is not dict or not _sound(v, _FREE_DEPTH, floats):
             return None
         data = v
         fields_set.add("data")
@@ -210,22 +231,45 @@ def _decode_Answer(d: Any) -> Any:
             return None
         reason = v
         fields_set.add("reason")
-    values = {"id": id, "ok": ok, "data": data, "reason": reason}
+    v = d.get("message", _MISS)
+    if v is _MISS:
+        message: Any = None
+    else:
+        if type(v) is not str or len(v) < 1:
+            return None
+        message = v
+        fields_set.add("message")
+    v = d.get("scope", _MISS)
+    if v is _MISS:
+        scope: Any = None
+    else:
+        if type(v) is not str or not _PATTERN_1(v):
+            return None
+        scope = v
+        fields_set.add("scope")
+    values = {"id": id, "ok": ok, "data": data, "reason": reason, "message": message, "scope": scope}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_Answer}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.Answer, values, fields_set, extra)
+    obj = _new(models.Answer)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
-_KNOWN_Answer = frozenset({"id", "ok", "data", "reason"})
+_KNOWN_Answer = frozenset({"id", "ok", "data", "reason", "message", "scope"})
 
 
-def _decode_ToolResult(d: Any) -> Any:
-    """A `ToolResult` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_ToolResult(d: Any, floats: bool | None) -> Any:
+    """A `ToolResult` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -252,7 +296,7 @@ def _decode_ToolResult(d: Any) -> Any:
             return None
         parts_a0: list[Any] = []
         for parts_i0 in v:
-            parts_x0 = _decode_ContentPart(parts_i0)
+            parts_x0 = _decode_ContentPart(parts_i0, floats)
             if parts_x0 is None:
                 return None
             parts_a0.append(parts_x0)
@@ -264,8 +308,8 @@ def _decode_ToolResult(d: Any) -> Any:
     else:
         if (
             v is None
-            or (type(v) is float and not _float_ok(v))
-            or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH))
+            or (type(v) is float and not (floats and _float_ok(v)))
+            or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH, floats))
         ):
             return None
         structured_content = v
@@ -274,7 +318,7 @@ def _decode_ToolResult(d: Any) -> Any:
     if v is _MISS:
         metadata: Any = None
     else:
-        if type(v) is not dict or not _sound(v, _FREE_DEPTH):
+        if type(v) is not dict or not _sound(v, _FREE_DEPTH, floats):
             return None
         metadata = v
         fields_set.add("metadata")
@@ -287,19 +331,89 @@ def _decode_ToolResult(d: Any) -> Any:
     }
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ToolResult}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.ToolResult, values, fields_set, extra)
+    obj = _new(models.ToolResult)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_ToolResult = frozenset({"output", "isError", "parts", "structuredContent", "metadata"})
 
 
-def _decode_ToolHints(d: Any) -> Any:
-    """A `ToolHints` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_ToolIcon(d: Any, floats: bool | None) -> Any:
+    """A `ToolIcon` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
+    if type(d) is not dict:
+        return None
+    fields_set: set[str] = set()
+    v = d.get("src", _MISS)
+    if v is _MISS:
+        return None
+    if type(v) is not str or len(v) < 1:
+        return None
+    src = v
+    fields_set.add("src")
+    v = d.get("mimeType", _MISS)
+    if v is _MISS:
+        mime_type: Any = None
+    else:
+        if type(v) is not str:
+            return None
+        mime_type = v
+        fields_set.add("mime_type")
+    v = d.get("sizes", _MISS)
+    if v is _MISS:
+        sizes: Any = []
+    else:
+        if type(v) is not list:
+            return None
+        for sizes_i0 in v:
+            if type(sizes_i0) is not str:
+                return None
+        sizes = v
+        fields_set.add("sizes")
+    v = d.get("theme", _MISS)
+    if v is _MISS:
+        theme: Any = None
+    else:
+        if type(v) is not str or v not in (
+            "light",
+            "dark",
+        ):
+            return None
+        theme = v
+        fields_set.add("theme")
+    values = {"src": src, "mime_type": mime_type, "sizes": sizes, "theme": theme}
+    if len(d) > len(fields_set):
+        extra = {k: v for k, v in d.items() if k not in _KNOWN_ToolIcon}
+        if not _sound(extra, _FREE_DEPTH, floats):
+            return None
+        fields_set.update(extra)  # pydantic counts unknown keys as set fields too
+    else:
+        extra = {}
+    obj = _new(models.ToolIcon)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
+
+
+_KNOWN_ToolIcon = frozenset({"src", "mimeType", "sizes", "theme"})
+
+
+def _decode_ToolHints(d: Any, floats: bool | None) -> Any:
+    """A `ToolHints` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -324,29 +438,84 @@ def _decode_ToolHints(d: Any) -> Any:
         return None
     open_world = v
     fields_set.add("open_world")
-    values = {"read_only": read_only, "destructive": destructive, "open_world": open_world}
+    v = d.get("idempotent", _MISS)
+    if v is _MISS:
+        idempotent: Any = None
+    else:
+        if type(v) is not bool:
+            return None
+        idempotent = v
+        fields_set.add("idempotent")
+    v = d.get("title", _MISS)
+    if v is _MISS:
+        title: Any = None
+    else:
+        if type(v) is not str:
+            return None
+        title = v
+        fields_set.add("title")
+    v = d.get("longRunning", _MISS)
+    if v is _MISS:
+        long_running: Any = None
+    else:
+        if type(v) is not bool:
+            return None
+        long_running = v
+        fields_set.add("long_running")
+    v = d.get("icons", _MISS)
+    if v is _MISS:
+        icons: Any = []
+    else:
+        if type(v) is not list:
+            return None
+        icons_a0: list[Any] = []
+        for icons_i0 in v:
+            icons_x0 = _decode_ToolIcon(icons_i0, floats)
+            if icons_x0 is None:
+                return None
+            icons_a0.append(icons_x0)
+        icons = icons_a0
+        fields_set.add("icons")
+    values = {
+        "read_only": read_only,
+        "destructive": destructive,
+        "open_world": open_world,
+        "idempotent": idempotent,
+        "title": title,
+        "long_running": long_running,
+        "icons": icons,
+    }
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ToolHints}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.ToolHints, values, fields_set, extra)
+    obj = _new(models.ToolHints)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
-_KNOWN_ToolHints = frozenset({"readOnly", "destructive", "openWorld"})
+_KNOWN_ToolHints = frozenset(
+    {"readOnly", "destructive", "openWorld", "idempotent", "title", "longRunning", "icons"}
+)
 
 
-def _decode_ToolSpec(d: Any) -> Any:
-    """A `ToolSpec` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_ToolSpec(d: Any, floats: bool | None) -> Any:
+    """A `ToolSpec` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
     v = d.get("name", _MISS)
     if v is _MISS:
         return None
-    if type(v) is not str or not _PATTERN_1(v):
+    if type(v) is not str or not _PATTERN_2(v):
         return None
     name = v
     fields_set.add("name")
@@ -360,7 +529,7 @@ def _decode_ToolSpec(d: Any) -> Any:
     v = d.get("inputSchema", _MISS)
     if v is _MISS:
         return None
-    if type(v) is not dict or not _sound(v, _FREE_DEPTH):
+    if type(v) is not dict or not _sound(v, _FREE_DEPTH, floats):
         return None
     input_schema = v
     fields_set.add("input_schema")
@@ -376,7 +545,7 @@ def _decode_ToolSpec(d: Any) -> Any:
     if v is _MISS:
         hints: Any = None
     else:
-        hints = _decode_ToolHints(v)
+        hints = _decode_ToolHints(v, floats)
         if hints is None:
             return None
         fields_set.add("hints")
@@ -384,7 +553,7 @@ def _decode_ToolSpec(d: Any) -> Any:
     if v is _MISS:
         output_schema: Any = None
     else:
-        if type(v) is not dict or not _sound(v, _FREE_DEPTH):
+        if type(v) is not dict or not _sound(v, _FREE_DEPTH, floats):
             return None
         output_schema = v
         fields_set.add("output_schema")
@@ -398,19 +567,26 @@ def _decode_ToolSpec(d: Any) -> Any:
     }
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ToolSpec}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.ToolSpec, values, fields_set, extra)
+    obj = _new(models.ToolSpec)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_ToolSpec = frozenset({"name", "description", "inputSchema", "source", "hints", "outputSchema"})
 
 
-def _decode_ToolCall(d: Any) -> Any:
-    """A `ToolCall` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_ToolCall(d: Any, floats: bool | None) -> Any:
+    """A `ToolCall` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -431,26 +607,33 @@ def _decode_ToolCall(d: Any) -> Any:
     v = d.get("arguments", _MISS)
     if v is _MISS:
         return None
-    if type(v) is not dict or not _sound(v, _FREE_DEPTH):
+    if type(v) is not dict or not _sound(v, _FREE_DEPTH, floats):
         return None
     arguments = v
     fields_set.add("arguments")
     values = {"id": id, "name": name, "arguments": arguments}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ToolCall}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.ToolCall, values, fields_set, extra)
+    obj = _new(models.ToolCall)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_ToolCall = frozenset({"id", "name", "arguments"})
 
 
-def _decode_ToolCallResult(d: Any) -> Any:
-    """A `ToolCallResult` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_ToolCallResult(d: Any, floats: bool | None) -> Any:
+    """A `ToolCallResult` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -471,26 +654,33 @@ def _decode_ToolCallResult(d: Any) -> Any:
     v = d.get("result", _MISS)
     if v is _MISS:
         return None
-    result = _decode_ToolResult(v)
+    result = _decode_ToolResult(v, floats)
     if result is None:
         return None
     fields_set.add("result")
     values = {"id": id, "name": name, "result": result}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ToolCallResult}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.ToolCallResult, values, fields_set, extra)
+    obj = _new(models.ToolCallResult)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_ToolCallResult = frozenset({"id", "name", "result"})
 
 
-def _decode_RunResult(d: Any) -> Any:
-    """A `RunResult` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_RunResult(d: Any, floats: bool | None) -> Any:
+    """A `RunResult` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -511,7 +701,7 @@ def _decode_RunResult(d: Any) -> Any:
         return None
     results_a0: list[Any] = []
     for results_i0 in v:
-        results_x0 = _decode_ToolCallResult(results_i0)
+        results_x0 = _decode_ToolCallResult(results_i0, floats)
         if results_x0 is None:
             return None
         results_a0.append(results_x0)
@@ -521,7 +711,7 @@ def _decode_RunResult(d: Any) -> Any:
     if v is _MISS:
         pending: Any = None
     else:
-        pending = _decode_Request(v)
+        pending = _decode_Request(v, floats)
         if pending is None:
             return None
         fields_set.add("pending")
@@ -533,7 +723,7 @@ def _decode_RunResult(d: Any) -> Any:
             return None
         calls_a0: list[Any] = []
         for calls_i0 in v:
-            calls_x0 = _decode_ToolCall(calls_i0)
+            calls_x0 = _decode_ToolCall(calls_i0, floats)
             if calls_x0 is None:
                 return None
             calls_a0.append(calls_x0)
@@ -547,7 +737,7 @@ def _decode_RunResult(d: Any) -> Any:
             return None
         requests_a0: list[Any] = []
         for requests_i0 in v:
-            requests_x0 = _decode_Request(requests_i0)
+            requests_x0 = _decode_Request(requests_i0, floats)
             if requests_x0 is None:
                 return None
             requests_a0.append(requests_x0)
@@ -592,15 +782,77 @@ def _decode_RunResult(d: Any) -> Any:
     }
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_RunResult}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.RunResult, values, fields_set, extra)
+    obj = _new(models.RunResult)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_RunResult = frozenset({"status", "results", "pending", "calls", "requests", "order", "turn", "seal"})
+
+
+def _decode_ToolEvent(d: Any, floats: bool | None) -> Any:
+    """A `ToolEvent` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
+    if type(d) is not dict:
+        return None
+    fields_set: set[str] = set()
+    v = d.get("callId", _MISS)
+    if v is _MISS:
+        return None
+    if type(v) is not str:
+        return None
+    call_id = v
+    fields_set.add("call_id")
+    v = d.get("percent", _MISS)
+    if v is _MISS:
+        percent: Any = None
+    else:
+        if type(v) is not int:
+            return None
+        percent = v
+        fields_set.add("percent")
+    v = d.get("message", _MISS)
+    if v is _MISS:
+        message: Any = None
+    else:
+        if type(v) is not str:
+            return None
+        message = v
+        fields_set.add("message")
+    v = d.get("partial", _MISS)
+    if v is _MISS:
+        partial: Any = None
+    else:
+        partial = _decode_ToolResult(v, floats)
+        if partial is None:
+            return None
+        fields_set.add("partial")
+    values = {"call_id": call_id, "percent": percent, "message": message, "partial": partial}
+    if len(d) > len(fields_set):
+        extra = {k: v for k, v in d.items() if k not in _KNOWN_ToolEvent}
+        if not _sound(extra, _FREE_DEPTH, floats):
+            return None
+        fields_set.update(extra)  # pydantic counts unknown keys as set fields too
+    else:
+        extra = {}
+    obj = _new(models.ToolEvent)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
+
+
+_KNOWN_ToolEvent = frozenset({"callId", "percent", "message", "partial"})
 
 
 def _json_ContentPart(m: Any) -> dict[str, Any] | None:
@@ -705,6 +957,16 @@ def _json_Answer(m: Any) -> dict[str, Any] | None:
         if type(reason_v) is not str:
             return None
         out["reason"] = reason_v
+    if m.message is not None:
+        message_v = m.message
+        if type(message_v) is not str:
+            return None
+        out["message"] = message_v
+    if m.scope is not None:
+        scope_v = m.scope
+        if type(scope_v) is not str:
+            return None
+        out["scope"] = scope_v
     extra = m.__pydantic_extra__
     if extra:
         if not _plain(extra, _FREE_DEPTH):
@@ -752,6 +1014,38 @@ def _json_ToolResult(m: Any) -> dict[str, Any] | None:
     return out
 
 
+def _json_ToolIcon(m: Any) -> dict[str, Any] | None:
+    """The wire form of `m`, as `_serde` writes it, or None when orjson would not write it
+    byte for byte as `json` does."""
+    out: dict[str, Any] = {}
+    src_v = m.src
+    if type(src_v) is not str:
+        return None
+    out["src"] = src_v
+    if m.mime_type is not None:
+        mime_type_v = m.mime_type
+        if type(mime_type_v) is not str:
+            return None
+        out["mimeType"] = mime_type_v
+    if m.sizes:
+        sizes_v = list(m.sizes)
+        for sizes_v_i0 in sizes_v:
+            if type(sizes_v_i0) is not str:
+                return None
+        out["sizes"] = sizes_v
+    if m.theme is not None:
+        theme_v = m.theme
+        if type(theme_v) is not str:
+            return None
+        out["theme"] = theme_v
+    extra = m.__pydantic_extra__
+    if extra:
+        if not _plain(extra, _FREE_DEPTH):
+            return None
+        out.update(extra)
+    return out
+
+
 def _json_ToolHints(m: Any) -> dict[str, Any] | None:
     """The wire form of `m`, as `_serde` writes it, or None when orjson would not write it
     byte for byte as `json` does."""
@@ -768,6 +1062,30 @@ def _json_ToolHints(m: Any) -> dict[str, Any] | None:
     if type(open_world_v) is not bool:
         return None
     out["openWorld"] = open_world_v
+    if m.idempotent is not None:
+        idempotent_v = m.idempotent
+        if type(idempotent_v) is not bool:
+            return None
+        out["idempotent"] = idempotent_v
+    if m.title is not None:
+        title_v = m.title
+        if type(title_v) is not str:
+            return None
+        out["title"] = title_v
+    if m.long_running is not None:
+        long_running_v = m.long_running
+        if type(long_running_v) is not bool:
+            return None
+        out["longRunning"] = long_running_v
+    if m.icons:
+        icons_v_a0: list[Any] = []
+        for icons_v_i0 in m.icons:
+            icons_v_x0 = _json_ToolIcon(icons_v_i0)
+            if icons_v_x0 is None:
+                return None
+            icons_v_a0.append(icons_v_x0)
+        icons_v = icons_v_a0
+        out["icons"] = icons_v
     extra = m.__pydantic_extra__
     if extra:
         if not _plain(extra, _FREE_DEPTH):
@@ -926,27 +1244,62 @@ def _json_RunResult(m: Any) -> dict[str, Any] | None:
     return out
 
 
+def _json_ToolEvent(m: Any) -> dict[str, Any] | None:
+    """The wire form of `m`, as `_serde` writes it, or None when orjson would not write it
+    byte for byte as `json` does."""
+    out: dict[str, Any] = {}
+    call_id_v = m.call_id
+    if type(call_id_v) is not str:
+        return None
+    out["callId"] = call_id_v
+    if m.percent is not None:
+        percent_v = m.percent
+        if type(percent_v) is not int or not _INT_MIN <= percent_v <= _INT_MAX:
+            return None
+        out["percent"] = percent_v
+    if m.message is not None:
+        message_v = m.message
+        if type(message_v) is not str:
+            return None
+        out["message"] = message_v
+    if m.partial is not None:
+        partial_v = _json_ToolResult(m.partial)
+        if partial_v is None:
+            return None
+        out["partial"] = partial_v
+    extra = m.__pydantic_extra__
+    if extra:
+        if not _plain(extra, _FREE_DEPTH):
+            return None
+        out.update(extra)
+    return out
+
+
 install(
     {
         models.ContentPart: _decode_ContentPart,
         models.Request: _decode_Request,
         models.Answer: _decode_Answer,
         models.ToolResult: _decode_ToolResult,
+        models.ToolIcon: _decode_ToolIcon,
         models.ToolHints: _decode_ToolHints,
         models.ToolSpec: _decode_ToolSpec,
         models.ToolCall: _decode_ToolCall,
         models.ToolCallResult: _decode_ToolCallResult,
         models.RunResult: _decode_RunResult,
+        models.ToolEvent: _decode_ToolEvent,
     },
     {
         models.ContentPart: _json_ContentPart,
         models.Request: _json_Request,
         models.Answer: _json_Answer,
         models.ToolResult: _json_ToolResult,
+        models.ToolIcon: _json_ToolIcon,
         models.ToolHints: _json_ToolHints,
         models.ToolSpec: _json_ToolSpec,
         models.ToolCall: _json_ToolCall,
         models.ToolCallResult: _json_ToolCallResult,
         models.RunResult: _json_RunResult,
+        models.ToolEvent: _json_ToolEvent,
     },
 )

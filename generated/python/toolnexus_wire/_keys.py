@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 # Source: support/python/toolnexus_wire/_keys.py (hand-written, copied verbatim).
 # codegen: copy
@@ -10,12 +10,14 @@ second parse:
 
 - a compact document as orjson writes it (what `to_json` writes, and serde_json's compact
   form) is exactly `orjson.dumps` of its parse, which holds each key once;
-- otherwise, and first in a large document (mostly strings), it may be counted: each key of the
-  text ends in `"` just before its `:` (when no whitespace sits between them), so the colons
-  that follow a `"` are at least the keys of the text, and the keys of the text at least those
-  of the parse, one fewer for each repeat. When those colons are exactly as many as the keys
-  of the parse, nothing was repeated. A `":` inside a string (JSON text held as a string) makes
-  the count inconclusive, not wrong.
+- otherwise, and first in a large document, it is counted: each key of the text ends in `"`
+  just before its `:` (when no whitespace sits between them), so the `":` of the text are at
+  least its keys, and the keys of the text at least those of the parse, one fewer for each
+  repeat. When the `":` are exactly as many as the keys of the parse, nothing was repeated
+  (and when all the colons are: the cheapest count, first). A `":` inside a string (JSON text
+  held as a string) makes the count inconclusive, not wrong, and so does whitespace before a
+  colon. The text is counted by `count` (in C, a pass per pattern), the parse's keys by
+  `_speed.nesting`: both linear.
 
 Anything not proved is read again by the standard `json` module, which reports each object's
 keys as written.
@@ -30,13 +32,11 @@ from . import _speed
 
 __all__ = ["COUNT_FROM", "repeated_key"]
 
-#: From this size on, a document is first counted (a few steps per colon and per key of its
-#: parse) rather than written again (a step per byte).
+#: From this size on, a document is first counted rather than written again (which would
+#: hold a second copy of it).
 COUNT_FROM = 16 * 1024
-#: How many steps counting may take, per KiB of text, before it gives up for the next way:
-#: writing the text again costs about 2 steps per KiB, reading it again about 40.
-_BEFORE_WRITING = 2
-_BEFORE_READING = 32
+#: Below one key in this many bytes of text, colons are found one by one rather than counted.
+_BYTES_PER_KEY = 4096
 
 
 class _Repeated(Exception):
@@ -66,16 +66,19 @@ _DECODER = json.JSONDecoder(
 )
 
 
-def repeated_key(data: str | bytes | bytearray, doc: Any, as_written: bool | None = None) -> str | None:
+def repeated_key(
+    data: str | bytes | bytearray, doc: Any, as_written: bool | None = None, keys: int | None = None
+) -> str | None:
     """The first key that some object of `data` repeats, or None; `doc` is orjson's parse of
-    `data` (valid JSON), and `as_written` whether `data` is exactly `orjson.dumps(doc)`, when
-    the caller knows (`_speed.floats_as_written`). `RecursionError` when the text nests deeper
-    than the `json` module reads (about 1,000 levels: far past `MAX_DEPTH`)."""
+    `data` (valid JSON), `as_written` whether `data` is exactly `orjson.dumps(doc)`, when the
+    caller knows (`_speed.floats_as_written`), and `keys` how many keys `doc` holds, when the
+    caller counted them (`_speed.nesting`). `RecursionError` when the text nests deeper than
+    the `json` module reads (about 1,000 levels: far past `MAX_DEPTH`)."""
     if as_written is None:
-        if len(data) >= COUNT_FROM and _counted_once(data, doc, _BEFORE_WRITING):
+        if len(data) >= COUNT_FROM and _counted_once(data, doc, keys):
             return None
         as_written = _speed.floats_as_written(data, doc)
-    if as_written or _counted_once(data, doc, _BEFORE_READING):
+    if as_written or _counted_once(data, doc, keys):
         return None  # (a pretty-printed text, `"key": value`, is counted too)
     try:
         _DECODER.decode(data if isinstance(data, str) else bytes(data).decode("utf-8"))
@@ -84,39 +87,29 @@ def repeated_key(data: str | bytes | bytearray, doc: Any, as_written: bool | Non
     return None
 
 
-def _counted_once(data: str | bytes | bytearray, doc: Any, steps_per_kib: int) -> bool:
+def _counted_once(data: str | bytes | bytearray, doc: Any, keys: int | None) -> bool:
     """True when counting proves that no object of `data` repeats a key (see the module
-    docstring); False when it cannot tell within `steps_per_kib` steps per KiB of text."""
+    docstring); False when it cannot tell."""
+    if keys is None:
+        keys = _speed.nesting(doc)[1]
     if isinstance(data, str):
-        colon, quote, spaces = ":", '"', (" ", "\t", "\n", "\r")
+        colon, key_ends, spaced = ":", '":', (" :", "\t:", "\n:", "\r:")
     else:
-        colon, quote, spaces = b":", 34, (32, 9, 10, 13)  # type: ignore[assignment]
-    budget = (len(data) // 1024 + 1) * steps_per_kib + 16
-    colons = 0
-    i = data.find(colon)  # type: ignore[arg-type]
-    while i >= 0:  # a colon is never first in valid JSON
-        before = data[i - 1]
-        if before == quote:
+        colon, key_ends, spaced = b":", b'":', (b" :", b"\t:", b"\n:", b"\r:")  # type: ignore[assignment]
+    # Every key of the text has a colon after it: as many colons as keys in the parse leaves
+    # none for a repeat. With few keys for the text's size (a large part, a long output), the
+    # colons are found one by one (`find` of one character skips ahead at memory speed, and
+    # stops past `keys`); with many, `count` passes over the text once.
+    if keys * _BYTES_PER_KEY < len(data):
+        colons, i = 0, data.find(colon)  # type: ignore[arg-type]
+        while i >= 0 and colons <= keys:
             colons += 1
-        elif before in spaces:
-            return False  # whitespace between a key and its colon: that key is not counted
-        budget -= 1
-        if budget < 0:
-            return False
-        i = data.find(colon, i + 1)  # type: ignore[arg-type]
-    keys = 0
-    stack = [doc]
-    while stack:
-        value = stack.pop()
-        if type(value) is dict:
-            keys += len(value)
-            values: Any = value.values()
-        elif type(value) is list:
-            values = value
-        else:
-            continue
-        budget -= len(value)
-        if budget < 0:
-            return False
-        stack.extend(v for v in values if type(v) is dict or type(v) is list)
-    return colons == keys
+            i = data.find(colon, i + 1)  # type: ignore[arg-type]
+        if colons == keys:
+            return True
+    elif data.count(colon) == keys:  # type: ignore[arg-type]
+        return True
+    # Colons in strings too ("https://", "12:30"): count only those just after a quote.
+    if any(data.count(s) for s in spaced):  # type: ignore[arg-type]
+        return False  # whitespace between a key and its colon: that key is not counted
+    return data.count(key_ends) == keys  # type: ignore[arg-type]

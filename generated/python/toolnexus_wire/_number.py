@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 # Source: support/python/toolnexus_wire/_number.py (hand-written, copied verbatim).
 # codegen: copy
@@ -53,10 +53,20 @@ class JsonNumber(float):
         return (type(self), (self.text,))
 
 
+_repr = float.__repr__
+_new_float = float.__new__
+
+
 def _float(token: str) -> float:
+    """A float token as `loads` keeps it; called once per float of a document, so it makes a
+    `JsonNumber` the way `JsonNumber(token)` does, without its second parse and spelling."""
     value = float(token)
-    text = _spelled(token)
-    return value if float.__repr__(value) == text else JsonNumber(text)
+    text = _spelled(token) if "e" in token or "E" in token else token
+    if _repr(value) == text:
+        return value
+    number = _new_float(JsonNumber, value)
+    number.text = text
+    return number
 
 
 def _int(token: str) -> int | float:

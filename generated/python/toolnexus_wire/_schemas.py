@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """Each wire type's JSON Schema from the IDL: what pydantic gives on every path."""
 
@@ -19,7 +19,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "type": "object",
   "properties": {
    "type": {
-    "x-name": "kind",
     "description": "What the part holds: `text` (in `text`), `image`, `audio`, or `file` for anything else, video included. The APIs name this field `kind`.",
     "type": "string",
     "enum": [
@@ -60,71 +59,75 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
    "type"
   ],
   "additionalProperties": true,
-  "allOf": [
-   {
-    "description": "A text part carries its text.",
-    "if": {
-     "properties": {
-      "type": {
-       "enum": [
-        "text"
-       ]
-      }
-     }
-    },
-    "then": {
-     "required": [
-      "text"
-     ],
-     "properties": {
-      "text": {
-       "type": "string",
-       "minLength": 1
-      }
-     }
-    }
-   },
-   {
-    "description": "An image, audio or file part carries its content inline (`data`), by reference (`url`), or both.",
-    "if": {
-     "properties": {
-      "type": {
-       "enum": [
-        "image",
-        "audio",
-        "file"
-       ]
-      }
-     }
-    },
-    "then": {
-     "anyOf": [
-      {
-       "required": [
-        "data"
-       ],
+  "dependentSchemas": {
+   "type": {
+    "allOf": [
+     {
+      "description": "A text part carries its text.",
+      "if": {
        "properties": {
-        "data": {
-         "type": "string",
-         "minLength": 1
+        "type": {
+         "enum": [
+          "text"
+         ]
         }
        }
       },
-      {
+      "then": {
        "required": [
-        "url"
+        "text"
        ],
        "properties": {
-        "url": {
+        "text": {
          "type": "string",
          "minLength": 1
         }
        }
       }
-     ]
-    }
+     },
+     {
+      "description": "An image, audio or file part carries its content inline (`data`), by reference (`url`), or both.",
+      "if": {
+       "properties": {
+        "type": {
+         "enum": [
+          "image",
+          "audio",
+          "file"
+         ]
+        }
+       }
+      },
+      "then": {
+       "anyOf": [
+        {
+         "required": [
+          "data"
+         ],
+         "properties": {
+          "data": {
+           "type": "string",
+           "minLength": 1
+          }
+         }
+        },
+        {
+         "required": [
+          "url"
+         ],
+         "properties": {
+          "url": {
+           "type": "string",
+           "minLength": 1
+          }
+         }
+        }
+       ]
+      }
+     }
+    ]
    }
-  ]
+  }
  },
  "Request": {
   "title": "Request",
@@ -189,6 +192,16 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
      "cancelled",
      "expired"
     ]
+   },
+   "message": {
+    "description": "Why the answer refuses, in words for the model: the call's result then reads `declined: <message>` (its first 1,000 characters, then `…`, when it is longer). Ignored on an answer that is `ok`.",
+    "type": "string",
+    "minLength": 1
+   },
+   "scope": {
+    "description": "How far the decision reaches: `once` (this call; the default), `turn` (every call to the same tool that waits on an approval in this turn), `session:<id>` (every call to the same tool in the host's session `<id>`), `principal` (every call to the same tool made for the same principal), `tool` (every call to the same tool). A decision beyond the turn is kept by the host as a policy, which expires, and which the host can list and revoke.",
+    "type": "string",
+    "pattern": "^(once|turn|tool|principal|session:\\S.*)$"
    }
   },
   "required": [
@@ -221,12 +234,22 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
    },
    "structuredContent": {
     "description": "The result as structured data (an object, array, string, number or boolean), matching the tool's `outputSchema` when it declares one; `output` then carries the same value as JSON text, for models that read only text. Named as MCP's `CallToolResult` names it.",
-    "type": [
-     "object",
-     "array",
-     "string",
-     "number",
-     "boolean"
+    "anyOf": [
+     {
+      "type": "object"
+     },
+     {
+      "type": "array"
+     },
+     {
+      "type": "string"
+     },
+     {
+      "type": "number"
+     },
+     {
+      "type": "boolean"
+     }
     ]
    },
    "metadata": {
@@ -239,9 +262,45 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   ],
   "additionalProperties": true
  },
+ "ToolIcon": {
+  "title": "ToolIcon",
+  "description": "An icon a host may show for a tool (MCP's `Icon`); never sent to a model.",
+  "type": "object",
+  "properties": {
+   "src": {
+    "description": "Where the icon is: an `https` URL or a `data:` URI.",
+    "type": "string",
+    "minLength": 1
+   },
+   "mimeType": {
+    "description": "The icon's media type, when the URL does not say it.",
+    "type": "string"
+   },
+   "sizes": {
+    "description": "The sizes it comes in, as HTML writes them (`48x48`, `any`). Empty is omitted.",
+    "type": "array",
+    "items": {
+     "type": "string"
+    },
+    "default": []
+   },
+   "theme": {
+    "description": "The background it is drawn for.",
+    "type": "string",
+    "enum": [
+     "light",
+     "dark"
+    ]
+   }
+  },
+  "required": [
+   "src"
+  ],
+  "additionalProperties": true
+ },
  "ToolHints": {
   "title": "ToolHints",
-  "description": "Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool annotations); never sent to a model. Upstream toolnexus 0.22 writes all three.",
+  "description": "Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool annotations, whether an MCP server runs its calls as tasks); never sent to a model. Upstream toolnexus 0.22 writes the first three.",
   "type": "object",
   "properties": {
    "readOnly": {
@@ -255,6 +314,26 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
    "openWorld": {
     "description": "The tool reaches entities outside a closed domain, such as the web.",
     "type": "boolean"
+   },
+   "idempotent": {
+    "description": "Calling the tool again with the same arguments has no further effect; meaningful only when it is not read-only (MCP's `idempotentHint`).",
+    "type": "boolean"
+   },
+   "title": {
+    "description": "A name for people to read (MCP's `title` of a tool); the model still sees the tool's `name`.",
+    "type": "string"
+   },
+   "longRunning": {
+    "description": "A call may take long (minutes, or a person's answer): an MCP server runs it as a task (the `io.modelcontextprotocol/tasks` extension) for a client that supports tasks.",
+    "type": "boolean"
+   },
+   "icons": {
+    "description": "Icons a host may show for the tool (MCP's `icons`). Empty is omitted.",
+    "type": "array",
+    "items": {
+     "$ref": "#/$defs/ToolIcon"
+    },
+    "default": []
    }
   },
   "required": [
@@ -287,7 +366,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
     "type": "string"
    },
    "hints": {
-    "description": "Advisory hints about how the tool behaves, when it declares them; host-only: an adapter sends them to MCP as tool annotations and to no model.",
     "$ref": "#/$defs/ToolHints"
    },
    "outputSchema": {
@@ -341,7 +419,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
     "type": "string"
    },
    "result": {
-    "description": "What the tool returned.",
     "$ref": "#/$defs/ToolResult"
    }
   },
@@ -373,7 +450,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
     }
    },
    "pending": {
-    "description": "The request the run waits on; present exactly when `status` is `pending`.",
     "$ref": "#/$defs/Request"
    },
    "calls": {
@@ -415,6 +491,32 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
    "results"
   ],
   "additionalProperties": true
+ },
+ "ToolEvent": {
+  "title": "ToolEvent",
+  "description": "What a running call reports before its result: how far it has got, in words, and a partial result. A host relays it (to a UI, as MCP progress, as Temporal heartbeat details); it never reaches the model, and the call's result replaces every partial.",
+  "type": "object",
+  "properties": {
+   "callId": {
+    "description": "The id of the `ToolCall` that is running.",
+    "type": "string"
+   },
+   "percent": {
+    "description": "How far the call has got, in whole percent (0 to 100; a tool reports a fraction, which is rounded).",
+    "type": "integer"
+   },
+   "message": {
+    "description": "What the call is doing, in a few words.",
+    "type": "string"
+   },
+   "partial": {
+    "$ref": "#/$defs/ToolResult"
+   }
+  },
+  "required": [
+   "callId"
+  ],
+  "additionalProperties": true
  }
 }""")
 
@@ -424,11 +526,13 @@ install_schemas(
         models.Request: "Request",
         models.Answer: "Answer",
         models.ToolResult: "ToolResult",
+        models.ToolIcon: "ToolIcon",
         models.ToolHints: "ToolHints",
         models.ToolSpec: "ToolSpec",
         models.ToolCall: "ToolCall",
         models.ToolCallResult: "ToolCallResult",
         models.RunResult: "RunResult",
+        models.ToolEvent: "ToolEvent",
     },
     _SCHEMAS,
 )

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 """Wire encoders, one per type, written out field by field from the IDL.
@@ -64,6 +64,10 @@ def _encode_Answer(m: models.Answer) -> dict[str, Any]:
         out["data"] = m.data
     if m.reason is not None:
         out["reason"] = m.reason
+    if m.message is not None:
+        out["message"] = m.message
+    if m.scope is not None:
+        out["scope"] = m.scope
     extra = m.__pydantic_extra__
     if extra:
         out.update(extra)
@@ -87,12 +91,36 @@ def _encode_ToolResult(m: models.ToolResult) -> dict[str, Any]:
     return out
 
 
+def _encode_ToolIcon(m: models.ToolIcon) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "src": m.src,
+    }
+    if m.mime_type is not None:
+        out["mimeType"] = m.mime_type
+    if m.sizes:
+        out["sizes"] = list(m.sizes)
+    if m.theme is not None:
+        out["theme"] = m.theme
+    extra = m.__pydantic_extra__
+    if extra:
+        out.update(extra)
+    return out
+
+
 def _encode_ToolHints(m: models.ToolHints) -> dict[str, Any]:
     out: dict[str, Any] = {
         "readOnly": m.read_only,
         "destructive": m.destructive,
         "openWorld": m.open_world,
     }
+    if m.idempotent is not None:
+        out["idempotent"] = m.idempotent
+    if m.title is not None:
+        out["title"] = m.title
+    if m.long_running is not None:
+        out["longRunning"] = m.long_running
+    if m.icons:
+        out["icons"] = [_encode_ToolIcon(v0) for v0 in m.icons]
     extra = m.__pydantic_extra__
     if extra:
         out.update(extra)
@@ -164,16 +192,34 @@ def _encode_RunResult(m: models.RunResult) -> dict[str, Any]:
     return out
 
 
+def _encode_ToolEvent(m: models.ToolEvent) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "callId": m.call_id,
+    }
+    if m.percent is not None:
+        out["percent"] = m.percent
+    if m.message is not None:
+        out["message"] = m.message
+    if m.partial is not None:
+        out["partial"] = _encode_ToolResult(m.partial)
+    extra = m.__pydantic_extra__
+    if extra:
+        out.update(extra)
+    return out
+
+
 install_encoders(
     {
         models.ContentPart: _encode_ContentPart,
         models.Request: _encode_Request,
         models.Answer: _encode_Answer,
         models.ToolResult: _encode_ToolResult,
+        models.ToolIcon: _encode_ToolIcon,
         models.ToolHints: _encode_ToolHints,
         models.ToolSpec: _encode_ToolSpec,
         models.ToolCall: _encode_ToolCall,
         models.ToolCallResult: _encode_ToolCallResult,
         models.RunResult: _encode_RunResult,
+        models.ToolEvent: _encode_ToolEvent,
     }
 )

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from toolnexus_wire._bases import (
     RunResultBase,
     ToolCallBase,
     ToolCallResultBase,
+    ToolEventBase,
     ToolHintsBase,
+    ToolIconBase,
     ToolResultBase,
     ToolSpecBase,
 )
@@ -165,6 +167,8 @@ class Answer(AnswerBase):
         ok: True when the request was granted or answered; false when it was declined, cancelled or expired.
         data: What the person supplied, such as the input asked for.
         reason: Why the answer is not ok: `declined`, `cancelled` or `expired`. The upstream ports take any text here; this contract refuses any other value (send `declined`, and the text in `data`).
+        message: Why the answer refuses, in words for the model: the call's result then reads `declined: <message>` (its first 1,000 characters, then `…`, when it is longer). Ignored on an answer that is `ok`.
+        scope: How far the decision reaches: `once` (this call; the default), `turn` (every call to the same tool that waits on an approval in this turn), `session:<id>` (every call to the same tool in the host's session `<id>`), `principal` (every call to the same tool made for the same principal), `tool` (every call to the same tool). A decision beyond the turn is kept by the host as a policy, which expires, and which the host can list and revoke.
 
     Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
@@ -180,9 +184,16 @@ class Answer(AnswerBase):
         ok: bool,
         data: dict[str, Any] | None = None,
         reason: Literal["declined", "cancelled", "expired"] | None = None,
+        message: str | None = None,
+        scope: str | None = None,
     ) -> None:
         """A `Answer` from Python values; an optional field left as None is absent on the wire."""
-        BaseModel.__init__(self, id=id, ok=ok, **given(data=data, reason=reason))
+        BaseModel.__init__(
+            self,
+            id=id,
+            ok=ok,
+            **given(data=data, reason=reason, message=message, scope=scope),
+        )
 
     id: str
     """
@@ -199,6 +210,16 @@ class Answer(AnswerBase):
     reason: Literal["declined", "cancelled", "expired"] | None = None
     """
     Why the answer is not ok: `declined`, `cancelled` or `expired`. The upstream ports take any text here; this contract refuses any other value (send `declined`, and the text in `data`).
+    """
+    message: Annotated[str | None, Field(min_length=1)] = None
+    """
+    Why the answer refuses, in words for the model: the call's result then reads `declined: <message>` (its first 1,000 characters, then `…`, when it is longer). Ignored on an answer that is `ok`.
+    """
+    scope: Annotated[
+        str | None, Field(pattern="^(once|turn|tool|principal|session:\\S.*)$")
+    ] = None
+    """
+    How far the decision reaches: `once` (this call; the default), `turn` (every call to the same tool that waits on an approval in this turn), `session:<id>` (every call to the same tool in the host's session `<id>`), `principal` (every call to the same tool made for the same principal), `tool` (every call to the same tool). A decision beyond the turn is kept by the host as a policy, which expires, and which the host can list and revoke.
     """
 
 
@@ -263,14 +284,15 @@ class ToolResult(ToolResultBase):
     """
 
 
-class ToolHints(ToolHintsBase):
+class ToolIcon(ToolIconBase):
     """
-    Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool annotations); never sent to a model. Upstream toolnexus 0.22 writes all three.
+    An icon a host may show for a tool (MCP's `Icon`); never sent to a model.
 
     Fields (wire key in brackets where it differs):
-        read_only [readOnly]: The tool does not change its environment.
-        destructive: The tool may delete or overwrite; meaningful only when it is not read-only.
-        open_world [openWorld]: The tool reaches entities outside a closed domain, such as the web.
+        src: Where the icon is: an `https` URL or a `data:` URI.
+        mime_type [mimeType]: The icon's media type, when the URL does not say it.
+        sizes: The sizes it comes in, as HTML writes them (`48x48`, `any`). Empty is omitted.
+        theme: The background it is drawn for.
 
     Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
@@ -281,11 +303,78 @@ class ToolHints(ToolHintsBase):
 
     @wire_init
     def __init__(
-        self, read_only: bool = False, destructive: bool = True, open_world: bool = True
+        self,
+        src: str,
+        mime_type: str | None = None,
+        sizes: list[str] | None = None,
+        theme: Literal["light", "dark"] | None = None,
+    ) -> None:
+        """A `ToolIcon` from Python values; an optional field left as None is absent on the wire."""
+        BaseModel.__init__(
+            self, src=src, **given(mime_type=mime_type, sizes=sizes, theme=theme)
+        )
+
+    src: Annotated[str, Field(min_length=1)]
+    """
+    Where the icon is: an `https` URL or a `data:` URI.
+    """
+    mime_type: Annotated[str | None, Field(alias="mimeType")] = None
+    """
+    The icon's media type, when the URL does not say it.
+    """
+    sizes: list[str] = []
+    """
+    The sizes it comes in, as HTML writes them (`48x48`, `any`). Empty is omitted.
+    """
+    theme: Literal["light", "dark"] | None = None
+    """
+    The background it is drawn for.
+    """
+
+
+class ToolHints(ToolHintsBase):
+    """
+    Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool annotations, whether an MCP server runs its calls as tasks); never sent to a model. Upstream toolnexus 0.22 writes the first three.
+
+    Fields (wire key in brackets where it differs):
+        read_only [readOnly]: The tool does not change its environment.
+        destructive: The tool may delete or overwrite; meaningful only when it is not read-only.
+        open_world [openWorld]: The tool reaches entities outside a closed domain, such as the web.
+        idempotent: Calling the tool again with the same arguments has no further effect; meaningful only when it is not read-only (MCP's `idempotentHint`).
+        title: A name for people to read (MCP's `title` of a tool); the model still sees the tool's `name`.
+        long_running [longRunning]: A call may take long (minutes, or a person's answer): an MCP server runs it as a task (the `io.modelcontextprotocol/tasks` extension) for a client that supports tasks.
+        icons: Icons a host may show for the tool (MCP's `icons`). Empty is omitted.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+
+    @wire_init
+    def __init__(
+        self,
+        read_only: bool = False,
+        destructive: bool = True,
+        open_world: bool = True,
+        idempotent: bool | None = None,
+        title: str | None = None,
+        long_running: bool | None = None,
+        icons: list[ToolIcon] | None = None,
     ) -> None:
         """A `ToolHints` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(
-            self, read_only=read_only, destructive=destructive, open_world=open_world
+            self,
+            read_only=read_only,
+            destructive=destructive,
+            open_world=open_world,
+            **given(
+                idempotent=idempotent,
+                title=title,
+                long_running=long_running,
+                icons=icons,
+            ),
         )
 
     read_only: Annotated[bool, Field(alias="readOnly")]
@@ -299,6 +388,22 @@ class ToolHints(ToolHintsBase):
     open_world: Annotated[bool, Field(alias="openWorld")]
     """
     The tool reaches entities outside a closed domain, such as the web.
+    """
+    idempotent: bool | None = None
+    """
+    Calling the tool again with the same arguments has no further effect; meaningful only when it is not read-only (MCP's `idempotentHint`).
+    """
+    title: str | None = None
+    """
+    A name for people to read (MCP's `title` of a tool); the model still sees the tool's `name`.
+    """
+    long_running: Annotated[bool | None, Field(alias="longRunning")] = None
+    """
+    A call may take long (minutes, or a person's answer): an MCP server runs it as a task (the `io.modelcontextprotocol/tasks` extension) for a client that supports tasks.
+    """
+    icons: Annotated[list[ToolIcon], Field(validate_default=True)] = []
+    """
+    Icons a host may show for the tool (MCP's `icons`). Empty is omitted.
     """
 
 
@@ -511,4 +616,54 @@ class RunResult(RunResultBase):
     seal: str | None = None
     """
     A tamper-evident seal over `results`, `pending`, `calls`, `requests`, `order` and `turn`, present when the host runs with a secret; `resume` rejects a run whose seal does not match.
+    """
+
+
+class ToolEvent(ToolEventBase):
+    """
+    What a running call reports before its result: how far it has got, in words, and a partial result. A host relays it (to a UI, as MCP progress, as Temporal heartbeat details); it never reaches the model, and the call's result replaces every partial.
+
+    Fields (wire key in brackets where it differs):
+        call_id [callId]: The id of the `ToolCall` that is running.
+        percent: How far the call has got, in whole percent (0 to 100; a tool reports a fraction, which is rounded).
+        message: What the call is doing, in a few words.
+        partial: The result so far, as the tool yields it; the call's last value is its result.
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+
+    @wire_init
+    def __init__(
+        self,
+        call_id: str,
+        percent: int | None = None,
+        message: str | None = None,
+        partial: ToolResult | None = None,
+    ) -> None:
+        """A `ToolEvent` from Python values; an optional field left as None is absent on the wire."""
+        BaseModel.__init__(
+            self,
+            call_id=call_id,
+            **given(percent=percent, message=message, partial=partial),
+        )
+
+    call_id: Annotated[str, Field(alias="callId")]
+    """
+    The id of the `ToolCall` that is running.
+    """
+    percent: int | None = None
+    """
+    How far the call has got, in whole percent (0 to 100; a tool reports a fraction, which is rounded).
+    """
+    message: str | None = None
+    """
+    What the call is doing, in a few words.
+    """
+    partial: ToolResult | None = None
+    """
+    The result so far, as the tool yields it; the call's last value is its result.
     """

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The toolnexus wire contract in Rust: the envelope an LLM tool returns
@@ -68,8 +68,8 @@ pub use media::{BytesError, DEFAULT_MAX_BYTES, FileError, MimeTypeError, UrlErro
 pub use suspend::{DEFAULT_AUTH_PROMPT, auth_required, new_request_id, pending, pending_of};
 pub use types::{
     Answer, AnswerReason, ContentPart, ContentPartKind, Request, RunResult, RunResultStatus,
-    SCHEMA_VERSION, TYPE_NAMES, ToolCall, ToolCallResult, ToolHints, ToolResult, ToolSpec,
-    roundtrip,
+    SCHEMA_VERSION, TYPE_NAMES, ToolCall, ToolCallResult, ToolEvent, ToolHints, ToolIcon,
+    ToolIconTheme, ToolResult, ToolSpec, roundtrip,
 };
 pub use wire::{MAX_DEPTH, Wire, WireError, drop_deep, parse};
 

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The wire types of the toolnexus schema 3.0.0, one struct per IDL file.
@@ -14,7 +14,7 @@ use std::str::FromStr;
 
 use serde::ser::{Error as _, SerializeMap};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 use crate::wire::{self, JsonPath, Nest, Nesting, NonExhaustive, StringRule, Wire, WireError};
 
@@ -22,16 +22,18 @@ use crate::wire::{self, JsonPath, Nest, Nesting, NonExhaustive, StringRule, Wire
 pub const SCHEMA_VERSION: &str = "3.0.0";
 
 /// The names of the wire types, in the order of the IDL manifest.
-pub const TYPE_NAMES: [&str; 9] = [
+pub const TYPE_NAMES: [&str; 11] = [
     "ContentPart",
     "Request",
     "Answer",
     "ToolResult",
+    "ToolIcon",
     "ToolHints",
     "ToolSpec",
     "ToolCall",
     "ToolCallResult",
     "RunResult",
+    "ToolEvent",
 ];
 
 /// Parses `json` as the wire type named `type_name` and emits it again, as a
@@ -42,11 +44,13 @@ pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireErro
         "Request" => Request::from_slice(json).and_then(|v| v.try_to_json()),
         "Answer" => Answer::from_slice(json).and_then(|v| v.try_to_json()),
         "ToolResult" => ToolResult::from_slice(json).and_then(|v| v.try_to_json()),
+        "ToolIcon" => ToolIcon::from_slice(json).and_then(|v| v.try_to_json()),
         "ToolHints" => ToolHints::from_slice(json).and_then(|v| v.try_to_json()),
         "ToolSpec" => ToolSpec::from_slice(json).and_then(|v| v.try_to_json()),
         "ToolCall" => ToolCall::from_slice(json).and_then(|v| v.try_to_json()),
         "ToolCallResult" => ToolCallResult::from_slice(json).and_then(|v| v.try_to_json()),
         "RunResult" => RunResult::from_slice(json).and_then(|v| v.try_to_json()),
+        "ToolEvent" => ToolEvent::from_slice(json).and_then(|v| v.try_to_json()),
         _ => return None,
     };
     Some(emitted)
@@ -58,6 +62,16 @@ static CONTENT_PART_DATA: StringRule = StringRule::new(
 );
 
 static REQUEST_KIND: StringRule = StringRule::new(1, None);
+
+static ANSWER_MESSAGE: StringRule = StringRule::new(1, None);
+
+static ANSWER_SCOPE: StringRule = StringRule::translated(
+    0,
+    "^(once|turn|tool|principal|session:\\S.*)$",
+    "^(once|turn|tool|principal|session:[^\\t\\n\\x0B\\x0C\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}][^\\n\\r\\x{2028}\\x{2029}]*)$",
+);
+
+static TOOL_ICON_SRC: StringRule = StringRule::new(1, None);
 
 static TOOL_SPEC_NAME: StringRule = StringRule::new(0, Some("^[A-Za-z0-9_-]+$"));
 
@@ -411,6 +425,17 @@ pub struct Answer {
     /// any text here; this contract refuses any other value (send `declined`, and the text in
     /// `data`).
     pub reason: Option<AnswerReason>,
+    /// Why the answer refuses, in words for the model: the call's result then reads `declined:
+    /// <message>` (its first 1,000 characters, then `…`, when it is longer). Ignored on an
+    /// answer that is `ok`.
+    pub message: Option<String>,
+    /// How far the decision reaches: `once` (this call; the default), `turn` (every call to the
+    /// same tool that waits on an approval in this turn), `session:<id>` (every call to the
+    /// same tool in the host's session `<id>`), `principal` (every call to the same tool made
+    /// for the same principal), `tool` (every call to the same tool). A decision beyond the
+    /// turn is kept by the host as a policy, which expires, and which the host can list and
+    /// revoke.
+    pub scope: Option<String>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
@@ -426,6 +451,8 @@ impl Answer {
             ok,
             data: None,
             reason: None,
+            message: None,
+            scope: None,
             extra: Map::new(),
         }
     }
@@ -435,6 +462,8 @@ impl Answer {
         let mut ok = None;
         let mut data = None;
         let mut reason = None;
+        let mut message = None;
+        let mut scope = None;
         let mut extra = Map::new();
         for (key, value) in wire::object(value, at)? {
             match key.as_str() {
@@ -454,6 +483,14 @@ impl Answer {
                     let at = &at.key("reason");
                     reason = Some(AnswerReason::parse_at(value, at)?);
                 }
+                "message" => {
+                    let at = &at.key("message");
+                    message = Some(wire::checked_string(value, at, &ANSWER_MESSAGE)?);
+                }
+                "scope" => {
+                    let at = &at.key("scope");
+                    scope = Some(wire::checked_string(value, at, &ANSWER_SCOPE)?);
+                }
                 _ => {
                     extra.insert(key, value);
                 }
@@ -464,6 +501,8 @@ impl Answer {
             ok: ok.ok_or_else(|| wire::missing(at, "ok"))?,
             data,
             reason,
+            message,
+            scope,
             extra,
         };
         Ok(parsed)
@@ -491,6 +530,12 @@ impl Serialize for Answer {
         }
         if self.reason.is_some() {
             map.serialize_entry("reason", &self.reason)?;
+        }
+        if self.message.is_some() {
+            map.serialize_entry("message", &self.message)?;
+        }
+        if self.scope.is_some() {
+            map.serialize_entry("scope", &self.scope)?;
         }
         for (key, value) in &self.extra {
             map.serialize_entry(key, value)?;
@@ -657,8 +702,128 @@ impl<'de> Deserialize<'de> for ToolResult {
     }
 }
 
+/// An icon a host may show for a tool (MCP's `Icon`); never sent to a model.
+///
+/// `#[non_exhaustive]`: build one with [`ToolIcon::new`] or `Default`, then set
+/// its public fields; a field added in a minor version breaks no code.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct ToolIcon {
+    /// Where the icon is: an `https` URL or a `data:` URI.
+    pub src: String,
+    /// The icon's media type, when the URL does not say it.
+    pub mime_type: Option<String>,
+    /// The sizes it comes in, as HTML writes them (`48x48`, `any`). Empty is omitted.
+    pub sizes: Vec<String>,
+    /// The background it is drawn for.
+    pub theme: Option<ToolIconTheme>,
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
+    pub extra: Map<String, Value>,
+}
+
+impl ToolIcon {
+    /// A `ToolIcon` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(src: impl Into<String>) -> Self {
+        ToolIcon {
+            src: src.into(),
+            mime_type: None,
+            sizes: Default::default(),
+            theme: None,
+            extra: Map::new(),
+        }
+    }
+
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut src = None;
+        let mut mime_type = None;
+        let mut sizes = None;
+        let mut theme = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "src" => {
+                    let at = &at.key("src");
+                    src = Some(wire::checked_string(value, at, &TOOL_ICON_SRC)?);
+                }
+                "mimeType" => {
+                    let at = &at.key("mimeType");
+                    mime_type = Some(wire::string(value, at)?);
+                }
+                "sizes" => {
+                    let at = &at.key("sizes");
+                    sizes = Some(wire::array(value, at, wire::string)?);
+                }
+                "theme" => {
+                    let at = &at.key("theme");
+                    theme = Some(ToolIconTheme::parse_at(value, at)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        let parsed = ToolIcon {
+            src: src.ok_or_else(|| wire::missing(at, "src"))?,
+            mime_type,
+            sizes: sizes.unwrap_or_default(),
+            theme,
+            extra,
+        };
+        Ok(parsed)
+    }
+}
+
+impl Nest for ToolIcon {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for ToolIcon {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("src", &self.src)?;
+        if self.mime_type.is_some() {
+            map.serialize_entry("mimeType", &self.mime_type)?;
+        }
+        if !self.sizes.is_empty() {
+            map.serialize_entry("sizes", &self.sizes)?;
+        }
+        if self.theme.is_some() {
+            map.serialize_entry("theme", &self.theme)?;
+        }
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+impl Wire for ToolIcon {
+    const NAME: &'static str = "ToolIcon";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolIcon {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
 /// Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool
-/// annotations); never sent to a model. Upstream toolnexus 0.22 writes all three.
+/// annotations, whether an MCP server runs its calls as tasks); never sent to a model. Upstream
+/// toolnexus 0.22 writes the first three.
 ///
 /// `#[non_exhaustive]`: build one with [`ToolHints::new`] or `Default`, then set
 /// its public fields; a field added in a minor version breaks no code.
@@ -671,6 +836,17 @@ pub struct ToolHints {
     pub destructive: bool,
     /// The tool reaches entities outside a closed domain, such as the web.
     pub open_world: bool,
+    /// Calling the tool again with the same arguments has no further effect; meaningful only
+    /// when it is not read-only (MCP's `idempotentHint`).
+    pub idempotent: Option<bool>,
+    /// A name for people to read (MCP's `title` of a tool); the model still sees the tool's
+    /// `name`.
+    pub title: Option<String>,
+    /// A call may take long (minutes, or a person's answer): an MCP server runs it as a task
+    /// (the `io.modelcontextprotocol/tasks` extension) for a client that supports tasks.
+    pub long_running: Option<bool>,
+    /// Icons a host may show for the tool (MCP's `icons`). Empty is omitted.
+    pub icons: Vec<ToolIcon>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
@@ -685,6 +861,10 @@ impl ToolHints {
             read_only,
             destructive,
             open_world,
+            idempotent: None,
+            title: None,
+            long_running: None,
+            icons: Default::default(),
             extra: Map::new(),
         }
     }
@@ -693,6 +873,10 @@ impl ToolHints {
         let mut read_only = None;
         let mut destructive = None;
         let mut open_world = None;
+        let mut idempotent = None;
+        let mut title = None;
+        let mut long_running = None;
+        let mut icons = None;
         let mut extra = Map::new();
         for (key, value) in wire::object(value, at)? {
             match key.as_str() {
@@ -708,6 +892,22 @@ impl ToolHints {
                     let at = &at.key("openWorld");
                     open_world = Some(wire::boolean(value, at)?);
                 }
+                "idempotent" => {
+                    let at = &at.key("idempotent");
+                    idempotent = Some(wire::boolean(value, at)?);
+                }
+                "title" => {
+                    let at = &at.key("title");
+                    title = Some(wire::string(value, at)?);
+                }
+                "longRunning" => {
+                    let at = &at.key("longRunning");
+                    long_running = Some(wire::boolean(value, at)?);
+                }
+                "icons" => {
+                    let at = &at.key("icons");
+                    icons = Some(wire::array(value, at, ToolIcon::parse_at)?);
+                }
                 _ => {
                     extra.insert(key, value);
                 }
@@ -717,6 +917,10 @@ impl ToolHints {
             read_only: read_only.ok_or_else(|| wire::missing(at, "readOnly"))?,
             destructive: destructive.ok_or_else(|| wire::missing(at, "destructive"))?,
             open_world: open_world.ok_or_else(|| wire::missing(at, "openWorld"))?,
+            idempotent,
+            title,
+            long_running,
+            icons: icons.unwrap_or_default(),
             extra,
         };
         Ok(parsed)
@@ -726,6 +930,7 @@ impl ToolHints {
 impl Nest for ToolHints {
     fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
         nesting.container(level);
+        self.icons.nest(level + 1, nesting);
         nesting.members(&self.extra, level + 1);
     }
 }
@@ -739,6 +944,18 @@ impl Serialize for ToolHints {
         map.serialize_entry("readOnly", &self.read_only)?;
         map.serialize_entry("destructive", &self.destructive)?;
         map.serialize_entry("openWorld", &self.open_world)?;
+        if self.idempotent.is_some() {
+            map.serialize_entry("idempotent", &self.idempotent)?;
+        }
+        if self.title.is_some() {
+            map.serialize_entry("title", &self.title)?;
+        }
+        if self.long_running.is_some() {
+            map.serialize_entry("longRunning", &self.long_running)?;
+        }
+        if !self.icons.is_empty() {
+            map.serialize_entry("icons", &self.icons)?;
+        }
         for (key, value) in &self.extra {
             map.serialize_entry(key, value)?;
         }
@@ -1294,6 +1511,129 @@ impl<'de> Deserialize<'de> for RunResult {
     }
 }
 
+/// What a running call reports before its result: how far it has got, in words, and a partial
+/// result. A host relays it (to a UI, as MCP progress, as Temporal heartbeat details); it never
+/// reaches the model, and the call's result replaces every partial.
+///
+/// `#[non_exhaustive]`: build one with [`ToolEvent::new`] or `Default`, then set
+/// its public fields; a field added in a minor version breaks no code.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct ToolEvent {
+    /// The id of the `ToolCall` that is running.
+    pub call_id: String,
+    /// How far the call has got, in whole percent (0 to 100; a tool reports a fraction, which
+    /// is rounded).
+    pub percent: Option<Number>,
+    /// What the call is doing, in a few words.
+    pub message: Option<String>,
+    /// The result so far, as the tool yields it; the call's last value is its result.
+    pub partial: Option<ToolResult>,
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
+    pub extra: Map<String, Value>,
+}
+
+impl ToolEvent {
+    /// A `ToolEvent` of these required fields; every other field is absent, empty or
+    /// its schema default.
+    pub fn new(call_id: impl Into<String>) -> Self {
+        ToolEvent {
+            call_id: call_id.into(),
+            percent: None,
+            message: None,
+            partial: None,
+            extra: Map::new(),
+        }
+    }
+
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut call_id = None;
+        let mut percent = None;
+        let mut message = None;
+        let mut partial = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "callId" => {
+                    let at = &at.key("callId");
+                    call_id = Some(wire::string(value, at)?);
+                }
+                "percent" => {
+                    let at = &at.key("percent");
+                    percent = Some(wire::integer(value, at)?);
+                }
+                "message" => {
+                    let at = &at.key("message");
+                    message = Some(wire::string(value, at)?);
+                }
+                "partial" => {
+                    let at = &at.key("partial");
+                    partial = Some(ToolResult::parse_at(value, at)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        let parsed = ToolEvent {
+            call_id: call_id.ok_or_else(|| wire::missing(at, "callId"))?,
+            percent,
+            message,
+            partial,
+            extra,
+        };
+        Ok(parsed)
+    }
+}
+
+impl Nest for ToolEvent {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        self.partial.nest(level + 1, nesting);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for ToolEvent {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("callId", &self.call_id)?;
+        if self.percent.is_some() {
+            map.serialize_entry("percent", &self.percent)?;
+        }
+        if self.message.is_some() {
+            map.serialize_entry("message", &self.message)?;
+        }
+        if self.partial.is_some() {
+            map.serialize_entry("partial", &self.partial)?;
+        }
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+impl Wire for ToolEvent {
+    const NAME: &'static str = "ToolEvent";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolEvent {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
 /// What the part holds: `text` (in `text`), `image`, `audio`, or `file` for anything else,
 /// video included. The APIs name this field `kind`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -1442,6 +1782,73 @@ impl<'de> Deserialize<'de> for AnswerReason {
     }
 }
 
+/// The background it is drawn for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum ToolIconTheme {
+    /// The wire value `light`.
+    #[serde(rename = "light")]
+    Light,
+    /// The wire value `dark`.
+    #[serde(rename = "dark")]
+    Dark,
+}
+
+impl ToolIconTheme {
+    /// Every value, in schema order.
+    pub const ALL: [Self; 2] = [Self::Light, Self::Dark];
+
+    /// The wire value, such as `"light"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Light => "light",
+            Self::Dark => "dark",
+        }
+    }
+
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        wire::enum_value(value, at, &Self::ALL.map(|v| (v.as_str(), v)))
+    }
+}
+
+impl fmt::Display for ToolIconTheme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for ToolIconTheme {
+    type Err = WireError;
+
+    fn from_str(s: &str) -> Result<Self, WireError> {
+        Self::parse_at(Value::from(s), &JsonPath::Root).map_err(|e| e.in_type("ToolIconTheme"))
+    }
+}
+
+impl PartialEq<str> for ToolIconTheme {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for ToolIconTheme {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<ToolIconTheme> for &str {
+    fn eq(&self, other: &ToolIconTheme) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolIconTheme {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(deserializer)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 /// `done` when every call has its result; `pending` when the run stopped on a suspension and
 /// waits for an `Answer`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -1515,6 +1922,7 @@ mod tests {
     #[test]
     fn patterns_compile() {
         assert!(super::CONTENT_PART_DATA.regex().is_some());
+        assert!(super::ANSWER_SCOPE.regex().is_some());
         assert!(super::TOOL_SPEC_NAME.regex().is_some());
     }
 }

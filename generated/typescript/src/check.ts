@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/typescript/src/check.ts (hand-written, copied verbatim).
 // codegen: copy
@@ -252,6 +252,9 @@ export function levelOf(path: string): number {
  * cycles; returns it unchanged.
  */
 export function expectJson(value: unknown, path: string): JsonValue {
+  if (plainJson(value, levelOf(path))) {
+    return value as JsonValue;
+  }
   try {
     checkJson(value, path, levelOf(path), [], []);
   } catch (err) {
@@ -262,6 +265,49 @@ export function expectJson(value: unknown, path: string): JsonValue {
     throw err;
   }
   return value as JsonValue;
+}
+
+/**
+ * True when `value`, at `level` of its document, is JSON all the way down and nested at most
+ * {@link MAX_DEPTH} levels (so without cycles): the walk of `checkJson` without building a
+ * path for every value. On false, `checkJson` walks again and names the place.
+ */
+function plainJson(value: unknown, level: number): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value);
+    case "object": {
+      if (value === null || value instanceof JsonNumber) {
+        return true;
+      }
+      if (level > MAX_DEPTH) {
+        return false;
+      }
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          if (!plainJson(value[i], level + 1)) {
+            return false;
+          }
+        }
+        return true;
+      }
+      if (!isPlainObject(value)) {
+        return false;
+      }
+      for (const key of Object.keys(value)) {
+        const item = (value as Record<string, unknown>)[key];
+        if (item !== undefined && !plainJson(item, level + 1)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
 }
 
 /** `open` holds the arrays and objects enclosing `value`, outermost first, and `at` their paths. */

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what
@@ -13,6 +13,7 @@ import {
   expectArray,
   expectBoolean,
   expectEnum,
+  expectInteger,
   expectMap,
   expectObject,
   expectString,
@@ -24,7 +25,7 @@ import {
   unknownKeys,
 } from "./check.js";
 import { readJson, writeJson, type JsonObject } from "./json.js";
-import type { ContentPart, Request, Answer, ToolResult, ToolHints, ToolSpec, ToolCall, ToolCallResult, RunResult, WireTypes } from "./types.js";
+import type { ContentPart, Request, Answer, ToolResult, ToolIcon, ToolHints, ToolSpec, ToolCall, ToolCallResult, RunResult, ToolEvent, WireTypes } from "./types.js";
 
 // ---------------------------------------------------------------------------------- ContentPart
 
@@ -222,8 +223,10 @@ export function toJsonRequest(value: Request): string {
 
 // ---------------------------------------------------------------------------------- Answer
 
-const ANSWER_KEYS: ReadonlySet<string> = new Set(["id", "ok", "data", "reason"]);
+const ANSWER_KEYS: ReadonlySet<string> = new Set(["id", "ok", "data", "reason", "message", "scope"]);
 const ANSWER_REASON = ["declined", "cancelled", "expired"] as const;
+const ANSWER_MESSAGE: StringRule = { minLength: 1 };
+const ANSWER_SCOPE: StringRule = { pattern: patternFor("^(once|turn|tool|principal|session:\\S.*)$") };
 
 /**
  * Reads an `Answer` from a JSON value (as `readJson` or `JSON.parse` return it),
@@ -244,6 +247,12 @@ export function parseAnswer(value: unknown, path: string = "$"): Answer {
   if (has(src, "reason")) {
     out["reason"] = expectEnum(src["reason"], path + ".reason", ANSWER_REASON);
   }
+  if (has(src, "message")) {
+    out["message"] = expectString(src["message"], path + ".message", ANSWER_MESSAGE);
+  }
+  if (has(src, "scope")) {
+    out["scope"] = expectString(src["scope"], path + ".scope", ANSWER_SCOPE);
+  }
   return keepUnknown(src, out, ANSWER_KEYS, path);
 }
 
@@ -262,6 +271,12 @@ export function toWireAnswer(value: Answer, path: string = "$"): JsonObject {
   }
   if (has(src, "reason")) {
     out["reason"] = expectEnum(src["reason"], path + ".reason", ANSWER_REASON);
+  }
+  if (has(src, "message")) {
+    out["message"] = expectString(src["message"], path + ".message", ANSWER_MESSAGE);
+  }
+  if (has(src, "scope")) {
+    out["scope"] = expectString(src["scope"], path + ".scope", ANSWER_SCOPE);
   }
   return keepUnknown(src, out, ANSWER_KEYS, path);
 }
@@ -356,13 +371,85 @@ export function toJsonToolResult(value: ToolResult): string {
   return writeJson(toWireToolResult(value));
 }
 
+// ---------------------------------------------------------------------------------- ToolIcon
+
+const TOOL_ICON_KEYS: ReadonlySet<string> = new Set(["src", "mimeType", "sizes", "theme"]);
+const TOOL_ICON_SRC: StringRule = { minLength: 1 };
+const TOOL_ICON_THEME = ["light", "dark"] as const;
+
+/**
+ * Reads a `ToolIcon` from a JSON value (as `readJson` or `JSON.parse` return it),
+ * checking it against the schema; unknown keys are kept.
+ * Absent `sizes` becomes `[]`.
+ *
+ * @param path - The JSON path of `value`, for error messages.
+ * @throws {@link WireError} naming the path of the first place the schema rejects.
+ */
+export function parseToolIcon(value: unknown, path: string = "$"): ToolIcon {
+  const src = expectObject(value, path, "a ToolIcon object");
+  const out: ToolIcon = {
+    src: expectString(need(src, "src", path), path + ".src", TOOL_ICON_SRC),
+    sizes: has(src, "sizes") ? expectArray(src["sizes"], path + ".sizes", (item, at) => expectString(item, at)) : [],
+  };
+  if (has(src, "mimeType")) {
+    out["mimeType"] = expectString(src["mimeType"], path + ".mimeType");
+  }
+  if (has(src, "theme")) {
+    out["theme"] = expectEnum(src["theme"], path + ".theme", TOOL_ICON_THEME);
+  }
+  return keepUnknown(src, out, TOOL_ICON_KEYS, path);
+}
+
+/**
+ * The wire form of a `ToolIcon`: a new object, ready for `writeJson`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toWireToolIcon(value: ToolIcon, path: string = "$"): JsonObject {
+  const src = expectObject(value, path, "a ToolIcon object");
+  const out: JsonObject = {};
+  out["src"] = expectString(need(src, "src", path), path + ".src", TOOL_ICON_SRC);
+  if (has(src, "mimeType")) {
+    out["mimeType"] = expectString(src["mimeType"], path + ".mimeType");
+  }
+  if (has(src, "sizes")) {
+    const items = expectArray(src["sizes"], path + ".sizes", (item, at) => expectString(item, at));
+    if (items.length > 0) {
+      out["sizes"] = items;
+    }
+  }
+  if (has(src, "theme")) {
+    out["theme"] = expectEnum(src["theme"], path + ".theme", TOOL_ICON_THEME);
+  }
+  return keepUnknown(src, out, TOOL_ICON_KEYS, path);
+}
+
+/**
+ * Reads a `ToolIcon` from JSON text, losslessly (see `readJson`).
+ *
+ * @throws {@link WireError} at `$` when the text is not JSON, else as `parseToolIcon`.
+ */
+export function fromJsonToolIcon(text: string): ToolIcon {
+  return parseToolIcon(readJson(text));
+}
+
+/**
+ * The compact wire JSON text of a `ToolIcon`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toJsonToolIcon(value: ToolIcon): string {
+  return writeJson(toWireToolIcon(value));
+}
+
 // ---------------------------------------------------------------------------------- ToolHints
 
-const TOOL_HINTS_KEYS: ReadonlySet<string> = new Set(["readOnly", "destructive", "openWorld"]);
+const TOOL_HINTS_KEYS: ReadonlySet<string> = new Set(["readOnly", "destructive", "openWorld", "idempotent", "title", "longRunning", "icons"]);
 
 /**
  * Reads a `ToolHints` from a JSON value (as `readJson` or `JSON.parse` return it),
  * checking it against the schema; unknown keys are kept.
+ * Absent `icons` becomes `[]`.
  *
  * @param path - The JSON path of `value`, for error messages.
  * @throws {@link WireError} naming the path of the first place the schema rejects.
@@ -373,7 +460,17 @@ export function parseToolHints(value: unknown, path: string = "$"): ToolHints {
     readOnly: expectBoolean(need(src, "readOnly", path), path + ".readOnly"),
     destructive: expectBoolean(need(src, "destructive", path), path + ".destructive"),
     openWorld: expectBoolean(need(src, "openWorld", path), path + ".openWorld"),
+    icons: has(src, "icons") ? expectArray(src["icons"], path + ".icons", parseToolIcon) : [],
   };
+  if (has(src, "idempotent")) {
+    out["idempotent"] = expectBoolean(src["idempotent"], path + ".idempotent");
+  }
+  if (has(src, "title")) {
+    out["title"] = expectString(src["title"], path + ".title");
+  }
+  if (has(src, "longRunning")) {
+    out["longRunning"] = expectBoolean(src["longRunning"], path + ".longRunning");
+  }
   return keepUnknown(src, out, TOOL_HINTS_KEYS, path);
 }
 
@@ -388,6 +485,21 @@ export function toWireToolHints(value: ToolHints, path: string = "$"): JsonObjec
   out["readOnly"] = expectBoolean(need(src, "readOnly", path), path + ".readOnly");
   out["destructive"] = expectBoolean(need(src, "destructive", path), path + ".destructive");
   out["openWorld"] = expectBoolean(need(src, "openWorld", path), path + ".openWorld");
+  if (has(src, "idempotent")) {
+    out["idempotent"] = expectBoolean(src["idempotent"], path + ".idempotent");
+  }
+  if (has(src, "title")) {
+    out["title"] = expectString(src["title"], path + ".title");
+  }
+  if (has(src, "longRunning")) {
+    out["longRunning"] = expectBoolean(src["longRunning"], path + ".longRunning");
+  }
+  if (has(src, "icons")) {
+    const items = expectArray(src["icons"], path + ".icons", (item, at) => toWireToolIcon(item as ToolIcon, at));
+    if (items.length > 0) {
+      out["icons"] = items;
+    }
+  }
   return keepUnknown(src, out, TOOL_HINTS_KEYS, path);
 }
 
@@ -688,6 +800,73 @@ export function toJsonRunResult(value: RunResult): string {
   return writeJson(toWireRunResult(value));
 }
 
+// ---------------------------------------------------------------------------------- ToolEvent
+
+const TOOL_EVENT_KEYS: ReadonlySet<string> = new Set(["callId", "percent", "message", "partial"]);
+
+/**
+ * Reads a `ToolEvent` from a JSON value (as `readJson` or `JSON.parse` return it),
+ * checking it against the schema; unknown keys are kept.
+ *
+ * @param path - The JSON path of `value`, for error messages.
+ * @throws {@link WireError} naming the path of the first place the schema rejects.
+ */
+export function parseToolEvent(value: unknown, path: string = "$"): ToolEvent {
+  const src = expectObject(value, path, "a ToolEvent object");
+  const out: ToolEvent = {
+    callId: expectString(need(src, "callId", path), path + ".callId"),
+  };
+  if (has(src, "percent")) {
+    out["percent"] = expectInteger(src["percent"], path + ".percent");
+  }
+  if (has(src, "message")) {
+    out["message"] = expectString(src["message"], path + ".message");
+  }
+  if (has(src, "partial")) {
+    out["partial"] = parseToolResult(src["partial"], path + ".partial");
+  }
+  return keepUnknown(src, out, TOOL_EVENT_KEYS, path);
+}
+
+/**
+ * The wire form of a `ToolEvent`: a new object, ready for `writeJson`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toWireToolEvent(value: ToolEvent, path: string = "$"): JsonObject {
+  const src = expectObject(value, path, "a ToolEvent object");
+  const out: JsonObject = {};
+  out["callId"] = expectString(need(src, "callId", path), path + ".callId");
+  if (has(src, "percent")) {
+    out["percent"] = expectInteger(src["percent"], path + ".percent");
+  }
+  if (has(src, "message")) {
+    out["message"] = expectString(src["message"], path + ".message");
+  }
+  if (has(src, "partial")) {
+    out["partial"] = toWireToolResult(src["partial"] as ToolResult, path + ".partial");
+  }
+  return keepUnknown(src, out, TOOL_EVENT_KEYS, path);
+}
+
+/**
+ * Reads a `ToolEvent` from JSON text, losslessly (see `readJson`).
+ *
+ * @throws {@link WireError} at `$` when the text is not JSON, else as `parseToolEvent`.
+ */
+export function fromJsonToolEvent(text: string): ToolEvent {
+  return parseToolEvent(readJson(text));
+}
+
+/**
+ * The compact wire JSON text of a `ToolEvent`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toJsonToolEvent(value: ToolEvent): string {
+  return writeJson(toWireToolEvent(value));
+}
+
 // ---------------------------------------------------------------------------------- extra keys
 
 const KNOWN_KEYS: { readonly [N in keyof WireTypes]: ReadonlySet<string> } = {
@@ -695,11 +874,13 @@ const KNOWN_KEYS: { readonly [N in keyof WireTypes]: ReadonlySet<string> } = {
   Request: REQUEST_KEYS,
   Answer: ANSWER_KEYS,
   ToolResult: TOOL_RESULT_KEYS,
+  ToolIcon: TOOL_ICON_KEYS,
   ToolHints: TOOL_HINTS_KEYS,
   ToolSpec: TOOL_SPEC_KEYS,
   ToolCall: TOOL_CALL_KEYS,
   ToolCallResult: TOOL_CALL_RESULT_KEYS,
   RunResult: RUN_RESULT_KEYS,
+  ToolEvent: TOOL_EVENT_KEYS,
 };
 
 /**

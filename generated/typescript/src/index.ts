@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 /**
@@ -12,7 +12,7 @@ export const SCHEMA_VERSION = "3.0.0";
 
 export { WireError } from "./errors.js";
 export { JsonNumber, MAX_DEPTH, readJson, writeJson, type JsonObject, type JsonValue } from "./json.js";
-export type { ContentPart, Request, Answer, ToolResult, ToolHints, ToolSpec, ToolCall, ToolCallResult, RunResult, WireTypes } from "./types.js";
+export type { ContentPart, Request, Answer, ToolResult, ToolIcon, ToolHints, ToolSpec, ToolCall, ToolCallResult, RunResult, ToolEvent, WireTypes } from "./types.js";
 export {
   extraKeys,
   fromJsonContentPart,
@@ -31,6 +31,10 @@ export {
   parseToolResult,
   toJsonToolResult,
   toWireToolResult,
+  fromJsonToolIcon,
+  parseToolIcon,
+  toJsonToolIcon,
+  toWireToolIcon,
   fromJsonToolHints,
   parseToolHints,
   toJsonToolHints,
@@ -51,6 +55,10 @@ export {
   parseRunResult,
   toJsonRunResult,
   toWireRunResult,
+  fromJsonToolEvent,
+  parseToolEvent,
+  toJsonToolEvent,
+  toWireToolEvent,
 } from "./codec.js";
 export {
   DEFAULT_MAX_BYTES,

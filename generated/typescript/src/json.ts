@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/typescript/src/json.ts (hand-written, copied verbatim).
 // codegen: copy
@@ -409,6 +409,105 @@ class Reader {
   }
 }
 
+/** True for the whitespace JSON allows between tokens. */
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+/**
+ * How many object keys `text` holds, counted in one pass, when `JSON.parse` reads it as the
+ * reader would (see {@link readJson}); `undefined` when only the reader can tell: a lone
+ * surrogate, a surrogate escape, a key that is escaped or starts with a digit (its order), a
+ * number that JavaScript writes back otherwise (a {@link JsonNumber}), nesting past
+ * {@link MAX_DEPTH}, an unterminated string. Strings are skipped with `indexOf`. The text is not
+ * checked to be JSON: `JSON.parse` does that.
+ */
+function keysOfText(text: string): number | undefined {
+  if (!isWellFormed(text)) {
+    return undefined;
+  }
+  const n = text.length;
+  let keys = 0;
+  let depth = 0;
+  let pos = 0;
+  // The next backslash at or after `pos`: found once for all the strings it lies beyond, so
+  // that the scan stays linear however many strings come between two escapes.
+  let slash = text.indexOf("\\");
+  while (pos < n) {
+    const c = text.charCodeAt(pos);
+    if (c === 0x22) {
+      if (slash !== -1 && slash <= pos) {
+        slash = text.indexOf("\\", pos + 1);
+      }
+      let end = text.indexOf('"', pos + 1);
+      const escaped = slash !== -1 && slash < end;
+      while (slash !== -1 && slash < end) {
+        if (text.charCodeAt(slash + 1) === 0x75 && (text.charCodeAt(slash + 2) | 0x20) === 0x64) {
+          const d = text.charCodeAt(slash + 3) | 0x20; // \uD800-\uDFFF: half of a pair, or alone
+          if ((d >= 0x38 && d <= 0x39) || (d >= 0x61 && d <= 0x66)) {
+            return undefined;
+          }
+        }
+        const next = slash + 2; // past the escaped character (a \u escape's hex digits are no quote)
+        if (end < next) {
+          end = text.indexOf('"', next); // that quote was the escaped character
+        }
+        slash = text.indexOf("\\", next);
+      }
+      if (end === -1) {
+        return undefined;
+      }
+      let after = end + 1;
+      while (after < n && isSpace(text.charCodeAt(after))) {
+        after++;
+      }
+      if (text.charCodeAt(after) === 0x3a) {
+        if (escaped || mayReorder(text.slice(pos + 1, pos + 2))) {
+          return undefined;
+        }
+        keys++;
+      }
+      pos = end + 1;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_DEPTH) {
+        return undefined;
+      }
+      pos++;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+      pos++;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      NUMBER_AT.lastIndex = pos;
+      const m = NUMBER_AT.exec(text);
+      if (m === null || String(Number(m[0])) !== spellNumber(m[0])) {
+        return undefined;
+      }
+      pos += m[0].length;
+    } else {
+      pos++;
+    }
+  }
+  return keys;
+}
+
+/** How many object keys `value` (what `JSON.parse` returns) holds, all the way down. */
+function keysOfValue(value: unknown): number {
+  if (typeof value !== "object" || value === null) {
+    return 0;
+  }
+  let keys = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      keys += keysOfValue(item);
+    }
+    return keys;
+  }
+  for (const key in value) {
+    keys += 1 + keysOfValue((value as Record<string, unknown>)[key]);
+  }
+  return keys;
+}
+
 /**
  * Reads JSON text (RFC 8259) without losing anything `JSON.parse` would: numbers that a
  * `number` cannot hold exactly become {@link JsonNumber}s, and objects keep the key order of
@@ -419,9 +518,31 @@ class Reader {
  * `JSON.parse` makes `Infinity`), nesting deeper than {@link MAX_DEPTH} and an object that
  * repeats a key (`JSON.parse` keeps the last value) are not JSON here.
  *
+ * Most texts are read by `JSON.parse`, after a pass over the text that finds nothing it would
+ * lose (see `keysOfText`), and proved free of repeated keys by counting: `JSON.parse` keeps one
+ * of two values for one key, so its value holds fewer keys than the text. Any other text is
+ * read by the reader here, which says where and why it is not JSON.
+ *
  * @throws {@link WireError} at `$` when `text` is not JSON.
  */
 export function readJson(text: string): JsonValue {
+  const keys = typeof text === "string" ? keysOfText(text) : undefined;
+  if (keys !== undefined) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = undefined; // not JSON: the reader says why
+    }
+    if (value !== undefined && keysOfValue(value) === keys) {
+      return value as JsonValue;
+    }
+  }
+  return readJsonFully(text);
+}
+
+/** {@link readJson} by the reader alone, for every text. Internal: for tests. */
+export function readJsonFully(text: string): JsonValue {
   try {
     return new Reader(text).document();
   } catch (err) {
@@ -563,6 +684,55 @@ class Writer {
  * array or object inside itself), or of an array or object nested deeper than {@link MAX_DEPTH}.
  */
 export function writeJson(value: unknown): string {
+  return stringifiable(value, 1) ? JSON.stringify(value) : writeJsonFully(value);
+}
+
+/**
+ * True when `JSON.stringify` writes `value` (at `level`) as the writer does: plain JSON values
+ * only, no {@link JsonNumber} (written as its text), no object whose key order is kept apart
+ * (`keepOrder`), nested at most {@link MAX_DEPTH} levels (so no cycle), no array holding
+ * `undefined`. The writer writes the rest, and says what is wrong with it.
+ */
+function stringifiable(value: unknown, level: number): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value);
+    case "object": {
+      if (value === null) {
+        return true;
+      }
+      if (level > MAX_DEPTH) {
+        return false;
+      }
+      if (Array.isArray(value)) {
+        for (const item of value) {
+          if (!stringifiable(item, level + 1)) {
+            return false;
+          }
+        }
+        return true;
+      }
+      if (!isPlainObject(value) || (value as Ordered)[KEY_ORDER] !== undefined) {
+        return false;
+      }
+      for (const key of Object.keys(value)) {
+        const item = (value as Record<string, unknown>)[key];
+        if (item !== undefined && !stringifiable(item, level + 1)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** {@link writeJson} by the writer alone, for every value. Internal: for tests. */
+export function writeJsonFully(value: unknown): string {
   const writer = new Writer();
   try {
     writer.value(value);

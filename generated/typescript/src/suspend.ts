@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/typescript/src/suspend.ts (hand-written, copied verbatim).
 // codegen: copy; requires Request, ToolResult

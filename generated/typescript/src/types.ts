@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // One interface per wire type. Property names are the wire keys; an optional property is
@@ -7,7 +7,7 @@
 // a newer schema adds are still kept on the parsed object itself and written back by the
 // emitter, so a parse/emit round trip loses nothing; they are untyped: `extraKeys` reads them.
 
-import type { JsonValue } from "./json.js";
+import type { JsonNumber, JsonValue } from "./json.js";
 
 /**
  * One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text,
@@ -101,6 +101,20 @@ export interface Answer {
    * text here; this contract refuses any other value (send `declined`, and the text in `data`).
    */
   reason?: "declined" | "cancelled" | "expired";
+  /**
+   * Why the answer refuses, in words for the model: the call's result then reads `declined:
+   * <message>` (its first 1,000 characters, then `…`, when it is longer). Ignored on an answer that
+   * is `ok`.
+   */
+  message?: string;
+  /**
+   * How far the decision reaches: `once` (this call; the default), `turn` (every call to the same
+   * tool that waits on an approval in this turn), `session:<id>` (every call to the same tool in
+   * the host's session `<id>`), `principal` (every call to the same tool made for the same
+   * principal), `tool` (every call to the same tool). A decision beyond the turn is kept by the
+   * host as a policy, which expires, and which the host can list and revoke.
+   */
+  scope?: string;
 }
 
 /**
@@ -141,9 +155,26 @@ export interface ToolResult {
   metadata?: { [key: string]: JsonValue };
 }
 
+/** An icon a host may show for a tool (MCP's `Icon`); never sent to a model. */
+export interface ToolIcon {
+  /** Where the icon is: an `https` URL or a `data:` URI. */
+  src: string;
+  /** The icon's media type, when the URL does not say it. */
+  mimeType?: string;
+  /**
+   * The sizes it comes in, as HTML writes them (`48x48`, `any`). Empty is omitted.
+   *
+   * @defaultValue `[]`
+   */
+  sizes?: string[];
+  /** The background it is drawn for. */
+  theme?: "light" | "dark";
+}
+
 /**
- * Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool annotations);
- * never sent to a model. Upstream toolnexus 0.22 writes all three.
+ * Advisory hints about how a tool behaves, for the host (an approval policy, MCP tool annotations,
+ * whether an MCP server runs its calls as tasks); never sent to a model. Upstream toolnexus 0.22
+ * writes the first three.
  */
 export interface ToolHints {
   /** The tool does not change its environment. */
@@ -152,6 +183,24 @@ export interface ToolHints {
   destructive: boolean;
   /** The tool reaches entities outside a closed domain, such as the web. */
   openWorld: boolean;
+  /**
+   * Calling the tool again with the same arguments has no further effect; meaningful only when it
+   * is not read-only (MCP's `idempotentHint`).
+   */
+  idempotent?: boolean;
+  /** A name for people to read (MCP's `title` of a tool); the model still sees the tool's `name`. */
+  title?: string;
+  /**
+   * A call may take long (minutes, or a person's answer): an MCP server runs it as a task (the
+   * `io.modelcontextprotocol/tasks` extension) for a client that supports tasks.
+   */
+  longRunning?: boolean;
+  /**
+   * Icons a host may show for the tool (MCP's `icons`). Empty is omitted.
+   *
+   * @defaultValue `[]`
+   */
+  icons?: ToolIcon[];
 }
 
 /**
@@ -250,15 +299,36 @@ export interface RunResult {
   seal?: string;
 }
 
+/**
+ * What a running call reports before its result: how far it has got, in words, and a partial
+ * result. A host relays it (to a UI, as MCP progress, as Temporal heartbeat details); it never
+ * reaches the model, and the call's result replaces every partial.
+ */
+export interface ToolEvent {
+  /** The id of the `ToolCall` that is running. */
+  callId: string;
+  /**
+   * How far the call has got, in whole percent (0 to 100; a tool reports a fraction, which is
+   * rounded).
+   */
+  percent?: number | JsonNumber;
+  /** What the call is doing, in a few words. */
+  message?: string;
+  /** The result so far, as the tool yields it; the call's last value is its result. */
+  partial?: ToolResult;
+}
+
 /** Every wire type by its name, as `extraKeys` takes them. */
 export interface WireTypes {
   ContentPart: ContentPart;
   Request: Request;
   Answer: Answer;
   ToolResult: ToolResult;
+  ToolIcon: ToolIcon;
   ToolHints: ToolHints;
   ToolSpec: ToolSpec;
   ToolCall: ToolCall;
   ToolCallResult: ToolCallResult;
   RunResult: RunResult;
+  ToolEvent: ToolEvent;
 }

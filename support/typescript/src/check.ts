@@ -249,6 +249,9 @@ export function levelOf(path: string): number {
  * cycles; returns it unchanged.
  */
 export function expectJson(value: unknown, path: string): JsonValue {
+  if (plainJson(value, levelOf(path))) {
+    return value as JsonValue;
+  }
   try {
     checkJson(value, path, levelOf(path), [], []);
   } catch (err) {
@@ -259,6 +262,49 @@ export function expectJson(value: unknown, path: string): JsonValue {
     throw err;
   }
   return value as JsonValue;
+}
+
+/**
+ * True when `value`, at `level` of its document, is JSON all the way down and nested at most
+ * {@link MAX_DEPTH} levels (so without cycles): the walk of `checkJson` without building a
+ * path for every value. On false, `checkJson` walks again and names the place.
+ */
+function plainJson(value: unknown, level: number): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value);
+    case "object": {
+      if (value === null || value instanceof JsonNumber) {
+        return true;
+      }
+      if (level > MAX_DEPTH) {
+        return false;
+      }
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          if (!plainJson(value[i], level + 1)) {
+            return false;
+          }
+        }
+        return true;
+      }
+      if (!isPlainObject(value)) {
+        return false;
+      }
+      for (const key of Object.keys(value)) {
+        const item = (value as Record<string, unknown>)[key];
+        if (item !== undefined && !plainJson(item, level + 1)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
 }
 
 /** `open` holds the arrays and objects enclosing `value`, outermost first, and `at` their paths. */

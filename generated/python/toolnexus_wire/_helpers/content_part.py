@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 54584dee08a58a2be6d32a1e6c6f432150db78ee303618745d243724b42ff19e).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 # Source: support/python/toolnexus_wire/_helpers/content_part.py (hand-written, copied verbatim).
 # codegen: copy; requires ContentPart
@@ -13,6 +13,7 @@ import urllib.parse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Self
 
+from .. import _speed
 from .._base import WireModel
 from .._links import _hidden, check_mime_type, check_url, displayable
 from .._media import SNIFF_BYTES, kind_of, sniff_mime
@@ -86,6 +87,12 @@ class ContentPartHelpers(WireModel):
         wire: dict[str, Any] = {"type": kind_of(mime_type), "mimeType": mime_type, "data": data, "url": url}
         if name is not None:
             wire["name"] = displayable(name)
+        # The fast decoder makes what the validator makes, or declines (`_speed`): the first
+        # part of a process needs no validator built (`defer_build`).
+        decode = _speed.decoder_for(cls)
+        part = decode(wire, False) if decode is not None else None
+        if part is not None:
+            return part  # type: ignore[no-any-return]
         return cls.model_validate(wire, by_alias=True, by_name=False)
 
     @classmethod

@@ -17,7 +17,11 @@ from ._speed import INT_MIN as _INT_MIN
 from ._speed import MISS as _MISS
 from ._speed import check_for, install
 from ._speed import float_ok as _float_ok
-from ._speed import new_model as _new_model
+from ._speed import new as _new
+from ._speed import set_dict as _set_dict
+from ._speed import set_extra as _set_extra
+from ._speed import set_fields_set as _set_fields_set
+from ._speed import set_private as _set_private
 from ._speed import plain as _plain
 from ._speed import plain_float as _plain_float
 from ._speed import sound as _sound
@@ -25,8 +29,10 @@ from ._speed import sound as _sound
 __all__: list[str] = []
 
 
-def _decode_Point(d: Any) -> Any:
-    """A `Point` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_Point(d: Any, floats: bool | None) -> Any:
+    """A `Point` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -71,14 +77,19 @@ def _decode_Point(d: Any) -> Any:
     v = d.get("attrs", _MISS)
     if v is _MISS:
         return None
-    if type(v) is not dict or not _sound(v, _FREE_DEPTH):
+    if type(v) is not dict or not _sound(v, _FREE_DEPTH, floats):
         return None
     attrs = v
     fields_set.add("attrs")
     values = {"x": x, "y": y, "label": label, "tags": tags, "visible": visible, "attrs": attrs}
     if len(d) > len(fields_set):
         return None
-    return _new_model(models.Point, values, fields_set, None)
+    obj = _new(models.Point)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, None)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_Point = frozenset({"x", "y", "label", "tags", "visible", "attrs"})

@@ -17,7 +17,11 @@ from ._speed import INT_MIN as _INT_MIN
 from ._speed import MISS as _MISS
 from ._speed import check_for, install
 from ._speed import float_ok as _float_ok
-from ._speed import new_model as _new_model
+from ._speed import new as _new
+from ._speed import set_dict as _set_dict
+from ._speed import set_extra as _set_extra
+from ._speed import set_fields_set as _set_fields_set
+from ._speed import set_private as _set_private
 from ._speed import plain as _plain
 from ._speed import plain_float as _plain_float
 from ._speed import sound as _sound
@@ -25,8 +29,10 @@ from ._speed import sound as _sound
 __all__: list[str] = []
 
 
-def _decode_Span(d: Any) -> Any:
-    """A `Span` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_Span(d: Any, floats: bool | None) -> Any:
+    """A `Span` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -52,19 +58,26 @@ def _decode_Span(d: Any) -> Any:
     values = {"text": text, "style": style}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_Span}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.Span, values, fields_set, extra)
+    obj = _new(models.Span)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_Span = frozenset({"text", "style"})
 
 
-def _decode_Para(d: Any) -> Any:
-    """A `Para` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_Para(d: Any, floats: bool | None) -> Any:
+    """A `Para` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -75,7 +88,7 @@ def _decode_Para(d: Any) -> Any:
         return None
     spans_a0: list[Any] = []
     for spans_i0 in v:
-        spans_x0 = _decode_Span(spans_i0)
+        spans_x0 = _decode_Span(spans_i0, floats)
         if spans_x0 is None:
             return None
         spans_a0.append(spans_x0)
@@ -93,7 +106,7 @@ def _decode_Para(d: Any) -> Any:
                 return None
             grid_x0_a1: list[Any] = []
             for grid_x0_i1 in grid_i0:
-                grid_x0_x1 = _decode_Span(grid_x0_i1)
+                grid_x0_x1 = _decode_Span(grid_x0_i1, floats)
                 if grid_x0_x1 is None:
                     return None
                 grid_x0_a1.append(grid_x0_x1)
@@ -104,19 +117,26 @@ def _decode_Para(d: Any) -> Any:
     values = {"spans": spans, "grid": grid}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_Para}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.Para, values, fields_set, extra)
+    obj = _new(models.Para)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_Para = frozenset({"spans", "grid"})
 
 
-def _decode_Section(d: Any) -> Any:
-    """A `Section` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_Section(d: Any, floats: bool | None) -> Any:
+    """A `Section` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -134,7 +154,7 @@ def _decode_Section(d: Any) -> Any:
         return None
     paras_a0: list[Any] = []
     for paras_i0 in v:
-        paras_x0 = _decode_Para(paras_i0)
+        paras_x0 = _decode_Para(paras_i0, floats)
         if paras_x0 is None:
             return None
         paras_a0.append(paras_x0)
@@ -143,19 +163,26 @@ def _decode_Section(d: Any) -> Any:
     values = {"heading": heading, "paras": paras}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_Section}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.Section, values, fields_set, extra)
+    obj = _new(models.Section)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_Section = frozenset({"heading", "paras"})
 
 
-def _decode_Doc(d: Any) -> Any:
-    """A `Doc` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_Doc(d: Any, floats: bool | None) -> Any:
+    """A `Doc` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -174,7 +201,7 @@ def _decode_Doc(d: Any) -> Any:
             return None
         sections_a0: list[Any] = []
         for sections_i0 in v:
-            sections_x0 = _decode_Section(sections_i0)
+            sections_x0 = _decode_Section(sections_i0, floats)
             if sections_x0 is None:
                 return None
             sections_a0.append(sections_x0)
@@ -184,19 +211,24 @@ def _decode_Doc(d: Any) -> Any:
     if v is _MISS:
         lead: Any = None
     else:
-        lead = _decode_Section(v)
+        lead = _decode_Section(v, floats)
         if lead is None:
             return None
         fields_set.add("lead")
     values = {"title": title, "sections": sections, "lead": lead}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_Doc}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.Doc, values, fields_set, extra)
+    obj = _new(models.Doc)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_Doc = frozenset({"title", "sections", "lead"})

@@ -106,7 +106,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
     "default": []
    },
    "lead": {
-    "description": "An optional first section.",
     "$ref": "#/$defs/Section"
    }
   },

@@ -17,7 +17,11 @@ from ._speed import INT_MIN as _INT_MIN
 from ._speed import MISS as _MISS
 from ._speed import check_for, install
 from ._speed import float_ok as _float_ok
-from ._speed import new_model as _new_model
+from ._speed import new as _new
+from ._speed import set_dict as _set_dict
+from ._speed import set_extra as _set_extra
+from ._speed import set_fields_set as _set_fields_set
+from ._speed import set_private as _set_private
 from ._speed import plain as _plain
 from ._speed import plain_float as _plain_float
 from ._speed import sound as _sound
@@ -27,8 +31,10 @@ __all__: list[str] = []
 _PATTERN_0 = check_for("^[A-Z]+$")
 
 
-def _decode_Item(d: Any) -> Any:
-    """A `Item` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_Item(d: Any, floats: bool | None) -> Any:
+    """A `Item` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -69,26 +75,33 @@ def _decode_Item(d: Any) -> Any:
     values = {"code": code, "size": size, "count": count, "weight": weight}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_Item}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.Item, values, fields_set, extra)
+    obj = _new(models.Item)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_Item = frozenset({"code", "size", "count", "weight"})
 
 
-def _decode_Box(d: Any) -> Any:
-    """A `Box` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_Box(d: Any, floats: bool | None) -> Any:
+    """A `Box` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
     v = d.get("main", _MISS)
     if v is _MISS:
         return None
-    main = _decode_Item(v)
+    main = _decode_Item(v, floats)
     if main is None:
         return None
     fields_set.add("main")
@@ -100,7 +113,7 @@ def _decode_Box(d: Any) -> Any:
             return None
         items_a0: list[Any] = []
         for items_i0 in v:
-            items_x0 = _decode_Item(items_i0)
+            items_x0 = _decode_Item(items_i0, floats)
             if items_x0 is None:
                 return None
             items_a0.append(items_x0)
@@ -120,19 +133,24 @@ def _decode_Box(d: Any) -> Any:
     if v is _MISS:
         labels: Any = None
     else:
-        if type(v) is not dict or not _sound(v, _FREE_DEPTH):
+        if type(v) is not dict or not _sound(v, _FREE_DEPTH, floats):
             return None
         labels = v
         fields_set.add("labels")
     values = {"main": main, "items": items, "tags": tags, "labels": labels}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_Box}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.Box, values, fields_set, extra)
+    obj = _new(models.Box)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_Box = frozenset({"main", "items", "tags", "labels"})

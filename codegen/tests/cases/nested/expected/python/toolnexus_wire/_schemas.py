@@ -53,7 +53,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "type": "object",
   "properties": {
    "main": {
-    "description": "The main item.",
     "$ref": "#/$defs/Item"
    },
    "items": {

@@ -17,7 +17,11 @@ from ._speed import INT_MIN as _INT_MIN
 from ._speed import MISS as _MISS
 from ._speed import check_for, install
 from ._speed import float_ok as _float_ok
-from ._speed import new_model as _new_model
+from ._speed import new as _new
+from ._speed import set_dict as _set_dict
+from ._speed import set_extra as _set_extra
+from ._speed import set_fields_set as _set_fields_set
+from ._speed import set_private as _set_private
 from ._speed import plain as _plain
 from ._speed import plain_float as _plain_float
 from ._speed import sound as _sound
@@ -25,8 +29,10 @@ from ._speed import sound as _sound
 __all__: list[str] = []
 
 
-def _decode_Piece(d: Any) -> Any:
-    """A `Piece` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_Piece(d: Any, floats: bool | None) -> Any:
+    """A `Piece` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -53,8 +59,8 @@ def _decode_Piece(d: Any) -> Any:
         return None
     if (
         v is None
-        or (type(v) is float and not _float_ok(v))
-        or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH))
+        or (type(v) is float and not (floats and _float_ok(v)))
+        or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH, floats))
     ):
         return None
     body = v
@@ -64,19 +70,26 @@ def _decode_Piece(d: Any) -> Any:
     values = {"kind": kind, "label": label, "body": body}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_Piece}
-        if not _sound(extra, _FREE_DEPTH):
+        if not _sound(extra, _FREE_DEPTH, floats):
             return None
         fields_set.update(extra)  # pydantic counts unknown keys as set fields too
     else:
         extra = {}
-    return _new_model(models.Piece, values, fields_set, extra)
+    obj = _new(models.Piece)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_Piece = frozenset({"type", "label", "body"})
 
 
-def _decode_Outcome(d: Any) -> Any:
-    """A `Outcome` from orjson's parse of its JSON, or None to let the validator decide."""
+def _decode_Outcome(d: Any, floats: bool | None) -> Any:
+    """A `Outcome` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
     if type(d) is not dict:
         return None
     fields_set: set[str] = set()
@@ -93,8 +106,8 @@ def _decode_Outcome(d: Any) -> Any:
     else:
         if (
             v is None
-            or (type(v) is float and not _float_ok(v))
-            or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH))
+            or (type(v) is float and not (floats and _float_ok(v)))
+            or (type(v) in (dict, list) and not _sound(v, _FREE_DEPTH, floats))
         ):
             return None
         result_value = v
@@ -107,7 +120,7 @@ def _decode_Outcome(d: Any) -> Any:
             return None
         pieces_a0: list[Any] = []
         for pieces_i0 in v:
-            pieces_x0 = _decode_Piece(pieces_i0)
+            pieces_x0 = _decode_Piece(pieces_i0, floats)
             if pieces_x0 is None:
                 return None
             pieces_a0.append(pieces_x0)
@@ -124,7 +137,12 @@ def _decode_Outcome(d: Any) -> Any:
     values = {"summary": summary, "result_value": result_value, "pieces": pieces, "note": note}
     if len(d) > len(fields_set):
         return None
-    return _new_model(models.Outcome, values, fields_set, None)
+    obj = _new(models.Outcome)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, None)
+    _set_private(obj, None)
+    return obj
 
 
 _KNOWN_Outcome = frozenset({"summary", "result", "pieces", "note"})

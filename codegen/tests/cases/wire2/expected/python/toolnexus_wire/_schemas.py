@@ -19,7 +19,6 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
   "type": "object",
   "properties": {
    "type": {
-    "x-name": "kind",
     "description": "What the piece is; `kind` in the APIs.",
     "type": "string",
     "enum": [
@@ -34,12 +33,22 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
    },
    "body": {
     "description": "The piece itself: any JSON value but null.",
-    "type": [
-     "object",
-     "array",
-     "string",
-     "number",
-     "boolean"
+    "anyOf": [
+     {
+      "type": "object"
+     },
+     {
+      "type": "array"
+     },
+     {
+      "type": "string"
+     },
+     {
+      "type": "number"
+     },
+     {
+      "type": "boolean"
+     }
     ]
    }
   },
@@ -48,31 +57,35 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
    "body"
   ],
   "additionalProperties": true,
-  "allOf": [
-   {
-    "description": "A blob is labelled.",
-    "if": {
-     "properties": {
-      "type": {
-       "enum": [
-        "blob"
-       ]
+  "dependentSchemas": {
+   "type": {
+    "allOf": [
+     {
+      "description": "A blob is labelled.",
+      "if": {
+       "properties": {
+        "type": {
+         "enum": [
+          "blob"
+         ]
+        }
+       }
+      },
+      "then": {
+       "required": [
+        "label"
+       ],
+       "properties": {
+        "label": {
+         "type": "string",
+         "minLength": 1
+        }
+       }
       }
      }
-    },
-    "then": {
-     "required": [
-      "label"
-     ],
-     "properties": {
-      "label": {
-       "type": "string",
-       "minLength": 1
-      }
-     }
-    }
+    ]
    }
-  ]
+  }
  },
  "Outcome": {
   "title": "Outcome",
@@ -84,14 +97,23 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
     "type": "string"
    },
    "result": {
-    "x-name": "resultValue",
     "description": "The value, when there is one: any JSON but null; `resultValue` in the APIs.",
-    "type": [
-     "object",
-     "array",
-     "string",
-     "number",
-     "boolean"
+    "anyOf": [
+     {
+      "type": "object"
+     },
+     {
+      "type": "array"
+     },
+     {
+      "type": "string"
+     },
+     {
+      "type": "number"
+     },
+     {
+      "type": "boolean"
+     }
     ]
    },
    "pieces": {

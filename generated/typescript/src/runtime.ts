@@ -1,0 +1,69 @@
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+// Source: support/typescript/src/runtime.ts (hand-written, copied verbatim).
+// codegen: copy; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
+
+/**
+ * `toolnexus-contract/runtime`: tools, the loop and the seal, for a Node.js host. The wire types
+ * stay in `toolnexus-contract`, which never loads what this entry point loads (Ajv, the JCS
+ * library `canonicalize`, `node:crypto`).
+ *
+ * ```ts
+ * import { Toolkit, defineTool } from "toolnexus-contract/runtime";
+ * ```
+ *
+ * - {@link defineTool}, {@link Tool}, {@link ToolContext}: tools, whose `call` never throws for a
+ *   tool failure;
+ * - {@link Toolkit}: `runCalls`, `resume`, `expire`; runs sealed by the Python and Rust packages
+ *   resume here, and the other way round (seal version 4, `docs/seal.md`);
+ * - {@link ResumeError}: `resume` refused a run (`.reason`);
+ * - the engine's steps and transitions (`start`, `ran`, `answered`, `timed`, `lapsed`, `gate`,
+ *   `match`, `drive`), for hosts of the loop other than the toolkit.
+ *
+ * @packageDocumentation
+ */
+
+export {
+  APPROVAL_PREFIX,
+  Ask,
+  ResumeError,
+  Run,
+  STOP,
+  Settle,
+  answered,
+  drive,
+  expired,
+  gate,
+  isApproval,
+  lapsed,
+  match,
+  parseTime,
+  ran,
+  start,
+  timed,
+  unstorable,
+  type Effects,
+  type ResumeReason,
+} from "./engine.js";
+export { idempotencyKey, turnDigest } from "./seal.js";
+export {
+  Tool,
+  ToolContext,
+  defineTool,
+  normalizeToolName,
+  type Handler,
+  type NeedsApproval,
+  type ProgressListener,
+  type ToolContextInit,
+  type ToolOptions,
+} from "./tool.js";
+export {
+  Toolkit,
+  type Clock,
+  type ExpireOptions,
+  type ProgressHook,
+  type ResumeOptions,
+  type RunCallsOptions,
+  type ToolkitOptions,
+  type WaitFor,
+} from "./toolkit.js";

@@ -1,0 +1,418 @@
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+// Source: support/typescript/src/tool.ts (hand-written, copied verbatim).
+// codegen: copy; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
+
+// Tools: a name, a description, an input schema and a handler, called through `Tool.call`, with
+// the rules of Python's `Tool.call` (`toolnexus/_tool.py`): a failure is an error result, never a
+// throw across `call`.
+
+import { parseToolResult } from "./codec.js";
+import { WireError } from "./errors.js";
+import { describe, isPlainObject, keepOrder, orderedKeys, setKey, writeJson, type JsonObject, type JsonValue } from "./json.js";
+import { compileSchema, type ArgumentsCheck } from "./schema.js";
+import type { Answer, Request, ToolResult, ToolSpec } from "./types.js";
+
+declare global {
+  /**
+   * The part of the standard `AbortSignal` (Node.js, Deno, browsers) the runtime uses. Declared
+   * so that the package compiles without the DOM library or `@types/node`; TypeScript merges it
+   * with theirs, where the full interface is.
+   */
+  interface AbortSignal {
+    readonly aborted: boolean;
+    readonly reason: any;
+    throwIfAborted(): void;
+    addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+    removeEventListener(type: "abort", listener: () => void): void;
+  }
+}
+
+interface Controller {
+  readonly signal: AbortSignal;
+  abort(reason?: unknown): void;
+}
+
+interface Timers {
+  AbortController: new () => Controller;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const timers = globalThis as unknown as Timers;
+
+const NAME_REJECTS = /[^a-zA-Z0-9_-]/g;
+
+/** `name` with every character outside `[a-zA-Z0-9_-]` replaced by `_`. */
+export function normalizeToolName(name: string): string {
+  return name.replace(NAME_REJECTS, "_");
+}
+
+/** `onProgress(fraction, message)`: what a tool reports through {@link ToolContext.progress}. */
+export type ProgressListener = (fraction: number, message: string) => void;
+
+/** What a {@link ToolContext} is made of; every field is optional. */
+export interface ToolContextInit {
+  /** Seconds the call may take (checking the arguments included); an overrun is an error result. */
+  timeout?: number | undefined;
+  /** Cancels the call: `call` then rejects with the signal's reason, as `fetch` does. */
+  signal?: AbortSignal | undefined;
+  answer?: Answer | undefined;
+  request?: Request | undefined;
+  callId?: string | undefined;
+  idempotencyKey?: string | undefined;
+  onProgress?: ProgressListener | undefined;
+}
+
+/**
+ * What a call knows besides its arguments.
+ *
+ * `timeout` (seconds) bounds the call: an overrun becomes an error result. `signal` aborts when
+ * the call is cancelled or times out: a handler passes it on (to `fetch`, say) to stop its work.
+ * `answer` is set only when the call is a retry after a suspension, and `request` then holds the
+ * `Request` it answers (as stored in the run, so it is there in any process that resumes).
+ * `callId` is the id of the `ToolCall` being run (empty when the tool is called directly).
+ * `idempotencyKey` stays the same for one call across its suspension, its retry with an answer
+ * and any process that resumes the run, in any language: a tool with side effects passes it to
+ * the system it changes, so that a call run twice takes effect once (empty when the tool is
+ * called directly).
+ */
+export class ToolContext {
+  readonly timeout: number | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly answer: Answer | undefined;
+  readonly request: Request | undefined;
+  readonly callId: string;
+  readonly idempotencyKey: string;
+  readonly #onProgress: ProgressListener | undefined;
+
+  constructor(init: ToolContextInit = {}) {
+    const { timeout } = init;
+    if (timeout !== undefined && (typeof timeout !== "number" || Number.isNaN(timeout))) {
+      throw new TypeError(`timeout must be a number of seconds or undefined, got ${describe(timeout)}`);
+    }
+    this.timeout = timeout;
+    this.signal = init.signal;
+    this.answer = init.answer;
+    this.request = init.request;
+    this.callId = init.callId ?? "";
+    this.idempotencyKey = init.idempotencyKey ?? "";
+    this.#onProgress = init.onProgress;
+  }
+
+  /**
+   * Reports how far the call has got: `fraction` from 0 to 1, and a short message. Reaches the
+   * toolkit's `onProgress` (and the turn's `progress`); does nothing when no one listens.
+   *
+   * @throws RangeError for a fraction outside 0..1, TypeError for a message that is not a string.
+   */
+  progress(fraction: number, message: string = ""): void {
+    if (typeof fraction !== "number" || !(fraction >= 0 && fraction <= 1)) {
+      throw new RangeError(`progress takes a fraction from 0 to 1, got ${describe(fraction)}`);
+    }
+    if (typeof message !== "string") {
+      throw new TypeError(`progress takes a string message, got ${describe(message)}`);
+    }
+    this.#onProgress?.(fraction, message);
+  }
+
+  /** This context with `signal` in place of its own (what a handler gets). */
+  withSignal(signal: AbortSignal): ToolContext {
+    return new ToolContext({
+      timeout: this.timeout,
+      signal,
+      answer: this.answer,
+      request: this.request,
+      callId: this.callId,
+      idempotencyKey: this.idempotencyKey,
+      onProgress: this.#onProgress,
+    });
+  }
+}
+
+/** A tool's handler: the checked arguments (a copy) and the context; sync or async. */
+export type Handler = (args: JsonObject, ctx: ToolContext) => unknown;
+
+/** `needsApproval`: always, never, or a rule over the checked arguments. */
+export type NeedsApproval = boolean | ((args: JsonObject) => boolean);
+
+/** The options of {@link defineTool}. */
+export interface ToolOptions {
+  /**
+   * `true`, or a rule over the checked arguments that returns `true`, makes a `Toolkit` ask for an
+   * approval before the handler runs; `Tool.call` itself never asks.
+   */
+  needsApproval?: NeedsApproval | undefined;
+}
+
+/** The arguments a handler gets, or the error result that refuses them. */
+export type Prepared = { ok: true; args: JsonObject } | { ok: false; result: ToolResult };
+
+function ok(output: string): ToolResult {
+  return { output, isError: false, parts: [] };
+}
+
+function error(output: string): ToolResult {
+  return { output, isError: true, parts: [] };
+}
+
+const TOOL_RESULT_KEYS = new Set(["output", "isError", "parts", "structuredContent", "metadata"]);
+
+/** Whether `value` is a `ToolResult` a handler returned: an object with a string `output` and a
+ * boolean `isError` (as every parsed one has, unknown keys kept), or with a string `output` and no
+ * key a `ToolResult` does not have. Anything else is data, returned as its JSON text. */
+function looksLikeResult(value: unknown): value is Record<string, unknown> {
+  if (!isPlainObject(value) || typeof value["output"] !== "string") {
+    return false;
+  }
+  return typeof value["isError"] === "boolean" || Object.keys(value).every((k) => TOOL_RESULT_KEYS.has(k));
+}
+
+/** The wire type a value that carries a `ToolResult` looks like (a `ToolCallResult`, a
+ * `RunResult`), whose host-only metadata its JSON text would hand to the model; or undefined. */
+function carrierOf(value: Record<string, unknown>): string | undefined {
+  if (typeof value["id"] === "string" && typeof value["name"] === "string" && looksLikeResult(value["result"])) {
+    return "ToolCallResult";
+  }
+  if ((value["status"] === "done" || value["status"] === "pending") && Array.isArray(value["results"])) {
+    return "RunResult";
+  }
+  return undefined;
+}
+
+/** The rules of `call` for what a handler returns. */
+function asResult(value: unknown): ToolResult {
+  if (typeof value === "string") {
+    return ok(value);
+  }
+  if (value === undefined || value === null) {
+    return ok("null"); // what Python's `None` gives
+  }
+  if (value instanceof Uint8Array || value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
+    return error("the tool returned bytes, which are not text; return a ToolResult with a ContentPart instead");
+  }
+  if (isPlainObject(value) && !looksLikeResult(value)) {
+    const carrier = carrierOf(value);
+    if (carrier !== undefined) {
+      return error(`the tool returned a ${carrier}, which is not a ToolResult; return a ToolResult (or JSON data) instead`);
+    }
+  }
+  if (looksLikeResult(value)) {
+    try {
+      return parseToolResult(value);
+    } catch (err) {
+      if (err instanceof WireError) {
+        return error(`the tool returned a ToolResult that is not valid: ${err.message}`);
+      }
+      throw err;
+    }
+  }
+  try {
+    return ok(writeJson(value));
+  } catch (err) {
+    return error(`the tool returned a value that is not JSON: ${textOf(err)}`);
+  }
+}
+
+/** The text of what a handler threw: its message, or its name when the message is empty. */
+function textOf(err: unknown): string {
+  if (err instanceof Error) {
+    return err.message || err.name || "Error";
+  }
+  if (typeof err === "string") {
+    return err || "Error";
+  }
+  try {
+    return String(err) || "Error";
+  } catch {
+    return "Error";
+  }
+}
+
+/** A copy of the arguments' objects and arrays (other values are shared), keeping key order, so a
+ * handler that changes its arguments leaves the caller's, and a stored `ToolCall`'s, as they were. */
+function copied(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) {
+    return value.map(copied);
+  }
+  if (isPlainObject(value)) {
+    const out: JsonObject = {};
+    const keys = orderedKeys(value);
+    for (const key of keys) {
+      const item = value[key];
+      if (item !== undefined) {
+        setKey(out, key, copied(item));
+      }
+    }
+    keepOrder(out, keys);
+    return out;
+  }
+  return value;
+}
+
+/** `seconds` as Python's `format(seconds, "g")` writes it (6 significant digits). */
+function formatG(seconds: number): string {
+  if (!Number.isFinite(seconds)) {
+    return Number.isNaN(seconds) ? "nan" : seconds > 0 ? "inf" : "-inf";
+  }
+  if (seconds === 0) {
+    return Object.is(seconds, -0) ? "-0" : "0";
+  }
+  const [mantissa, exp] = seconds.toExponential(5).split("e") as [string, string];
+  const e = Number(exp);
+  const strip = (s: string): string => (s.includes(".") ? s.replace(/0+$/, "").replace(/\.$/, "") : s);
+  if (e >= -4 && e < 6) {
+    return strip(seconds.toFixed(5 - e));
+  }
+  return `${strip(mantissa)}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+}
+
+/** A callable tool. Build one with {@link defineTool}; run it with `await tool.call(args, ctx)`. */
+export class Tool {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonObject;
+  readonly needsApproval: NeedsApproval;
+  readonly #handler: Handler;
+  readonly #check: ArgumentsCheck | undefined;
+
+  /** @internal Use {@link defineTool}. */
+  constructor(name: string, description: string, inputSchema: JsonObject, handler: Handler, check: ArgumentsCheck | undefined, needsApproval: NeedsApproval) {
+    this.name = name;
+    this.description = description;
+    this.inputSchema = inputSchema;
+    this.#handler = handler;
+    this.#check = check;
+    this.needsApproval = needsApproval;
+  }
+
+  /** The same tool under another name (a toolkit registers a normalised name so). */
+  renamed(name: string): Tool {
+    return new Tool(name, this.description, this.inputSchema, this.#handler, this.#check, this.needsApproval);
+  }
+
+  /** The tool's declaration, for a provider's tool list. */
+  spec(): ToolSpec {
+    return { name: this.name, description: this.description, inputSchema: this.inputSchema };
+  }
+
+  /**
+   * Runs the tool. Arguments that do not satisfy the input schema, a handler that throws and a
+   * timeout are error results (`invalid arguments for <name>: <path>: …`, the error's message,
+   * `<name> timed out after N s`): `call` never throws for a tool failure. What the handler
+   * returns becomes the result: a string is the output; a `ToolResult` (an object with a string
+   * `output` and only `ToolResult`'s keys) passes through; any other JSON value is its JSON text.
+   *
+   * Cancellation crosses `call`, as it does `fetch`: when `ctx.signal` aborts, the promise
+   * rejects with its reason (the handler sees its own `ctx.signal` abort).
+   */
+  async call(args?: JsonObject | null, ctx?: ToolContext | ToolContextInit): Promise<ToolResult> {
+    const context = ctx instanceof ToolContext ? ctx : new ToolContext(ctx);
+    const given: unknown = args ?? {};
+    if (!isPlainObject(given)) {
+      return error(`invalid arguments for ${this.name}: $: expected a JSON object, got ${describe(given)}`);
+    }
+    const outer = context.signal;
+    outer?.throwIfAborted();
+    const controller = new timers.AbortController();
+    const handlerContext = context.withSignal(controller.signal);
+    const work = (async (): Promise<ToolResult> => {
+      const prepared = this.prepare(given as JsonObject);
+      if (!prepared.ok) {
+        return prepared.result;
+      }
+      return asResult(await this.#handler(prepared.args, handlerContext));
+    })().catch((err: unknown) => error(textOf(err)));
+    const timeout = context.timeout;
+    if (timeout === undefined && outer === undefined) {
+      return work;
+    }
+    let timer: unknown;
+    let onAbort: (() => void) | undefined;
+    const stops: Promise<ToolResult>[] = [work];
+    if (timeout !== undefined && timeout !== Infinity) {
+      stops.push(
+        new Promise<ToolResult>((resolve) => {
+          timer = timers.setTimeout(() => {
+            const reason = Object.assign(new Error(`${this.name} timed out after ${formatG(timeout)} s`), { name: "TimeoutError" });
+            controller.abort(reason);
+            resolve(error(reason.message));
+          }, Math.max(0, timeout * 1000));
+        }),
+      );
+    }
+    if (outer !== undefined) {
+      stops.push(
+        new Promise<ToolResult>((_, reject) => {
+          onAbort = () => {
+            controller.abort(outer.reason);
+            reject(outer.reason);
+          };
+          outer.addEventListener("abort", onAbort, { once: true });
+        }),
+      );
+    }
+    try {
+      return await Promise.race(stops);
+    } finally {
+      if (timer !== undefined) {
+        timers.clearTimeout(timer);
+      }
+      if (onAbort !== undefined) {
+        outer?.removeEventListener("abort", onAbort);
+      }
+    }
+  }
+
+  /** The handler's arguments (checked, and a copy), or the error result saying why not. */
+  prepare(args: JsonObject): Prepared {
+    try {
+      if (this.#check !== undefined) {
+        const problems = this.#check(args);
+        if (problems.length > 0) {
+          return { ok: false, result: error(`invalid arguments for ${this.name}: ${problems.join("; ")}`) };
+        }
+      }
+      return { ok: true, args: copied(args) as JsonObject };
+    } catch (err) {
+      if (err instanceof RangeError) {
+        return { ok: false, result: error(`invalid arguments for ${this.name}: $: nested too deeply to check (over the stack's limit)`) };
+      }
+      throw err;
+    }
+  }
+}
+
+/**
+ * A tool from a handler `(args, ctx) => result`, sync or async: the seed's form.
+ *
+ * `inputSchema` is the JSON Schema of the arguments; `null` accepts any object. The schema is
+ * checked and compiled here, once, with Ajv (a `TypeError` when it is not a valid JSON Schema).
+ * `needsApproval` (true, or a rule over the checked arguments) makes a `Toolkit` ask for an
+ * approval before the handler runs.
+ */
+export function defineTool(name: string, description: string, inputSchema: JsonObject | null | undefined, handler: Handler, options: ToolOptions = {}): Tool {
+  if (typeof name !== "string" || typeof description !== "string") {
+    throw new TypeError("defineTool takes a name and a description, both strings");
+  }
+  if (typeof handler !== "function") {
+    throw new TypeError(`defineTool ${JSON.stringify(name)}: the handler must be a function, got ${describe(handler)}`);
+  }
+  const needsApproval = options.needsApproval ?? false;
+  if (typeof needsApproval !== "boolean" && typeof needsApproval !== "function") {
+    throw new TypeError(`defineTool ${JSON.stringify(name)}: needsApproval must be a boolean or a function of the arguments`);
+  }
+  if (inputSchema === null || inputSchema === undefined) {
+    return new Tool(name, description, { type: "object" }, handler, undefined, needsApproval);
+  }
+  if (!isPlainObject(inputSchema)) {
+    throw new TypeError(`defineTool ${JSON.stringify(name)}: the input schema must be an object or null, got ${describe(inputSchema)}`);
+  }
+  let check: ArgumentsCheck;
+  try {
+    check = compileSchema(inputSchema);
+  } catch (err) {
+    throw new TypeError(`defineTool ${JSON.stringify(name)}: ${(err as Error).message}`);
+  }
+  return new Tool(name, description, inputSchema, handler, check, needsApproval);
+}

@@ -1,0 +1,367 @@
+// The loop vectors (idl/loop/*.json, format in idl/loop/README.md) for the TypeScript runtime:
+// loading them, the scripted tools they describe, and the checks of what each step gave. The
+// same as tests/loop_vectors.py does for Python. loop_vectors.test.ts runs them through the
+// Toolkit; loop-host.ts serves them to the cross-language test.
+
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { JsonNumber, type Answer, type ContentPart, type JsonObject, type JsonValue, type Request, type ToolCall, type ToolCallResult, type ToolResult, authRequired, pending, toWireContentPart } from "toolnexus-contract";
+import { defineTool, type Tool, type ToolContext } from "toolnexus-contract/runtime";
+import { ROOT } from "./paths.js";
+
+export const LOOP = join(ROOT, "idl", "loop");
+/** The instant a vector's turn runs (idl/loop/README.md; its steps' `at` counts from it). */
+export const EPOCH = Date.UTC(2026, 0, 1);
+export const SECRET = new TextEncoder().encode("loop-vectors-host-key-0123456789");
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export interface Behaviour {
+  return?: string;
+  parts?: ContentPart[];
+  structuredContent?: JsonValue;
+  ask?: { kind: string; prompt: string; id?: string; url?: string; data?: JsonObject; expiresAt?: string; expiresIn?: number };
+  authorize?: string;
+  raise?: string;
+  sleep?: number;
+}
+
+export interface ToolSpec {
+  name: string;
+  description?: string;
+  schema?: JsonObject;
+  needsApproval?: boolean | { argument: string; above: number };
+  first: Behaviour;
+  retry?: Behaviour;
+}
+
+export interface AnswerSpec {
+  to?: string;
+  id?: string;
+  ok: boolean;
+  data?: JsonObject;
+  reason?: "declined" | "cancelled" | "expired";
+}
+
+export interface Step {
+  do: "run" | "resume" | "expire";
+  answers?: AnswerSpec[];
+  stored?: boolean;
+  principal?: string;
+  at?: number;
+  tamper?: { at: string; set: Json }[];
+  replay?: number;
+  expect?: Expect;
+}
+
+export interface Expect {
+  error?: string;
+  status?: string;
+  results?: { id: string; output?: string; outputStartsWith?: string; isError: boolean; declined?: string; parts?: Json[]; structuredContent?: Json }[];
+  waiting?: { id: string; kind: string; prompt: string; arguments?: Json; url?: string; data?: Json; requestId?: string }[];
+  ran?: { id: string; arguments: Json; retry?: boolean; data?: Json; key: string }[];
+}
+
+export interface Vector {
+  description: string;
+  covers: string[];
+  turn?: { id?: string; expiresIn?: number; principal?: string };
+  tools: ToolSpec[];
+  calls: ToolCall[];
+  steps: Step[];
+}
+
+export function names(): string[] {
+  return readdirSync(LOOP)
+    .filter((n) => n.endsWith(".json"))
+    .map((n) => n.slice(0, -5))
+    .sort();
+}
+
+/** A vector, read with JSON.parse (a few nest deeper than the wire allows, on purpose). */
+export function load(name: string): Vector {
+  return JSON.parse(readFileSync(join(LOOP, `${name}.json`), "utf8")) as Vector;
+}
+
+/** `value` as canonical JSON: keys sorted, compact (the format's `{args}` and `{data}`). */
+export function canonical(value: unknown): string {
+  if (value instanceof JsonNumber) {
+    return value.text;
+  }
+  if (Array.isArray(value)) {
+    return `[${value.map(canonical).join(",")}]`;
+  }
+  if (typeof value === "object" && value !== null) {
+    const obj = value as Record<string, unknown>;
+    const keys = Object.keys(obj)
+      .filter((k) => obj[k] !== undefined)
+      .sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(obj[k])}`).join(",")}}`;
+  }
+  return value === undefined ? "null" : JSON.stringify(value);
+}
+
+/** `value` as plain JSON (numbers as numbers), to compare with what a vector expects. */
+export function plain(value: unknown): Json {
+  return JSON.parse(canonical(value)) as Json;
+}
+
+const FIELD = /\{(name|args|data|arg:[^{}]+)\}/g;
+
+/** A behaviour's text with its placeholders filled (see the format). */
+export function fill(template: string, tool: string, args: JsonObject, answer: Answer | undefined): string {
+  return template.replace(FIELD, (_, field: string) => {
+    if (field === "name") {
+      return tool;
+    }
+    if (field === "args") {
+      return canonical(args);
+    }
+    if (field === "data") {
+      return canonical(answer?.data ?? null);
+    }
+    const value = args[field.slice(4)];
+    return typeof value === "string" ? value : canonical(value ?? null);
+  });
+}
+
+/** One handler run, as the scripted tool saw it. */
+export interface Ran {
+  id: string;
+  arguments: Json;
+  retry: boolean;
+  data: Json;
+  key: string;
+}
+
+/** The host's clock: the vector's epoch plus the seconds its steps moved it. */
+export class Clock {
+  at = 0;
+  readonly now = (): number => EPOCH + this.at * 1000;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The tools of one vector, recording every run of their handlers in `log`. */
+export class Script {
+  readonly log: Ran[] = [];
+
+  constructor(
+    readonly vector: Vector,
+    readonly clock: () => number,
+  ) {}
+
+  tools(): Tool[] {
+    return this.vector.tools.map((spec) => this.tool(spec));
+  }
+
+  private tool(spec: ToolSpec): Tool {
+    const handler = async (args: JsonObject, ctx: ToolContext): Promise<unknown> => {
+      const answer = ctx.answer;
+      this.log.push({ id: ctx.callId, arguments: plain(args), retry: answer !== undefined, data: plain(answer?.data ?? null), key: ctx.idempotencyKey });
+      const behaviour = answer === undefined ? spec.first : (spec.retry ?? spec.first);
+      return this.behave(spec.name, behaviour, args, answer);
+    };
+    const needs = spec.needsApproval ?? false;
+    const rule = typeof needs === "object" ? (args: JsonObject): boolean => Number(args[needs.argument]) > needs.above : needs;
+    return defineTool(spec.name, spec.description ?? spec.name, spec.schema ?? null, handler, { needsApproval: rule });
+  }
+
+  private async behave(name: string, b: Behaviour, args: JsonObject, answer: Answer | undefined): Promise<unknown> {
+    if (b.sleep !== undefined) {
+      await sleep(b.sleep);
+    }
+    if (b.raise !== undefined) {
+      throw new Error(b.raise);
+    }
+    if (b.authorize !== undefined) {
+      return authRequired(b.authorize);
+    }
+    if (b.ask !== undefined) {
+      const a = b.ask;
+      let expires = a.expiresAt;
+      if (a.expiresIn !== undefined) {
+        expires = new Date(this.clock() + a.expiresIn * 1000).toISOString();
+      }
+      const request: Request = { id: a.id ?? "", kind: a.kind, prompt: fill(a.prompt, name, args, answer) };
+      if (a.url !== undefined) request.url = a.url;
+      if (a.data !== undefined) request.data = a.data;
+      if (expires !== undefined) request.expiresAt = expires;
+      return pending(request);
+    }
+    const text = fill(b.return ?? "", name, args, answer);
+    if (b.parts === undefined && b.structuredContent === undefined) {
+      return text;
+    }
+    const result: ToolResult = { output: text, isError: false, parts: b.parts ?? [] };
+    if (b.structuredContent !== undefined) {
+      result.structuredContent = b.structuredContent;
+    }
+    return result;
+  }
+}
+
+/** What a host's step gave: a refusal, or a run's results and waiting calls. */
+export interface Outcome {
+  error?: string;
+  status?: string;
+  results: ToolCallResult[];
+  waiting: [ToolCall, Request][];
+}
+
+/** The step's answers, each to the request its call waits on now, or to a literal id. */
+export function answersOf(specs: readonly AnswerSpec[], waiting: readonly [ToolCall, Request][]): Answer[] {
+  const asked = new Map(waiting.map(([call, request]) => [call.id, request.id]));
+  return specs.map((spec) => {
+    const id = spec.id ?? asked.get(spec.to ?? "") ?? `(no request of ${spec.to ?? ""})`;
+    const answer: Answer = { id, ok: spec.ok };
+    if (spec.data !== undefined) answer.data = spec.data;
+    if (spec.reason !== undefined) answer.reason = spec.reason;
+    return answer;
+  });
+}
+
+/** `wire` with each JSON pointer set to its value (`wire` is changed). */
+export function tampered(wire: JsonObject, edits: readonly { at: string; set: Json }[]): JsonObject {
+  for (const edit of edits) {
+    const path = edit.at
+      .split("/")
+      .slice(1)
+      .map((p) => p.replaceAll("~1", "/").replaceAll("~0", "~"));
+    const last = path.pop() as string;
+    let target: unknown = wire;
+    for (const part of path) {
+      target = Array.isArray(target) ? target[Number(part)] : (target as Record<string, unknown>)[part];
+    }
+    if (Array.isArray(target)) {
+      target[Number(last)] = edit.set;
+    } else {
+      (target as Record<string, unknown>)[last] = edit.set;
+    }
+  }
+  return wire;
+}
+
+/** Checks each step's outcome against its `expect`, and the idempotency-key labels across the
+ * whole vector. */
+export class Checker {
+  readonly labels = new Map<string, string>(); // label -> key
+  readonly keys = new Map<string, string>(); // key -> label
+
+  constructor(readonly name: string) {}
+
+  check(index: number, expect: Expect, got: Outcome, runs: readonly Ran[]): void {
+    const where = `${this.name} step ${index}`;
+    if (expect.error !== undefined) {
+      assert.equal(got.error, expect.error, `${where}: expected the refusal ${expect.error}, got ${JSON.stringify(got)}`);
+    } else {
+      assert.equal(got.error, undefined, `${where}: refused (${got.error ?? ""}), expected ${JSON.stringify(expect)}`);
+    }
+    if (expect.status !== undefined) {
+      assert.equal(got.status, expect.status, `${where}: status`);
+    }
+    if (expect.results !== undefined) {
+      this.results(where, expect.results, got.results);
+    }
+    if (expect.waiting !== undefined) {
+      this.waiting(where, expect.waiting, got.waiting);
+    }
+    if (expect.ran !== undefined) {
+      this.ran(where, expect.ran, runs);
+    }
+  }
+
+  private results(where: string, expected: NonNullable<Expect["results"]>, got: readonly ToolCallResult[]): void {
+    assert.deepEqual(
+      got.map((r) => r.id),
+      expected.map((e) => e.id),
+      `${where}: result ids`,
+    );
+    expected.forEach((e, i) => {
+      const item = got[i] as ToolCallResult;
+      const r = item.result;
+      const at = `${where}: result of ${item.id}`;
+      if (e.output !== undefined) {
+        assert.equal(r.output, e.output, `${at}: output`);
+      }
+      if (e.outputStartsWith !== undefined) {
+        assert.ok(r.output.startsWith(e.outputStartsWith), `${at}: output ${JSON.stringify(r.output)}`);
+      }
+      assert.equal(r.isError ?? false, e.isError, `${at}: isError`);
+      if (e.parts !== undefined) {
+        assert.deepEqual(plain((r.parts ?? []).map((p) => toWireContentPart(p))), e.parts, `${at}: parts`);
+      }
+      if (e.structuredContent !== undefined) {
+        assert.deepEqual(plain(r.structuredContent), e.structuredContent, `${at}: structuredContent`);
+      }
+      const marker = (r.metadata ?? {})["declined"];
+      if (e.declined !== undefined) {
+        const m = marker as { reason?: unknown; request?: unknown } | undefined;
+        assert.equal(m?.reason, e.declined, `${at}: metadata ${JSON.stringify(r.metadata)}`);
+        assert.ok(typeof m?.request === "string" && m.request !== "", `${at}: ${JSON.stringify(m)}`);
+      } else {
+        assert.equal(marker, undefined, `${at}: unexpected declined marker ${JSON.stringify(marker)}`);
+      }
+    });
+  }
+
+  private waiting(where: string, expected: NonNullable<Expect["waiting"]>, got: readonly [ToolCall, Request][]): void {
+    assert.deepEqual(
+      got.map(([c]) => c.id),
+      expected.map((e) => e.id),
+      `${where}: waiting`,
+    );
+    expected.forEach((e, i) => {
+      const [call, request] = got[i] as [ToolCall, Request];
+      const at = `${where}: waiting ${call.id}`;
+      assert.equal(request.prompt, e.prompt, `${at}: prompt`);
+      assert.equal(request.kind, e.kind, `${at}: kind`);
+      if (e.url !== undefined) {
+        assert.equal(request.url, e.url, `${at}: url`);
+      }
+      if (e.data !== undefined) {
+        assert.deepEqual(plain(request.data), e.data, `${at}: data`);
+      }
+      if (e.requestId !== undefined) {
+        assert.equal(request.id, e.requestId, `${at}: id`);
+      }
+      if (e.kind === "approval" && e.requestId === undefined) {
+        assert.deepEqual(plain(request.data), plain({ tool: call.name, arguments: call.arguments }), `${at}: data`);
+        assert.ok(request.id.startsWith("apr-"), `${at}: id ${request.id}`);
+      }
+      if (e.arguments !== undefined) {
+        assert.deepEqual(plain(call.arguments), e.arguments, `${at}: arguments`);
+      }
+    });
+  }
+
+  private ran(where: string, expected: NonNullable<Expect["ran"]>, runs: readonly Ran[]): void {
+    const byId = <T extends { id: string }>(list: readonly T[]): T[] => [...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const got = byId(runs);
+    const want = byId(expected);
+    assert.deepEqual(
+      got.map((r) => r.id),
+      want.map((w) => w.id),
+      `${where}: runs ${JSON.stringify(got)}`,
+    );
+    want.forEach((w, i) => {
+      const r = got[i] as Ran;
+      const at = `${where}: run of ${r.id}`;
+      assert.deepEqual(r.arguments, w.arguments, `${at}: arguments`);
+      assert.equal(r.retry, w.retry ?? false, `${at}: retry`);
+      if (w.retry === true) {
+        assert.deepEqual(r.data, w.data ?? null, `${at}: data`);
+      }
+      assert.ok(r.key, `${at}: no idempotency key`);
+      const earlier = this.labels.get(w.key);
+      if (earlier !== undefined) {
+        assert.equal(r.key, earlier, `${at}: key differs from ${w.key}'s earlier key`);
+      } else {
+        assert.ok(!this.keys.has(r.key), `${at}: key ${r.key} is ${this.keys.get(r.key) ?? ""}'s too, not ${w.key}'s`);
+        this.labels.set(w.key, r.key);
+        this.keys.set(r.key, w.key);
+      }
+    });
+  }
+}

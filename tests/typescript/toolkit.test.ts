@@ -1,0 +1,153 @@
+// The Toolkit (toolnexus-contract/runtime) beyond what the loop vectors pin: `waitFor` (answers in
+// place), its options and their errors, registration, progress, and runs that are not valid data.
+// The loop's rules themselves are the vectors' (loop_vectors.test.ts).
+
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { WireError, pending, type Request, type RunResult } from "toolnexus-contract";
+import { ResumeError, Toolkit, defineTool, type ToolContext } from "toolnexus-contract/runtime";
+
+const KEY = new TextEncoder().encode("a key of at least sixteen bytes");
+
+function askTool(name: string, prompt: string) {
+  return defineTool(name, "", null, (args, ctx: ToolContext) => {
+    if (ctx.answer === undefined) {
+      return pending({ id: "", kind: "input", prompt });
+    }
+    return `${name}: ${JSON.stringify(ctx.answer.data ?? null)} ${JSON.stringify(args)}`;
+  });
+}
+
+describe("runCalls with waitFor", () => {
+  it("answers an approval and questions in place, one at a time, in call order", async () => {
+    const asked: Request[] = [];
+    let open = 0;
+    const wipe = defineTool("wipe", "", null, (args) => `wiped ${String(args["path"])}`, { needsApproval: true });
+    const kit = new Toolkit([wipe, askTool("ask", "Which colour?")]);
+    const run = await kit.runCalls(
+      [
+        { id: "c1", name: "ask", arguments: { q: 1 } },
+        { id: "c2", name: "wipe", arguments: { path: "old" } },
+        { id: "c3", name: "ask", arguments: { q: 3 } },
+      ],
+      {
+        waitFor: async (request) => {
+          assert.equal(open++, 0, "one question at a time");
+          asked.push(request);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          open--;
+          return request.kind === "approval" ? { id: request.id, ok: true, data: { arguments: { path: "older" } } } : { id: request.id, ok: true, data: { text: String(asked.length) } };
+        },
+      },
+    );
+    assert.deepEqual(
+      asked.map((r) => r.kind),
+      ["input", "approval", "input"],
+    );
+    assert.deepEqual(run, {
+      status: "done",
+      results: [
+        { id: "c1", name: "ask", result: { output: 'ask: {"text":"1"} {"q":1}', isError: false, parts: [] } },
+        { id: "c2", name: "wipe", result: { output: "wiped older", isError: false, parts: [] } },
+        { id: "c3", name: "ask", result: { output: 'ask: {"text":"3"} {"q":3}', isError: false, parts: [] } },
+      ],
+    });
+  });
+
+  it("a second suspension is unresolved, a refusal is declined, and an answer to another request is a mismatch", async () => {
+    const twice = defineTool("twice", "", null, () => pending({ id: "", kind: "input", prompt: "Which file?" }));
+    const kit = new Toolkit([twice, askTool("ask", "Sure?")]);
+    const calls = [
+      { id: "c1", name: "twice", arguments: {} },
+      { id: "c2", name: "ask", arguments: {} },
+    ];
+    const run = await kit.runCalls(calls, { waitFor: (r) => ({ id: r.id, ok: r.prompt === "Which file?", reason: "cancelled" }) });
+    assert.deepEqual(
+      run.results.map((r) => [r.result.output, r.result.metadata]),
+      [
+        ["unresolved: Which file?", undefined],
+        ["declined/expired: Sure?", { declined: { request: (run.results[1]?.result.metadata?.["declined"] as { request: string }).request, reason: "cancelled" } }],
+      ],
+    );
+    let asked = 0;
+    await assert.rejects(
+      kit.runCalls(calls, {
+        waitFor: () => {
+          asked++;
+          return { id: "pnd-other", ok: true };
+        },
+      }),
+      (err: unknown) => err instanceof ResumeError && err.reason === "mismatch",
+    );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(asked, 1, "once waitFor fails, the turn asks nothing more");
+  });
+});
+
+describe("Toolkit options", () => {
+  it("refuses keys it cannot seal with, and binding a run without a key", async () => {
+    assert.throws(() => new Toolkit([], { secret: new Uint8Array(8) }), /at least 16 bytes/);
+    assert.throws(() => new Toolkit([], { secrets: { a: KEY, b: KEY } }), /activeKey must name/);
+    assert.throws(() => new Toolkit([], { secrets: { "a.b": KEY } }), /key id/);
+    assert.throws(() => new Toolkit([], { secret: KEY, secrets: { a: KEY } }), /not both/);
+    assert.throws(() => new Toolkit([], { secrets: { a: KEY }, activeKey: "b" }), /not one of/);
+    const kit = new Toolkit([askTool("ask", "?")]);
+    const calls = [{ id: "c1", name: "ask", arguments: {} }];
+    await assert.rejects(kit.runCalls(calls, { principal: "user-1" }), /need a toolkit with a key/);
+    await assert.rejects(kit.runCalls(calls, { expiresIn: 60 }), /need a toolkit with a key/);
+    await assert.rejects(new Toolkit([], { secret: KEY }).runCalls(calls, { expiresIn: -1 }), RangeError);
+    await assert.rejects(kit.runCalls([...calls, ...calls]), /distinct ids/);
+    await assert.rejects(kit.runCalls([{ id: "c1", name: "ask" }] as never), /is not a ToolCall/);
+  });
+
+  it("registers a name outside [a-zA-Z0-9_-] normalised, and refuses a second tool of that name", async () => {
+    const kit = new Toolkit([defineTool("get weather", "", null, () => "sunny")]);
+    assert.deepEqual(
+      kit.tools().map((t) => t.name),
+      ["get_weather"],
+    );
+    assert.equal(kit.get("get weather")?.name, "get_weather");
+    assert.throws(() => kit.register(defineTool("get_weather", "", null, () => "")), /already registered/);
+    assert.equal((await kit.execute("nope", {})).output, "Unknown tool: nope");
+  });
+
+  it("hears a turn's progress and the toolkit's, by call id", async () => {
+    const heard: string[] = [];
+    const t = defineTool("t", "", null, (_a, ctx) => {
+      ctx.progress(0.25, "a quarter");
+      return "";
+    });
+    const kit = new Toolkit([t], { onProgress: (id, f, m) => heard.push(`kit ${id} ${f} ${m}`) });
+    await kit.runCalls([{ id: "c1", name: "t", arguments: {} }], { progress: (id, f, m) => heard.push(`turn ${id} ${f} ${m}`) });
+    await kit.runCalls([{ id: "c2", name: "t", arguments: {} }]);
+    assert.deepEqual(heard, ["turn c1 0.25 a quarter", "kit c1 0.25 a quarter", "kit c2 0.25 a quarter"]);
+  });
+});
+
+describe("resume", () => {
+  it("gives the same idempotency key to a call in its first run and its retry, and another to every other call", async () => {
+    const keys: string[] = [];
+    const t = defineTool("t", "", null, (_a, ctx) => {
+      keys.push(`${ctx.callId}:${ctx.idempotencyKey}`);
+      return ctx.answer === undefined ? pending({ id: "", kind: "input", prompt: "?" }) : "done";
+    });
+    const kit = new Toolkit([t], { secret: KEY });
+    const run = await kit.runCalls([{ id: "call_0", name: "t", arguments: {} }], { turnId: "turn-1" });
+    await kit.resume(run, { id: run.pending?.id ?? "", ok: true });
+    const other = await kit.runCalls([{ id: "call_0", name: "t", arguments: {} }]);
+    assert.match(other.turn ?? "", /^[0-9a-f]{16}$/);
+    assert.equal(keys.length, 3);
+    assert.equal(keys[0], keys[1]);
+    assert.notEqual(keys[0], keys[2]);
+    assert.match(keys[0] ?? "", /^call_0:idk-[0-9a-f]{32}$/);
+  });
+
+  it("refuses a run or an answer that is not valid wire data, and an empty list of answers", async () => {
+    const kit = new Toolkit([]);
+    const run: RunResult = { status: "pending", results: [], pending: { id: "p", kind: "input", prompt: "?" }, calls: [{ id: "c", name: "t", arguments: {} }], requests: [{ id: "p", kind: "input", prompt: "?" }], order: ["c"] };
+    await assert.rejects(kit.resume({ ...run, status: "paused" } as never, { id: "p", ok: true }), WireError);
+    await assert.rejects(kit.resume(run, { id: "p", ok: "yes" } as never), WireError);
+    await assert.rejects(kit.resume(run, []), RangeError);
+    await assert.rejects(kit.resume({ status: "done", results: [] }, { id: "p", ok: true }), (err: unknown) => err instanceof ResumeError && err.reason === "not_pending");
+  });
+});

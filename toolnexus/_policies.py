@@ -1,0 +1,108 @@
+"""Where a host keeps the decisions that outlive a turn, and the log of every decision.
+
+The rules (which policy decides a call, what an answer's scope makes, what a decision records)
+are the engine's (`_engine`: `Policy`, `applicable`, `policy_of`, `Decision`); this module only
+keeps them. `Toolkit(policy_store=..., decision_log=...)` takes any object with these methods:
+`PolicyMemory` (in process, the default) or `SqliteRunStore` (durable, shared by the host's
+processes, its log hash-chained).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from ._engine import Ask, Decision, Policy, Run, Settle, decided, gated, policy_of
+from ._result import Answer, Request, ToolCall, ToolResult
+from ._tool import Tool
+
+__all__ = ["DecisionLog", "Decisions", "PolicyMemory", "PolicyStore"]
+
+
+class PolicyStore(Protocol):
+    """Keeps policies (`Policy`), which the toolkit consults before asking an approval."""
+
+    def policies(self, tool: str | None = None) -> list[Policy]:
+        """The policies kept (of `tool`, when given), expired ones too, oldest first."""
+        ...
+
+    def keep(self, policy: Policy) -> None: ...
+
+    def revoke(self, policy_id: str) -> bool:
+        """Remove a policy; False when there is none by that id."""
+        ...
+
+
+class DecisionLog(Protocol):
+    """Takes every decision the loop makes, with who made it and when."""
+
+    def record(self, decision: Decision, *, principal: str | None, at: datetime) -> None: ...
+
+
+class PolicyMemory:
+    """Policies kept in this process (lost when it ends; `SqliteRunStore` keeps them durably)."""
+
+    def __init__(self, policies: Iterable[Policy] = ()) -> None:
+        self._lock = threading.Lock()
+        self._by_id = {p.id: p for p in policies}
+
+    def policies(self, tool: str | None = None) -> list[Policy]:
+        with self._lock:
+            return [p for p in self._by_id.values() if tool is None or p.tool == tool]
+
+    def keep(self, policy: Policy) -> None:
+        with self._lock:
+            self._by_id[policy.id] = policy
+
+    def revoke(self, policy_id: str) -> bool:
+        with self._lock:
+            return self._by_id.pop(policy_id, None) is not None
+
+
+class Decisions:
+    """A toolkit's decisions: its policy store and decision log, and the engine's rules applied
+    to them (`gated` before a first run, `decided` and `policy_of` after an answer)."""
+
+    __slots__ = ("_lifetime", "_log", "store")
+
+    def __init__(self, store: PolicyStore | None, log: DecisionLog | None, lifetime: float) -> None:
+        if not lifetime > 0:
+            raise ValueError(f"policy_lifetime must be a positive number of seconds, got {lifetime!r}")
+        self.store: PolicyStore = store if store is not None else PolicyMemory()
+        self._log = log
+        self._lifetime = timedelta(seconds=lifetime)
+
+    def gate(
+        self, tool: Tool | None, call: ToolCall, session: str | None, principal: str | None, now: datetime
+    ) -> Request | ToolResult | None:
+        """`_engine.gated` with the kept policies; a policy's decision is logged."""
+        asked, decision = gated(
+            tool, call, self.store.policies(call.name), session=session, principal=principal, now=now
+        )
+        if decision is not None:
+            self.record(decision, principal, now)
+        return asked
+
+    def decide(
+        self,
+        ask: Ask,
+        answer: Answer | None,
+        step: Run | Settle,
+        session: str | None,
+        principal: str | None,
+        now: datetime,
+    ) -> None:
+        """Log `answer`'s decision, and keep the policy it makes, if it makes one."""
+        self.record(decided(ask, answer, step), principal, now)
+        if answer is not None:
+            policy = policy_of(
+                ask, answer, session=session, principal=principal, now=now, lifetime=self._lifetime
+            )
+            if policy is not None:
+                self.store.keep(policy)
+
+    def record(self, decision: Decision, principal: str | None, now: datetime) -> None:
+        if self._log is not None:
+            self._log.record(decision, principal=principal, at=now)
