@@ -238,7 +238,7 @@ describe("decisions", () => {
     );
   });
 
-  it("takes a policy store of the host's own, and refuses a lifetime that is not positive or a session that is not a string", async () => {
+  it("takes a policy store of the host's own, and refuses a lifetime that is not a positive finite number or a session that is not a string", async () => {
     const kept: Policy[] = [];
     const store: PolicyStore = {
       policies: (tool) => kept.filter((p) => tool === undefined || p.tool === tool),
@@ -259,7 +259,7 @@ describe("decisions", () => {
     const memory = new PolicyMemory(kept);
     assert.deepEqual(memory.policies("wipe"), kept);
     assert.equal(memory.revoke(kept[0]?.id ?? ""), true);
-    for (const policyLifetime of [0, -1, Number.NaN]) {
+    for (const policyLifetime of [0, -1, Number.NaN, Infinity]) {
       assert.throws(() => new Toolkit([], { policyLifetime }), RangeError);
     }
     await assert.rejects(kit.runCalls([], { session: 7 as unknown as string }), TypeError);

@@ -70,7 +70,8 @@ export class Decisions {
   readonly #lifetime: number;
 
   constructor(store: PolicyStore | undefined, log: DecisionLog | undefined, lifetime: number) {
-    if (typeof lifetime !== "number" || !(lifetime > 0)) {
+    if (typeof lifetime !== "number" || !(lifetime > 0) || !Number.isFinite(lifetime)) {
+      // (Python's timedelta refuses an infinite one too)
       throw new RangeError(`policyLifetime must be a positive number of seconds, got ${String(lifetime)}`);
     }
     this.store = store ?? new PolicyMemory();
