@@ -75,7 +75,11 @@ PAIRS = [(a, b) for a in HOSTS for b in HOSTS if a != b]
 #: Vectors of one turn and its resumes (no clock moved, no replay: each step is one process, and a
 #: replay to another process is not one this toolkit can see), covering questions, approvals with
 #: edited arguments, several calls, fixed ids, principals, storage limits, idempotency keys,
-#: altered runs and hostile answers.
+#: altered runs, hostile answers, a refusal's message, decisions for the turn, and results a person
+#: supplies. Not here: the vectors of several turns (policies live in a host's store, not in the
+#: run), and `result-supplied-that-is-not-a-result` and `result-supplied-checked-against-its-schema`,
+#: whose results quote the language's own wire error or JSON Schema validator (the vectors match
+#: them by their start; the languages' whole texts differ).
 SCENARIOS = [
     "keys-stay-with-the-call",
     "two-questions-answered-out-of-order",
@@ -95,9 +99,20 @@ SCENARIOS = [
     "duplicate-answer-in-one-list",
     "answer-with-a-wrong-id",
     "answer-to-a-finished-run",
+    "decline-with-a-message",
+    "decline-message-cut-at-1000",
+    "question-declined-with-a-message",
+    "message-on-an-approval-is-ignored",
+    "approval-for-the-turn",
+    "refusal-for-the-turn",
+    "turn-scope-does-not-carry-an-edit",
+    "turn-scope-leaves-other-tools",
+    "result-supplied-by-a-person",
+    "result-supplied-with-parts",
+    "result-supplied-declined",
 ]
 
-_FRESH_ID = re.compile(r"(?:pnd|apr)-[0-9a-f]{32}")
+_FRESH_ID = re.compile(r"(?:pnd|apr|res)-[0-9a-f]{32}")
 
 
 def _outcome(out: dict[str, Any]) -> lv.Outcome:

@@ -9,24 +9,38 @@ import * as lv from "./loop_vectors.js";
 
 const VECTORS = lv.names();
 
-/** The Toolkit in process: the run a step returns is the one the next step answers. */
+/** The Toolkit in process: the run a step returns is the one the next step answers. A later `run`
+ * step is a new turn of the same toolkit (its id the file's with `-2`, `-3`...), so the policies
+ * one turn makes meet the next. */
 class ToolkitHost {
   readonly kit: Toolkit;
+  readonly log = new lv.Log();
   run: RunResult | undefined;
   readonly given = new Map<number, [RunResult, Answer[]]>();
+  turns = 0;
 
   constructor(
     readonly vector: lv.Vector,
     clock: lv.Clock,
     script: lv.Script,
   ) {
-    this.kit = new Toolkit(script.tools(), { secret: lv.SECRET, clock: clock.now });
+    this.kit = new Toolkit(script.tools(), { secret: lv.SECRET, clock: clock.now, decisionLog: this.log });
   }
 
-  async start(): Promise<lv.Outcome> {
+  async start(step: lv.Step): Promise<lv.Outcome> {
     const turn = this.vector.turn ?? {};
-    this.run = await this.kit.runCalls(this.vector.calls, { expiresIn: turn.expiresIn, principal: turn.principal, turnId: turn.id });
+    this.turns += 1;
+    const turnId = this.turns === 1 ? turn.id : `${turn.id ?? "turn"}-${this.turns}`;
+    const principal = step.principal ?? turn.principal;
+    this.run = await this.kit.runCalls(this.vector.calls, { expiresIn: turn.expiresIn, principal, turnId, session: step.session });
     return outcomeOf(this.run);
+  }
+
+  revoke(step: lv.Step): lv.Outcome {
+    for (const policy of this.kit.policies(step.tool)) {
+      assert.ok(this.kit.revokePolicy(policy.id), policy.id);
+    }
+    return outcomeOf(this.run as RunResult);
   }
 
   async resume(index: number, step: lv.Step): Promise<lv.Outcome> {
@@ -45,7 +59,7 @@ class ToolkitHost {
       this.given.set(index, [given, answers]);
     }
     try {
-      this.run = await this.kit.resume(given, answers, { principal: step.principal });
+      this.run = await this.kit.resume(given, answers, { principal: step.principal ?? undefined, session: step.session });
     } catch (err) {
       if (err instanceof ResumeError) {
         return { error: err.reason, results: [], waiting: [] };
@@ -80,23 +94,28 @@ async function play(name: string): Promise<void> {
   for (const [index, step] of vector.steps.entries()) {
     clock.at = step.at ?? clock.at;
     const before = script.log.length;
+    const logged = host.log.entries.length;
     let got: lv.Outcome;
     if (step.do === "run") {
-      got = await host.start();
+      got = await host.start(step);
     } else if (step.do === "resume") {
       got = await host.resume(index, step);
+    } else if (step.do === "revoke") {
+      got = host.revoke(step);
     } else {
       got = await host.expire();
     }
-    checker.check(index, step.expect ?? {}, got, script.log.slice(before));
+    checker.check(index, step.expect ?? {}, got, script.log.slice(before), host.log.entries.slice(logged), host.kit.policies());
   }
 }
 
 describe("idl/loop", () => {
   it("has the vectors of every row of the loop", () => {
-    assert.ok(VECTORS.length >= 69, `${VECTORS.length} vectors`);
+    assert.ok(VECTORS.length >= 91, `${VECTORS.length} vectors`);
     const covered = new Set(VECTORS.flatMap((n) => lv.load(n).covers));
-    for (const row of ["approval", "edited arguments", "refusal", "expiry", "seal", "principal", "idempotency keys", "replay", "storage"]) {
+    const rows = ["approval", "edited arguments", "refusal", "expiry", "seal", "principal", "idempotency keys", "replay", "storage"];
+    rows.push("scopes", "policies", "precedence", "results a person supplies", "decisions");
+    for (const row of rows) {
       assert.ok(covered.has(row), row);
     }
   });

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { JsonNumber, type Answer, type ContentPart, type JsonObject, type JsonValue, type Request, type ToolCall, type ToolCallResult, type ToolResult, authRequired, pending, toWireContentPart } from "toolnexus-contract";
-import { defineTool, type Tool, type ToolContext } from "toolnexus-contract/runtime";
+import { defineTool, type Decision, type DecisionLog, type DecisionMade, type Policy, type Tool, type ToolContext } from "toolnexus-contract/runtime";
 import { ROOT } from "./paths.js";
 
 export const LOOP = join(ROOT, "idl", "loop");
@@ -32,7 +32,10 @@ export interface ToolSpec {
   description?: string;
   schema?: JsonObject;
   needsApproval?: boolean | { argument: string; above: number };
-  first: Behaviour;
+  /** A tool whose results a person supplies: no handler, no `first`. */
+  external?: boolean;
+  outputSchema?: JsonObject;
+  first?: Behaviour;
   retry?: Behaviour;
 }
 
@@ -42,13 +45,19 @@ export interface AnswerSpec {
   ok: boolean;
   data?: JsonObject;
   reason?: "declined" | "cancelled" | "expired";
+  message?: string;
+  scope?: string;
 }
 
 export interface Step {
-  do: "run" | "resume" | "expire";
+  do: "run" | "resume" | "expire" | "revoke";
   answers?: AnswerSpec[];
   stored?: boolean;
-  principal?: string;
+  /** `null` on a resume: the same as absent. */
+  principal?: string | null;
+  session?: string;
+  /** `revoke`: the tool whose policies are revoked. */
+  tool?: string;
   at?: number;
   tamper?: { at: string; set: Json }[];
   replay?: number;
@@ -58,9 +67,11 @@ export interface Step {
 export interface Expect {
   error?: string;
   status?: string;
-  results?: { id: string; output?: string; outputStartsWith?: string; isError: boolean; declined?: string; parts?: Json[]; structuredContent?: Json }[];
+  results?: { id: string; output?: string; outputStartsWith?: string; isError: boolean; declined?: string; declinedMessage?: string; parts?: Json[]; structuredContent?: Json }[];
   waiting?: { id: string; kind: string; prompt: string; arguments?: Json; url?: string; data?: Json; requestId?: string }[];
   ran?: { id: string; arguments: Json; retry?: boolean; data?: Json; key: string }[];
+  decisions?: { kind: string; call: string; scope: string; reason?: string; message?: string; approved?: Json; policy?: boolean }[];
+  policies?: { tool: string; approve: boolean; scope: string; key: string }[];
 }
 
 export interface Vector {
@@ -157,10 +168,15 @@ export class Script {
   }
 
   private tool(spec: ToolSpec): Tool {
+    if (spec.external === true) {
+      // a person supplies its results: no handler
+      return defineTool(spec.name, spec.description ?? spec.name, spec.schema ?? null, null, { outputSchema: spec.outputSchema });
+    }
     const handler = async (args: JsonObject, ctx: ToolContext): Promise<unknown> => {
       const answer = ctx.answer;
       this.log.push({ id: ctx.callId, arguments: plain(args), retry: answer !== undefined, data: plain(answer?.data ?? null), key: ctx.idempotencyKey });
-      const behaviour = answer === undefined ? spec.first : (spec.retry ?? spec.first);
+      const first = spec.first as Behaviour;
+      const behaviour = answer === undefined ? first : (spec.retry ?? first);
       return this.behave(spec.name, behaviour, args, answer);
     };
     const needs = spec.needsApproval ?? false;
@@ -218,8 +234,22 @@ export function answersOf(specs: readonly AnswerSpec[], waiting: readonly [ToolC
     const answer: Answer = { id, ok: spec.ok };
     if (spec.data !== undefined) answer.data = spec.data;
     if (spec.reason !== undefined) answer.reason = spec.reason;
+    if (spec.message !== undefined) answer.message = spec.message;
+    if (spec.scope !== undefined) answer.scope = spec.scope;
     return answer;
   });
+}
+
+/** One decision as the log keeps it: the decision's JSON, who made it and when. */
+export type Logged = JsonObject & { by: string | null; at: string };
+
+/** A decision log kept in memory (`new Toolkit(tools, { decisionLog })`), for `expect.decisions`. */
+export class Log implements DecisionLog {
+  readonly entries: Logged[] = [];
+
+  record(decision: Decision, { principal, at }: DecisionMade): void {
+    this.entries.push({ ...decision.toWire(), by: principal ?? null, at: new Date(at).toISOString() });
+  }
 }
 
 /** `wire` with each JSON pointer set to its value (`wire` is changed). */
@@ -251,7 +281,9 @@ export class Checker {
 
   constructor(readonly name: string) {}
 
-  check(index: number, expect: Expect, got: Outcome, runs: readonly Ran[]): void {
+  /** `decisions`: those logged during the step, and `policies` those kept after it, when the host
+   * has them. */
+  check(index: number, expect: Expect, got: Outcome, runs: readonly Ran[], decisions?: readonly Logged[], policies?: readonly Policy[]): void {
     const where = `${this.name} step ${index}`;
     if (expect.error !== undefined) {
       assert.equal(got.error, expect.error, `${where}: expected the refusal ${expect.error}, got ${JSON.stringify(got)}`);
@@ -270,6 +302,31 @@ export class Checker {
     if (expect.ran !== undefined) {
       this.ran(where, expect.ran, runs);
     }
+    if (expect.decisions !== undefined && decisions !== undefined) {
+      this.decisions(where, expect.decisions, decisions);
+    }
+    if (expect.policies !== undefined && policies !== undefined) {
+      const kept = policies.map((p) => ({ tool: p.tool, approve: p.approve, scope: p.scope, key: p.key }));
+      assert.deepEqual(kept, expect.policies, `${where}: policies ${JSON.stringify(kept)}`);
+    }
+  }
+
+  private decisions(where: string, expected: NonNullable<Expect["decisions"]>, got: readonly Logged[]): void {
+    const shown = JSON.stringify(got.map((d) => ({ kind: d["kind"], call: d["call"], scope: d["scope"], policy: d["policy"], by: d.by })));
+    assert.equal(got.length, expected.length, `${where}: decisions ${shown}`);
+    const byCall = <T>(list: readonly T[], call: (item: T) => string): T[] => [...list].sort((a, b) => (call(a) < call(b) ? -1 : call(a) > call(b) ? 1 : 0));
+    const want = byCall(expected, (e) => e.call);
+    const have = byCall(got, (d) => String(d["call"]));
+    want.forEach((e, i) => {
+      const d = have[i] as Logged;
+      for (const [key, value] of Object.entries(e)) {
+        if (key === "policy") {
+          assert.equal(d["policy"] !== null, value, `${where}: decision ${JSON.stringify(d)}`);
+        } else {
+          assert.deepEqual(plain(d[key] ?? null), value, `${where}: decision ${key} of ${JSON.stringify(d)}`);
+        }
+      }
+    });
   }
 
   private results(where: string, expected: NonNullable<Expect["results"]>, got: readonly ToolCallResult[]): void {
@@ -297,9 +354,13 @@ export class Checker {
       }
       const marker = (r.metadata ?? {})["declined"];
       if (e.declined !== undefined) {
-        const m = marker as { reason?: unknown; request?: unknown } | undefined;
+        const m = marker as { reason?: unknown; request?: unknown; policy?: unknown; message?: unknown } | undefined;
         assert.equal(m?.reason, e.declined, `${at}: metadata ${JSON.stringify(r.metadata)}`);
-        assert.ok(typeof m?.request === "string" && m.request !== "", `${at}: ${JSON.stringify(m)}`);
+        const decider = m?.request || m?.policy; // an answer's, or a policy's
+        assert.ok(typeof decider === "string" && decider !== "", `${at}: ${JSON.stringify(m)}`);
+        if (e.declinedMessage !== undefined) {
+          assert.equal(m?.message, e.declinedMessage, `${at}: ${JSON.stringify(m)}`);
+        }
       } else {
         assert.equal(marker, undefined, `${at}: unexpected declined marker ${JSON.stringify(marker)}`);
       }

@@ -32,7 +32,7 @@ function loaded(specifier: string): string[] {
   return JSON.parse(out) as string[];
 }
 
-const RUNTIME_MODULES = /\/dist\/(runtime|tool|schema|engine|seal|book|toolkit)\.js$|\/node_modules\/(ajv|canonicalize)\//;
+const RUNTIME_MODULES = /\/dist\/(runtime|tool|schema|engine|seal|book|policies|toolkit)\.js$|\/node_modules\/(ajv|canonicalize)\//;
 
 describe("toolnexus-contract/runtime, apart from the wire types", () => {
   it("importing toolnexus-contract loads no runtime module, Ajv or JCS library", () => {
@@ -60,6 +60,10 @@ describe("toolnexus-contract/runtime, apart from the wire types", () => {
     assert.deepEqual(Object.keys(runtime).sort(), [
       "APPROVAL_PREFIX",
       "Ask",
+      "Decision",
+      "MESSAGE_LIMIT",
+      "Policy",
+      "PolicyMemory",
       "ResumeError",
       "Run",
       "STOP",
@@ -68,17 +72,25 @@ describe("toolnexus-contract/runtime, apart from the wire types", () => {
       "ToolContext",
       "Toolkit",
       "answered",
+      "applicable",
+      "byPolicy",
+      "decided",
       "defineTool",
       "drive",
       "expired",
       "gate",
+      "gated",
       "idempotencyKey",
       "isApproval",
       "lapsed",
       "match",
       "normalizeToolName",
       "parseTime",
+      "policyOf",
       "ran",
+      "reach",
+      "reached",
+      "scopeOf",
       "start",
       "timed",
       "turnDigest",

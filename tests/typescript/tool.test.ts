@@ -192,3 +192,57 @@ describe("ToolContext: timeout, cancellation, progress", () => {
     assert.throws(() => new ToolContext({ timeout: Number.NaN }), TypeError);
   });
 });
+
+describe("structured output (outputSchema)", () => {
+  const FORECAST: JsonObject = { type: "object", properties: { city: { type: "string" }, high: { type: "number" } }, required: ["city", "high"] };
+
+  it("data becomes structuredContent and its JSON text, checked against the schema", async () => {
+    const forecast = defineTool("forecast", "", null, (args) => ({ city: args["city"] ?? "Oslo", high: 7.5 }), { outputSchema: FORECAST });
+    assert.deepEqual(await forecast.call({}), { output: '{"city":"Oslo","high":7.5}', isError: false, parts: [], structuredContent: { city: "Oslo", high: 7.5 } });
+    assert.deepEqual(forecast.spec().outputSchema, FORECAST);
+    assert.equal(forecast.outputSchema, FORECAST);
+    const bad = await forecast.call({ city: 3 });
+    assert.ok(bad.isError && bad.output.startsWith("the tool's output does not match its output schema: $.city"), bad.output);
+  });
+
+  it("a ToolResult is kept, and checked only when it has structuredContent; nothing is an error", async () => {
+    const text = defineTool("t", "", null, () => ({ output: "no data", isError: false }), { outputSchema: FORECAST });
+    assert.deepEqual(await text.call({}), { output: "no data", isError: false, parts: [] });
+    const wrong = defineTool("t", "", null, () => ({ output: "{}", isError: false, structuredContent: {} }), { outputSchema: FORECAST });
+    assert.match((await wrong.call({})).output, /^the tool's output does not match its output schema: \$: /);
+    const nothing = defineTool("t", "", null, () => undefined, { outputSchema: FORECAST });
+    assert.deepEqual(await nothing.call({}), { output: "the tool returned undefined, but it declares an output schema: return the data it describes", isError: true, parts: [] });
+  });
+
+  it("refuses an output schema that is not a JSON Schema when the tool is defined", () => {
+    assert.throws(() => defineTool("t", "", null, () => "", { outputSchema: { type: 3 } }), /defineTool "t": output schema is not a valid JSON Schema/);
+  });
+});
+
+describe("a tool whose results a person supplies (no handler)", () => {
+  it("asks on a request of kind result (res-…), with the output schema in its data", async () => {
+    const quote = defineTool("quote", "Quote an item", null, null, { outputSchema: { type: "object" } });
+    const asked = await quote.call({ item: "A-1" });
+    const request = asked.metadata?.["pending"] as JsonObject;
+    assert.equal(asked.isError, true);
+    assert.equal(asked.output, "The result of quote, called with these arguments");
+    assert.match(String(request["id"]), /^res-[0-9a-f]{32}$/);
+    assert.equal(request["kind"], "result");
+    assert.deepEqual(request["data"], { tool: "quote", arguments: { item: "A-1" }, schema: { type: "object" } });
+  });
+
+  it("the answer's data is the result, checked as the wire checks it", async () => {
+    const lookup = defineTool("lookup", "", null, null);
+    const request = { id: "res-1", kind: "result", prompt: "?" };
+    const answered = (data?: JsonObject): Promise<unknown> => lookup.call({}, { answer: data === undefined ? { id: "res-1", ok: true } : { id: "res-1", ok: true, data }, request });
+    assert.deepEqual(await answered({ output: "42" }), { output: "42", isError: false, parts: [] });
+    const wrong = (await answered({ output: 42 })) as { output: string; isError: boolean };
+    assert.ok(wrong.isError && wrong.output.startsWith("the result supplied for lookup is not a ToolResult: "), wrong.output);
+    const none = (await answered()) as { output: string };
+    assert.ok(none.output.startsWith("the result supplied for lookup is not a ToolResult: "), none.output);
+  });
+
+  it("a handler that is neither a function nor null is refused", () => {
+    assert.throws(() => defineTool("t", "", null, "run" as unknown as null), /the handler must be a function or null/);
+  });
+});

@@ -1,11 +1,12 @@
 // The Toolkit (toolnexus-contract/runtime) beyond what the loop vectors pin: `waitFor` (answers in
-// place), its options and their errors, registration, progress, and runs that are not valid data.
-// The loop's rules themselves are the vectors' (loop_vectors.test.ts).
+// place), its options and their errors, registration, progress, runs that are not valid data, and
+// decisions (a turn's scope under waitFor, the policy store and its API, the decision log). The
+// loop's rules themselves are the vectors' (loop_vectors.test.ts).
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { WireError, pending, type Request, type RunResult } from "toolnexus-contract";
-import { ResumeError, Toolkit, defineTool, type ToolContext } from "toolnexus-contract/runtime";
+import { Policy, PolicyMemory, ResumeError, Toolkit, defineTool, type Decision, type DecisionMade, type PolicyStore, type ToolContext } from "toolnexus-contract/runtime";
 
 const KEY = new TextEncoder().encode("a key of at least sixteen bytes");
 
@@ -149,5 +150,118 @@ describe("resume", () => {
     await assert.rejects(kit.resume(run, { id: "p", ok: "yes" } as never), WireError);
     await assert.rejects(kit.resume(run, []), RangeError);
     await assert.rejects(kit.resume({ status: "done", results: [] }, { id: "p", ok: true }), (err: unknown) => err instanceof ResumeError && err.reason === "not_pending");
+  });
+});
+
+describe("decisions", () => {
+  const NOW = Date.UTC(2026, 0, 1);
+  const wipe = (): ReturnType<typeof defineTool> => defineTool("wipe", "", null, (args) => `wiped ${String(args["path"])}`, { needsApproval: true });
+  const calls = [
+    { id: "c1", name: "wipe", arguments: { path: "a" } },
+    { id: "c2", name: "wipe", arguments: { path: "b" } },
+  ];
+
+  /** A decision log in memory. */
+  class Log {
+    readonly entries: [Decision, DecisionMade][] = [];
+    record(decision: Decision, made: DecisionMade): void {
+      this.entries.push([decision, made]);
+    }
+  }
+
+  it("under waitFor, a decision for the turn answers the turn's other approvals of the tool unasked", async () => {
+    const asked: Request[] = [];
+    const log = new Log();
+    const kit = new Toolkit([wipe()], { decisionLog: log, clock: () => NOW });
+    const run = await kit.runCalls(calls, {
+      principal: undefined,
+      waitFor: (request) => {
+        asked.push(request);
+        return { id: request.id, ok: false, message: "not on Fridays", scope: "turn" };
+      },
+    });
+    assert.equal(asked.length, 1, "asked once");
+    assert.deepEqual(
+      run.results.map((r) => r.result.output),
+      ["declined: not on Fridays", "declined: not on Fridays"],
+    );
+    assert.deepEqual(
+      log.entries.map(([d]) => [d.call, d.kind, d.scope, d.message]),
+      [
+        ["c1", "decline", "turn", "not on Fridays"],
+        ["c2", "decline", "turn", "not on Fridays"],
+      ],
+    );
+    assert.deepEqual(kit.policies(), [], "a turn's decision keeps no policy");
+  });
+
+  it("policies(), revokePolicy() and policyLifetime: an approval for the tool decides later turns until it expires or is revoked", async () => {
+    let now = NOW;
+    const log = new Log();
+    const kit = new Toolkit([wipe()], { secret: KEY, clock: () => now, decisionLog: log, policyLifetime: 60 });
+    const first = await kit.runCalls(calls.slice(0, 1), { principal: "u1" });
+    const request = first.pending as Request;
+    await kit.resume(first, { id: request.id, ok: true, scope: "tool" }, { principal: "u1" });
+    const [kept] = kit.policies();
+    assert.ok(kept instanceof Policy);
+    assert.deepEqual([kept.tool, kept.approve, kept.scope, kept.key, kept.madeBy, kept.madeAt, kept.expiresAt], ["wipe", true, "tool", "", "u1", NOW, NOW + 60_000]);
+    assert.deepEqual(kit.policies("wipe"), [kept]);
+    assert.deepEqual(kit.policies("other"), []);
+    assert.deepEqual(log.entries.at(-1)?.[1], { principal: "u1", at: NOW });
+
+    const decided = await kit.runCalls(calls, { principal: "u2" });
+    assert.equal(decided.status, "done");
+    const byPolicy = log.entries.slice(-2).map(([d, made]) => [d.call, d.kind, d.request, d.policy, made.principal]);
+    assert.deepEqual(byPolicy, [
+      ["c1", "approve", null, kept.id, "u2"],
+      ["c2", "approve", null, kept.id, "u2"],
+    ]);
+
+    now = NOW + 60_000; // the policy has expired: asked again, and still listed
+    assert.equal((await kit.runCalls(calls.slice(0, 1))).status, "pending");
+    assert.deepEqual(kit.policies(), [kept]);
+    assert.equal(kit.revokePolicy(kept.id), true);
+    assert.equal(kit.revokePolicy(kept.id), false);
+    assert.deepEqual(kit.policies(), []);
+  });
+
+  it("expire logs each expiry, by no one", async () => {
+    const log = new Log();
+    const ask = defineTool("ask", "", null, () => pending({ id: "", kind: "input", prompt: "Soon?", expiresAt: new Date(NOW + 1000).toISOString() }));
+    const kit = new Toolkit([ask], { decisionLog: log, clock: () => NOW });
+    const run = await kit.runCalls([{ id: "c1", name: "ask", arguments: {} }]);
+    const done = await kit.expire(run, { now: NOW + 1000 });
+    assert.equal(done.status, "done");
+    assert.deepEqual(
+      log.entries.map(([d, made]) => [d.kind, d.reason, made]),
+      [["expire", "expired", { principal: undefined, at: NOW + 1000 }]],
+    );
+  });
+
+  it("takes a policy store of the host's own, and refuses a lifetime that is not a positive finite number or a session that is not a string", async () => {
+    const kept: Policy[] = [];
+    const store: PolicyStore = {
+      policies: (tool) => kept.filter((p) => tool === undefined || p.tool === tool),
+      keep: (policy) => void kept.push(policy),
+      revoke: () => false,
+    };
+    const kit = new Toolkit([wipe()], { policyStore: store });
+    const run = await kit.runCalls(calls.slice(0, 1), { session: "s1" });
+    await kit.resume(run, { id: (run.pending as Request).id, ok: false, scope: "session:s1" });
+    assert.deepEqual(
+      kept.map((p) => [p.scope, p.key, p.approve, p.reason]),
+      [["session", "s1", false, "declined"]],
+    );
+    const again = await kit.runCalls(calls.slice(0, 1), { session: "s1" });
+    assert.equal(again.results[0]?.result.output, `declined: the call to wipe is not allowed (policy ${kept[0]?.id ?? ""})`);
+    assert.equal((await kit.runCalls(calls.slice(0, 1), { session: "s2" })).status, "pending");
+
+    const memory = new PolicyMemory(kept);
+    assert.deepEqual(memory.policies("wipe"), kept);
+    assert.equal(memory.revoke(kept[0]?.id ?? ""), true);
+    for (const policyLifetime of [0, -1, Number.NaN, Infinity]) {
+      assert.throws(() => new Toolkit([], { policyLifetime }), RangeError);
+    }
+    await assert.rejects(kit.runCalls([], { session: 7 as unknown as string }), TypeError);
   });
 });

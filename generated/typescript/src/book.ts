@@ -25,7 +25,7 @@
  */
 
 import { toJsonRunResult, toWireRequest, toWireToolCall, toWireToolCallResult } from "./codec.js";
-import { Ask, ResumeError, Settle, errorResult, expired, match, messageOf, quote, randomHex } from "./engine.js";
+import { Ask, ResumeError, Settle, errorResult, expired, match, messageOf, quote, randomHex, reach } from "./engine.js";
 import { NotJSON, SealKey, add, canonical, digest, hex, orderDigest, parseStamp, same, sha256, sub, turnDigest, idempotencyKey, utf8 } from "./seal.js";
 import type { Answer, Request, RunResult, ToolCall, ToolCallResult } from "./types.js";
 
@@ -358,7 +358,23 @@ export class RunBook {
     };
     const answeredBefore = (callId: string, requestId: string): boolean => this.#answered.has(answeredKey(turn.digest, callId, requestId));
     const indices = match(batch, candidates, answeredBefore, run.pending?.id ?? "");
-    return indices.map((i, n) => ({ index: i, call: calls[i] as ToolCall, request: requests[i] as Request, answer: batch[n] as Answer }));
+    const picks: Pick[] = indices.map((i, n) => ({ index: i, call: calls[i] as ToolCall, request: requests[i] as Request, answer: batch[n] as Answer }));
+    if (batch.every((a) => !a.scope || a.scope === "once")) {
+      return picks;
+    }
+    // A decision that reaches beyond its call settles the run's other approvals of its tool.
+    const asks = calls.map((c, i) => new Ask(c, requests[i] as Request));
+    const taken = new Set(indices);
+    for (const pick of [...picks]) {
+      for (const [index, answer] of reach(asks, pick.index, pick.answer as Answer)) {
+        const call = calls[index] as ToolCall;
+        if (!taken.has(index) && !answeredBefore(call.id, answer.id)) {
+          taken.add(index);
+          picks.push({ index, call, request: requests[index] as Request, answer });
+        }
+      }
+    }
+    return picks;
   }
 
   /** A run stored before `requests` existed (only a toolkit without keys takes one): only its

@@ -17,8 +17,9 @@
 
 import { parseAnswer, parseRunResult } from "./codec.js";
 import { RunBook, type Turn } from "./book.js";
-import { Ask, ResumeError, Run, STOP, Settle, answered, drive, gate, lapsed, quote, start, type Effects } from "./engine.js";
+import { Ask, ResumeError, Run, STOP, Settle, answered, drive, lapsed, quote, reached, start, type Effects, type Policy } from "./engine.js";
 import { describe, isPlainObject, type JsonObject } from "./json.js";
+import { Decisions, type DecisionLog, type PolicyStore } from "./policies.js";
 import { keySet } from "./seal.js";
 import { pending } from "./suspend.js";
 import { Tool, ToolContext, normalizeToolName } from "./tool.js";
@@ -43,6 +44,12 @@ export interface ToolkitOptions {
   clock?: Clock | undefined;
   /** Hears what every tool reports through `ToolContext.progress`. */
   onProgress?: ProgressHook | undefined;
+  /** Keeps the decisions that outlive their turn (`Answer.scope`); a `PolicyMemory` by default. */
+  policyStore?: PolicyStore | undefined;
+  /** Takes every decision the loop makes (approve, edit, decline, respond, expire). */
+  decisionLog?: DecisionLog | undefined;
+  /** How long a policy holds, in seconds (8 hours by default). */
+  policyLifetime?: number | undefined;
 }
 
 /** The options of {@link Toolkit.runCalls}. */
@@ -57,13 +64,18 @@ export interface RunCallsOptions {
   turnId?: string | undefined;
   /** Hears what this turn's tools report, besides the toolkit's own `onProgress`. */
   progress?: ProgressHook | undefined;
+  /** The host's session: policies made with the scope `session:<id>` decide its turns' approvals. */
+  session?: string | undefined;
 }
 
 /** The options of {@link Toolkit.resume}. */
 export interface ResumeOptions {
-  /** The principal resuming the run: a run bound to one needs the same. */
+  /** The principal resuming the run: a run bound to one needs the same. It is who decides, in the
+   * decision log, and the key of the policies `principal` scopes make. */
   principal?: string | undefined;
   progress?: ProgressHook | undefined;
+  /** The host's session, for policies. */
+  session?: string | undefined;
 }
 
 /** The options of {@link Toolkit.expire}. */
@@ -72,6 +84,13 @@ export interface ExpireOptions {
   now?: number | undefined;
   /** Needed only to re-seal a bound run made under a key that is no longer the active one. */
   principal?: string | undefined;
+}
+
+function checkSession(session: unknown): string | undefined {
+  if (session !== undefined && typeof session !== "string") {
+    throw new TypeError(`session must be a string or undefined, got ${describe(session)}`);
+  }
+  return session;
 }
 
 function checkPrincipal(principal: unknown): string | undefined {
@@ -114,6 +133,7 @@ export class Toolkit {
   readonly #book: RunBook;
   readonly #clock: Clock;
   readonly #onProgress: ProgressHook | undefined;
+  readonly #decisions: Decisions;
 
   constructor(tools: Iterable<Tool> = [], options: ToolkitOptions = {}) {
     const { keys, active } = keySet(options.secret, options.secrets, options.activeKey);
@@ -123,6 +143,7 @@ export class Toolkit {
     }
     this.#clock = clock;
     this.#onProgress = options.onProgress;
+    this.#decisions = new Decisions(options.policyStore, options.decisionLog, options.policyLifetime ?? 8 * 3600);
     this.#book = new RunBook(keys, active, () => Math.floor(this.now()));
     for (const tool of tools) {
       this.register(tool);
@@ -168,6 +189,17 @@ export class Toolkit {
     return this.#clock();
   }
 
+  /** The decisions kept beyond their turn (`Answer.scope`), of `tool` when given, expired ones too;
+   * each approves or refuses the later calls it covers without asking. */
+  policies(tool?: string): Policy[] {
+    return this.#decisions.store.policies(tool);
+  }
+
+  /** Revokes a policy by its id (`Policy.id`); false when there is none. */
+  revokePolicy(policyId: string): boolean {
+    return this.#decisions.store.revoke(policyId);
+  }
+
   // -- running --------------------------------------------------------------------------------------
 
   /**
@@ -199,17 +231,23 @@ export class Toolkit {
    * Without `waitFor`, the run stops when any call suspends: the result is `pending` on the first
    * suspension in call order, with every finished result in `results`, the suspended calls in
    * `calls` and their requests in `requests` (call order). Continue it with `resume`.
+   *
+   * A refusal's `Answer.message` is what the model reads (`declined: <message>`). An approval's
+   * `Answer.scope` beyond `once` decides the turn's other approvals of the same tool alike; a policy
+   * kept before (see `resume`) decides an approval without asking, by the turn's `session` and
+   * `principal`.
    */
   async runCalls(calls: Iterable<ToolCall>, options: RunCallsOptions = {}): Promise<RunResult> {
     const list = [...calls].map(callOf);
     const principal = checkPrincipal(options.principal);
+    const session = checkSession(options.session);
     const turn = this.#book.begin(list, options.turnId, options.expiresIn, principal);
-    const first = new LoopEffects(this, turn, undefined, options.progress);
+    const first = new LoopEffects(this, this.#decisions, turn, { progress: options.progress, session, principal });
     const outcomes = await Promise.all(list.map((call) => drive(start(call), first)));
     if (options.waitFor === undefined) {
       return this.#book.close(turn, outcomes);
     }
-    const asking = new LoopEffects(this, turn, options.waitFor, options.progress);
+    const asking = new LoopEffects(this, this.#decisions, turn, { waitFor: options.waitFor, progress: options.progress, session, principal });
     const settled = await Promise.all(outcomes.map((outcome) => drive(outcome, asking)));
     return { status: "done", results: settled.map(itemOf) };
   }
@@ -229,14 +267,25 @@ export class Toolkit {
    * remembers the last 10,000 answers), the seal does not hold, the run has expired, or
    * `principal` is not the one the run is bound to. Throws `WireError` for a run or an answer that
    * is not valid wire data.
+   *
+   * An approval's `Answer.scope` may reach beyond its call: `turn` decides the run's other approvals
+   * of the same tool alike; `session:<id>`, `principal` and `tool` also keep a policy (`policies()`)
+   * deciding later calls unasked, for `policyLifetime` seconds. Every decision goes to the
+   * `decisionLog`, with `principal` as who made it.
    */
   async resume(run: RunResult, answers: Answer | readonly Answer[], options: ResumeOptions = {}): Promise<RunResult> {
     const batch = answersOf(answers);
     const principal = checkPrincipal(options.principal);
+    const session = checkSession(options.session);
     const opening = this.#book.open(parseRunResult(run), batch, principal);
-    const effects = new LoopEffects(this, opening.checked.turn, undefined, options.progress);
+    const effects = new LoopEffects(this, this.#decisions, opening.checked.turn, { progress: options.progress, session, principal });
     const now = this.now();
-    const steps: (Run | Settle)[] = opening.picks.map((p) => answered(new Ask(p.call, p.request), p.answer, now));
+    const steps: (Run | Settle)[] = opening.picks.map((p) => {
+      const ask = new Ask(p.call, p.request);
+      const step = answered(ask, p.answer, now);
+      this.#decisions.decide(ask, p.answer, step, session, principal, now);
+      return step;
+    });
     steps.push(...opening.restart.map(start));
     const outcomes = await Promise.all(steps.map((step) => drive(step, effects)));
     return this.#book.advance(opening, outcomes);
@@ -257,20 +306,40 @@ export class Toolkit {
     if (opening === undefined) {
       return run;
     }
-    return this.#book.advance(
-      opening,
-      opening.picks.map((p) => lapsed(new Ask(p.call, p.request), now)),
-    );
+    const settled = opening.picks.map((p) => {
+      const ask = new Ask(p.call, p.request);
+      const step = lapsed(ask, now);
+      this.#decisions.decide(ask, undefined, step, undefined, undefined, now);
+      return step;
+    });
+    return this.#book.advance(opening, settled);
   }
 
   /** One run of `call`, as the loop asks a host for it: with `gateFirst`, a first run that
-   * suspends on the tool's approval instead when the tool needs one; else the handler. */
+   * suspends on the tool's approval instead when the tool needs one and no policy of the turn's
+   * `session` and `principal` decides it (the handler does not run); else the handler. */
   async perform(
     call: ToolCall,
-    { answer, request, gateFirst = false, idempotencyKey = "", onProgress }: { answer?: Answer | undefined; request?: Request | undefined; gateFirst?: boolean; idempotencyKey?: string; onProgress?: ((fraction: number, message: string) => void) | undefined } = {},
+    {
+      answer,
+      request,
+      gateFirst = false,
+      idempotencyKey = "",
+      onProgress,
+      session,
+      principal,
+    }: {
+      answer?: Answer | undefined;
+      request?: Request | undefined;
+      gateFirst?: boolean;
+      idempotencyKey?: string;
+      onProgress?: ((fraction: number, message: string) => void) | undefined;
+      session?: string | undefined;
+      principal?: string | undefined;
+    } = {},
   ): Promise<ToolResult> {
     if (gateFirst) {
-      const asked = gate(this.get(call.name), call);
+      const asked = this.#decisions.gate(this.get(call.name), call, session, principal, this.now());
       if (asked !== undefined) {
         return "result" in asked ? asked.result : pending(asked.request);
       }
@@ -295,13 +364,25 @@ class LoopEffects implements Effects {
   #queue: Promise<unknown> = Promise.resolve();
   /** What the first `waitFor` that failed threw: the turn is over, so no other question is asked. */
   #failed: { error: unknown } | undefined;
+  /** The turn's decisions, for `reached`. */
+  readonly #decided: [Ask, Answer][] = [];
+
+  private readonly waitFor: WaitFor | undefined;
+  private readonly progress: ProgressHook | undefined;
+  private readonly session: string | undefined;
+  private readonly principal: string | undefined;
 
   constructor(
     private readonly kit: Toolkit,
+    private readonly decisions: Decisions,
     private readonly turn: Turn,
-    private readonly waitFor: WaitFor | undefined,
-    private readonly progress: ProgressHook | undefined,
-  ) {}
+    options: { waitFor?: WaitFor | undefined; progress?: ProgressHook | undefined; session: string | undefined; principal: string | undefined },
+  ) {
+    this.waitFor = options.waitFor;
+    this.progress = options.progress;
+    this.session = options.session;
+    this.principal = options.principal;
+  }
 
   run(step: Run): Promise<ToolResult> {
     const { call } = step;
@@ -320,6 +401,8 @@ class LoopEffects implements Effects {
       gateFirst: step.gate,
       idempotencyKey: this.turn.idempotencyKey(call.id),
       onProgress: report,
+      session: this.session,
+      principal: this.principal,
     });
   }
 
@@ -333,12 +416,20 @@ class LoopEffects implements Effects {
       if (this.#failed !== undefined) {
         throw this.#failed.error;
       }
-      return askOnce(waitFor, step.request);
+      // decided already, with a scope beyond once
+      return reached(this.#decided, step) ?? askOnce(waitFor, step.request);
     });
     this.#queue = next.catch((error: unknown) => {
       this.#failed ??= { error };
     });
     return next;
+  }
+
+  decide(step: Ask, answer: Answer | undefined, after: Run | Settle): void {
+    if (answer !== undefined) {
+      this.#decided.push([step, answer]);
+    }
+    this.decisions.decide(step, answer, after, this.session, this.principal, this.kit.now());
   }
 
   now(): number {

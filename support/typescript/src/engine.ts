@@ -33,9 +33,18 @@
  *    with reason `expired` (`timed`); so does an `ok` that comes after it.
  * 7. Which call an answer answers (`match`): the first waiting call, in call order, asked under
  *    its id; a list of answers is taken or refused whole.
+ * 8. A refusal's words: an answer that refuses may carry `message`; the call then settles as
+ *    `declined: <message>` (cut at `MESSAGE_LIMIT` code points, `…` added).
+ * 9. Decisions that reach further (`scopeOf`, `reached`, `reach`, `policyOf`, `applicable`,
+ *    `gated`): an approval's `scope` beyond `once` decides the turn's other approvals of the same
+ *    tool alike; `session:<id>`, `principal` and `tool` also make a `Policy`, which decides later
+ *    approvals unasked; a refusal that covers a call beats every approval that does (deny
+ *    overrides).
+ * 10. What the host logs (`decided`): every decision, as a `Decision`.
  *
- * Every refusal and expiry carries `metadata.declined = {"request": id, "reason": ...}`,
- * host-only, so a host tells a denial from a tool failure.
+ * Every refusal and expiry carries `metadata.declined = {"request": id, "reason": ...}` (a
+ * policy's refusal: `{"policy": id, "reason": ...}`), host-only, so a host tells a denial from a
+ * tool failure.
  *
  * @packageDocumentation
  */
@@ -288,17 +297,375 @@ export function match(
   return picks;
 }
 
+// -- decisions: what a person decided, and decisions that reach beyond one call ----------------------
+
+/** How far an answer's decision reaches (`Answer.scope`); `session` carries the host's id. */
+export type ScopeKind = "once" | "turn" | "session" | "principal" | "tool";
+/** What a person (or a policy) decided about a waiting call. */
+export type DecisionKind = "approve" | "edit" | "decline" | "respond" | "expire";
+/** The scopes a kept decision (a {@link Policy}) has. */
+export type PolicyScope = "session" | "principal" | "tool";
+
+const SCOPES: ReadonlySet<string> = new Set(["once", "turn", "principal", "tool"]);
+
+/** The scope an answer gives its decision, and the session id of a `session:<id>` scope. A
+ * `RangeError` for a scope the wire refuses (a parsed `Answer` never has one). */
+export function scopeOf(answer: Answer): [ScopeKind, string] {
+  const scope = answer.scope || "once";
+  if (scope.startsWith("session:")) {
+    return ["session", scope.slice("session:".length)];
+  }
+  if (!SCOPES.has(scope)) {
+    throw new RangeError(`not a scope an Answer can have: ${JSON.stringify(scope)}`); // the wire's pattern
+  }
+  return [scope as ScopeKind, ""];
+}
+
+/** What a {@link Decision} is made of. */
+export interface DecisionInit {
+  kind: DecisionKind;
+  tool: string;
+  call: string;
+  request: string | null;
+  arguments: JsonObject;
+  approved?: JsonObject | null;
+  scope?: string;
+  reason?: string | null;
+  message?: string | null;
+  policy?: string | null;
+}
+
+/**
+ * A decision about one waiting call, as a host logs it: what was decided (`approve`, `edit`:
+ * approved with other arguments, `decline`, `respond`: a question answered, `expire`), for which
+ * tool, call and request, the arguments asked and (an edit) approved, the scope, a refusal's reason
+ * and message, and the policy that decided it, when one did (`request` is then null: nothing was
+ * asked).
+ */
+export class Decision {
+  readonly kind: DecisionKind;
+  readonly tool: string;
+  readonly call: string;
+  readonly request: string | null;
+  readonly arguments: JsonObject;
+  readonly approved: JsonObject | null;
+  readonly scope: string;
+  readonly reason: string | null;
+  readonly message: string | null;
+  readonly policy: string | null;
+
+  constructor(init: DecisionInit) {
+    this.kind = init.kind;
+    this.tool = init.tool;
+    this.call = init.call;
+    this.request = init.request;
+    this.arguments = init.arguments;
+    this.approved = init.approved ?? null;
+    this.scope = init.scope ?? "once";
+    this.reason = init.reason ?? null;
+    this.message = init.message ?? null;
+    this.policy = init.policy ?? null;
+  }
+
+  /** The decision as JSON: every field, by its camelCase name (null when it has none), as
+   * Python's `Decision.to_wire` writes it. */
+  toWire(): JsonObject {
+    return {
+      kind: this.kind,
+      tool: this.tool,
+      call: this.call,
+      request: this.request,
+      arguments: this.arguments,
+      approved: this.approved,
+      scope: this.scope,
+      reason: this.reason,
+      message: this.message,
+      policy: this.policy,
+    };
+  }
+}
+
+/** The decision `answer` (undefined: none came in time) made about `step`, which led to `after`. */
+export function decided(step: Ask, answer: Answer | undefined, after: Run | Settle): Decision {
+  const { call, request } = step;
+  const scope = answer === undefined ? "once" : answer.scope || "once";
+  const about = { tool: call.name, call: call.id, request: request.id, arguments: call.arguments, scope };
+  if (answer === undefined || (answer.ok && after instanceof Settle && isPlainObject(after.result.metadata?.["declined"]))) {
+    return new Decision({ kind: "expire", ...about, reason: "expired" });
+  }
+  if (!answer.ok) {
+    return new Decision({ kind: "decline", ...about, reason: answer.reason || "declined", message: answer.message ?? null });
+  }
+  if (!step.approval) {
+    return new Decision({ kind: "respond", ...about });
+  }
+  if (after instanceof Run && after.call.arguments !== call.arguments) {
+    return new Decision({ kind: "edit", ...about, approved: after.call.arguments });
+  }
+  return new Decision({ kind: "approve", ...about });
+}
+
+/**
+ * The answer an earlier decision of the same turn gives `step`, or undefined: an approval decided
+ * with a scope beyond `once` decides every later approval of the same tool in its turn alike, each
+ * by an answer of its own, for the turn (no edited arguments: an edit is one call's; and no policy
+ * again: the first answer made it).
+ */
+export function reached(earlier: Iterable<readonly [Ask, Answer]>, step: Ask): Answer | undefined {
+  if (!step.approval) {
+    return undefined;
+  }
+  for (const [ask, answer] of earlier) {
+    if (ask.approval && ask.call.name === step.call.name && scopeOf(answer)[0] !== "once") {
+      const derived: Answer = { id: step.request.id, ok: answer.ok };
+      if (answer.reason !== undefined) derived.reason = answer.reason;
+      if (answer.message !== undefined) derived.message = answer.message;
+      derived.scope = "turn";
+      return derived;
+    }
+  }
+  return undefined;
+}
+
+/** The other waiting calls of a run that `answer` to `asks[index]` decides with it (`reached`),
+ * each with its answer. */
+export function reach(asks: readonly Ask[], index: number, answer: Answer): [number, Answer][] {
+  const decidedHere: [Ask, Answer][] = [[asks[index] as Ask, answer]];
+  const found: [number, Answer][] = [];
+  asks.forEach((other, i) => {
+    if (i !== index) {
+      const derived = reached(decidedHere, other);
+      if (derived !== undefined) {
+        found.push([i, derived]);
+      }
+    }
+  });
+  return found;
+}
+
+/** What a {@link Policy} is made of; times in milliseconds since the epoch. */
+export interface PolicyInit {
+  id: string;
+  tool: string;
+  approve: boolean;
+  scope: PolicyScope;
+  key: string;
+  madeAt: number;
+  expiresAt: number;
+  madeBy?: string | null;
+  reason?: string | null;
+  message?: string | null;
+}
+
+/**
+ * A decision kept beyond its turn (`Answer.scope` `session:<id>`, `principal` or `tool`): every
+ * later call to `tool` that it covers is approved, or refused, without asking.
+ *
+ * `key` is the session id (`session`), the principal (`principal`), or empty (`tool`). It holds
+ * until `expiresAt` (ms since the epoch), and the host can revoke it (by `id`). Which one decides
+ * when several cover a call is {@link applicable}'s rule.
+ */
+export class Policy {
+  readonly id: string;
+  readonly tool: string;
+  readonly approve: boolean;
+  readonly scope: PolicyScope;
+  readonly key: string;
+  readonly madeAt: number;
+  readonly expiresAt: number;
+  readonly madeBy: string | null;
+  readonly reason: string | null;
+  readonly message: string | null;
+
+  constructor(init: PolicyInit) {
+    this.id = init.id;
+    this.tool = init.tool;
+    this.approve = init.approve;
+    this.scope = init.scope;
+    this.key = init.key;
+    this.madeAt = init.madeAt;
+    this.expiresAt = init.expiresAt;
+    this.madeBy = init.madeBy ?? null;
+    this.reason = init.reason ?? null;
+    this.message = init.message ?? null;
+  }
+
+  /** Whether the policy decides a call to `tool` in `session`, for `principal`, at `now` (ms). */
+  covers(tool: string, session: string | undefined, principal: string | undefined, now: number): boolean {
+    if (this.tool !== tool || now >= this.expiresAt) {
+      return false;
+    }
+    if (this.scope === "session") {
+      return session === this.key;
+    }
+    if (this.scope === "principal") {
+      return principal === this.key;
+    }
+    return true;
+  }
+
+  /** The policy as JSON, as Python's `Policy.to_wire` writes it (times as RFC 3339, in UTC). */
+  toWire(): JsonObject {
+    return {
+      id: this.id,
+      tool: this.tool,
+      approve: this.approve,
+      scope: this.scope,
+      key: this.key,
+      madeAt: new Date(this.madeAt).toISOString(),
+      expiresAt: new Date(this.expiresAt).toISOString(),
+      madeBy: this.madeBy,
+      reason: this.reason,
+      message: this.message,
+    };
+  }
+
+  /** A policy from its JSON (`toWire`, or Python's `Policy.to_wire`). */
+  static fromWire(doc: JsonObject): Policy {
+    const text = (key: string): string | null => {
+      const value = doc[key];
+      return typeof value === "string" ? value : null;
+    };
+    const scope = doc["scope"];
+    if (scope !== "session" && scope !== "principal" && scope !== "tool") {
+      throw new RangeError(`not a policy's scope: ${JSON.stringify(scope)}`);
+    }
+    return new Policy({
+      id: String(doc["id"]),
+      tool: String(doc["tool"]),
+      approve: Boolean(doc["approve"]),
+      scope,
+      key: String(doc["key"]),
+      madeAt: parseTime(String(doc["madeAt"])),
+      expiresAt: parseTime(String(doc["expiresAt"])),
+      madeBy: text("madeBy"),
+      reason: text("reason"),
+      message: text("message"),
+    });
+  }
+}
+
+/** The turn a decision is made in, and its time: what {@link policyOf} and {@link gated} read. */
+export interface Circumstances {
+  /** The host's session id (`session:<id>` policies decide its turns). */
+  session: string | undefined;
+  /** Who the turn is for (and who decides, for a policy an answer makes). */
+  principal: string | undefined;
+  /** The time, in milliseconds since the epoch. */
+  now: number;
+}
+
+/**
+ * The policy an approval's answer makes, when its scope reaches beyond the turn, lasting
+ * `lifetime` milliseconds. A `session` or `principal` scope needs the turn's session or principal:
+ * without one, the decision reaches no further than the turn. (The session of a `session:<id>`
+ * scope is the one the answer names.)
+ */
+export function policyOf(step: Ask, answer: Answer, { principal, now, lifetime }: Circumstances & { lifetime: number }): Policy | undefined {
+  const [kind, sessionId] = scopeOf(answer);
+  if (!step.approval || kind === "once" || kind === "turn") {
+    return undefined;
+  }
+  const key = kind === "session" ? sessionId : kind === "principal" ? principal : "";
+  if (key === undefined || (kind === "session" && key === "")) {
+    return undefined;
+  }
+  return new Policy({
+    id: "pol-" + randomHex(8),
+    tool: step.call.name,
+    approve: answer.ok,
+    scope: kind,
+    key,
+    madeAt: now,
+    expiresAt: now + lifetime,
+    madeBy: principal ?? null,
+    reason: answer.ok ? null : answer.reason || "declined",
+    message: answer.ok ? null : (answer.message ?? null),
+  });
+}
+
+/**
+ * The policy that decides a call to `tool`, or undefined (the call is asked about).
+ *
+ * A refusal beats every approval (deny overrides): a call covered by any refusal is refused,
+ * however broad or narrow that refusal and the approvals that also cover it, and whichever came
+ * later; a call covered only by approvals is approved. So a later refusal is never lost to an
+ * earlier `always` approval, and an approval never lifts a refusal: revoke it instead.
+ */
+export function applicable(policies: Iterable<Policy>, tool: string, session: string | undefined, principal: string | undefined, now: number): Policy | undefined {
+  let approval: Policy | undefined;
+  for (const policy of policies) {
+    if (!policy.covers(tool, session, principal, now)) {
+      continue;
+    }
+    if (!policy.approve) {
+      return policy;
+    }
+    approval ??= policy;
+  }
+  return approval;
+}
+
+/** What {@link gate} gives a call (undefined: it runs), and the policy's decision when one decided. */
+export interface Gated {
+  asked: { request: Request } | { result: ToolResult } | undefined;
+  decision: Decision | undefined;
+}
+
+/** `gate`, with the host's policies: an approval a policy decides is not asked. */
+export function gated(tool: Tool | undefined, call: ToolCall, policies: Iterable<Policy>, { session, principal, now }: Circumstances): Gated {
+  const asked = gate(tool, call);
+  if (asked === undefined || !("request" in asked)) {
+    return { asked, decision: undefined };
+  }
+  const policy = applicable(policies, call.name, session, principal, now);
+  if (policy === undefined) {
+    return { asked, decision: undefined };
+  }
+  const refused = byPolicy(call, policy);
+  const decision = new Decision({
+    kind: refused === undefined ? "approve" : "decline",
+    tool: call.name,
+    call: call.id,
+    request: null,
+    arguments: call.arguments,
+    scope: policy.scope === "session" ? `session:${policy.key}` : policy.scope,
+    reason: refused === undefined ? null : policy.reason || "declined",
+    message: refused === undefined ? null : policy.message,
+    policy: policy.id,
+  });
+  return { asked: refused === undefined ? undefined : { result: refused }, decision };
+}
+
+/** What a policy makes of a call that needs an approval: undefined (approved: it runs), or the
+ * result of its refusal. */
+export function byPolicy(call: ToolCall, policy: Policy): ToolResult | undefined {
+  if (policy.approve) {
+    return undefined;
+  }
+  const marker: JsonObject = { policy: policy.id, reason: policy.reason || "declined" };
+  let output = `declined: the call to ${call.name} is not allowed (policy ${policy.id})`;
+  if (policy.message) {
+    marker["message"] = policy.message;
+    output = `declined: ${policy.message}`;
+  }
+  return { ...errorResult(output), metadata: { declined: marker } };
+}
+
 // -- driving one call -----------------------------------------------------------------------------------
 
 /** What `Effects.ask` returns to leave the call waiting (the host stores the run). */
 export const STOP: unique symbol = Symbol("STOP");
 
-/** What a host supplies: running a handler, waiting for an answer, and the time (ms). */
+/** What a host supplies: running a handler, waiting for an answer, the time (ms), and hearing
+ * each decision. */
 export interface Effects {
   run(step: Run): Promise<ToolResult>;
   /** The answer (undefined: the request expired first), or `STOP` to leave the call waiting. */
   ask(step: Ask): Promise<Answer | typeof STOP | undefined>;
   now(): number;
+  /** Told each decision made in the call (`decided`): a host logs it and keeps policies. */
+  decide(step: Ask, answer: Answer | undefined, after: Run | Settle): void;
 }
 
 /** Performs `step` and the steps after it until the call settles, or waits on an `Ask` for which
@@ -315,13 +682,16 @@ export async function drive(first: Run | Ask | Settle, effects: Effects): Promis
     }
     const ended = timed(step, effects.now());
     if (ended !== undefined) {
+      effects.decide(step, undefined, ended);
       return ended;
     }
     const answer = await effects.ask(step);
     if (answer === STOP) {
       return step;
     }
-    step = answered(step, answer, effects.now());
+    const after = answered(step, answer, effects.now());
+    effects.decide(step, answer, after);
+    step = after;
   }
 }
 
@@ -337,14 +707,32 @@ export function isApproval(toolName: string, request: Request): boolean {
   return keys.length === 2 && keys.includes("tool") && keys.includes("arguments") && data["tool"] === normalizeToolName(toolName);
 }
 
+/** The most of a refusal's message the model reads (code points); a longer one is cut, and `…` added. */
+export const MESSAGE_LIMIT = 1000;
+
+/** `message`, cut at `MESSAGE_LIMIT` code points (as Python counts a string's length), `…` added. */
+function cut(message: string): string {
+  if (message.length <= MESSAGE_LIMIT) {
+    return message; // no more code points than UTF-16 units
+  }
+  const points = Array.from(message);
+  return points.length <= MESSAGE_LIMIT ? message : `${points.slice(0, MESSAGE_LIMIT).join("")}…`;
+}
+
 /** The result that ends a call suspended on `request`, given `answer` (undefined: none came in
  * time), or undefined when the call runs on. */
 function verdict(toolName: string, request: Request, answer: Answer | undefined, now: number): ToolResult | undefined {
   if (answer !== undefined && answer.ok && !expired(request, now)) {
     return undefined;
   }
-  const reason = answer === undefined || answer.ok ? "expired" : (answer.reason ?? "declined");
+  const reason = answer === undefined || answer.ok ? "expired" : answer.reason || "declined";
   const marker = { declined: { request: request.id, reason } };
+  const message = answer !== undefined && !answer.ok ? answer.message : undefined;
+  if (message) {
+    // the person's words, for the model
+    const words = cut(message);
+    return { ...errorResult(`declined: ${words}`), metadata: { declined: { request: request.id, reason, message: words } } };
+  }
   if (isApproval(toolName, request)) {
     const tail = reason === "declined" ? "" : ` (${reason})`;
     return { ...errorResult(`declined: the call to ${toolName} was not approved${tail}`), metadata: marker };

@@ -11,11 +11,16 @@
  *
  * - {@link defineTool}, {@link Tool}, {@link ToolContext}: tools, whose `call` never throws for a
  *   tool failure;
- * - {@link Toolkit}: `runCalls`, `resume`, `expire`; runs sealed by the Python and Rust packages
- *   resume here, and the other way round (seal version 4, `docs/seal.md`);
+ * - {@link Toolkit}: `runCalls`, `resume`, `expire`, `policies`, `revokePolicy`; runs sealed by
+ *   the Python and Rust packages resume here, and the other way round (seal version 4,
+ *   `docs/seal.md`);
  * - {@link ResumeError}: `resume` refused a run (`.reason`);
+ * - decisions: {@link Decision} (what the decision log takes), {@link Policy} (a decision kept
+ *   beyond its turn), {@link PolicyMemory} and the {@link PolicyStore} and {@link DecisionLog}
+ *   interfaces a host's own stores implement;
  * - the engine's steps and transitions (`start`, `ran`, `answered`, `timed`, `lapsed`, `gate`,
- *   `match`, `drive`), for hosts of the loop other than the toolkit.
+ *   `match`, `drive`, and for decisions `scopeOf`, `decided`, `reached`, `reach`, `policyOf`,
+ *   `applicable`, `gated`, `byPolicy`), for hosts of the loop other than the toolkit.
  *
  * @packageDocumentation
  */
@@ -23,25 +28,44 @@
 export {
   APPROVAL_PREFIX,
   Ask,
+  Decision,
+  MESSAGE_LIMIT,
+  Policy,
   ResumeError,
   Run,
   STOP,
   Settle,
   answered,
+  applicable,
+  byPolicy,
+  decided,
   drive,
   expired,
   gate,
+  gated,
   isApproval,
   lapsed,
   match,
   parseTime,
+  policyOf,
   ran,
+  reach,
+  reached,
+  scopeOf,
   start,
   timed,
   unstorable,
+  type Circumstances,
+  type DecisionInit,
+  type DecisionKind,
   type Effects,
+  type Gated,
+  type PolicyInit,
+  type PolicyScope,
   type ResumeReason,
+  type ScopeKind,
 } from "./engine.js";
+export { PolicyMemory, type DecisionLog, type DecisionMade, type PolicyStore } from "./policies.js";
 export { idempotencyKey, turnDigest } from "./seal.js";
 export {
   Tool,

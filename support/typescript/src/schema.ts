@@ -44,27 +44,30 @@ function validatorFor(draft: string): Validator {
   return found;
 }
 
-/** The problems of some arguments, each `<JSON path>: <message>`, sorted by path; none: valid. */
+/** The problems of a value, each `<JSON path>: <message>`, sorted by path; none: valid. */
+export type SchemaCheck = (value: unknown) => string[];
+/** The problems of some arguments (a {@link SchemaCheck} of an input schema). */
 export type ArgumentsCheck = (args: JsonObject) => string[];
 
 /**
  * `schema` compiled once. Throws a `TypeError` for a schema that is not a valid JSON Schema (or
- * names a `$schema` other than 2020-12, 2019-09 and draft-07), saying why.
+ * names a `$schema` other than 2020-12, 2019-09 and draft-07), saying why; `what` names the schema
+ * in the message (`input schema`, `output schema`).
  */
-export function compileSchema(schema: JsonObject): ArgumentsCheck {
+export function compileSchema(schema: JsonObject, what: string = "input schema"): SchemaCheck {
   const named = schema["$schema"];
   const draft = named === undefined ? "2020-12" : typeof named === "string" && Object.hasOwn(DRAFTS, named) ? DRAFTS[named] : undefined;
   if (draft === undefined) {
-    throw new TypeError(`input schema: $schema ${JSON.stringify(named)} is not one this package checks (2020-12, 2019-09 or draft-07)`);
+    throw new TypeError(`${what}: $schema ${JSON.stringify(named)} is not one this package checks (2020-12, 2019-09 or draft-07)`);
   }
   let validate: ValidateFunction;
   try {
     validate = validatorFor(draft).compile(numbersOf(schema) as object);
   } catch (err) {
-    throw new TypeError(`input schema is not a valid JSON Schema: ${err instanceof Error ? err.message : String(err)}`);
+    throw new TypeError(`${what} is not a valid JSON Schema: ${err instanceof Error ? err.message : String(err)}`);
   }
-  return (args) => {
-    const data = numbersOf(args);
+  return (value) => {
+    const data = numbersOf(value);
     if (validate(data)) {
       return [];
     }

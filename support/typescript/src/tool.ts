@@ -5,9 +5,11 @@
 // throw across `call`.
 
 import { parseToolResult } from "./codec.js";
+import { randomHex } from "./engine.js";
 import { WireError } from "./errors.js";
-import { describe, isPlainObject, keepOrder, orderedKeys, setKey, writeJson, type JsonObject, type JsonValue } from "./json.js";
-import { compileSchema, type ArgumentsCheck } from "./schema.js";
+import { describe, isPlainObject, keepOrder, orderedKeys, readJson, setKey, writeJson, type JsonObject, type JsonValue } from "./json.js";
+import { compileSchema, type ArgumentsCheck, type SchemaCheck } from "./schema.js";
+import { pending } from "./suspend.js";
 import type { Answer, Request, ToolResult, ToolSpec } from "./types.js";
 
 declare global {
@@ -140,6 +142,13 @@ export interface ToolOptions {
    * approval before the handler runs; `Tool.call` itself never asks.
    */
   needsApproval?: NeedsApproval | undefined;
+  /**
+   * The JSON Schema of the tool's structured output: the handler then returns the data it
+   * describes, and the result carries it as `structuredContent` (and as JSON text in `output`),
+   * checked against the schema. A `ToolResult` the handler builds is checked only when it has
+   * `structuredContent`.
+   */
+  outputSchema?: JsonObject | undefined;
 }
 
 /** The arguments a handler gets, or the error result that refuses them. */
@@ -175,6 +184,37 @@ function carrierOf(value: Record<string, unknown>): string | undefined {
     return "RunResult";
   }
   return undefined;
+}
+
+const MISMATCH = "the tool's output does not match its output schema: ";
+
+/** The rules of `call` for what the handler of a tool with an output schema returns (Python's
+ * `Output.result`): data becomes `structuredContent` and its JSON text, checked against the schema;
+ * a `ToolResult` is kept, and checked only when it has `structuredContent`. */
+function asOutput(value: unknown, check: SchemaCheck): ToolResult {
+  if (looksLikeResult(value)) {
+    const result = asResult(value);
+    if (result.structuredContent === undefined) {
+      return result;
+    }
+    const problems = check(result.structuredContent);
+    return problems.length > 0 ? error(MISMATCH + problems.join("; ")) : result;
+  }
+  if (value === undefined || value === null) {
+    return error(`the tool returned ${String(value)}, but it declares an output schema: return the data it describes`);
+  }
+  let text: string;
+  try {
+    text = writeJson(value);
+  } catch (err) {
+    return error(`the tool returned a value that is not JSON: ${textOf(err)}`);
+  }
+  const data = readJson(text); // the data as JSON, sharing nothing with the handler's value
+  const problems = check(data);
+  if (problems.length > 0) {
+    return error(MISMATCH + problems.join("; "));
+  }
+  return { output: text, isError: false, parts: [], structuredContent: data };
 }
 
 /** The rules of `call` for what a handler returns. */
@@ -270,27 +310,45 @@ export class Tool {
   readonly description: string;
   readonly inputSchema: JsonObject;
   readonly needsApproval: NeedsApproval;
+  /** The JSON Schema of the tool's structured output, when it declares one. */
+  readonly outputSchema: JsonObject | undefined;
   readonly #handler: Handler;
   readonly #check: ArgumentsCheck | undefined;
+  readonly #output: SchemaCheck | undefined;
 
   /** @internal Use {@link defineTool}. */
-  constructor(name: string, description: string, inputSchema: JsonObject, handler: Handler, check: ArgumentsCheck | undefined, needsApproval: NeedsApproval) {
+  constructor(
+    name: string,
+    description: string,
+    inputSchema: JsonObject,
+    handler: Handler,
+    check: ArgumentsCheck | undefined,
+    needsApproval: NeedsApproval,
+    output: { schema: JsonObject; check: SchemaCheck } | undefined = undefined,
+  ) {
     this.name = name;
     this.description = description;
     this.inputSchema = inputSchema;
     this.#handler = handler;
     this.#check = check;
     this.needsApproval = needsApproval;
+    this.outputSchema = output?.schema;
+    this.#output = output?.check;
   }
 
   /** The same tool under another name (a toolkit registers a normalised name so). */
   renamed(name: string): Tool {
-    return new Tool(name, this.description, this.inputSchema, this.#handler, this.#check, this.needsApproval);
+    const output = this.outputSchema === undefined || this.#output === undefined ? undefined : { schema: this.outputSchema, check: this.#output };
+    return new Tool(name, this.description, this.inputSchema, this.#handler, this.#check, this.needsApproval, output);
   }
 
   /** The tool's declaration, for a provider's tool list. */
   spec(): ToolSpec {
-    return { name: this.name, description: this.description, inputSchema: this.inputSchema };
+    const spec: ToolSpec = { name: this.name, description: this.description, inputSchema: this.inputSchema };
+    if (this.outputSchema !== undefined) {
+      spec.outputSchema = this.outputSchema;
+    }
+    return spec;
   }
 
   /**
@@ -318,7 +376,8 @@ export class Tool {
       if (!prepared.ok) {
         return prepared.result;
       }
-      return asResult(await this.#handler(prepared.args, handlerContext));
+      const value: unknown = await this.#handler(prepared.args, handlerContext);
+      return this.#output === undefined ? asResult(value) : asOutput(value, this.#output);
     })().catch((err: unknown) => error(textOf(err)));
     const timeout = context.timeout;
     if (timeout === undefined && outer === undefined) {
@@ -386,21 +445,40 @@ export class Tool {
  * `inputSchema` is the JSON Schema of the arguments; `null` accepts any object. The schema is
  * checked and compiled here, once, with Ajv (a `TypeError` when it is not a valid JSON Schema).
  * `needsApproval` (true, or a rule over the checked arguments) makes a `Toolkit` ask for an
- * approval before the handler runs.
+ * approval before the handler runs; `outputSchema` declares structured output.
+ *
+ * With `handler` `null`, a person supplies the result: each call suspends on a request of kind
+ * `result` (id `res-…`, `data` `{"tool", "arguments"}`, and `"schema"`: the output schema, when
+ * the tool has one), and the answer's `data` is the result, as a `ToolResult`'s wire form
+ * (`{"output": ..., "isError"?, "parts"?, "structuredContent"?}`): checked as the wire checks it,
+ * and against the output schema. A refusal is `declined: …`, as for any question.
  */
-export function defineTool(name: string, description: string, inputSchema: JsonObject | null | undefined, handler: Handler, options: ToolOptions = {}): Tool {
+export function defineTool(name: string, description: string, inputSchema: JsonObject | null | undefined, handler: Handler | null, options: ToolOptions = {}): Tool {
   if (typeof name !== "string" || typeof description !== "string") {
     throw new TypeError("defineTool takes a name and a description, both strings");
   }
-  if (typeof handler !== "function") {
-    throw new TypeError(`defineTool ${JSON.stringify(name)}: the handler must be a function, got ${describe(handler)}`);
+  if (handler !== null && typeof handler !== "function") {
+    throw new TypeError(`defineTool ${JSON.stringify(name)}: the handler must be a function or null, got ${describe(handler)}`);
   }
   const needsApproval = options.needsApproval ?? false;
   if (typeof needsApproval !== "boolean" && typeof needsApproval !== "function") {
     throw new TypeError(`defineTool ${JSON.stringify(name)}: needsApproval must be a boolean or a function of the arguments`);
   }
+  const outputSchema = options.outputSchema;
+  let output: { schema: JsonObject; check: SchemaCheck } | undefined;
+  if (outputSchema !== undefined) {
+    if (!isPlainObject(outputSchema)) {
+      throw new TypeError(`defineTool ${JSON.stringify(name)}: outputSchema must be an object or undefined, got ${describe(outputSchema)}`);
+    }
+    try {
+      output = { schema: outputSchema, check: compileSchema(outputSchema, "output schema") };
+    } catch (err) {
+      throw new TypeError(`defineTool ${JSON.stringify(name)}: ${(err as Error).message}`);
+    }
+  }
+  const run = handler ?? supplied(name, outputSchema);
   if (inputSchema === null || inputSchema === undefined) {
-    return new Tool(name, description, { type: "object" }, handler, undefined, needsApproval);
+    return new Tool(name, description, { type: "object" }, run, undefined, needsApproval, output);
   }
   if (!isPlainObject(inputSchema)) {
     throw new TypeError(`defineTool ${JSON.stringify(name)}: the input schema must be an object or null, got ${describe(inputSchema)}`);
@@ -411,5 +489,27 @@ export function defineTool(name: string, description: string, inputSchema: JsonO
   } catch (err) {
     throw new TypeError(`defineTool ${JSON.stringify(name)}: ${(err as Error).message}`);
   }
-  return new Tool(name, description, inputSchema, handler, check, needsApproval);
+  return new Tool(name, description, inputSchema, run, check, needsApproval, output);
+}
+
+/** The handler of a tool whose results a person supplies (`defineTool(..., null)`). */
+function supplied(name: string, outputSchema: JsonObject | undefined): Handler {
+  return (args, ctx) => {
+    const answer = ctx.answer;
+    if (answer === undefined) {
+      const data: JsonObject = { tool: name, arguments: args };
+      if (outputSchema !== undefined) {
+        data["schema"] = outputSchema;
+      }
+      return pending({ id: "res-" + randomHex(16), kind: "result", prompt: `The result of ${name}, called with these arguments`, data });
+    }
+    try {
+      return parseToolResult(answer.data ?? {});
+    } catch (err) {
+      if (err instanceof WireError) {
+        return error(`the result supplied for ${name} is not a ToolResult: ${err.message}`);
+      }
+      throw err;
+    }
+  };
 }

@@ -1,0 +1,108 @@
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+// Source: support/typescript/src/policies.ts (hand-written, copied verbatim).
+// codegen: copy; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
+
+/**
+ * Where a host keeps the decisions that outlive a turn, and the log of every decision. A port of
+ * Python's `toolnexus/_policies.py`.
+ *
+ * The rules (which policy decides a call, what an answer's scope makes, what a decision records)
+ * are the engine's (`engine.ts`: `Policy`, `applicable`, `policyOf`, `Decision`); this module only
+ * keeps them. `new Toolkit(tools, { policyStore, decisionLog })` takes any object with these
+ * methods: {@link PolicyMemory} (in process, the default) or a store of the host's own.
+ *
+ * @packageDocumentation
+ */
+
+import { decided, gated, policyOf, type Ask, type Decision, type Policy, type Run, type Settle } from "./engine.js";
+import type { Tool } from "./tool.js";
+import type { Answer, Request, ToolCall, ToolResult } from "./types.js";
+
+/** Keeps policies ({@link Policy}), which the toolkit consults before asking an approval. */
+export interface PolicyStore {
+  /** The policies kept (of `tool`, when given), expired ones too, oldest first. */
+  policies(tool?: string): Policy[];
+  keep(policy: Policy): void;
+  /** Removes a policy; false when there is none by that id. */
+  revoke(policyId: string): boolean;
+}
+
+/** Who made a logged decision (the principal the turn or the resume was for), and when (ms since
+ * the epoch, by the toolkit's clock). */
+export interface DecisionMade {
+  principal: string | undefined;
+  at: number;
+}
+
+/** Takes every decision the loop makes, with who made it and when. */
+export interface DecisionLog {
+  record(decision: Decision, made: DecisionMade): void;
+}
+
+/** Policies kept in this process (lost when it ends). */
+export class PolicyMemory implements PolicyStore {
+  readonly #byId = new Map<string, Policy>();
+
+  constructor(policies: Iterable<Policy> = []) {
+    for (const policy of policies) {
+      this.#byId.set(policy.id, policy);
+    }
+  }
+
+  policies(tool?: string): Policy[] {
+    return [...this.#byId.values()].filter((p) => tool === undefined || p.tool === tool);
+  }
+
+  keep(policy: Policy): void {
+    this.#byId.set(policy.id, policy);
+  }
+
+  revoke(policyId: string): boolean {
+    return this.#byId.delete(policyId);
+  }
+}
+
+/**
+ * A toolkit's decisions: its policy store and decision log, and the engine's rules applied to them
+ * (`gated` before a first run, `decided` and `policyOf` after an answer). `lifetime` is in seconds.
+ */
+export class Decisions {
+  readonly store: PolicyStore;
+  readonly #log: DecisionLog | undefined;
+  readonly #lifetime: number;
+
+  constructor(store: PolicyStore | undefined, log: DecisionLog | undefined, lifetime: number) {
+    if (typeof lifetime !== "number" || !(lifetime > 0) || !Number.isFinite(lifetime)) {
+      // (Python's timedelta refuses an infinite one too)
+      throw new RangeError(`policyLifetime must be a positive number of seconds, got ${String(lifetime)}`);
+    }
+    this.store = store ?? new PolicyMemory();
+    this.#log = log;
+    this.#lifetime = lifetime * 1000;
+  }
+
+  /** `gated` with the kept policies; a policy's decision is logged. */
+  gate(tool: Tool | undefined, call: ToolCall, session: string | undefined, principal: string | undefined, now: number): { request: Request } | { result: ToolResult } | undefined {
+    const { asked, decision } = gated(tool, call, this.store.policies(call.name), { session, principal, now });
+    if (decision !== undefined) {
+      this.record(decision, principal, now);
+    }
+    return asked;
+  }
+
+  /** Logs `answer`'s decision, and keeps the policy it makes, if it makes one. */
+  decide(ask: Ask, answer: Answer | undefined, step: Run | Settle, session: string | undefined, principal: string | undefined, now: number): void {
+    this.record(decided(ask, answer, step), principal, now);
+    if (answer !== undefined) {
+      const policy = policyOf(ask, answer, { session, principal, now, lifetime: this.#lifetime });
+      if (policy !== undefined) {
+        this.store.keep(policy);
+      }
+    }
+  }
+
+  record(decision: Decision, principal: string | undefined, now: number): void {
+    this.#log?.record(decision, { principal, at: now });
+  }
+}
