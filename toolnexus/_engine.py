@@ -523,8 +523,9 @@ def by_policy(call: ToolCall, policy: Policy) -> ToolResult | None:
         return None
     marker: dict[str, Any] = {"policy": policy.id, "reason": policy.reason or "declined"}
     if policy.message:
-        marker["message"] = policy.message
-        output = f"declined: {policy.message}"
+        message = _cut(policy.message)  # kept whole in the policy, cut for the model
+        marker["message"] = message
+        output = f"declined: {message}"
     else:
         output = f"declined: the call to {call.name} is not allowed (policy {policy.id})"
     return ToolResult.error(output).with_metadata({"declined": marker})
@@ -606,6 +607,11 @@ def is_approval(tool_name: str, request: Request) -> bool:
 MESSAGE_LIMIT = 1000
 
 
+def _cut(message: str) -> str:
+    """`message`, cut at `MESSAGE_LIMIT` code points, `…` added."""
+    return message if len(message) <= MESSAGE_LIMIT else message[:MESSAGE_LIMIT] + "…"
+
+
 def _verdict(tool_name: str, request: Request, answer: Answer | None, now: datetime) -> ToolResult | None:
     """The result that ends a call suspended on `request`, given `answer` (None: none came in
     time), or None when the call runs on."""
@@ -615,8 +621,7 @@ def _verdict(tool_name: str, request: Request, answer: Answer | None, now: datet
     marker: dict[str, Any] = {"request": request.id, "reason": reason}
     message = answer.message if answer is not None and not answer.ok else None
     if message:  # the person's words, for the model
-        if len(message) > MESSAGE_LIMIT:
-            message = message[:MESSAGE_LIMIT] + "…"
+        message = _cut(message)
         marker["message"] = message
         return ToolResult.error(f"declined: {message}").with_metadata({"declined": marker})
     if is_approval(tool_name, request):

@@ -649,8 +649,9 @@ export function byPolicy(call: ToolCall, policy: Policy): ToolResult | undefined
   const marker: JsonObject = { policy: policy.id, reason: policy.reason || "declined" };
   let output = `declined: the call to ${call.name} is not allowed (policy ${policy.id})`;
   if (policy.message) {
-    marker["message"] = policy.message;
-    output = `declined: ${policy.message}`;
+    const message = cut(policy.message); // kept whole in the policy, cut for the model
+    marker["message"] = message;
+    output = `declined: ${message}`;
   }
   return { ...errorResult(output), metadata: { declined: marker } };
 }
