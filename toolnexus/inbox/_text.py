@@ -24,9 +24,16 @@ _HIDDEN = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 
 def shown(text: str, *, keep: str = "") -> str:
     """`text` with each character that is invisible or moves other text written as `<U+XXXX>`
-    (the characters in `keep`, such as a newline, stay as they are)."""
+    (the characters in `keep`, such as a newline, stay as they are; with a newline kept, a
+    `\\r\\n` becomes `\\n`, and a lone `\\r`, which moves a terminal's cursor back, is shown).
+
+    It differs from `toolnexus_wire.displayable`, which replaces such characters with U+FFFD:
+    a person deciding on a call sees which character is there (a right-to-left override in a
+    file name is a reason to decline)."""
     if text.isascii() and text.isprintable() and not keep:
         return text
+    if "\n" in keep:
+        text = text.replace("\r\n", "\n")
     return "".join(
         f"<U+{ord(c):04X}>" if c not in keep and unicodedata.category(c) in _HIDDEN else c for c in text
     )
