@@ -123,9 +123,10 @@ class _Site:
 
     def session(self, request: HttpRequest) -> _Session | None:
         sid = request.cookies.get(self.cookie)
-        found = self.sessions.get(sid) if sid else None
-        if found is not None and time.monotonic() - found.started > SESSION_LIFETIME:
-            del self.sessions[sid]  # type: ignore[arg-type]
+        if not sid or (found := self.sessions.get(sid)) is None:
+            return None
+        if time.monotonic() - found.started > SESSION_LIFETIME:
+            del self.sessions[sid]
             return None
         return found
 
