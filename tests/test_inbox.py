@@ -369,6 +369,7 @@ def test_the_command_says_what_is_wrong(store: SqliteRunStore, ran: Path) -> Non
     assert code == 2 and "name the toolkit that holds the tools, --toolkit module:attribute" in out
     code, out = cli(store, "--toolkit", "tests.inbox_tools:nothing", "approve", rid)
     assert code == 1 and "has no attribute 'nothing'" in out
+    assert cli(store, "--toolkit", "tests.inbox_tools:nothing", "list")[0] == 0, "listing loads no toolkit"
     code, out = cli(store, "--toolkit", SPEC, "respond", rid, "--data", "{}")
     assert code == 1 and "asks to approve a call to refund before it runs" in out
     code, out = cli(store, "show", "apr-nope")

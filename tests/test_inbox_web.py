@@ -89,6 +89,7 @@ def test_the_token_opens_a_session_in_a_strict_cookie(site: Site) -> None:
     wrong = site.client.get("/", params={"token": "not-the-token-at-all"})
     assert wrong.status_code == 403 and "That token is not this inbox" in wrong.text
     assert "set-cookie" not in wrong.headers and "refund" not in wrong.text
+    assert "runs.sqlite3" not in wrong.text, "the store is named to a signed-in person only"
     opened = site.client.get("/", params={"token": TOKEN})
     assert opened.status_code == 303 and opened.headers["location"] == "/", "the token leaves the URL"
     cookie = opened.headers["set-cookie"]

@@ -89,14 +89,14 @@ class _State:
         self.session = session
 
     def inbox(self, *, acting: bool) -> Inbox:
+        """The inbox; with the toolkit loaded when it is to answer (listing needs none)."""
         toolkit = None
-        if self.toolkit_spec is not None:
+        if acting:
+            if self.toolkit_spec is None:
+                why = "answering runs the call: name the toolkit that holds the tools"
+                raise click.UsageError(f"{why}, --toolkit module:attribute")
             with _errors():
                 toolkit = load_toolkit(self.toolkit_spec, self.store)
-        elif acting:
-            raise click.UsageError(
-                "answering runs the call: name the toolkit that holds the tools, --toolkit module:attribute"
-            )
         return Inbox(self.store, toolkit, principal=self.principal, session=self.session)
 
 

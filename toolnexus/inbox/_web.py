@@ -141,12 +141,14 @@ class _Site:
         return response
 
     def token_ok(self, given: str | None) -> bool:
-        return given is not None and hmac.compare_digest(given.encode(), self.token.encode())
+        return given is not None and _same(given, self.token)
 
     # -- pages --------------------------------------------------------------------------------
 
     def page(self, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-        html = self.templates.get_template(name).render(store=shown(self.inbox.store.path), **context)
+        """The template `name`; the list and a request's page (signed in only) name the store."""
+        store = shown(self.inbox.store.path) if name in ("list.html", "request.html") else None
+        html = self.templates.get_template(name).render(store=store, **context)
         return HTMLResponse(html, status_code=status)
 
     def refused(self, why: str, status: int = 403) -> HTMLResponse:
@@ -224,7 +226,7 @@ class _Site:
         if form is None:
             return self.refused("The form is too large.", 413)
         csrf = form.get("csrf")
-        if not isinstance(csrf, str) or not hmac.compare_digest(csrf.encode(), session.csrf.encode()):
+        if not isinstance(csrf, str) or not _same(csrf, session.csrf):
             return self.refused("The form has no valid CSRF token: it did not come from this page.")
         request_id = _text(form, "request")
         try:
@@ -349,6 +351,11 @@ async def _form(request: HttpRequest) -> FormData | None:
     if length is not None and (not length.isdigit() or int(length) > MAX_FORM):
         return None
     return await request.form(max_files=0, max_fields=16, max_part_size=MAX_FORM)
+
+
+def _same(given: str, secret: str) -> bool:
+    """Whether `given` is `secret`, compared in constant time (any text a browser sends)."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), secret.encode())
 
 
 def _text(form: FormData, name: str) -> str:
