@@ -152,7 +152,8 @@ class StoreHost(ToolkitHost):
 
 #: What the MCP host cannot express, by the vector's features (a vector with one is not run there).
 MCP_GAPS = {
-    "turn-binding": "the MCP bridge binds no expiry or principal to a call (the issue on MCP Tasks adds it)",
+    "turn-binding": "an MCP call has no expiry of its own, and its principal is the request's "
+    "authentication (mcp_server(principal=...); tests/test_mcp_details.py), not a host's per step",
     "expire": "an MCP call keeps no run for the host to expire: a request's expiresAt applies when the "
     "retry comes",
     "tamper": "the SDK's RequestStateBoundary encrypts and seals requestState: an altered state is refused "
