@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 543d6977a0c2ed3d1f08c44923318262a4818e52856e1f4a1a432a227675f507).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/rust/src/suspend.rs (hand-written, copied verbatim).
 // codegen: copy; requires ContentPart, Request, ToolResult
