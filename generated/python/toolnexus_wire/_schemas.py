@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 543d6977a0c2ed3d1f08c44923318262a4818e52856e1f4a1a432a227675f507).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 f7989955f48390800b493e051aad67c8ab8756843d3aac565548f6cbf13145cc).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """Each wire type's JSON Schema from the IDL: what pydantic gives on every path."""
 
@@ -37,7 +37,7 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
     "maximum": 1
    },
    "lastModified": {
-    "description": "When the content last changed, as an ISO 8601 date-time (`2026-07-28T10:00:00Z`); kept as sent, not checked (MCP does not check it either).",
+    "description": "When the content last changed, as an ISO 8601 date-time; kept as sent, not checked (MCP does not check it either).",
     "type": "string"
    }
   },

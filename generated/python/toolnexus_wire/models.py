@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 543d6977a0c2ed3d1f08c44923318262a4818e52856e1f4a1a432a227675f507).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 f7989955f48390800b493e051aad67c8ab8756843d3aac565548f6cbf13145cc).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ class Annotations(AnnotationsBase):
     Fields (wire key in brackets where it differs):
         audience: Who the part is meant for: `user` (the person using the host), `assistant` (the model), or both. Absent means both. Empty is omitted (and reads as absent). An adapter leaves a part whose audience is only `user` out of the model's message.
         priority: How much the part matters, from 0 (entirely optional) to 1 (required), as MCP has it. The number keeps its text, as every JSON number here does: `1` is written back `1`, `1.0` as `1.0`.
-        last_modified [lastModified]: When the content last changed, as an ISO 8601 date-time (`2026-07-28T10:00:00Z`); kept as sent, not checked (MCP does not check it either).
+        last_modified [lastModified]: When the content last changed, as an ISO 8601 date-time; kept as sent, not checked (MCP does not check it either).
 
     Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
@@ -61,7 +61,7 @@ class Annotations(AnnotationsBase):
     """
     last_modified: Annotated[str | None, Field(alias="lastModified")] = None
     """
-    When the content last changed, as an ISO 8601 date-time (`2026-07-28T10:00:00Z`); kept as sent, not checked (MCP does not check it either).
+    When the content last changed, as an ISO 8601 date-time; kept as sent, not checked (MCP does not check it either).
     """
 
 

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 543d6977a0c2ed3d1f08c44923318262a4818e52856e1f4a1a432a227675f507).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 f7989955f48390800b493e051aad67c8ab8756843d3aac565548f6cbf13145cc).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/rust/tests/wire.rs (hand-written, copied verbatim).
 // codegen: copy; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult, ToolSpec
