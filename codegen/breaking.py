@@ -19,8 +19,9 @@ The rules, each with its grade (and the languages, for source-breaking ones):
   removed and one of the same type added in the same type, read as one renamed wire key; its
   enum values, constraints and being required are then compared as for a kept field),
   `closed-object` (unknown keys were kept, now refused), `tightened-constraint` (a string gained
-  a `pattern` or another one, a higher `minLength`, or a `minimum` or `maximum` added or moved
-  inward: an older peer may send what the newer one refuses), `loosened-constraint` (the reverse: a newer peer may send what an older one refuses),
+  a `pattern` or another one, or a higher `minLength`, or a number a `minimum` or `maximum`, or
+  one moved inward: an older peer may send what the newer one refuses), `loosened-constraint`
+  (the reverse: a newer peer may send what an older one refuses),
   `default-changed` (an absent field now stands for another value), `requirement-added`,
   `requirement-removed` (the type's `allOf` requirements; a changed one is both): **wire**.
 - `renamed-api` (`x-name` changed; the wire key is the same): **source** for Python and Rust,

@@ -156,7 +156,9 @@ def _check(t: TypeRef, value: str, path: str, consts: _Consts, name: str, mode: 
         return f"expectBoolean({value}, {path})"
     if t.kind in ("integer", "number"):
         fn = "expectInteger" if t.kind == "integer" else "expectNumber"
-        bounds = [f"{k}: {_js(b)}" for k, b in (("minimum", t.minimum), ("maximum", t.maximum)) if b is not None]
+        bounds = [
+            f"{k}: {_js(b)}" for k, b in (("minimum", t.minimum), ("maximum", t.maximum)) if b is not None
+        ]
         if bounds:
             consts.add(name, f"const {name}: NumberRule = {{ {', '.join(bounds)} }};")
             return f"{fn}({value}, {path}, {name})"
