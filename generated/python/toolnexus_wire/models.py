@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 f7989955f48390800b493e051aad67c8ab8756843d3aac565548f6cbf13145cc).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ class Annotations(AnnotationsBase):
     Hints about a content part for the host that shows it (MCP's `Annotations` of a content block): who it is for, how much it matters, and when it last changed. Advisory: a part is valid without them, and they never change what the part holds.
 
     Fields (wire key in brackets where it differs):
-        audience: Who the part is meant for: `user` (the person using the host), `assistant` (the model), or both. Absent means both. Empty is omitted (and reads as absent). An adapter leaves a part whose audience is only `user` out of the model's message.
+        audience: Who the part is meant for: `user` (the person using the host), `assistant` (the model), or both. Absent means both. Empty is omitted (and reads as absent). A provider adapter leaves a part whose audience is `user` alone out of the model's message.
         priority: How much the part matters, from 0 (entirely optional) to 1 (required), as MCP has it. The number keeps its text, as every JSON number here does: `1` is written back `1`, `1.0` as `1.0`.
         last_modified [lastModified]: When the content last changed, as an ISO 8601 date-time; kept as sent, not checked (MCP does not check it either).
 
@@ -53,7 +53,7 @@ class Annotations(AnnotationsBase):
 
     audience: list[Literal["user", "assistant"]] = []
     """
-    Who the part is meant for: `user` (the person using the host), `assistant` (the model), or both. Absent means both. Empty is omitted (and reads as absent). An adapter leaves a part whose audience is only `user` out of the model's message.
+    Who the part is meant for: `user` (the person using the host), `assistant` (the model), or both. Absent means both. Empty is omitted (and reads as absent). A provider adapter leaves a part whose audience is `user` alone out of the model's message.
     """
     priority: Annotated[float | None, Field(ge=0.0, le=1.0)] = None
     """
@@ -76,8 +76,8 @@ class ContentPart(ContentPartBase):
         data: The content's bytes, standard base64 (RFC 4648 section 4) with padding.
         url: Where the content is, when it is carried by reference instead of as `data` (an MCP resource link).
         name: A file name for the content, when it has one; never a path.
-        title: A name for people to read, shown by a host in place of `name` (MCP's `title` of a resource or resource link); never sent to a model.
-        description: What the content is, in a sentence (MCP's `description` of a resource link or resource); adapters send it to a model only with a resource link's line.
+        title: A name for people to read, which a host shows in place of `name` (MCP's `title` of a resource link); a provider adapter sends it only where the provider has a title field (an Anthropic document's).
+        description: What the content is, in a sentence (MCP's `description` of a resource link), for the host to show with the part; a provider adapter sends it only where the provider has a field for it (an Anthropic document's `context`).
         annotations: Hints for the host about this part: who it is for, how much it matters, when it last changed (MCP's content `annotations`).
 
     Helpers (from ContentPartHelpers): kind_for, from_text, from_bytes, from_url, from_path, raw.
@@ -147,11 +147,11 @@ class ContentPart(ContentPartBase):
     """
     title: str = ""
     """
-    A name for people to read, shown by a host in place of `name` (MCP's `title` of a resource or resource link); never sent to a model.
+    A name for people to read, which a host shows in place of `name` (MCP's `title` of a resource link); a provider adapter sends it only where the provider has a title field (an Anthropic document's).
     """
     description: str = ""
     """
-    What the content is, in a sentence (MCP's `description` of a resource link or resource); adapters send it to a model only with a resource link's line.
+    What the content is, in a sentence (MCP's `description` of a resource link), for the host to show with the part; a provider adapter sends it only where the provider has a field for it (an Anthropic document's `context`).
     """
     annotations: Annotations | None = None
     """

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 f7989955f48390800b493e051aad67c8ab8756843d3aac565548f6cbf13145cc).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The wire types of the toolnexus schema 3.0.0, one struct per IDL file.
@@ -87,8 +87,8 @@ static TOOL_SPEC_NAME: StringRule = StringRule::new(0, Some("^[A-Za-z0-9_-]+$"))
 #[non_exhaustive]
 pub struct Annotations {
     /// Who the part is meant for: `user` (the person using the host), `assistant` (the model),
-    /// or both. Absent means both. Empty is omitted (and reads as absent). An adapter leaves a
-    /// part whose audience is only `user` out of the model's message.
+    /// or both. Absent means both. Empty is omitted (and reads as absent). A provider adapter
+    /// leaves a part whose audience is `user` alone out of the model's message.
     pub audience: Vec<AnnotationsAudienceItem>,
     /// How much the part matters, from 0 (entirely optional) to 1 (required), as MCP has it.
     /// The number keeps its text, as every JSON number here does: `1` is written back `1`,
@@ -221,11 +221,13 @@ pub struct ContentPart {
     pub url: String,
     /// A file name for the content, when it has one; never a path.
     pub name: String,
-    /// A name for people to read, shown by a host in place of `name` (MCP's `title` of a
-    /// resource or resource link); never sent to a model.
+    /// A name for people to read, which a host shows in place of `name` (MCP's `title` of a
+    /// resource link); a provider adapter sends it only where the provider has a title field
+    /// (an Anthropic document's).
     pub title: String,
-    /// What the content is, in a sentence (MCP's `description` of a resource link or resource);
-    /// adapters send it to a model only with a resource link's line.
+    /// What the content is, in a sentence (MCP's `description` of a resource link), for the
+    /// host to show with the part; a provider adapter sends it only where the provider has a
+    /// field for it (an Anthropic document's `context`).
     pub description: String,
     /// Hints for the host about this part: who it is for, how much it matters, when it last
     /// changed (MCP's content `annotations`).
@@ -1795,8 +1797,8 @@ impl<'de> Deserialize<'de> for ToolEvent {
 }
 
 /// Who the part is meant for: `user` (the person using the host), `assistant` (the model), or
-/// both. Absent means both. Empty is omitted (and reads as absent). An adapter leaves a part
-/// whose audience is only `user` out of the model's message.
+/// both. Absent means both. Empty is omitted (and reads as absent). A provider adapter leaves a
+/// part whose audience is `user` alone out of the model's message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum AnnotationsAudienceItem {
     /// The wire value `user`.

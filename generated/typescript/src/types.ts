@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 f7989955f48390800b493e051aad67c8ab8756843d3aac565548f6cbf13145cc).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // One interface per wire type. Property names are the wire keys; an optional property is
@@ -17,8 +17,8 @@ import type { JsonNumber, JsonValue } from "./json.js";
 export interface Annotations {
   /**
    * Who the part is meant for: `user` (the person using the host), `assistant` (the model), or
-   * both. Absent means both. Empty is omitted (and reads as absent). An adapter leaves a part whose
-   * audience is only `user` out of the model's message.
+   * both. Absent means both. Empty is omitted (and reads as absent). A provider adapter leaves a
+   * part whose audience is `user` alone out of the model's message.
    *
    * @defaultValue `[]`
    */
@@ -82,15 +82,17 @@ export interface ContentPart {
    */
   name?: string;
   /**
-   * A name for people to read, shown by a host in place of `name` (MCP's `title` of a resource or
-   * resource link); never sent to a model.
+   * A name for people to read, which a host shows in place of `name` (MCP's `title` of a resource
+   * link); a provider adapter sends it only where the provider has a title field (an Anthropic
+   * document's).
    *
    * @defaultValue `""`
    */
   title?: string;
   /**
-   * What the content is, in a sentence (MCP's `description` of a resource link or resource);
-   * adapters send it to a model only with a resource link's line.
+   * What the content is, in a sentence (MCP's `description` of a resource link), for the host to
+   * show with the part; a provider adapter sends it only where the provider has a field for it (an
+   * Anthropic document's `context`).
    *
    * @defaultValue `""`
    */
