@@ -19,8 +19,9 @@ The rules, each with its grade (and the languages, for source-breaking ones):
   removed and one of the same type added in the same type, read as one renamed wire key; its
   enum values, constraints and being required are then compared as for a kept field),
   `closed-object` (unknown keys were kept, now refused), `tightened-constraint` (a string gained
-  a `pattern` or another one, or a higher `minLength`: an older peer may send what the newer one
-  refuses), `loosened-constraint` (the reverse: a newer peer may send what an older one refuses),
+  a `pattern` or another one, or a higher `minLength`, or a number a `minimum` or `maximum`, or
+  one moved inward: an older peer may send what the newer one refuses), `loosened-constraint`
+  (the reverse: a newer peer may send what an older one refuses),
   `default-changed` (an absent field now stands for another value), `requirement-added`,
   `requirement-removed` (the type's `allOf` requirements; a changed one is both): **wire**.
 - `renamed-api` (`x-name` changed; the wire key is the same): **source** for Python and Rust,
@@ -158,6 +159,21 @@ def _constraints(type_name: str, name: str, old: TypeRef, new: TypeRef) -> list[
         else:
             detail = f"pattern {old.pattern!r} dropped; newer peers may send what older ones refuse"
             out.append(Change(type_name, name, "loosened-constraint", detail))
+    for key, low in (("minimum", True), ("maximum", False)):
+        was, now = getattr(old, key), getattr(new, key)
+        if was == now:
+            continue
+        # A bound added, or moved inward, refuses values older peers send; the reverse lets
+        # newer peers send values older ones refuse.
+        tighter = was is None or (now is not None and (now > was if low else now < was))
+        detail = f"{key} {'none' if was is None else was} -> {'none' if now is None else now}; " + (
+            "older peers may send values it refuses"
+            if tighter
+            else "newer peers may send values older ones refuse"
+        )
+        out.append(
+            Change(type_name, name, "tightened-constraint" if tighter else "loosened-constraint", detail)
+        )
     before, after = old.min_length or 0, new.min_length or 0
     if after > before:
         detail = f"minLength {before} -> {after}; older peers may send shorter values"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,9 +42,23 @@ TYPE_KEYWORDS = frozenset(
     {"$schema", "title", "description", "type", "properties", "required", "additionalProperties", "allOf"}
 )
 FIELD_KEYWORDS = frozenset(
-    {"description", "type", "$ref", "enum", "pattern", "minLength", "items", "default", "x-name"}
+    {
+        "description",
+        "type",
+        "$ref",
+        "enum",
+        "pattern",
+        "minLength",
+        "minimum",
+        "maximum",
+        "items",
+        "default",
+        "x-name",
+    }
 )
-ITEM_KEYWORDS = frozenset({"description", "type", "$ref", "enum", "pattern", "minLength", "items"})
+ITEM_KEYWORDS = frozenset(
+    {"description", "type", "$ref", "enum", "pattern", "minLength", "minimum", "maximum", "items"}
+)
 #: Keywords a schema author may reach for that the generator deliberately does not model,
 #: each with the reason given in the error.
 REFUSED = {
@@ -51,11 +66,9 @@ REFUSED = {
     "maxItems": "no array limit is enforced by every language yet",
     "minItems": "no array limit is enforced by every language yet",
     "uniqueItems": "no array uniqueness is enforced by every language",
-    "minimum": "numeric bounds are not modelled (JSON numbers are kept as written)",
-    "maximum": "numeric bounds are not modelled (JSON numbers are kept as written)",
-    "exclusiveMinimum": "numeric bounds are not modelled (JSON numbers are kept as written)",
-    "exclusiveMaximum": "numeric bounds are not modelled (JSON numbers are kept as written)",
-    "multipleOf": "numeric bounds are not modelled (JSON numbers are kept as written)",
+    "exclusiveMinimum": "only inclusive bounds are modelled: use `minimum`",
+    "exclusiveMaximum": "only inclusive bounds are modelled: use `maximum`",
+    "multipleOf": "no step is enforced by every language",
     "const": "use a one-value `enum` of strings instead",
     "format": "formats are not checked alike by every language; use `pattern`",
     "oneOf": "unions have no common shape in the three languages; use optional fields",
@@ -90,6 +103,9 @@ class TypeRef:
     enum: tuple[str, ...] | None = None
     pattern: str | None = None
     min_length: int | None = None
+    #: Inclusive bounds of an `integer` or `number`, compared as IEEE doubles in every language.
+    minimum: int | float | None = None
+    maximum: int | float | None = None
 
 
 @dataclass(frozen=True)
@@ -245,6 +261,7 @@ def _type_ref(
     string_only = [k for k in ("enum", "pattern", "minLength") if k in prop]
     if string_only and kind != "string":
         raise IdlError(f"{file}#{pointer}/{string_only[0]}: `{string_only[0]}` applies to strings only")
+    bounds = _bounds(prop, kind, file, pointer)
     if kind in _PRIMITIVES:
         enum = prop.get("enum")
         if enum is not None and (not enum or not all(isinstance(v, str) for v in enum)):
@@ -260,6 +277,8 @@ def _type_ref(
             enum=tuple(enum) if enum is not None else None,
             pattern=pattern,
             min_length=min_length,
+            minimum=bounds[0],
+            maximum=bounds[1],
         )
     if kind == "array":
         if "items" not in prop:
@@ -276,6 +295,29 @@ def _type_ref(
             )
         return TypeRef("map")
     raise IdlError(f"{where}: unsupported type {kind!r}")
+
+
+def _bounds(
+    prop: dict[str, Any], kind: Any, file: str, pointer: str
+) -> tuple[int | float | None, int | float | None]:
+    """The inclusive `minimum` and `maximum` of an `integer` or `number` field: finite JSON
+    numbers (an integer within 2**53 for an `integer`, so every language holds it exactly),
+    the minimum not above the maximum."""
+    found: list[int | float | None] = []
+    for key in ("minimum", "maximum"):
+        value = prop.get(key)
+        if value is not None:
+            if kind not in ("integer", "number"):
+                raise IdlError(f"{file}#{pointer}/{key}: `{key}` applies to integers and numbers only")
+            if type(value) not in (int, float) or not math.isfinite(value):
+                raise IdlError(f"{file}#{pointer}/{key}: must be a finite number")
+            if kind == "integer" and (type(value) is not int or abs(value) > 2**53):
+                raise IdlError(f"{file}#{pointer}/{key}: an integer's bound is an integer within 2**53")
+        found.append(value)
+    low, high = found
+    if low is not None and high is not None and low > high:
+        raise IdlError(f"{file}#{pointer}/minimum: {low} is above the maximum {high}")
+    return low, high
 
 
 def _rewrite_refs(node: Any) -> Any:

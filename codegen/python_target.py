@@ -278,6 +278,26 @@ def _encode_value(t: TypeRef, expr: str, depth: int = 0) -> str:
     return expr
 
 
+def _bounds_bad(t: TypeRef, v: str) -> str:
+    """` or <v outside t's bounds>`, or nothing when `t` has none."""
+    out = ""
+    if t.minimum is not None:
+        out += f" or {v} < {t.minimum!r}"
+    if t.maximum is not None:
+        out += f" or {v} > {t.maximum!r}"
+    return out
+
+
+def _number_leaf(t: TypeRef) -> bool:
+    """Whether `t` is a `number`, or an array (of arrays) of them."""
+    return t.kind == "number" or (t.kind == "array" and t.items is not None and _number_leaf(t.items))
+
+
+def _number_fields(t: WireType) -> list[str]:
+    """The fields whose numbers keep their text through the model (`_number.keep_number_text`)."""
+    return [f.py_name for f in t.fields if _number_leaf(f.type)]
+
+
 def _has_ref(t: TypeRef) -> bool:
     return t.kind == "ref" or (t.kind == "array" and t.items is not None and _has_ref(t.items))
 
@@ -308,9 +328,9 @@ class _Fast:
         if t.kind == "boolean":
             return f"type({v}) is not bool"
         if t.kind == "integer":
-            return f"type({v}) is not int"
-        if t.kind == "number":
-            return f"type({v}) is not float or not abs({v}) < _FLOAT_MAX"
+            return f"type({v}) is not int" + _bounds_bad(t, v)
+        if t.kind == "number":  # a float whose text is not as `repr` writes it: the validator keeps it
+            return f"type({v}) is not float or not (floats and _float_ok({v}))" + _bounds_bad(t, v)
         if t.kind == "any":  # as a map's values are: a float's text is kept by the reference path
             return (
                 f"{v} is None or (type({v}) is float and not (floats and _float_ok({v})))"
@@ -343,6 +363,16 @@ class _Fast:
             lines += self._decode(t.items, item, f"{dst}_x{depth}", ind + "    ", depth + 1)
             lines += [f"{ind}    {out}.append({dst}_x{depth})", f"{ind}{dst} = {out}"]
             return lines
+        if t.kind == "number":  # an integer keeps its digits as its text (`_number.int_number`)
+            int_bad = f"type({src}) is not int" + _bounds_bad(t, src)
+            return [
+                f"{ind}if not ({int_bad}):",
+                f"{ind}    {dst} = _int_number({src})",
+                f"{ind}elif {self._scalar_bad(t, src)}:",
+                f"{ind}    return None",
+                f"{ind}else:",
+                f"{ind}    {dst} = {src}",
+            ]
         return [f"{ind}if {self._scalar_bad(t, src)}:", f"{ind}    return None", f"{ind}{dst} = {src}"]
 
     @staticmethod
@@ -429,6 +459,8 @@ class _Fast:
         return f"type({v}) is not dict or not _plain({v}, _FREE_DEPTH)"
 
     def _json_value(self, t: TypeRef, src: str, dst: str, ind: str, depth: int) -> list[str]:
+        if t.kind == "number":  # a float, or a `JsonNumber` as the fragment of its text
+            return [f"{ind}{dst} = _number_json({src})", f"{ind}if {dst} is None:", f"{ind}    return None"]
         if t.kind == "ref":
             return [f"{ind}{dst} = _json_{t.ref}({src})", f"{ind}if {dst} is None:", f"{ind}    return None"]
         if t.kind == "array":
@@ -512,6 +544,8 @@ class _Fast:
             "from ._speed import INT_MIN as _INT_MIN",
             "from ._speed import MISS as _MISS",
             "from ._speed import check_for, install",
+            "from ._speed import number_json as _number_json",
+            "from ._number import int_number as _int_number",
             "from ._speed import float_ok as _float_ok",
             "from ._speed import new as _new",
             "from ._speed import set_dict as _set_dict",
@@ -563,9 +597,11 @@ def render(idl: Idl) -> dict[str, str]:
     env = environment("python")
     env.globals["encode_value"] = _encode_value
     env.globals["nullable_fields"] = _nullable_fields
+    env.globals["number_fields"] = _number_fields
     env.globals["py_name"] = lambda t, wire: next(f.py_name for f in t.fields if f.wire_name == wire)
     header = _comment(idl)
-    ctx = {"idl": idl, "header": header, "helpers": helpers}
+    number_types = [t.name for t in idl.types if _number_fields(t)]
+    ctx = {"idl": idl, "header": header, "helpers": helpers, "number_types": number_types}
     files = {
         f"{PACKAGE}/models.py": _models(idl, helpers),
         f"{PACKAGE}/py.typed": "",

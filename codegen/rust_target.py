@@ -307,6 +307,11 @@ class RustStruct:
     defaults: tuple[tuple[str, str], ...] = ()
 
 
+def _f64_option(bound: int | float | None) -> str:
+    """`Some(<bound> as an f64 literal)`, or `None`."""
+    return "None" if bound is None else f"Some({float(bound)!r}_f64)"
+
+
 class _Builder:
     def __init__(self, idl: Idl) -> None:
         self.idl = idl
@@ -400,10 +405,15 @@ class _Builder:
             return "String", f"wire::checked_string(value, at, &{rule})"
         if t.kind == "boolean":
             return "bool", "wire::boolean(value, at)"
-        if t.kind == "integer":
-            return "Number", "wire::integer(value, at)"
-        if t.kind == "number":
-            return "Number", "wire::number(value, at)"
+        if t.kind in ("integer", "number"):
+            parse = f"wire::{t.kind}(value, at)"
+            if t.minimum is None and t.maximum is None:
+                return "Number", parse
+            kind = "an integer" if t.kind == "integer" else "a number"
+            return "Number", (
+                f"wire::number_in({parse}?, at, {rust_str(kind)}, "
+                f"{_f64_option(t.minimum)}, {_f64_option(t.maximum)})"
+            )
         if t.kind == "map":
             return "Map<String, Value>", "wire::object(value, at)"
         if t.kind == "any":

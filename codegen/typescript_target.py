@@ -154,10 +154,15 @@ def _check(t: TypeRef, value: str, path: str, consts: _Consts, name: str, mode: 
         return f"expectString({value}, {path})"
     if t.kind == "boolean":
         return f"expectBoolean({value}, {path})"
-    if t.kind == "integer":
-        return f"expectInteger({value}, {path})"
-    if t.kind == "number":
-        return f"expectNumber({value}, {path})"
+    if t.kind in ("integer", "number"):
+        fn = "expectInteger" if t.kind == "integer" else "expectNumber"
+        bounds = [
+            f"{k}: {_js(b)}" for k, b in (("minimum", t.minimum), ("maximum", t.maximum)) if b is not None
+        ]
+        if bounds:
+            consts.add(name, f"const {name}: NumberRule = {{ {', '.join(bounds)} }};")
+            return f"{fn}({value}, {path}, {name})"
+        return f"{fn}({value}, {path})"
     if t.kind == "map":
         return f"expectMap({value}, {path})"
     if t.kind == "any":
@@ -322,6 +327,7 @@ _CHECKS = (
     "has",
     "keepUnknown",
     "need",
+    "NumberRule",
     "patternFor",
     "rejectUnknown",
     "StringRule",
@@ -340,7 +346,7 @@ def _codec_imports(types: list[_TypeView]) -> list[str]:
         code += [v for f in t.fields for v in (f.parse_value, f.wire_value)]
         code += ["has" for f in t.fields if not f.required]
         code += t.requires
-    return [f"type {n}" if n == "StringRule" else n for n in _uses(_CHECKS, " ".join(code))]
+    return [f"type {n}" if n in ("StringRule", "NumberRule") else n for n in _uses(_CHECKS, " ".join(code))]
 
 
 def render(idl: Idl) -> dict[str, str]:

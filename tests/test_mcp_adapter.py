@@ -193,3 +193,250 @@ def test_a_part_name_from_a_resource_uri_is_never_a_path(tail: str) -> None:
     }
     name = from_mcp_call_tool_result(doc).parts[0].name
     assert name is None or ("/" not in name and "\\" not in name and name not in (".", ".."))
+
+
+# --- content annotations, and a resource link's title and description, both ways ------------------
+
+from toolnexus import Annotations, ContentPart, ToolCallResult, ToolResult  # noqa: E402
+from toolnexus.adapters import (  # noqa: E402
+    anthropic_tool_result,
+    gemini_function_response,
+    mcp_call_tool_result,
+    openai_chat_messages,
+    openai_responses_output,
+)
+
+PNG = "iVBORw0KGgo="
+
+
+def _annotated_result() -> ToolResult:
+    return ToolResult(
+        output="done",
+        parts=[
+            ContentPart("text", text="for you", annotations=Annotations(audience=["user"], priority=1)),
+            ContentPart(
+                "image",
+                mime_type="image/png",
+                data=PNG,
+                annotations=Annotations(priority=0.5, last_modified="2026-07-28T10:00:00Z"),
+            ),
+            ContentPart(
+                "audio",
+                mime_type="audio/wav",
+                data="UklGRg==",
+                annotations=Annotations(audience=["assistant"]),
+            ),
+            ContentPart(
+                "file",
+                mime_type="application/pdf",
+                data="JVBERg==",
+                name="r.pdf",
+                title="Report",
+                annotations=Annotations(priority=0),
+            ),
+            ContentPart(
+                "file",
+                mime_type="application/pdf",
+                url="https://example.com/q3.pdf",
+                name="q3.pdf",
+                title="Quarterly report",
+                description="Revenue and costs for Q3",
+                annotations=Annotations(audience=["user", "assistant"], priority=0.25),
+            ),
+        ],
+    )
+
+
+def test_served_blocks_carry_annotations_and_a_link_its_title_and_description():
+    content = mcp_call_tool_result(_annotated_result())["content"]
+    assert content[0] == {"type": "text", "text": "done"}  # the output's own block has none
+    assert content[1] == {
+        "type": "text",
+        "text": "for you",
+        "annotations": {"audience": ["user"], "priority": 1},
+    }
+    assert content[2]["annotations"] == {"priority": 0.5, "lastModified": "2026-07-28T10:00:00Z"}
+    assert content[3]["annotations"] == {"audience": ["assistant"]}
+    # An embedded resource has no title or description in MCP: only its annotations travel.
+    assert content[4]["type"] == "resource" and content[4]["annotations"] == {"priority": 0}
+    assert "title" not in content[4] and "title" not in content[4]["resource"]
+    assert content[5] == {
+        "type": "resource_link",
+        "uri": "https://example.com/q3.pdf",
+        "name": "q3.pdf",
+        "title": "Quarterly report",
+        "description": "Revenue and costs for Q3",
+        "mimeType": "application/pdf",
+        "annotations": {"audience": ["user", "assistant"], "priority": 0.25},
+    }
+    # A served result is what the MCP SDK's own types accept, annotations included.
+    import mcp_types
+
+    checked = mcp_types.CallToolResult.model_validate(mcp_call_tool_result(_annotated_result()))
+    assert checked.content[5].title == "Quarterly report"
+    assert checked.content[1].annotations.audience == ["user"]
+
+
+def test_consumed_blocks_keep_annotations_title_and_description():
+    result = from_mcp_call_tool_result(mcp_call_tool_result(_annotated_result()))
+    # The annotated text block stays a text part with its annotations, out of the output.
+    assert result.output == "done"
+    text, image, audio, document, link = result.parts
+    assert (text.kind, text.text, text.annotations.audience) == ("text", "for you", ["user"])
+    assert text.annotations.to_json() == '{"audience":["user"],"priority":1}'
+    assert image.annotations.to_wire() == {"priority": 0.5, "lastModified": "2026-07-28T10:00:00Z"}
+    assert audio.annotations.audience == ["assistant"]
+    assert (document.name, document.title, document.annotations.to_json()) == ("r.pdf", "", '{"priority":0}')
+    assert (link.url, link.title, link.description) == (
+        "https://example.com/q3.pdf",
+        "Quarterly report",
+        "Revenue and costs for Q3",
+    )
+    assert link.annotations.to_json() == '{"audience":["user","assistant"],"priority":0.25}'
+
+
+def test_a_served_and_consumed_result_round_trips_as_wire_json():
+    original = _annotated_result()
+    back = from_mcp_call_tool_result(mcp_call_tool_result(original))
+    # Everything but the embedded file's title (which MCP has no place for) comes back.
+    assert [p.to_json() for p in back.parts[:3]] == [p.to_json() for p in original.parts[:3]]
+    assert back.parts[4].to_json() == original.parts[4].to_json()
+
+
+def test_an_annotated_text_block_with_structured_content_is_not_replaced_by_the_structure():
+    obj = {
+        "content": [{"type": "text", "text": '{"a":1}', "annotations": {"priority": 0.9}}],
+        "structuredContent": {"a": 1},
+    }
+    result = from_mcp_call_tool_result(obj)
+    assert result.output == ""
+    assert [p.text for p in result.parts] == ['{"a":1}']
+
+
+def test_an_embedded_text_resource_with_annotations_is_a_text_part():
+    obj = {
+        "content": [
+            {"type": "resource", "resource": {"uri": "file:///a.txt", "text": "plain"}},
+            {
+                "type": "resource",
+                "resource": {"uri": "file:///b.txt", "text": "for the user"},
+                "annotations": {"audience": ["user"]},
+            },
+        ]
+    }
+    result = from_mcp_call_tool_result(obj)
+    assert result.output == "plain"
+    assert [(p.text, p.annotations.audience) for p in result.parts] == [("for the user", ["user"])]
+
+
+def test_a_data_link_keeps_its_title_description_and_annotations():
+    link = {
+        "type": "resource_link",
+        "uri": "data:text/plain;base64,aGk=",
+        "name": "hi.txt",
+        "title": "Greeting",
+        "description": "Says hi",
+        "annotations": {"priority": 0.3},
+    }
+    [part] = from_mcp_call_tool_result({"content": [link]}).parts
+    assert (part.raw(), part.title, part.description, part.annotations.priority) == (
+        b"hi",
+        "Greeting",
+        "Says hi",
+        0.3,
+    )
+
+
+def test_annotations_null_are_absent_and_unknown_keys_are_kept():
+    blocks = [
+        {"type": "text", "text": "a", "annotations": None},
+        {"type": "image", "data": PNG, "mimeType": "image/png", "annotations": {"priority": 1, "x-new": [1]}},
+    ]
+    result = from_mcp_call_tool_result({"content": blocks})
+    assert result.output == "a"
+    [image] = result.parts
+    assert image.annotations.to_json() == '{"priority":1,"x-new":[1]}'
+
+
+@pytest.mark.parametrize(
+    ("annotations", "path"),
+    [
+        ({"priority": 1.5}, "$.content[0].annotations.priority"),
+        ({"priority": -0.1}, "$.content[0].annotations.priority"),
+        ({"priority": "high"}, "$.content[0].annotations.priority"),
+        ({"audience": ["everyone"]}, "$.content[0].annotations.audience[0]"),
+        ({"audience": "user"}, "$.content[0].annotations.audience"),
+        ({"lastModified": 5}, "$.content[0].annotations.lastModified"),
+        ([], "$.content[0].annotations"),
+    ],
+)
+def test_malformed_annotations_are_a_wire_error_at_their_mcp_path(annotations: Any, path: str):
+    block = {"type": "image", "data": PNG, "mimeType": "image/png", "annotations": annotations}
+    with pytest.raises(WireError) as info:
+        from_mcp_call_tool_result({"content": [block]})
+    assert [p for p, _ in info.value.errors] == [path]
+
+
+@pytest.mark.parametrize(("key", "value"), [("title", 5), ("description", ["x"])])
+def test_a_link_title_or_description_that_is_not_a_string_is_a_wire_error(key: str, value: Any):
+    link = {"type": "resource_link", "uri": "https://example.com/a", "name": "a", key: value}
+    with pytest.raises(WireError) as info:
+        from_mcp_call_tool_result({"content": [link]})
+    assert [p for p, _ in info.value.errors] == [f"$.content[0].{key}"]
+
+
+def test_a_link_title_and_description_are_made_displayable():
+    link = {
+        "type": "resource_link",
+        "uri": "https://example.com/a",
+        "name": "a",
+        "title": "inv\u202eoice",
+        "description": "line one\nline \x1b[31mtwo",
+    }
+    [part] = from_mcp_call_tool_result({"content": [link]}).parts
+    assert (part.title, part.description) == ("inv\ufffdoice", "line one\nline \ufffd[31mtwo")
+
+
+# --- what the provider adapters do with them: a part for the user alone never reaches the model ---
+
+
+def _call() -> ToolCallResult:
+    return ToolCallResult("c1", "t", _annotated_result())
+
+
+def test_openai_chat_leaves_out_a_part_for_the_user_alone():
+    [tool, user] = openai_chat_messages(_call())
+    assert "for you" not in tool["content"]
+    assert len(user["content"]) == 4  # the intro, the image, the audio, the file; not the text
+
+
+def test_openai_responses_leaves_out_a_part_for_the_user_alone():
+    items = openai_responses_output(_call())["output"]
+    assert all(item.get("text") != "for you" for item in items)
+    only_user = ToolResult(output="x", parts=[_annotated_result().parts[0]])
+    assert openai_responses_output(ToolCallResult("c", "t", only_user))["output"] == "x"
+
+
+def test_anthropic_leaves_out_a_part_for_the_user_alone_and_titles_documents():
+    content = anthropic_tool_result(_call())["content"]
+    assert {"type": "text", "text": "for you"} not in content
+    [document] = [b for b in content if b["type"] == "document" and b["source"]["type"] == "base64"]
+    assert document["title"] == "Report"
+    [linked] = [b for b in content if b["type"] == "document" and b["source"]["type"] == "url"]
+    assert (linked["title"], linked["context"]) == ("Quarterly report", "Revenue and costs for Q3")
+
+
+def test_gemini_leaves_out_a_part_for_the_user_alone():
+    response = gemini_function_response(_call())["function_response"]
+    assert response["response"] == {"output": "done"}
+    assert len(response["parts"]) == 4
+
+
+def test_an_audience_naming_the_assistant_or_none_reaches_the_model():
+    parts = [
+        ContentPart("text", text="both", annotations=Annotations(audience=["user", "assistant"])),
+        ContentPart("text", text="model", annotations=Annotations(audience=["assistant"])),
+        ContentPart("text", text="none", annotations=Annotations(priority=0.1)),
+    ]
+    [tool] = openai_chat_messages(ToolCallResult("c", "t", ToolResult(output="", parts=parts)))
+    assert tool["content"] == "both\nmodel\nnone"

@@ -172,13 +172,21 @@ async def test_structured_output_and_a_resource_link(where: Any, era: tuple[str,
     assert not structured.is_error
     assert structured.structured_content == {"city": "Oslo", "celsius": 21.5}
     assert json.loads(_text(structured)) == {"city": "Oslo", "celsius": 21.5}
-    assert _text(report) == "the report"
+    assert _text(report) == "the report\nshown to the person only"  # the output, then the note
     [link] = [b for b in report.content if isinstance(b, types.ResourceLink)]
     assert (str(link.uri), link.mime_type, link.name) == (
         "https://example.com/r/report.pdf",
         "application/pdf",
         "report.pdf",
     )
+    # A link's title and description, and content annotations, as the SDK's client reads them.
+    assert (link.title, link.description) == ("Quarterly report", "Revenue and costs for Q3")
+    assert link.annotations is not None
+    assert (link.annotations.audience, link.annotations.priority) == (["user"], 0.5)
+    assert link.annotations.last_modified == "2026-07-28T10:00:00Z"
+    note = report.content[-1]
+    assert isinstance(note, types.TextContent) and note.text == "shown to the person only"
+    assert note.annotations is not None and note.annotations.audience == ["user"]
 
 
 async def test_audio_and_a_file(where: Any, era: tuple[str, str]) -> None:
@@ -404,7 +412,7 @@ async def test_consumed_tools_in_run_calls(where: Any, era: tuple[str, str]) -> 
     assert r["c7"].structured_content == {"city": "Oslo", "celsius": 21.5}
     assert json.loads(r["c7"].output) == {"city": "Oslo", "celsius": 21.5}
     assert r["c8"].output == "the report"
-    [link] = r["c8"].parts
+    link, note = r["c8"].parts
     assert (link.kind, link.url, link.mime_type, link.name, link.data) == (
         "file",
         "https://example.com/r/report.pdf",
@@ -412,6 +420,15 @@ async def test_consumed_tools_in_run_calls(where: Any, era: tuple[str, str]) -> 
         "report.pdf",
         "",
     )
+    # Title, description and annotations came through the MCP SDK both ways.
+    assert (link.title, link.description) == ("Quarterly report", "Revenue and costs for Q3")
+    assert link.annotations is not None and link.annotations.to_wire() == {
+        "audience": ["user"],
+        "priority": 0.5,
+        "lastModified": "2026-07-28T10:00:00Z",
+    }
+    assert (note.kind, note.text) == ("text", "shown to the person only")
+    assert note.annotations is not None and note.annotations.audience == ["user"]
     sound, document = r["c9"].parts
     assert (r["c9"].output, sound.kind, sound.mime_type, sound.raw()) == ("", "audio", "audio/wav", WAV)
     assert (document.kind, document.mime_type, document.name, document.raw()) == (

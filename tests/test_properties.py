@@ -10,6 +10,7 @@ them with `TOOLNEXUS_FUZZ_SCALE` (a multiplier) and prints how many cases ran.
 from __future__ import annotations
 
 import json
+import math
 import os
 import string
 from collections import Counter
@@ -91,9 +92,16 @@ def _field_strategy(ref: TypeRef) -> st.SearchStrategy[Any]:
     if ref.kind == "boolean":
         return st.booleans()
     if ref.kind == "integer":
-        return st.integers(min_value=-(2**63), max_value=2**63 - 1)
-    if ref.kind == "number":
-        return st.floats(allow_nan=False, allow_infinity=False)
+        low = -(2**63) if ref.minimum is None else int(ref.minimum)
+        high = 2**63 - 1 if ref.maximum is None else int(ref.maximum)
+        return st.integers(min_value=low, max_value=high)
+    if ref.kind == "number":  # a float, or an integer (which keeps its digits), within the bounds
+        floats = st.floats(
+            min_value=ref.minimum, max_value=ref.maximum, allow_nan=False, allow_infinity=False
+        )
+        low = -(2**63) if ref.minimum is None else math.ceil(ref.minimum)
+        high = 2**63 - 1 if ref.maximum is None else math.floor(ref.maximum)
+        return floats | st.integers(min_value=low, max_value=high)
     if ref.kind == "map":
         return JSON_OBJECTS
     if ref.kind == "any":  # any JSON value but null

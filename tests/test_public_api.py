@@ -85,7 +85,13 @@ def test_the_runtime_imports_only_public_names_of_the_wire_package():
 def test_the_positional_constructor_is_the_generated_class_own():
     """Required fields first, in schema order; a constructor default (Request.id) moves a field after them."""
     for name, want in [
-        ("ContentPart", ["self", "kind", "text", "mime_type", "data", "url", "name"]),
+        (
+            "ContentPart",
+            [
+                *("self", "kind", "text", "mime_type", "data", "url", "name"),
+                *("title", "description", "annotations"),
+            ],
+        ),
         ("Request", ["self", "kind", "prompt", "id", "url", "data", "expires_at"]),
         ("Answer", ["self", "id", "ok", "data", "reason", "message", "scope"]),
         ("RunResult", ["self", "status", "results", "pending", "calls", "requests", "order", "turn", "seal"]),

@@ -7,6 +7,7 @@ from toolnexus_wire import SCHEMA_VERSION as __version__  # noqa: F401  (re-expo
 
 from ._errors import ResumeError, ToolnexusError, WireError
 from ._result import (
+    Annotations,
     Answer,
     ContentPart,
     Request,
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from ._toolkit import Toolkit
 
 __all__ = [
+    "Annotations",
     "Answer",
     "ContentPart",
     "Request",

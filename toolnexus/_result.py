@@ -4,6 +4,7 @@ hand-written bases in `toolnexus_wire` (one class per wire type)."""
 from __future__ import annotations
 
 from toolnexus_wire import (
+    Annotations,
     Answer,
     ContentPart,
     Request,
@@ -18,6 +19,7 @@ from toolnexus_wire import (
 )
 
 __all__ = [
+    "Annotations",
     "Answer",
     "ContentPart",
     "Request",

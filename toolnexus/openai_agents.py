@@ -52,7 +52,7 @@ from ._errors import ResumeError
 from ._result import Answer, ContentPart, Request, ToolCall, ToolResult
 from ._suspend import pending
 from ._tool import Tool, ToolContext
-from .adapters._common import data_url, file_name, omitted, shape
+from .adapters._common import data_url, file_name, for_model, omitted, shape
 from .adapters.calls import _arguments
 
 if TYPE_CHECKING:
@@ -68,14 +68,16 @@ ToolOutput: TypeAlias = "str | list[ToolOutputText | ToolOutputImage | ToolOutpu
 
 
 def _output(result: ToolResult) -> ToolOutput:
-    """What the model reads for `result`: its text, or the text and each part."""
-    if not result.parts:
+    """What the model reads for `result`: its text, or the text and each part (but a part whose
+    annotations name the user as its only audience)."""
+    if not any(for_model(part) for part in result.parts):
         return result.output
     items: list[ToolOutputText | ToolOutputImage | ToolOutputFileContent] = []
     if result.output:
         items.append(ToolOutputText(text=result.output))
     for i, part in enumerate(result.parts):
-        items.append(_part(part, i))
+        if for_model(part):
+            items.append(_part(part, i))
     return items
 
 

@@ -62,6 +62,7 @@ from ._engine import Ask, Run, Settle, answered, gate, ran
 from ._result import Answer, ContentPart, Request, ToolCall, ToolResult
 from ._suspend import pending, pending_of
 from ._tool import Tool, ToolContext
+from .adapters._common import for_model
 
 if TYPE_CHECKING:
     from ._toolkit import Toolkit
@@ -90,10 +91,11 @@ def _returned(result: ToolResult) -> ToolReturn[Any]:
     if result.is_error:
         raise ToolFailed(result.output)
     value: Any = result.output if result.structured_content is None else result.structured_content
-    if result.parts:
+    parts = [part for part in result.parts if for_model(part)]  # not those for the user alone
+    if parts:
         value = [
             *([value] if result.output or result.structured_content is not None else []),
-            *map(_content, result.parts),
+            *map(_content, parts),
         ]
     return ToolReturn(value, metadata=result.metadata)
 

@@ -102,11 +102,23 @@ def test_the_issue_case_max_length_on_a_prompt_fails_make_gen(tmp_path: Path, ca
         ({"minLength": -1}, "minLength: must be a non-negative integer"),
         ({"type": "integer", "pattern": "^a"}, "`pattern` applies to strings only"),
         ({"enum": ["a", 1]}, "only string enums"),
+        ({"minimum": 0}, "`minimum` applies to integers and numbers only"),
+        ({"type": "number", "maximum": "1"}, "maximum: must be a finite number"),
+        ({"type": "number", "maximum": True}, "maximum: must be a finite number"),
+        ({"type": "integer", "minimum": 0.5}, "an integer's bound is an integer within 2**53"),
+        ({"type": "integer", "maximum": 2**53 + 1}, "an integer's bound is an integer within 2**53"),
+        ({"type": "number", "minimum": 1, "maximum": 0}, "minimum: 1 is above the maximum 0"),
     ],
 )
 def test_keywords_with_bad_values_are_refused(tmp_path: Path, edit: dict[str, object], message: str) -> None:
     with pytest.raises(IdlError, match=re.escape(message)):
         load(_idl_with(tmp_path, edit))
+
+
+def test_bounds_of_a_number_are_read_as_given(tmp_path: Path) -> None:
+    idl = load(_idl_with(tmp_path, {"type": "number", "minimum": 0, "maximum": 0.5}))
+    prompt = next(f for f in idl.type("Request").fields if f.wire_name == "prompt")
+    assert (prompt.type.kind, prompt.type.minimum, prompt.type.maximum) == ("number", 0, 0.5)
 
 
 def test_a_required_field_with_a_default_is_refused(tmp_path: Path) -> None:

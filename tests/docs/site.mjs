@@ -47,7 +47,7 @@ try {
   const title = await page.locator("article h1").first().textContent();
   check("type page: title", title?.trim().startsWith("ContentPart"), title);
   const rows = await page.locator("article table").first().locator("tbody tr").count();
-  check("type page: a row per field", rows === 6, `${rows} rows`);
+  check("type page: a row per field", rows === 9, `${rows} rows`);
   const row = await page.locator("article table tbody tr", { hasText: "mimeType" }).first().textContent();
   check("type page: wire key and the names in each language", /mime_type/.test(row) && /mimeType\?: string/.test(row), row);
   await shoot(page, "type-page-ContentPart.png");

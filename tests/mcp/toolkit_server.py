@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from toolnexus import (
+    Annotations,
     ContentPart,
     Request,
     ToolHints,
@@ -89,7 +90,11 @@ async def forecast(args, ctx):
 
 async def report(args, ctx):
     link = ContentPart.from_url("https://example.com/r/report.pdf", "application/pdf", name="report.pdf")
-    return ToolResult(output="the report", parts=[link])
+    link.title, link.description = "Quarterly report", "Revenue and costs for Q3"
+    link.annotations = Annotations(audience=["user"], priority=0.5, last_modified="2026-07-28T10:00:00Z")
+    note = ContentPart.from_text("shown to the person only")
+    note.annotations = Annotations(audience=["user"], priority=1)
+    return ToolResult(output="the report", parts=[link, note])
 
 
 COUNT = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}

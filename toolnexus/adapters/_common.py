@@ -13,6 +13,7 @@ __all__ = [
     "declared",
     "decoded_size",
     "file_name",
+    "for_model",
     "omitted",
     "shape",
     "specs_of",
@@ -49,6 +50,14 @@ def declared(tools: Iterable[ToolLike]) -> list[tuple[ToolSpec, bool]]:
     (`Tool.strict`; a `ToolSpec` carries no such flag, so it is not)."""
     tools = list(tools)
     return list(zip(specs_of(tools), [isinstance(t, Tool) and t.strict for t in tools], strict=True))
+
+
+def for_model(part: ContentPart) -> bool:
+    """Whether a provider adapter sends `part` to the model: not when its annotations name
+    the user as its only audience (MCP's `audience: ["user"]`: shown to the person, kept from
+    the model). No audience, or one that names the assistant, sends it."""
+    audience = part.annotations.audience if part.annotations is not None else None
+    return not audience or "assistant" in audience
 
 
 def shape(part: ContentPart) -> str:

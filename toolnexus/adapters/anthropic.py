@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal
 
 from .._result import ContentPart, ToolCallResult
-from ._common import ToolLike, declared, omitted, shape
+from ._common import ToolLike, declared, for_model, omitted, shape
 
 if TYPE_CHECKING:
     from anthropic.types import (
@@ -82,8 +82,10 @@ def _block(part: ContentPart) -> ContentBlock:
 
 def _document(source: DocumentSource, part: ContentPart) -> DocumentBlockParam:
     block: DocumentBlockParam = {"type": "document", "source": source}
-    if part.name:
-        block["title"] = part.name
+    if part.title or part.name:
+        block["title"] = part.title or part.name
+    if part.description:
+        block["context"] = part.description
     return block
 
 
@@ -93,14 +95,17 @@ def anthropic_tool_result(call: ToolCallResult) -> ToolResultBlockParam:
     Without parts, `content` is the text (left out when empty). With parts it is a
     list: a text block, then per part a text block for a text part, an image block for
     JPEG, PNG, GIF and WebP (base64, or by URL), a document block for PDF (base64, or by
-    URL) and for UTF-8 `text/plain` files, and a text note naming anything else (audio,
-    other files, parts with no content).
+    URL) and for UTF-8 `text/plain` files (titled with the part's `title`, else its `name`,
+    and with its `description` as the document's `context`), and a text note naming
+    anything else (audio, other files, parts with no content). A part whose `annotations`
+    name the user as its only audience is left out.
     """
     result = call.result
     block: ToolResultBlockParam = {"type": "tool_result", "tool_use_id": call.id}
-    if result.parts:
+    parts = [part for part in result.parts if for_model(part)]
+    if parts:
         content: list[ContentBlock] = [{"type": "text", "text": result.output}] if result.output else []
-        content.extend(_block(part) for part in result.parts)
+        content.extend(_block(part) for part in parts)
         block["content"] = content
     elif result.output:
         block["content"] = result.output

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from .._result import ToolCallResult
-from ._common import ToolLike, omitted, shape, specs_of, text_with
+from ._common import ToolLike, for_model, omitted, shape, specs_of, text_with
 from .calls import GEMINI_ID_PREFIX
 
 if TYPE_CHECKING:
@@ -53,7 +53,8 @@ def gemini_function_response(call: ToolCallResult) -> PartDict:
     and the bytes), and a part by URL as `file_data` (`file_uri`, `mime_type`); which types
     a model reads there depends on the model. A part by URL without a MIME type, or with
     no content, becomes a note in the text. `id` is the call's id when Gemini gave it one
-    (not the `gemini-<n>` that `gemini_tool_calls` gives a call without one).
+    (not the `gemini-<n>` that `gemini_tool_calls` gives a call without one). A part whose
+    `annotations` name the user as its only audience is left out.
     """
     result = call.result
     response: FunctionResponseDict = {"name": call.name}
@@ -62,6 +63,8 @@ def gemini_function_response(call: ToolCallResult) -> PartDict:
     notes: list[str] = []
     parts: list[FunctionResponsePartDict] = []
     for part in result.parts:
+        if not for_model(part):
+            continue
         form = shape(part)
         if form == "text":
             notes.append(part.text)

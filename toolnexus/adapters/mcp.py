@@ -16,7 +16,7 @@ from urllib.parse import quote, unquote, urlsplit
 from toolnexus_wire import MAX_DEPTH, WireError, check_mime_type, check_url, displayable, dumps
 
 from .._engine import is_approval
-from .._result import Answer, ContentPart, Request, ToolResult
+from .._result import Annotations, Answer, ContentPart, Request, ToolResult
 from .._suspend import pending, pending_of
 from ._common import ToolLike, omitted, shape, specs_of
 
@@ -69,32 +69,43 @@ def mcp_call_tool_result(result: ToolResult) -> dict[str, Any]:
     """A `CallToolResult`: a text block for the output, then per part a text block (text
     parts), an image or audio block (with data), an embedded resource (other files with
     data: `blob`, with a `toolnexus://parts/<index>[/<name>]` uri), or a `resource_link`
-    (parts by URL); `structuredContent` when the result has it, and `isError` when it
-    failed. The output's text block is left out only when the output is empty and there
-    are parts. A part with no content becomes a text block saying so.
+    (parts by URL, with the part's `title` and `description`); `structuredContent` when the
+    result has it, and `isError` when it failed. The output's text block is left out only
+    when the output is empty and there are parts. A part with no content becomes a text
+    block saying so. A part's `annotations` are its block's (`audience`, `priority`,
+    `lastModified`, and keys a newer peer added); an embedded resource has no place for a
+    title or a description (MCP's resource contents carry neither), so it goes without them.
     """
     content: list[dict[str, Any]] = []
     if result.output or not result.parts:
         content.append({"type": "text", "text": result.output})
     for i, part in enumerate(result.parts):
         form = shape(part)
+        block: dict[str, Any]
         if form == "text":
-            content.append({"type": "text", "text": part.text})
+            block = {"type": "text", "text": part.text}
         elif form == "inline" and part.kind in ("image", "audio") and part.mime_type:
-            content.append({"type": part.kind, "data": part.data, "mimeType": part.mime_type})
+            block = {"type": part.kind, "data": part.data, "mimeType": part.mime_type}
         elif form == "inline":
             name = f"/{quote(part.name, safe='', errors='replace')}" if part.name else ""
             uri = f"{_PART_URI}{i}{name}"
             mime_type = part.mime_type or "application/octet-stream"
             resource = {"uri": uri, "mimeType": mime_type, "blob": part.data}
-            content.append({"type": "resource", "resource": resource})
+            block = {"type": "resource", "resource": resource}
         elif form == "url":
-            link: dict[str, Any] = {"type": "resource_link", "uri": part.url, "name": part.name or part.url}
+            block = {"type": "resource_link", "uri": part.url, "name": part.name or part.url}
+            if part.title:
+                block["title"] = part.title
+            if part.description:
+                block["description"] = part.description
             if part.mime_type:
-                link["mimeType"] = part.mime_type
-            content.append(link)
+                block["mimeType"] = part.mime_type
         else:
             content.append({"type": "text", "text": omitted(part, "MCP")})
+            continue
+        if part.annotations is not None:
+            block["annotations"] = part.annotations.to_wire()
+        content.append(block)
     out: dict[str, Any] = {"content": content}
     if result.structured_content is not None:
         out["structuredContent"] = result.structured_content
@@ -136,6 +147,32 @@ def _part(kind: str, mime_type: str, data: str, name: str | None, path: str, dat
         raise WireError(_TYPE, [(keys.get(p, path), m) for p, m in exc.errors]) from None
 
 
+def _annotations(block: Mapping[str, Any], path: str) -> Annotations | None:
+    """A block's `annotations` (absent or `null`: None); `WireError` at MCP's path of the
+    malformed place (`$.content[2].annotations.priority` for a priority above 1)."""
+    value = block.get("annotations")
+    if value is None:
+        return None
+    where = f"{path}.annotations"
+    if not isinstance(value, Mapping):
+        raise _problem(where, "expected an object")
+    try:
+        return Annotations.from_wire(dict(value))
+    except WireError as exc:
+        raise WireError(_TYPE, [(where + p[1:], m) for p, m in exc.errors]) from None
+
+
+def _optional_text(block: Mapping[str, Any], key: str, path: str, *, lines: bool = False) -> str:
+    """A block's optional string `key` for a person to read (a title, a description), with
+    control and bidi formatting characters as U+FFFD (line breaks kept when `lines`)."""
+    value = block.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise _problem(f"{path}.{key}", "expected a string")
+    return displayable(value, lines=lines)
+
+
 def _name_of(uri: str, path: str) -> str | None:
     """The file name a resource's uri ends with: its last path segment, decoded, and cut after
     any separator the decoding revealed, so never a path (`..%2F..%2Fx` names `x`)."""
@@ -163,48 +200,82 @@ def _link(block: Mapping[str, Any], path: str) -> ContentPart | str:
     label = block.get("name") or ""
     if not isinstance(label, str):
         raise _problem(f"{path}.name", "expected a string")
+    title = _optional_text(block, "title", path)
+    description = _optional_text(block, "description", path, lines=True)
+    annotations = _annotations(block, path)
     # MCP requires a name; `mcp_call_tool_result` writes the uri for a part without one.
     name = "" if label == uri else displayable(label.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1])
     if name in (".", ".."):
         name = ""
     if uri[:5].lower() == "data:":
         try:
-            return ContentPart.from_url(uri, mime_type or None, name=name or None)
+            part = ContentPart.from_url(uri, mime_type or None, name=name or None)
         except ValueError as exc:
             raise _problem(f"{path}.uri", str(exc)) from None
+        part.title, part.description = title, description
+        if annotations is not None:
+            part.annotations = annotations
+        return part
     try:
         check_url(uri)
     except ValueError:
         shown = f" {name!r}" if name else ""
         return f"[resource_link{shown} left out: its URL is not an http, https or data: URL]"
     kind = ContentPart.kind_for(mime_type) if mime_type else "file"
-    return ContentPart(kind, mime_type=mime_type, url=uri, name=name)
+    return ContentPart(
+        kind,
+        mime_type=mime_type,
+        url=uri,
+        name=name,
+        title=title,
+        description=description,
+        annotations=annotations,
+    )
 
 
-def _resource(resource: Any, texts: list[str], parts: list[ContentPart], path: str) -> None:
+def _text(text: str, annotations: Annotations | None, texts: list[str], parts: list[ContentPart]) -> None:
+    """A text block's text: a line of the output, or, when the block has annotations, a text
+    part holding them, so that they stay with the text they describe (an audience of the
+    user alone keeps it from the model)."""
+    if annotations is None or not text:
+        texts.append(text)
+    else:
+        parts.append(ContentPart("text", text=text, annotations=annotations))
+
+
+def _resource(block: Mapping[str, Any], texts: list[str], parts: list[ContentPart], block_path: str) -> bool:
+    """An embedded resource: its text as a text block's, its blob as a part; True for text."""
+    annotations = _annotations(block, block_path)
+    resource, path = block.get("resource"), f"{block_path}.resource"
     if not isinstance(resource, Mapping):
         raise _problem(path, "expected an object")
     uri = _string(resource, "uri", path)
     if "text" in resource:
-        texts.append(_string(resource, "text", path))
-        return
+        _text(_string(resource, "text", path), annotations, texts, parts)
+        return True
     mime_type = resource.get("mimeType") or "application/octet-stream"
     if not isinstance(mime_type, str):
         raise _problem(f"{path}.mimeType", "expected a string")
     _mime_type(mime_type, f"{path}.mimeType")
     blob = _string(resource, "blob", path)
-    parts.append(_part(ContentPart.kind_for(mime_type), mime_type, blob, _name_of(uri, path), path, "blob"))
+    part = _part(ContentPart.kind_for(mime_type), mime_type, blob, _name_of(uri, path), path, "blob")
+    if annotations is not None:
+        part.annotations = annotations
+    parts.append(part)
+    return False
 
 
 def from_mcp_call_tool_result(obj: Mapping[str, Any]) -> ToolResult:
     """A `ToolResult` from an MCP `CallToolResult` (as a decoded JSON object).
 
-    Text blocks and embedded text resources are joined with newlines into `output`;
-    when there is no text, `structuredContent` becomes the output as JSON text (a
-    server that sends both is asked by MCP to repeat the structure as text). Image
-    and audio blocks and embedded blobs become parts; a resource link becomes a part by
-    URL when its uri is `http` or `https`, a part holding the data of a `data:` uri, and
-    a line saying it was left out for any other scheme (`javascript:`, `file:`...);
+    Text blocks and embedded text resources are joined with newlines into `output`,
+    except those with `annotations`, which become text parts holding them; when there is
+    no text at all, `structuredContent` becomes the output as JSON text (a server that
+    sends both is asked by MCP to repeat the structure as text). Image and audio blocks
+    and embedded blobs become parts, with their block's `annotations`; a resource link
+    becomes a part by URL when its uri is `http` or `https`, a part holding the data of a
+    `data:` uri (either with the link's `title`, `description` and `annotations`), and a
+    line saying it was left out for any other scheme (`javascript:`, `file:`...);
     `isError` is kept; `_meta` is kept host-only in `metadata["_meta"]`. A block of an
     unknown type becomes a line saying it was left out. Names have control and bidi
     formatting characters replaced with U+FFFD. Raises `WireError` naming the path of
@@ -229,18 +300,24 @@ def from_mcp_call_tool_result(obj: Mapping[str, Any]) -> ToolResult:
         raise _problem("$.content", "expected an array")
     texts: list[str] = []
     parts: list[ContentPart] = []
+    had_text = False  # a text block or an embedded text resource, annotated or not
     for i, block in enumerate(content):
         path = f"$.content[{i}]"
         if not isinstance(block, Mapping):
             raise _problem(path, "expected an object")
         kind = block.get("type")
         if kind == "text":
-            texts.append(_string(block, "text", path))
+            had_text = True
+            _text(_string(block, "text", path), _annotations(block, path), texts, parts)
         elif kind in ("image", "audio"):
             data, mime_type = _string(block, "data", path), _string(block, "mimeType", path)
-            parts.append(_part(str(kind), mime_type, data, None, path, "data"))
+            part = _part(str(kind), mime_type, data, None, path, "data")
+            annotations = _annotations(block, path)
+            if annotations is not None:
+                part.annotations = annotations
+            parts.append(part)
         elif kind == "resource":
-            _resource(block.get("resource"), texts, parts, f"{path}.resource")
+            had_text = _resource(block, texts, parts, path) or had_text
         elif kind == "resource_link":
             link = _link(block, path)
             if isinstance(link, str):
@@ -256,7 +333,7 @@ def from_mcp_call_tool_result(obj: Mapping[str, Any]) -> ToolResult:
             as_text = dumps(structured, max_depth=MAX_DEPTH)
         except (ValueError, TypeError, RecursionError) as exc:  # NaN or Infinity, which `json.loads` reads
             raise _problem("$.structuredContent", f"not JSON: {exc}") from None
-        if not texts:
+        if not texts and not had_text:
             output = as_text
     is_error = obj.get("isError", False)
     if not isinstance(is_error, bool):

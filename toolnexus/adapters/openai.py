@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal
 
 from .._result import ContentPart, ToolCallResult
-from ._common import ToolLike, data_url, declared, file_name, omitted, shape, text_with
+from ._common import ToolLike, data_url, declared, file_name, for_model, omitted, shape, text_with
 
 if TYPE_CHECKING:
     from openai.types.chat import (
@@ -99,12 +99,15 @@ def openai_chat_messages(call: ToolCallResult) -> list[ChatCompletionMessagePara
     with data travel in a `user` message right after it, which the tool message announces.
     Parts Chat cannot take (audio or a file by URL, other image or audio types, parts with
     no content) become a note in the tool message that names them and their URL. The error
-    flag has no Chat field: an error's output is its message.
+    flag has no Chat field: an error's output is its message. A part whose `annotations`
+    name the user as its only audience is left out: it is for the person, not the model.
     """
     result = call.result
     attachments: list[ChatCompletionContentPartParam] = []
     notes: list[str] = []
     for i, part in enumerate(result.parts):
+        if not for_model(part):
+            continue
         form = shape(part)
         if form == "text":
             notes.append(part.text)
@@ -142,17 +145,20 @@ def openai_responses_output(call: ToolCallResult) -> FunctionCallOutput:
     text and for text parts, `input_image` for PNG, JPEG, GIF and WebP images (a data URL,
     or the part's URL), `input_file` for files (`file_data` as a data URL with a file name,
     or `file_url`), and an `input_text` note naming anything else (audio, other image
-    types, parts with no content).
+    types, parts with no content). A part whose `annotations` name the user as its only
+    audience is left out.
     """
     result = call.result
     output: str | list[ResponseInputContentParam]
-    if not result.parts:
+    if not any(for_model(part) for part in result.parts):
         output = result.output
     else:
         items: list[ResponseInputContentParam] = []
         if result.output:
             items.append({"type": "input_text", "text": result.output})
         for i, part in enumerate(result.parts):
+            if not for_model(part):
+                continue
             form = shape(part)
             if form == "text":
                 items.append({"type": "input_text", "text": part.text})

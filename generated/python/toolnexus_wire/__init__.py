@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 """The toolnexus wire types (schema 3.0.0) as pydantic v2 models.
@@ -12,6 +12,7 @@ from ._base import MAX_DEPTH, JsonNumber, WireModel, dumps
 from ._errors import ToolnexusError, WireError, json_path
 from ._links import check_mime_type, check_url, displayable
 from .models import (
+    Annotations,
     Answer,
     ContentPart,
     Request,
@@ -28,6 +29,7 @@ from .models import (
 SCHEMA_VERSION = "3.0.0"
 
 __all__ = [
+    "Annotations",
     "Answer",
     "ContentPart",
     "JsonNumber",

@@ -1,9 +1,10 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 """Per-type bases of the generated models: the type's hand-written helpers, when it has any
 (`_helpers/`), the refusal of `null` for an optional field: None in Python, absent on
-the wire, at the cost of a check only when the key is present, and the type's conditional
+the wire, at the cost of a check only when the key is present, the text of a `number`
+field's value kept as it came (`_number.keep_number_text`), and the type's conditional
 requirements (`allOf` in the IDL), checked once the fields are."""
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from typing import Any
 from pydantic import field_validator, model_validator
 
 from ._base import WireModel
+from ._number import keep_number_text
 from ._helpers.content_part import ContentPartHelpers
 from ._helpers.tool_result import ToolResultHelpers
 
 __all__ = [
+    "AnnotationsBase",
     "ContentPartBase",
     "RequestBase",
     "AnswerBase",
@@ -37,7 +40,13 @@ def _refuse_null(value: Any) -> Any:
     return value
 
 
+class AnnotationsBase(WireModel):
+    _no_null = field_validator("priority", "last_modified", mode="before", check_fields=False)(_refuse_null)
+    _number_text = field_validator("priority", mode="wrap", check_fields=False)(keep_number_text)
+
+
 class ContentPartBase(ContentPartHelpers):
+    _no_null = field_validator("annotations", mode="before", check_fields=False)(_refuse_null)
 
     @model_validator(mode="after")
     def _requirements(self) -> Any:

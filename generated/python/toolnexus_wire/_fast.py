@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """The fast paths of `to_json` and `from_json`, written out field by field from the IDL.
 
@@ -16,6 +16,8 @@ from ._speed import INT_MAX as _INT_MAX
 from ._speed import INT_MIN as _INT_MIN
 from ._speed import MISS as _MISS
 from ._speed import check_for, install
+from ._speed import number_json as _number_json
+from ._number import int_number as _int_number
 from ._speed import float_ok as _float_ok
 from ._speed import new as _new
 from ._speed import set_dict as _set_dict
@@ -31,6 +33,65 @@ __all__: list[str] = []
 _PATTERN_0 = check_for("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$")
 _PATTERN_1 = check_for("^(once|turn|tool|principal|session:\\S.*)$")
 _PATTERN_2 = check_for("^[A-Za-z0-9_-]+$")
+
+
+def _decode_Annotations(d: Any, floats: bool | None) -> Any:
+    """A `Annotations` from orjson's parse of its JSON, or None to let the validator decide;
+    `floats`: whether the text's floats are as Python writes them, None when the document
+    holds none and nests within `_FREE_DEPTH` (see `_speed.sound`)."""
+    if type(d) is not dict:
+        return None
+    fields_set: set[str] = set()
+    v = d.get("audience", _MISS)
+    if v is _MISS:
+        audience: Any = []
+    else:
+        if type(v) is not list:
+            return None
+        for audience_i0 in v:
+            if type(audience_i0) is not str or audience_i0 not in (
+                "user",
+                "assistant",
+            ):
+                return None
+        audience = v
+        fields_set.add("audience")
+    v = d.get("priority", _MISS)
+    if v is _MISS:
+        priority: Any = None
+    else:
+        if not (type(v) is not int or v < 0 or v > 1):
+            priority = _int_number(v)
+        elif type(v) is not float or not (floats and _float_ok(v)) or v < 0 or v > 1:
+            return None
+        else:
+            priority = v
+        fields_set.add("priority")
+    v = d.get("lastModified", _MISS)
+    if v is _MISS:
+        last_modified: Any = None
+    else:
+        if type(v) is not str:
+            return None
+        last_modified = v
+        fields_set.add("last_modified")
+    values = {"audience": audience, "priority": priority, "last_modified": last_modified}
+    if len(d) > len(fields_set):
+        extra = {k: v for k, v in d.items() if k not in _KNOWN_Annotations}
+        if not _sound(extra, _FREE_DEPTH, floats):
+            return None
+        fields_set.update(extra)  # pydantic counts unknown keys as set fields too
+    else:
+        extra = {}
+    obj = _new(models.Annotations)
+    _set_dict(obj, values)
+    _set_fields_set(obj, fields_set)
+    _set_extra(obj, extra)
+    _set_private(obj, None)
+    return obj
+
+
+_KNOWN_Annotations = frozenset({"audience", "priority", "lastModified"})
 
 
 def _decode_ContentPart(d: Any, floats: bool | None) -> Any:
@@ -92,6 +153,30 @@ def _decode_ContentPart(d: Any, floats: bool | None) -> Any:
             return None
         name = v
         fields_set.add("name")
+    v = d.get("title", _MISS)
+    if v is _MISS:
+        title: Any = ""
+    else:
+        if type(v) is not str:
+            return None
+        title = v
+        fields_set.add("title")
+    v = d.get("description", _MISS)
+    if v is _MISS:
+        description: Any = ""
+    else:
+        if type(v) is not str:
+            return None
+        description = v
+        fields_set.add("description")
+    v = d.get("annotations", _MISS)
+    if v is _MISS:
+        annotations: Any = None
+    else:
+        annotations = _decode_Annotations(v, floats)
+        if annotations is None:
+            return None
+        fields_set.add("annotations")
     if kind in ("text",) and not (text):
         return None
     if kind in (
@@ -100,7 +185,17 @@ def _decode_ContentPart(d: Any, floats: bool | None) -> Any:
         "file",
     ) and not (data or url):
         return None
-    values = {"kind": kind, "text": text, "mime_type": mime_type, "data": data, "url": url, "name": name}
+    values = {
+        "kind": kind,
+        "text": text,
+        "mime_type": mime_type,
+        "data": data,
+        "url": url,
+        "name": name,
+        "title": title,
+        "description": description,
+        "annotations": annotations,
+    }
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_ContentPart}
         if not _sound(extra, _FREE_DEPTH, floats):
@@ -116,7 +211,9 @@ def _decode_ContentPart(d: Any, floats: bool | None) -> Any:
     return obj
 
 
-_KNOWN_ContentPart = frozenset({"type", "text", "mimeType", "data", "url", "name"})
+_KNOWN_ContentPart = frozenset(
+    {"type", "text", "mimeType", "data", "url", "name", "title", "description", "annotations"}
+)
 
 
 def _decode_Request(d: Any, floats: bool | None) -> Any:
@@ -855,6 +952,34 @@ def _decode_ToolEvent(d: Any, floats: bool | None) -> Any:
 _KNOWN_ToolEvent = frozenset({"callId", "percent", "message", "partial"})
 
 
+def _json_Annotations(m: Any) -> dict[str, Any] | None:
+    """The wire form of `m`, as `_serde` writes it, or None when orjson would not write it
+    byte for byte as `json` does."""
+    out: dict[str, Any] = {}
+    if m.audience:
+        audience_v = list(m.audience)
+        for audience_v_i0 in audience_v:
+            if type(audience_v_i0) is not str:
+                return None
+        out["audience"] = audience_v
+    if m.priority is not None:
+        priority_v = _number_json(m.priority)
+        if priority_v is None:
+            return None
+        out["priority"] = priority_v
+    if m.last_modified is not None:
+        last_modified_v = m.last_modified
+        if type(last_modified_v) is not str:
+            return None
+        out["lastModified"] = last_modified_v
+    extra = m.__pydantic_extra__
+    if extra:
+        if not _plain(extra, _FREE_DEPTH):
+            return None
+        out.update(extra)
+    return out
+
+
 def _json_ContentPart(m: Any) -> dict[str, Any] | None:
     """The wire form of `m`, as `_serde` writes it, or None when orjson would not write it
     byte for byte as `json` does."""
@@ -888,6 +1013,21 @@ def _json_ContentPart(m: Any) -> dict[str, Any] | None:
         if type(name_v) is not str:
             return None
         out["name"] = name_v
+    if m.title:
+        title_v = m.title
+        if type(title_v) is not str:
+            return None
+        out["title"] = title_v
+    if m.description:
+        description_v = m.description
+        if type(description_v) is not str:
+            return None
+        out["description"] = description_v
+    if m.annotations is not None:
+        annotations_v = _json_Annotations(m.annotations)
+        if annotations_v is None:
+            return None
+        out["annotations"] = annotations_v
     extra = m.__pydantic_extra__
     if extra:
         if not _plain(extra, _FREE_DEPTH):
@@ -1277,6 +1417,7 @@ def _json_ToolEvent(m: Any) -> dict[str, Any] | None:
 
 install(
     {
+        models.Annotations: _decode_Annotations,
         models.ContentPart: _decode_ContentPart,
         models.Request: _decode_Request,
         models.Answer: _decode_Answer,
@@ -1290,6 +1431,7 @@ install(
         models.ToolEvent: _decode_ToolEvent,
     },
     {
+        models.Annotations: _json_Annotations,
         models.ContentPart: _json_ContentPart,
         models.Request: _json_Request,
         models.Answer: _json_Answer,

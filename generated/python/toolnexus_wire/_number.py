@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 # Source: support/python/toolnexus_wire/_number.py (hand-written, copied verbatim).
 # codegen: copy
@@ -15,9 +15,10 @@ compares as its value) that keeps its text. Every other number is a plain `int` 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, Self
 
-__all__ = ["JsonNumber", "float_text", "loads", "may_hold_minus_zero"]
+__all__ = ["JsonNumber", "float_text", "int_number", "keep_number_text", "loads", "may_hold_minus_zero"]
 
 
 def _spelled(token: str) -> str:
@@ -120,3 +121,32 @@ def float_text(value: float) -> str:
     if value != value or value in (float("inf"), float("-inf")):
         raise ValueError(f"Out of range float values are not JSON compliant: {value!r}")
     return float.__repr__(value)
+
+
+def keep_number_text(value: Any, check: Callable[[Any], Any]) -> Any:
+    """The value of a typed `number` field, or of an array of them (a wrap validator's body;
+    `check` is pydantic's own check, bounds included): a number keeps the text it came with,
+    as in free-form JSON, so `1` is written back `1` (not `1.0`) and `0.10` as `0.10`. A
+    `JsonNumber` stays itself, an `int` becomes the `JsonNumber` of its digits, and a `float`
+    stays a float (written in Python's spelling, as a number made in code is)."""
+    return _kept(value, check(value))
+
+
+def int_number(value: int) -> float:
+    """An integer in a typed `number` field: the `JsonNumber` of its digits, so that it is
+    written back as it came (`1`, not Python's `1.0`); typed as the float it is, for the
+    decoders that bind it where a float may go."""
+    number = _new_float(JsonNumber, value)
+    number.text = str(value)
+    return number
+
+
+def _kept(value: Any, checked: Any) -> Any:
+    t = type(value)
+    if t is JsonNumber:
+        return value
+    if t is int:
+        return int_number(value)
+    if t is list and type(checked) is list:
+        return [_kept(v, c) for v, c in zip(value, checked, strict=True)]
+    return checked

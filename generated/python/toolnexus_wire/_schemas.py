@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """Each wire type's JSON Schema from the IDL: what pydantic gives on every path."""
 
@@ -13,9 +13,39 @@ from ._base import install_schemas
 __all__: list[str] = []
 
 _SCHEMAS: dict[str, Any] = json.loads(r"""{
+ "Annotations": {
+  "title": "Annotations",
+  "description": "Hints about a content part for the host that shows it (MCP's `Annotations` of a content block): who it is for, how much it matters, and when it last changed. Advisory: a part is valid without them, and they never change what the part holds.",
+  "type": "object",
+  "properties": {
+   "audience": {
+    "description": "Who the part is meant for: `user` (the person using the host), `assistant` (the model), or both. Absent means both. Empty is omitted (and reads as absent). A provider adapter leaves a part whose audience is `user` alone out of the model's message.",
+    "type": "array",
+    "items": {
+     "type": "string",
+     "enum": [
+      "user",
+      "assistant"
+     ]
+    },
+    "default": []
+   },
+   "priority": {
+    "description": "How much the part matters, from 0 (entirely optional) to 1 (required), as MCP has it. The number keeps its text, as every JSON number here does: `1` is written back `1`, `1.0` as `1.0`.",
+    "type": "number",
+    "minimum": 0,
+    "maximum": 1
+   },
+   "lastModified": {
+    "description": "When the content last changed, as an ISO 8601 date-time; kept as sent, not checked (MCP does not check it either).",
+    "type": "string"
+   }
+  },
+  "additionalProperties": true
+ },
  "ContentPart": {
   "title": "ContentPart",
-  "description": "One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text, an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. A part carries something: a `text` part its `text`, any other part its `data`, its `url` or both (then `data` is the content and `url` where it came from; adapters send `data`). An empty string field is omitted from the wire, and an absent one reads as empty.",
+  "description": "One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text, an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. A part carries something: a `text` part its `text`, any other part its `data`, its `url` or both (then `data` is the content and `url` where it came from; adapters send `data`). An empty string field is omitted from the wire, and an absent one reads as empty. `title`, `description` and `annotations` describe the part for the host and change nothing it carries.",
   "type": "object",
   "properties": {
    "type": {
@@ -53,6 +83,19 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
     "description": "A file name for the content, when it has one; never a path.",
     "type": "string",
     "default": ""
+   },
+   "title": {
+    "description": "A name for people to read, which a host shows in place of `name` (MCP's `title` of a resource link); a provider adapter sends it only where the provider has a title field (an Anthropic document's).",
+    "type": "string",
+    "default": ""
+   },
+   "description": {
+    "description": "What the content is, in a sentence (MCP's `description` of a resource link), for the host to show with the part; a provider adapter sends it only where the provider has a field for it (an Anthropic document's `context`).",
+    "type": "string",
+    "default": ""
+   },
+   "annotations": {
+    "$ref": "#/$defs/Annotations"
    }
   },
   "required": [
@@ -522,6 +565,7 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
 
 install_schemas(
     {
+        models.Annotations: "Annotations",
         models.ContentPart: "ContentPart",
         models.Request: "Request",
         models.Answer: "Answer",

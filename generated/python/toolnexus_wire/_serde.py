@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 """Wire encoders, one per type, written out field by field from the IDL.
@@ -17,6 +17,21 @@ from ._base import install_encoders
 __all__: list[str] = []
 
 
+def _encode_Annotations(m: models.Annotations) -> dict[str, Any]:
+    out: dict[str, Any] = {
+    }
+    if m.audience:
+        out["audience"] = list(m.audience)
+    if m.priority is not None:
+        out["priority"] = m.priority
+    if m.last_modified is not None:
+        out["lastModified"] = m.last_modified
+    extra = m.__pydantic_extra__
+    if extra:
+        out.update(extra)
+    return out
+
+
 def _encode_ContentPart(m: models.ContentPart) -> dict[str, Any]:
     out: dict[str, Any] = {
         "type": m.kind,
@@ -31,6 +46,12 @@ def _encode_ContentPart(m: models.ContentPart) -> dict[str, Any]:
         out["url"] = m.url
     if m.name:
         out["name"] = m.name
+    if m.title:
+        out["title"] = m.title
+    if m.description:
+        out["description"] = m.description
+    if m.annotations is not None:
+        out["annotations"] = _encode_Annotations(m.annotations)
     extra = m.__pydantic_extra__
     if extra:
         out.update(extra)
@@ -210,6 +231,7 @@ def _encode_ToolEvent(m: models.ToolEvent) -> dict[str, Any]:
 
 install_encoders(
     {
+        models.Annotations: _encode_Annotations,
         models.ContentPart: _encode_ContentPart,
         models.Request: _encode_Request,
         models.Answer: _encode_Answer,

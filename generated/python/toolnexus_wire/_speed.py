@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 # Source: support/python/toolnexus_wire/_speed.py (hand-written, copied verbatim).
 # codegen: copy
@@ -51,6 +51,8 @@ from typing import Any
 import orjson
 from pydantic import BaseModel
 from pydantic_core import SchemaValidator, core_schema
+
+from ._number import JsonNumber
 
 __all__ = [
     "ENABLED",
@@ -216,6 +218,14 @@ def plain(value: Any, depth: int) -> bool:
 def plain_float(v: Any) -> bool:
     """A float orjson writes as `json` does (an int is checked by the caller)."""
     return type(v) is float and (v == 0.0 or FLOAT_MIN <= abs(v) < _INF)
+
+
+def number_json(v: Any) -> Any:
+    """What orjson writes as the text of a typed `number` field holding `v`: a float that orjson
+    writes as `json` does, itself; a `JsonNumber`, a fragment of its text; else None (decline)."""
+    if type(v) is JsonNumber:
+        return orjson.Fragment(v.text)
+    return v if plain_float(v) else None
 
 
 def sound(value: Any, depth: int, floats: bool | None) -> bool:

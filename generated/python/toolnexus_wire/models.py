@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from toolnexus_wire._base import given, wire_init
 from toolnexus_wire._bases import (
+    AnnotationsBase,
     AnswerBase,
     ContentPartBase,
     RequestBase,
@@ -21,9 +22,52 @@ from toolnexus_wire._bases import (
 )
 
 
+class Annotations(AnnotationsBase):
+    """
+    Hints about a content part for the host that shows it (MCP's `Annotations` of a content block): who it is for, how much it matters, and when it last changed. Advisory: a part is valid without them, and they never change what the part holds.
+
+    Fields (wire key in brackets where it differs):
+        audience: Who the part is meant for: `user` (the person using the host), `assistant` (the model), or both. Absent means both. Empty is omitted (and reads as absent). A provider adapter leaves a part whose audience is `user` alone out of the model's message.
+        priority: How much the part matters, from 0 (entirely optional) to 1 (required), as MCP has it. The number keeps its text, as every JSON number here does: `1` is written back `1`, `1.0` as `1.0`.
+        last_modified [lastModified]: When the content last changed, as an ISO 8601 date-time; kept as sent, not checked (MCP does not check it either).
+
+    Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+
+    @wire_init
+    def __init__(
+        self,
+        audience: list[Literal["user", "assistant"]] | None = None,
+        priority: float | None = None,
+        last_modified: str | None = None,
+    ) -> None:
+        """A `Annotations` from Python values; an optional field left as None is absent on the wire."""
+        BaseModel.__init__(
+            self,
+            **given(audience=audience, priority=priority, last_modified=last_modified),
+        )
+
+    audience: list[Literal["user", "assistant"]] = []
+    """
+    Who the part is meant for: `user` (the person using the host), `assistant` (the model), or both. Absent means both. Empty is omitted (and reads as absent). A provider adapter leaves a part whose audience is `user` alone out of the model's message.
+    """
+    priority: Annotated[float | None, Field(ge=0.0, le=1.0)] = None
+    """
+    How much the part matters, from 0 (entirely optional) to 1 (required), as MCP has it. The number keeps its text, as every JSON number here does: `1` is written back `1`, `1.0` as `1.0`.
+    """
+    last_modified: Annotated[str | None, Field(alias="lastModified")] = None
+    """
+    When the content last changed, as an ISO 8601 date-time; kept as sent, not checked (MCP does not check it either).
+    """
+
+
 class ContentPart(ContentPartBase):
     """
-    One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text, an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. A part carries something: a `text` part its `text`, any other part its `data`, its `url` or both (then `data` is the content and `url` where it came from; adapters send `data`). An empty string field is omitted from the wire, and an absent one reads as empty.
+    One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text, an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. A part carries something: a `text` part its `text`, any other part its `data`, its `url` or both (then `data` is the content and `url` where it came from; adapters send `data`). An empty string field is omitted from the wire, and an absent one reads as empty. `title`, `description` and `annotations` describe the part for the host and change nothing it carries.
 
     Fields (wire key in brackets where it differs):
         kind [type]: What the part holds: `text` (in `text`), `image`, `audio`, or `file` for anything else, video included. The APIs name this field `kind`.
@@ -32,6 +76,9 @@ class ContentPart(ContentPartBase):
         data: The content's bytes, standard base64 (RFC 4648 section 4) with padding.
         url: Where the content is, when it is carried by reference instead of as `data` (an MCP resource link).
         name: A file name for the content, when it has one; never a path.
+        title: A name for people to read, which a host shows in place of `name` (MCP's `title` of a resource link); a provider adapter sends it only where the provider has a title field (an Anthropic document's).
+        description: What the content is, in a sentence (MCP's `description` of a resource link), for the host to show with the part; a provider adapter sends it only where the provider has a field for it (an Anthropic document's `context`).
+        annotations: Hints for the host about this part: who it is for, how much it matters, when it last changed (MCP's content `annotations`).
 
     Helpers (from ContentPartHelpers): kind_for, from_text, from_bytes, from_url, from_path, raw.
 
@@ -51,6 +98,9 @@ class ContentPart(ContentPartBase):
         data: str = "",
         url: str = "",
         name: str = "",
+        title: str = "",
+        description: str = "",
+        annotations: Annotations | None = None,
     ) -> None:
         """A `ContentPart` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(
@@ -61,6 +111,9 @@ class ContentPart(ContentPartBase):
             data=data,
             url=url,
             name=name,
+            title=title,
+            description=description,
+            **given(annotations=annotations),
         )
 
     kind: Annotated[Literal["text", "image", "audio", "file"], Field(alias="type")]
@@ -91,6 +144,18 @@ class ContentPart(ContentPartBase):
     name: str = ""
     """
     A file name for the content, when it has one; never a path.
+    """
+    title: str = ""
+    """
+    A name for people to read, which a host shows in place of `name` (MCP's `title` of a resource link); a provider adapter sends it only where the provider has a title field (an Anthropic document's).
+    """
+    description: str = ""
+    """
+    What the content is, in a sentence (MCP's `description` of a resource link), for the host to show with the part; a provider adapter sends it only where the provider has a field for it (an Anthropic document's `context`).
+    """
+    annotations: Annotations | None = None
+    """
+    Hints for the host about this part: who it is for, how much it matters, when it last changed (MCP's content `annotations`).
     """
 
 

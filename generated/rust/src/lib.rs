@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The toolnexus wire contract in Rust: the envelope an LLM tool returns
@@ -67,9 +67,9 @@ mod wire;
 pub use media::{BytesError, DEFAULT_MAX_BYTES, FileError, MimeTypeError, UrlError};
 pub use suspend::{DEFAULT_AUTH_PROMPT, auth_required, new_request_id, pending, pending_of};
 pub use types::{
-    Answer, AnswerReason, ContentPart, ContentPartKind, Request, RunResult, RunResultStatus,
-    SCHEMA_VERSION, TYPE_NAMES, ToolCall, ToolCallResult, ToolEvent, ToolHints, ToolIcon,
-    ToolIconTheme, ToolResult, ToolSpec, roundtrip,
+    Annotations, AnnotationsAudienceItem, Answer, AnswerReason, ContentPart, ContentPartKind,
+    Request, RunResult, RunResultStatus, SCHEMA_VERSION, TYPE_NAMES, ToolCall, ToolCallResult,
+    ToolEvent, ToolHints, ToolIcon, ToolIconTheme, ToolResult, ToolSpec, roundtrip,
 };
 pub use wire::{MAX_DEPTH, Wire, WireError, drop_deep, parse};
 

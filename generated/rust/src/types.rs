@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The wire types of the toolnexus schema 3.0.0, one struct per IDL file.
@@ -22,7 +22,8 @@ use crate::wire::{self, JsonPath, Nest, Nesting, NonExhaustive, StringRule, Wire
 pub const SCHEMA_VERSION: &str = "3.0.0";
 
 /// The names of the wire types, in the order of the IDL manifest.
-pub const TYPE_NAMES: [&str; 11] = [
+pub const TYPE_NAMES: [&str; 12] = [
+    "Annotations",
     "ContentPart",
     "Request",
     "Answer",
@@ -40,6 +41,7 @@ pub const TYPE_NAMES: [&str; 11] = [
 /// conformance run does; `None` when no wire type has that name.
 pub fn roundtrip(type_name: &str, json: &[u8]) -> Option<Result<String, WireError>> {
     let emitted = match type_name {
+        "Annotations" => Annotations::from_slice(json).and_then(|v| v.try_to_json()),
         "ContentPart" => ContentPart::from_slice(json).and_then(|v| v.try_to_json()),
         "Request" => Request::from_slice(json).and_then(|v| v.try_to_json()),
         "Answer" => Answer::from_slice(json).and_then(|v| v.try_to_json()),
@@ -75,11 +77,129 @@ static TOOL_ICON_SRC: StringRule = StringRule::new(1, None);
 
 static TOOL_SPEC_NAME: StringRule = StringRule::new(0, Some("^[A-Za-z0-9_-]+$"));
 
+/// Hints about a content part for the host that shows it (MCP's `Annotations` of a content
+/// block): who it is for, how much it matters, and when it last changed. Advisory: a part is
+/// valid without them, and they never change what the part holds.
+///
+/// `#[non_exhaustive]`: build one with [`Annotations::new`] or `Default`, then set
+/// its public fields; a field added in a minor version breaks no code.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct Annotations {
+    /// Who the part is meant for: `user` (the person using the host), `assistant` (the model),
+    /// or both. Absent means both. Empty is omitted (and reads as absent). A provider adapter
+    /// leaves a part whose audience is `user` alone out of the model's message.
+    pub audience: Vec<AnnotationsAudienceItem>,
+    /// How much the part matters, from 0 (entirely optional) to 1 (required), as MCP has it.
+    /// The number keeps its text, as every JSON number here does: `1` is written back `1`,
+    /// `1.0` as `1.0`.
+    pub priority: Option<Number>,
+    /// When the content last changed, as an ISO 8601 date-time; kept as sent, not checked (MCP
+    /// does not check it either).
+    pub last_modified: Option<String>,
+    /// Keys this version of the schema does not know, kept from parsing and written
+    /// after the known keys: in the order they came with the feature `lossless`, else
+    /// in sorted order. Must not repeat a known key.
+    pub extra: Map<String, Value>,
+}
+
+impl Annotations {
+    /// An `Annotations` of no field; every other field is absent, empty or
+    /// its schema default.
+    pub fn new() -> Self {
+        Annotations {
+            audience: Default::default(),
+            priority: None,
+            last_modified: None,
+            extra: Map::new(),
+        }
+    }
+
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        let mut audience = None;
+        let mut priority = None;
+        let mut last_modified = None;
+        let mut extra = Map::new();
+        for (key, value) in wire::object(value, at)? {
+            match key.as_str() {
+                "audience" => {
+                    let at = &at.key("audience");
+                    audience = Some(wire::array(value, at, AnnotationsAudienceItem::parse_at)?);
+                }
+                "priority" => {
+                    let at = &at.key("priority");
+                    priority = Some(wire::number_in(wire::number(value, at)?, at, "a number", Some(0.0_f64), Some(1.0_f64))?);
+                }
+                "lastModified" => {
+                    let at = &at.key("lastModified");
+                    last_modified = Some(wire::string(value, at)?);
+                }
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        let parsed = Annotations {
+            audience: audience.unwrap_or_default(),
+            priority,
+            last_modified,
+            extra,
+        };
+        Ok(parsed)
+    }
+}
+
+impl Nest for Annotations {
+    fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
+        nesting.container(level);
+        nesting.members(&self.extra, level + 1);
+    }
+}
+
+/// Refuses a value nested more than `MAX_DEPTH` levels (checked first, without recursing),
+/// then writes the keys in schema order, the unknown keys last.
+impl Serialize for Annotations {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        wire::emittable(self).map_err(|e| S::Error::custom(e.message()))?;
+        let mut map = serializer.serialize_map(None)?;
+        if !self.audience.is_empty() {
+            map.serialize_entry("audience", &self.audience)?;
+        }
+        if self.priority.is_some() {
+            map.serialize_entry("priority", &self.priority)?;
+        }
+        if self.last_modified.is_some() {
+            map.serialize_entry("lastModified", &self.last_modified)?;
+        }
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+impl Wire for Annotations {
+    const NAME: &'static str = "Annotations";
+
+    fn from_wire(value: Value) -> Result<Self, WireError> {
+        let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
+        Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+}
+
+impl<'de> Deserialize<'de> for Annotations {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        wire::deserialize(deserializer)
+    }
+}
+
 /// One part of a tool result beyond its `output`, as every upstream toolnexus port writes it:
 /// text, an image, audio or any other file, carried inline as base64 `data` or by reference as
 /// a `url`. A part carries something: a `text` part its `text`, any other part its `data`, its
 /// `url` or both (then `data` is the content and `url` where it came from; adapters send
 /// `data`). An empty string field is omitted from the wire, and an absent one reads as empty.
+/// `title`, `description` and `annotations` describe the part for the host and change nothing
+/// it carries.
 ///
 /// `#[non_exhaustive]`: build one with [`ContentPart::new`], then set
 /// its public fields; a field added in a minor version breaks no code.
@@ -101,6 +221,17 @@ pub struct ContentPart {
     pub url: String,
     /// A file name for the content, when it has one; never a path.
     pub name: String,
+    /// A name for people to read, which a host shows in place of `name` (MCP's `title` of a
+    /// resource link); a provider adapter sends it only where the provider has a title field
+    /// (an Anthropic document's).
+    pub title: String,
+    /// What the content is, in a sentence (MCP's `description` of a resource link), for the
+    /// host to show with the part; a provider adapter sends it only where the provider has a
+    /// field for it (an Anthropic document's `context`).
+    pub description: String,
+    /// Hints for the host about this part: who it is for, how much it matters, when it last
+    /// changed (MCP's content `annotations`).
+    pub annotations: Option<Annotations>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
@@ -118,6 +249,9 @@ impl ContentPart {
             data: Default::default(),
             url: Default::default(),
             name: Default::default(),
+            title: Default::default(),
+            description: Default::default(),
+            annotations: None,
             extra: Map::new(),
         }
     }
@@ -144,6 +278,9 @@ impl ContentPart {
         let mut data = None;
         let mut url = None;
         let mut name = None;
+        let mut title = None;
+        let mut description = None;
+        let mut annotations = None;
         let mut extra = Map::new();
         for (key, value) in wire::object(value, at)? {
             match key.as_str() {
@@ -171,6 +308,18 @@ impl ContentPart {
                     let at = &at.key("name");
                     name = Some(wire::string(value, at)?);
                 }
+                "title" => {
+                    let at = &at.key("title");
+                    title = Some(wire::string(value, at)?);
+                }
+                "description" => {
+                    let at = &at.key("description");
+                    description = Some(wire::string(value, at)?);
+                }
+                "annotations" => {
+                    let at = &at.key("annotations");
+                    annotations = Some(Annotations::parse_at(value, at)?);
+                }
                 _ => {
                     extra.insert(key, value);
                 }
@@ -183,6 +332,9 @@ impl ContentPart {
             data: data.unwrap_or_default(),
             url: url.unwrap_or_default(),
             name: name.unwrap_or_default(),
+            title: title.unwrap_or_default(),
+            description: description.unwrap_or_default(),
+            annotations,
             extra,
         };
         parsed.check_requirements(at)?;
@@ -193,6 +345,7 @@ impl ContentPart {
 impl Nest for ContentPart {
     fn nest<'a>(&'a self, level: usize, nesting: &mut Nesting<'a>) {
         nesting.container(level);
+        self.annotations.nest(level + 1, nesting);
         nesting.members(&self.extra, level + 1);
     }
 }
@@ -218,6 +371,15 @@ impl Serialize for ContentPart {
         }
         if !self.name.is_empty() {
             map.serialize_entry("name", &self.name)?;
+        }
+        if !self.title.is_empty() {
+            map.serialize_entry("title", &self.title)?;
+        }
+        if !self.description.is_empty() {
+            map.serialize_entry("description", &self.description)?;
+        }
+        if self.annotations.is_some() {
+            map.serialize_entry("annotations", &self.annotations)?;
         }
         for (key, value) in &self.extra {
             map.serialize_entry(key, value)?;
@@ -1631,6 +1793,75 @@ impl Wire for ToolEvent {
 impl<'de> Deserialize<'de> for ToolEvent {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         wire::deserialize(deserializer)
+    }
+}
+
+/// Who the part is meant for: `user` (the person using the host), `assistant` (the model), or
+/// both. Absent means both. Empty is omitted (and reads as absent). A provider adapter leaves a
+/// part whose audience is `user` alone out of the model's message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum AnnotationsAudienceItem {
+    /// The wire value `user`.
+    #[serde(rename = "user")]
+    User,
+    /// The wire value `assistant`.
+    #[serde(rename = "assistant")]
+    Assistant,
+}
+
+impl AnnotationsAudienceItem {
+    /// Every value, in schema order.
+    pub const ALL: [Self; 2] = [Self::User, Self::Assistant];
+
+    /// The wire value, such as `"user"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::User => "user",
+            Self::Assistant => "assistant",
+        }
+    }
+
+    pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
+        wire::enum_value(value, at, &Self::ALL.map(|v| (v.as_str(), v)))
+    }
+}
+
+impl fmt::Display for AnnotationsAudienceItem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for AnnotationsAudienceItem {
+    type Err = WireError;
+
+    fn from_str(s: &str) -> Result<Self, WireError> {
+        Self::parse_at(Value::from(s), &JsonPath::Root).map_err(|e| e.in_type("AnnotationsAudienceItem"))
+    }
+}
+
+impl PartialEq<str> for AnnotationsAudienceItem {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for AnnotationsAudienceItem {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<AnnotationsAudienceItem> for &str {
+    fn eq(&self, other: &AnnotationsAudienceItem) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl<'de> Deserialize<'de> for AnnotationsAudienceItem {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(deserializer)?;
+        s.parse().map_err(serde::de::Error::custom)
     }
 }
 

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 // Source: support/typescript/src/check.ts (hand-written, copied verbatim).
 // codegen: copy
@@ -193,20 +193,45 @@ export function expectBoolean(value: unknown, path: string): boolean {
   return value;
 }
 
-export function expectNumber(value: unknown, path: string): number | JsonNumber {
-  if ((typeof value === "number" && Number.isFinite(value)) || value instanceof JsonNumber) {
+/** What a JSON Schema number may further require: inclusive bounds, compared as doubles. */
+export interface NumberRule {
+  readonly minimum?: number;
+  readonly maximum?: number;
+}
+
+/** `value` (a number already checked) against `rule`'s bounds, as an IEEE double. */
+function checkBounds(value: number | JsonNumber, path: string, rule: NumberRule | undefined, kind: string): number | JsonNumber {
+  if (rule === undefined) {
     return value;
+  }
+  const n = Number(value);
+  if ((rule.minimum !== undefined && n < rule.minimum) || (rule.maximum !== undefined && n > rule.maximum)) {
+    const bounds: string[] = [];
+    if (rule.minimum !== undefined) {
+      bounds.push(`at least ${rule.minimum}`);
+    }
+    if (rule.maximum !== undefined) {
+      bounds.push(`at most ${rule.maximum}`);
+    }
+    throw new WireError(path, `${kind} ${bounds.join(" and ")}`, describe(value));
+  }
+  return value;
+}
+
+export function expectNumber(value: unknown, path: string, rule?: NumberRule): number | JsonNumber {
+  if ((typeof value === "number" && Number.isFinite(value)) || value instanceof JsonNumber) {
+    return checkBounds(value, path, rule, "a number");
   }
   throw new WireError(path, "a number", describe(value));
 }
 
-export function expectInteger(value: unknown, path: string): number | JsonNumber {
+export function expectInteger(value: unknown, path: string, rule?: NumberRule): number | JsonNumber {
   // JSON Schema counts any number with a zero fraction as an integer, `1.0` and `1e3` too.
   if ((typeof value === "number" || value instanceof JsonNumber) && Number.isInteger(Number(value))) {
-    return value;
+    return checkBounds(value, path, rule, "an integer");
   }
   if (value instanceof JsonNumber && /^-?[0-9]+$/.test(value.text)) {
-    return value; // beyond what a double holds, yet an integer
+    return checkBounds(value, path, rule, "an integer"); // beyond what a double holds, yet an integer
   }
   throw new WireError(path, "an integer", describe(value));
 }

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what
@@ -15,21 +15,92 @@ import {
   expectEnum,
   expectInteger,
   expectMap,
+  expectNumber,
   expectObject,
   expectString,
   has,
   keepUnknown,
   need,
+  type NumberRule,
   patternFor,
   type StringRule,
   unknownKeys,
 } from "./check.js";
 import { readJson, writeJson, type JsonObject } from "./json.js";
-import type { ContentPart, Request, Answer, ToolResult, ToolIcon, ToolHints, ToolSpec, ToolCall, ToolCallResult, RunResult, ToolEvent, WireTypes } from "./types.js";
+import type { Annotations, ContentPart, Request, Answer, ToolResult, ToolIcon, ToolHints, ToolSpec, ToolCall, ToolCallResult, RunResult, ToolEvent, WireTypes } from "./types.js";
+
+// ---------------------------------------------------------------------------------- Annotations
+
+const ANNOTATIONS_KEYS: ReadonlySet<string> = new Set(["audience", "priority", "lastModified"]);
+const ANNOTATIONS_AUDIENCE_ITEM = ["user", "assistant"] as const;
+const ANNOTATIONS_PRIORITY: NumberRule = { minimum: 0, maximum: 1 };
+
+/**
+ * Reads an `Annotations` from a JSON value (as `readJson` or `JSON.parse` return it),
+ * checking it against the schema; unknown keys are kept.
+ * Absent `audience` becomes `[]`.
+ *
+ * @param path - The JSON path of `value`, for error messages.
+ * @throws {@link WireError} naming the path of the first place the schema rejects.
+ */
+export function parseAnnotations(value: unknown, path: string = "$"): Annotations {
+  const src = expectObject(value, path, "an Annotations object");
+  const out: Annotations = {
+    audience: has(src, "audience") ? expectArray(src["audience"], path + ".audience", (item, at) => expectEnum(item, at, ANNOTATIONS_AUDIENCE_ITEM)) : [],
+  };
+  if (has(src, "priority")) {
+    out["priority"] = expectNumber(src["priority"], path + ".priority", ANNOTATIONS_PRIORITY);
+  }
+  if (has(src, "lastModified")) {
+    out["lastModified"] = expectString(src["lastModified"], path + ".lastModified");
+  }
+  return keepUnknown(src, out, ANNOTATIONS_KEYS, path);
+}
+
+/**
+ * The wire form of an `Annotations`: a new object, ready for `writeJson`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toWireAnnotations(value: Annotations, path: string = "$"): JsonObject {
+  const src = expectObject(value, path, "an Annotations object");
+  const out: JsonObject = {};
+  if (has(src, "audience")) {
+    const items = expectArray(src["audience"], path + ".audience", (item, at) => expectEnum(item, at, ANNOTATIONS_AUDIENCE_ITEM));
+    if (items.length > 0) {
+      out["audience"] = items;
+    }
+  }
+  if (has(src, "priority")) {
+    out["priority"] = expectNumber(src["priority"], path + ".priority", ANNOTATIONS_PRIORITY);
+  }
+  if (has(src, "lastModified")) {
+    out["lastModified"] = expectString(src["lastModified"], path + ".lastModified");
+  }
+  return keepUnknown(src, out, ANNOTATIONS_KEYS, path);
+}
+
+/**
+ * Reads an `Annotations` from JSON text, losslessly (see `readJson`).
+ *
+ * @throws {@link WireError} at `$` when the text is not JSON, else as `parseAnnotations`.
+ */
+export function fromJsonAnnotations(text: string): Annotations {
+  return parseAnnotations(readJson(text));
+}
+
+/**
+ * The compact wire JSON text of an `Annotations`.
+ *
+ * @throws {@link WireError} when `value` does not satisfy the schema.
+ */
+export function toJsonAnnotations(value: Annotations): string {
+  return writeJson(toWireAnnotations(value));
+}
 
 // ---------------------------------------------------------------------------------- ContentPart
 
-const CONTENT_PART_KEYS: ReadonlySet<string> = new Set(["type", "text", "mimeType", "data", "url", "name"]);
+const CONTENT_PART_KEYS: ReadonlySet<string> = new Set(["type", "text", "mimeType", "data", "url", "name", "title", "description", "annotations"]);
 const CONTENT_PART_TYPE = ["text", "image", "audio", "file"] as const;
 const CONTENT_PART_DATA: StringRule = { pattern: patternFor("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$") };
 
@@ -41,6 +112,8 @@ const CONTENT_PART_DATA: StringRule = { pattern: patternFor("^(?:[A-Za-z0-9+/]{4
  * An empty `data` is read as absent (absent means empty).
  * An empty `url` is read as absent (absent means empty).
  * An empty `name` is read as absent (absent means empty).
+ * An empty `title` is read as absent (absent means empty).
+ * An empty `description` is read as absent (absent means empty).
  *
  * @param path - The JSON path of `value`, for error messages.
  * @throws {@link WireError} naming the path of the first place the schema rejects.
@@ -79,6 +152,21 @@ export function parseContentPart(value: unknown, path: string = "$"): ContentPar
     if (text.length > 0) {
       out["name"] = text;
     }
+  }
+  if (has(src, "title")) {
+    const text = expectString(src["title"], path + ".title");
+    if (text.length > 0) {
+      out["title"] = text;
+    }
+  }
+  if (has(src, "description")) {
+    const text = expectString(src["description"], path + ".description");
+    if (text.length > 0) {
+      out["description"] = text;
+    }
+  }
+  if (has(src, "annotations")) {
+    out["annotations"] = parseAnnotations(src["annotations"], path + ".annotations");
   }
   const checked = keepUnknown(src, out, CONTENT_PART_KEYS, path);
   carries(checked, path, "type", ["text"], ["text"]);
@@ -124,6 +212,21 @@ export function toWireContentPart(value: ContentPart, path: string = "$"): JsonO
     if (text.length > 0) {
       out["name"] = text;
     }
+  }
+  if (has(src, "title")) {
+    const text = expectString(src["title"], path + ".title");
+    if (text.length > 0) {
+      out["title"] = text;
+    }
+  }
+  if (has(src, "description")) {
+    const text = expectString(src["description"], path + ".description");
+    if (text.length > 0) {
+      out["description"] = text;
+    }
+  }
+  if (has(src, "annotations")) {
+    out["annotations"] = toWireAnnotations(src["annotations"] as Annotations, path + ".annotations");
   }
   const checked = keepUnknown(src, out, CONTENT_PART_KEYS, path);
   carries(checked, path, "type", ["text"], ["text"]);
@@ -870,6 +973,7 @@ export function toJsonToolEvent(value: ToolEvent): string {
 // ---------------------------------------------------------------------------------- extra keys
 
 const KNOWN_KEYS: { readonly [N in keyof WireTypes]: ReadonlySet<string> } = {
+  Annotations: ANNOTATIONS_KEYS,
   ContentPart: CONTENT_PART_KEYS,
   Request: REQUEST_KEYS,
   Answer: ANSWER_KEYS,

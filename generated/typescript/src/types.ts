@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 ccafb618d72bb3caa1fc6e840683bc88febc076acf285324edc2fd217fb426b9).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // One interface per wire type. Property names are the wire keys; an optional property is
@@ -10,11 +10,38 @@
 import type { JsonNumber, JsonValue } from "./json.js";
 
 /**
+ * Hints about a content part for the host that shows it (MCP's `Annotations` of a content block):
+ * who it is for, how much it matters, and when it last changed. Advisory: a part is valid without
+ * them, and they never change what the part holds.
+ */
+export interface Annotations {
+  /**
+   * Who the part is meant for: `user` (the person using the host), `assistant` (the model), or
+   * both. Absent means both. Empty is omitted (and reads as absent). A provider adapter leaves a
+   * part whose audience is `user` alone out of the model's message.
+   *
+   * @defaultValue `[]`
+   */
+  audience?: ("user" | "assistant")[];
+  /**
+   * How much the part matters, from 0 (entirely optional) to 1 (required), as MCP has it. The
+   * number keeps its text, as every JSON number here does: `1` is written back `1`, `1.0` as `1.0`.
+   */
+  priority?: number | JsonNumber;
+  /**
+   * When the content last changed, as an ISO 8601 date-time; kept as sent, not checked (MCP does
+   * not check it either).
+   */
+  lastModified?: string;
+}
+
+/**
  * One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text,
  * an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. A
  * part carries something: a `text` part its `text`, any other part its `data`, its `url` or both
  * (then `data` is the content and `url` where it came from; adapters send `data`). An empty string
- * field is omitted from the wire, and an absent one reads as empty.
+ * field is omitted from the wire, and an absent one reads as empty. `title`, `description` and
+ * `annotations` describe the part for the host and change nothing it carries.
  */
 export interface ContentPart {
   /**
@@ -54,6 +81,27 @@ export interface ContentPart {
    * @defaultValue `""`
    */
   name?: string;
+  /**
+   * A name for people to read, which a host shows in place of `name` (MCP's `title` of a resource
+   * link); a provider adapter sends it only where the provider has a title field (an Anthropic
+   * document's).
+   *
+   * @defaultValue `""`
+   */
+  title?: string;
+  /**
+   * What the content is, in a sentence (MCP's `description` of a resource link), for the host to
+   * show with the part; a provider adapter sends it only where the provider has a field for it (an
+   * Anthropic document's `context`).
+   *
+   * @defaultValue `""`
+   */
+  description?: string;
+  /**
+   * Hints for the host about this part: who it is for, how much it matters, when it last changed
+   * (MCP's content `annotations`).
+   */
+  annotations?: Annotations;
 }
 
 /**
@@ -320,6 +368,7 @@ export interface ToolEvent {
 
 /** Every wire type by its name, as `extraKeys` takes them. */
 export interface WireTypes {
+  Annotations: Annotations;
   ContentPart: ContentPart;
   Request: Request;
   Answer: Answer;

@@ -49,6 +49,8 @@ import orjson
 from pydantic import BaseModel
 from pydantic_core import SchemaValidator, core_schema
 
+from ._number import JsonNumber
+
 __all__ = [
     "ENABLED",
     "FREE_DEPTH",
@@ -213,6 +215,14 @@ def plain(value: Any, depth: int) -> bool:
 def plain_float(v: Any) -> bool:
     """A float orjson writes as `json` does (an int is checked by the caller)."""
     return type(v) is float and (v == 0.0 or FLOAT_MIN <= abs(v) < _INF)
+
+
+def number_json(v: Any) -> Any:
+    """What orjson writes as the text of a typed `number` field holding `v`: a float that orjson
+    writes as `json` does, itself; a `JsonNumber`, a fragment of its text; else None (decline)."""
+    if type(v) is JsonNumber:
+        return orjson.Fragment(v.text)
+    return v if plain_float(v) else None
 
 
 def sound(value: Any, depth: int, floats: bool | None) -> bool:

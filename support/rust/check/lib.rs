@@ -19,9 +19,9 @@ mod wire;
 pub use media::{BytesError, DEFAULT_MAX_BYTES, FileError, MimeTypeError, UrlError};
 pub use suspend::{DEFAULT_AUTH_PROMPT, auth_required, new_request_id, pending, pending_of};
 pub use types::{
-    Answer, AnswerReason, ContentPart, ContentPartKind, Request, RunResult, RunResultStatus,
-    SCHEMA_VERSION, TYPE_NAMES, ToolCall, ToolCallResult, ToolEvent, ToolHints, ToolIcon,
-    ToolIconTheme, ToolResult, ToolSpec, roundtrip,
+    Annotations, AnnotationsAudienceItem, Answer, AnswerReason, ContentPart, ContentPartKind,
+    Request, RunResult, RunResultStatus, SCHEMA_VERSION, TYPE_NAMES, ToolCall, ToolCallResult,
+    ToolEvent, ToolHints, ToolIcon, ToolIconTheme, ToolResult, ToolSpec, roundtrip,
 };
 pub use wire::{MAX_DEPTH, Wire, WireError, drop_deep, parse};
 

@@ -646,6 +646,32 @@ pub(crate) fn number(value: Value, at: &JsonPath<'_>) -> Result<Number, WireErro
     }
 }
 
+/// A number within the inclusive bounds of its schema, compared as an IEEE double (the
+/// number keeps its text; only the comparison reads its value).
+#[allow(dead_code)] // for a bounded number; the IDL may have none
+pub(crate) fn number_in(
+    n: Number,
+    at: &JsonPath<'_>,
+    kind: &str,
+    minimum: Option<f64>,
+    maximum: Option<f64>,
+) -> Result<Number, WireError> {
+    let v = n.as_f64().unwrap_or(f64::NAN);
+    let outside = v.is_nan() || minimum.is_some_and(|m| v < m) || maximum.is_some_and(|m| v > m);
+    if outside {
+        let mut bounds = Vec::new();
+        if let Some(m) = minimum {
+            bounds.push(format!("at least {m}"));
+        }
+        if let Some(m) = maximum {
+            bounds.push(format!("at most {m}"));
+        }
+        let message = format!("expected {kind} {}, found {n}", bounds.join(" and "));
+        return Err(WireError::new(at, message));
+    }
+    Ok(n)
+}
+
 /// JSON Schema's `integer`: any number whose fractional part is zero (`1.0` too).
 #[allow(dead_code)] // for an integer; the IDL may have none
 pub(crate) fn integer(value: Value, at: &JsonPath<'_>) -> Result<Number, WireError> {

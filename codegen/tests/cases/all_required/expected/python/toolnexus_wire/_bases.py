@@ -3,7 +3,8 @@
 
 """Per-type bases of the generated models: the type's hand-written helpers, when it has any
 (`_helpers/`), the refusal of `null` for an optional field: None in Python, absent on
-the wire, at the cost of a check only when the key is present, and the type's conditional
+the wire, at the cost of a check only when the key is present, the text of a `number`
+field's value kept as it came (`_number.keep_number_text`), and the type's conditional
 requirements (`allOf` in the IDL), checked once the fields are."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from pydantic import field_validator
 
 from ._base import WireModel
+from ._number import keep_number_text
 
 __all__ = [
     "PointBase",
@@ -26,4 +28,4 @@ def _refuse_null(value: Any) -> Any:
 
 
 class PointBase(WireModel):
-    pass
+    _number_text = field_validator("x", "y", mode="wrap", check_fields=False)(keep_number_text)

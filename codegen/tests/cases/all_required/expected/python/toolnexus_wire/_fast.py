@@ -16,6 +16,8 @@ from ._speed import INT_MAX as _INT_MAX
 from ._speed import INT_MIN as _INT_MIN
 from ._speed import MISS as _MISS
 from ._speed import check_for, install
+from ._speed import number_json as _number_json
+from ._number import int_number as _int_number
 from ._speed import float_ok as _float_ok
 from ._speed import new as _new
 from ._speed import set_dict as _set_dict
@@ -39,16 +41,22 @@ def _decode_Point(d: Any, floats: bool | None) -> Any:
     v = d.get("x", _MISS)
     if v is _MISS:
         return None
-    if type(v) is not float or not abs(v) < _FLOAT_MAX:
+    if not (type(v) is not int):
+        x = _int_number(v)
+    elif type(v) is not float or not (floats and _float_ok(v)):
         return None
-    x = v
+    else:
+        x = v
     fields_set.add("x")
     v = d.get("y", _MISS)
     if v is _MISS:
         return None
-    if type(v) is not float or not abs(v) < _FLOAT_MAX:
+    if not (type(v) is not int):
+        y = _int_number(v)
+    elif type(v) is not float or not (floats and _float_ok(v)):
         return None
-    y = v
+    else:
+        y = v
     fields_set.add("y")
     v = d.get("label", _MISS)
     if v is _MISS:
@@ -99,12 +107,12 @@ def _json_Point(m: Any) -> dict[str, Any] | None:
     """The wire form of `m`, as `_serde` writes it, or None when orjson would not write it
     byte for byte as `json` does."""
     out: dict[str, Any] = {}
-    x_v = m.x
-    if not _plain_float(x_v):
+    x_v = _number_json(m.x)
+    if x_v is None:
         return None
     out["x"] = x_v
-    y_v = m.y
-    if not _plain_float(y_v):
+    y_v = _number_json(m.y)
+    if y_v is None:
         return None
     out["y"] = y_v
     label_v = m.label

@@ -3,7 +3,8 @@
 
 """Per-type bases of the generated models: the type's hand-written helpers, when it has any
 (`_helpers/`), the refusal of `null` for an optional field: None in Python, absent on
-the wire, at the cost of a check only when the key is present, and the type's conditional
+the wire, at the cost of a check only when the key is present, the text of a `number`
+field's value kept as it came (`_number.keep_number_text`), and the type's conditional
 requirements (`allOf` in the IDL), checked once the fields are."""
 
 from __future__ import annotations

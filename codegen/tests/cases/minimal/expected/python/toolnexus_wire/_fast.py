@@ -16,6 +16,8 @@ from ._speed import INT_MAX as _INT_MAX
 from ._speed import INT_MIN as _INT_MIN
 from ._speed import MISS as _MISS
 from ._speed import check_for, install
+from ._speed import number_json as _number_json
+from ._number import int_number as _int_number
 from ._speed import float_ok as _float_ok
 from ._speed import new as _new
 from ._speed import set_dict as _set_dict

@@ -1,4 +1,4 @@
-# Generated from idl/ (nest schema 2.0.0, sha256 97126eb81160e4cbc9fbb0e6ef8c8b197963ea825c0f6c9aadd45fd2706b192f).
+# Generated from idl/ (nest schema 2.0.0, sha256 9d9d9c3336abe30c1393e2927f3e7698f176b4ec0c3166ad1dd10ec4085a5ff4).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """The fast paths of `to_json` and `from_json`, written out field by field from the IDL.
 
@@ -16,6 +16,8 @@ from ._speed import INT_MAX as _INT_MAX
 from ._speed import INT_MIN as _INT_MIN
 from ._speed import MISS as _MISS
 from ._speed import check_for, install
+from ._speed import number_json as _number_json
+from ._number import int_number as _int_number
 from ._speed import float_ok as _float_ok
 from ._speed import new as _new
 from ._speed import set_dict as _set_dict
@@ -60,7 +62,7 @@ def _decode_Item(d: Any, floats: bool | None) -> Any:
     if v is _MISS:
         count: Any = None
     else:
-        if type(v) is not int:
+        if type(v) is not int or v < 0:
             return None
         count = v
         fields_set.add("count")
@@ -68,11 +70,25 @@ def _decode_Item(d: Any, floats: bool | None) -> Any:
     if v is _MISS:
         weight: Any = None
     else:
-        if type(v) is not float or not abs(v) < _FLOAT_MAX:
+        if not (type(v) is not int):
+            weight = _int_number(v)
+        elif type(v) is not float or not (floats and _float_ok(v)):
             return None
-        weight = v
+        else:
+            weight = v
         fields_set.add("weight")
-    values = {"code": code, "size": size, "count": count, "weight": weight}
+    v = d.get("share", _MISS)
+    if v is _MISS:
+        share: Any = None
+    else:
+        if not (type(v) is not int or v < 0 or v > 1):
+            share = _int_number(v)
+        elif type(v) is not float or not (floats and _float_ok(v)) or v < 0 or v > 1:
+            return None
+        else:
+            share = v
+        fields_set.add("share")
+    values = {"code": code, "size": size, "count": count, "weight": weight, "share": share}
     if len(d) > len(fields_set):
         extra = {k: v for k, v in d.items() if k not in _KNOWN_Item}
         if not _sound(extra, _FREE_DEPTH, floats):
@@ -88,7 +104,7 @@ def _decode_Item(d: Any, floats: bool | None) -> Any:
     return obj
 
 
-_KNOWN_Item = frozenset({"code", "size", "count", "weight"})
+_KNOWN_Item = frozenset({"code", "size", "count", "weight", "share"})
 
 
 def _decode_Box(d: Any, floats: bool | None) -> Any:
@@ -174,10 +190,15 @@ def _json_Item(m: Any) -> dict[str, Any] | None:
             return None
         out["count"] = count_v
     if m.weight is not None:
-        weight_v = m.weight
-        if not _plain_float(weight_v):
+        weight_v = _number_json(m.weight)
+        if weight_v is None:
             return None
         out["weight"] = weight_v
+    if m.share is not None:
+        share_v = _number_json(m.share)
+        if share_v is None:
+            return None
+        out["share"] = share_v
     extra = m.__pydantic_extra__
     if extra:
         if not _plain(extra, _FREE_DEPTH):

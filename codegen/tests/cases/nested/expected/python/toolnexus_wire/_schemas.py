@@ -1,4 +1,4 @@
-# Generated from idl/ (nest schema 2.0.0, sha256 97126eb81160e4cbc9fbb0e6ef8c8b197963ea825c0f6c9aadd45fd2706b192f).
+# Generated from idl/ (nest schema 2.0.0, sha256 9d9d9c3336abe30c1393e2927f3e7698f176b4ec0c3166ad1dd10ec4085a5ff4).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """Each wire type's JSON Schema from the IDL: what pydantic gives on every path."""
 
@@ -34,11 +34,18 @@ _SCHEMAS: dict[str, Any] = json.loads(r"""{
    },
    "count": {
     "description": "How many.",
-    "type": "integer"
+    "type": "integer",
+    "minimum": 0
    },
    "weight": {
     "description": "Kilograms.",
     "type": "number"
+   },
+   "share": {
+    "description": "Its part of the box, 0 to 1.",
+    "type": "number",
+    "minimum": 0,
+    "maximum": 1
    }
   },
   "required": [

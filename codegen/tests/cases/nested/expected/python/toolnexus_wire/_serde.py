@@ -1,4 +1,4 @@
-# Generated from idl/ (nest schema 2.0.0, sha256 97126eb81160e4cbc9fbb0e6ef8c8b197963ea825c0f6c9aadd45fd2706b192f).
+# Generated from idl/ (nest schema 2.0.0, sha256 9d9d9c3336abe30c1393e2927f3e7698f176b4ec0c3166ad1dd10ec4085a5ff4).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 """Wire encoders, one per type, written out field by field from the IDL.
@@ -26,6 +26,8 @@ def _encode_Item(m: models.Item) -> dict[str, Any]:
         out["count"] = m.count
     if m.weight is not None:
         out["weight"] = m.weight
+    if m.share is not None:
+        out["share"] = m.share
     extra = m.__pydantic_extra__
     if extra:
         out.update(extra)

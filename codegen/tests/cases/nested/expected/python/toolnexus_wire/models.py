@@ -1,4 +1,4 @@
-# Generated from idl/ (nest schema 2.0.0, sha256 97126eb81160e4cbc9fbb0e6ef8c8b197963ea825c0f6c9aadd45fd2706b192f).
+# Generated from idl/ (nest schema 2.0.0, sha256 9d9d9c3336abe30c1393e2927f3e7698f176b4ec0c3166ad1dd10ec4085a5ff4).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ class Item(ItemBase):
         size: How big.
         count: How many.
         weight: Kilograms.
+        share: Its part of the box, 0 to 1.
 
     Wire form: to_wire(), to_json(); parse: from_wire(obj), from_json(text).
     """
@@ -33,10 +34,11 @@ class Item(ItemBase):
         size: Literal["s", "m", "l"],
         count: int | None = None,
         weight: float | None = None,
+        share: float | None = None,
     ) -> None:
         """A `Item` from Python values; an optional field left as None is absent on the wire."""
         BaseModel.__init__(
-            self, code=code, size=size, **given(count=count, weight=weight)
+            self, code=code, size=size, **given(count=count, weight=weight, share=share)
         )
 
     code: Annotated[str, Field(pattern="^[A-Z]+$")]
@@ -47,13 +49,17 @@ class Item(ItemBase):
     """
     How big.
     """
-    count: int | None = None
+    count: Annotated[int | None, Field(ge=0)] = None
     """
     How many.
     """
     weight: float | None = None
     """
     Kilograms.
+    """
+    share: Annotated[float | None, Field(ge=0.0, le=1.0)] = None
+    """
+    Its part of the box, 0 to 1.
     """
 
 

@@ -1,4 +1,4 @@
-// Generated from idl/ (nest schema 2.0.0, sha256 97126eb81160e4cbc9fbb0e6ef8c8b197963ea825c0f6c9aadd45fd2706b192f).
+// Generated from idl/ (nest schema 2.0.0, sha256 9d9d9c3336abe30c1393e2927f3e7698f176b4ec0c3166ad1dd10ec4085a5ff4).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The wire types of the nest schema 2.0.0, one struct per IDL file.
@@ -55,6 +55,8 @@ pub struct Item {
     pub count: Option<Number>,
     /// Kilograms.
     pub weight: Option<Number>,
+    /// Its part of the box, 0 to 1.
+    pub share: Option<Number>,
     /// Keys this version of the schema does not know, kept from parsing and written
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
@@ -70,6 +72,7 @@ impl Item {
             size,
             count: None,
             weight: None,
+            share: None,
             extra: Map::new(),
         }
     }
@@ -79,6 +82,7 @@ impl Item {
         let mut size = None;
         let mut count = None;
         let mut weight = None;
+        let mut share = None;
         let mut extra = Map::new();
         for (key, value) in wire::object(value, at)? {
             match key.as_str() {
@@ -92,11 +96,15 @@ impl Item {
                 }
                 "count" => {
                     let at = &at.key("count");
-                    count = Some(wire::integer(value, at)?);
+                    count = Some(wire::number_in(wire::integer(value, at)?, at, "an integer", Some(0.0_f64), None)?);
                 }
                 "weight" => {
                     let at = &at.key("weight");
                     weight = Some(wire::number(value, at)?);
+                }
+                "share" => {
+                    let at = &at.key("share");
+                    share = Some(wire::number_in(wire::number(value, at)?, at, "a number", Some(0.0_f64), Some(1.0_f64))?);
                 }
                 _ => {
                     extra.insert(key, value);
@@ -108,6 +116,7 @@ impl Item {
             size: size.ok_or_else(|| wire::missing(at, "size"))?,
             count,
             weight,
+            share,
             extra,
         };
         Ok(parsed)
@@ -134,6 +143,9 @@ impl Serialize for Item {
         }
         if self.weight.is_some() {
             map.serialize_entry("weight", &self.weight)?;
+        }
+        if self.share.is_some() {
+            map.serialize_entry("share", &self.share)?;
         }
         for (key, value) in &self.extra {
             map.serialize_entry(key, value)?;

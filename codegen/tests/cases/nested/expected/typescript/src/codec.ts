@@ -1,4 +1,4 @@
-// Generated from idl/ (nest schema 2.0.0, sha256 97126eb81160e4cbc9fbb0e6ef8c8b197963ea825c0f6c9aadd45fd2706b192f).
+// Generated from idl/ (nest schema 2.0.0, sha256 9d9d9c3336abe30c1393e2927f3e7698f176b4ec0c3166ad1dd10ec4085a5ff4).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what
@@ -18,6 +18,7 @@ import {
   has,
   keepUnknown,
   need,
+  type NumberRule,
   patternFor,
   type StringRule,
   unknownKeys,
@@ -27,9 +28,11 @@ import type { Item, Box, WireTypes } from "./types.js";
 
 // ---------------------------------------------------------------------------------- Item
 
-const ITEM_KEYS: ReadonlySet<string> = new Set(["code", "size", "count", "weight"]);
+const ITEM_KEYS: ReadonlySet<string> = new Set(["code", "size", "count", "weight", "share"]);
 const ITEM_CODE: StringRule = { pattern: patternFor("^[A-Z]+$") };
 const ITEM_SIZE = ["s", "m", "l"] as const;
+const ITEM_COUNT: NumberRule = { minimum: 0 };
+const ITEM_SHARE: NumberRule = { minimum: 0, maximum: 1 };
 
 /**
  * Reads an `Item` from a JSON value (as `readJson` or `JSON.parse` return it),
@@ -45,10 +48,13 @@ export function parseItem(value: unknown, path: string = "$"): Item {
     size: expectEnum(need(src, "size", path), path + ".size", ITEM_SIZE),
   };
   if (has(src, "count")) {
-    out["count"] = expectInteger(src["count"], path + ".count");
+    out["count"] = expectInteger(src["count"], path + ".count", ITEM_COUNT);
   }
   if (has(src, "weight")) {
     out["weight"] = expectNumber(src["weight"], path + ".weight");
+  }
+  if (has(src, "share")) {
+    out["share"] = expectNumber(src["share"], path + ".share", ITEM_SHARE);
   }
   return keepUnknown(src, out, ITEM_KEYS, path);
 }
@@ -64,10 +70,13 @@ export function toWireItem(value: Item, path: string = "$"): JsonObject {
   out["code"] = expectString(need(src, "code", path), path + ".code", ITEM_CODE);
   out["size"] = expectEnum(need(src, "size", path), path + ".size", ITEM_SIZE);
   if (has(src, "count")) {
-    out["count"] = expectInteger(src["count"], path + ".count");
+    out["count"] = expectInteger(src["count"], path + ".count", ITEM_COUNT);
   }
   if (has(src, "weight")) {
     out["weight"] = expectNumber(src["weight"], path + ".weight");
+  }
+  if (has(src, "share")) {
+    out["share"] = expectNumber(src["share"], path + ".share", ITEM_SHARE);
   }
   return keepUnknown(src, out, ITEM_KEYS, path);
 }
