@@ -564,3 +564,28 @@ async fn a_turn_with_two_calls_of_one_id_or_a_seal_binding_without_a_key_is_refu
         .unwrap();
     assert_eq!(unknown.results[0].result.output, "Unknown tool: nope");
 }
+
+#[tokio::test]
+async fn a_turn_and_a_resume_run_on_any_tokio_worker() {
+    let log = Log::default();
+    let kit = Arc::new(sealed_kit(&log));
+    let on = Arc::clone(&kit);
+    // tokio::spawn needs the futures to be Send: a toolkit's turn can move between threads.
+    let run = tokio::spawn(async move {
+        on.run_calls(
+            vec![call("c1", "ask_user", json!({}))],
+            RunOptions::default(),
+        )
+        .await
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    let ok = answer(run.pending.as_ref().unwrap(), true, None);
+    let on = Arc::clone(&kit);
+    let done = tokio::spawn(async move { on.resume(run, vec![ok], None).await })
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(done.results[0].result.output, "told null");
+}

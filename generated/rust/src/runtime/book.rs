@@ -723,7 +723,7 @@ impl RunBook {
                 "the run's results or calls are out of call order: it was altered",
             ));
         }
-        if waits.last().is_some_and(|&w| w >= run.order.len()) {
+        if waits.last().is_some_and(|&w| w >= turn.positions.len()) {
             return Err(refuse(
                 ResumeReason::Seal,
                 "a waiting call is not in the run's order: it was altered",

@@ -479,8 +479,9 @@ impl Toolkit {
     ///
     /// Every run is read and checked in full: its seal (with keys), its expiry and its
     /// principal (`principal` must be the one it is bound to). [`ResumeError`], with nothing
-    /// run, when an answer does not belong to the run or was already given to this toolkit
-    /// (it remembers the last 10,000 answers, by turn, call and request), the seal does not
+    /// run, when an answer does not belong to the run (or none is given: `mismatch`) or was
+    /// already given to this toolkit (it remembers the last 10,000 answers, by turn, call
+    /// and request), the seal does not
     /// hold, the run has expired, or the principal is not the one bound. Two processes each
     /// resuming their own copy of one stored run are not caught here: the host's store
     /// must hand a pending run out once, and a tool with side effects passes
