@@ -109,7 +109,9 @@ DEPENDENCIES: tuple[tuple[str, str, str | None], ...] = (
     # float in six that Python writes, so a run read and written again would come back
     # with other doubles. It changes nothing else (a correctly rounded parse, slower).
     ("serde_json", '{ version = "1.0.152", features = ["float_roundtrip"] }', None),
-    ("sha2", '{ version = "0.11.1", optional = true }', "src/runtime.rs"),
+    # sha2 0.11.0, the last for Rust 1.85 (the crate's rust-version), so that cargo's
+    # MSRV-aware resolver can pick it; 0.11.1 (and ctutils 0.4.8 under digest) need 1.87+.
+    ("sha2", '{ version = "0.11.0", optional = true }', "src/runtime.rs"),
     # Only the timer (`ToolContext::timeout`), behind the feature `tokio`.
     (
         "tokio",

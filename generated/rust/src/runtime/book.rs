@@ -1032,17 +1032,17 @@ fn settle_unsealable(turn: &mut Turn, outcome: Outcome) -> Outcome {
 /// it when it cannot be written (nesting past the wire's limit, in a run) or sealed (an
 /// integer beyond ±2^53).
 fn storable(item: ToolCallResult, turn: &Turn) -> (ToolCallResult, Sum) {
-    let problem = match nested_past(&item, MAX_DEPTH - 2) {
-        Some(problem) => Some(problem),
-        None => match &turn.key {
-            None => return (item, ZERO),
-            Some(key) => match seal::digest(&item) {
-                Ok(d) => return (item.clone(), key.term(turn.position(&item.id), &d)),
-                Err(e) => Some(e.to_string()),
-            },
+    let problem = match (nested_past(&item, MAX_DEPTH - 2), &turn.key) {
+        (Some(problem), _) => problem,
+        (None, None) => return (item, ZERO),
+        (None, Some(key)) => match seal::digest(&item) {
+            Ok(d) => {
+                let term = key.term(turn.position(&item.id), &d);
+                return (item, term);
+            }
+            Err(e) => e.to_string(),
         },
     };
-    let problem = problem.unwrap_or_default();
     let what = match &item.result.metadata {
         Some(meta) if seal::canonical(&Value::Object(meta.clone())).is_err() => "metadata",
         _ => "result",

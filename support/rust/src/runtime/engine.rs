@@ -278,11 +278,6 @@ pub fn gate(tool: Option<&Tool>, call: &ToolCall) -> Gate {
             }
         }
     }
-    if let Some(problem) = nested_past(call, MAX_DEPTH - 2) {
-        return Gate::Settle(ToolResult::error(format!(
-            "the call cannot wait for its approval: {problem}"
-        )));
-    }
     let mut data = Map::new();
     data.insert("tool".to_owned(), Value::from(tool.name()));
     data.insert(
