@@ -50,7 +50,16 @@ import jinja2
 from .common import environment, header_lines, support_files
 from .idl import Field, Idl, IdlError, Requirement, TypeRef, WireType
 
-__all__ = ["CRATE", "DEPENDENCIES", "FEATURES", "LIBRARY", "LICENSE_HOLDER", "PACKAGE_NAME", "render"]
+__all__ = [
+    "CRATE",
+    "DEPENDENCIES",
+    "DEV_DEPENDENCIES",
+    "FEATURES",
+    "LIBRARY",
+    "LICENSE_HOLDER",
+    "PACKAGE_NAME",
+    "render",
+]
 
 CRATE = "rust"
 #: The package name on crates.io (`toolnexus` there is the upstream crate the spec is
@@ -74,7 +83,14 @@ _REPO = Path(__file__).resolve().parent.parent
 # support/rust/Cargo.toml repeats these lines (a test keeps them equal).
 DEPENDENCIES: tuple[tuple[str, str, str | None], ...] = (
     ("base64", '"0.23.0"', "src/media.rs"),
+    # The runtime's (src/runtime.rs, behind the feature `runtime`) are optional, so they
+    # never reach a user of the wire types alone (`default-features = false`); their
+    # versions are those the runtime was written and tested with, not minimal ones.
+    # fancy-regex reads `pattern` as the Python package does (the engine jsonschema uses).
+    ("fancy-regex", '{ version = "0.20.2", optional = true }', "src/runtime.rs"),
     ("getrandom", '"0.4.0"', "src/suspend.rs"),
+    ("hmac", '{ version = "0.13.0", optional = true }', "src/runtime.rs"),
+    ("jsonschema", '{ version = "0.61.2", default-features = false, optional = true }', "src/runtime.rs"),
     # `O_NONBLOCK`, so that `from_path` never waits on a FIFO swapped in for a file.
     ("libc", '"0.2.155"', "src/media.rs"),
     # ecma_to_rust_regex spells every class out in ASCII ranges, so the Unicode
@@ -88,14 +104,42 @@ DEPENDENCIES: tuple[tuple[str, str, str | None], ...] = (
     # serde_json 1.0.152 is the first to keep `-0` with `arbitrary_precision` (the
     # feature `lossless`); it needs serde_core, so serde 1.0.220 (serde_core's serde).
     ("serde", '{ version = "1.0.220", features = ["derive"] }', None),
-    ("serde_json", '"1.0.152"', None),
+    ("serde_jcs", '{ version = "0.2.0", optional = true }', "src/runtime.rs"),
+    # `float_roundtrip`: serde_json's own float parser is off by an ulp for about one
+    # float in six that Python writes, so a run read and written again would come back
+    # with other doubles. It changes nothing else (a correctly rounded parse, slower).
+    ("serde_json", '{ version = "1.0.152", features = ["float_roundtrip"] }', None),
+    # sha2 0.11.0, the last for Rust 1.85 (the crate's rust-version), so that cargo's
+    # MSRV-aware resolver can pick it; 0.11.1 (and ctutils 0.4.8 under digest) need 1.87+.
+    ("sha2", '{ version = "0.11.0", optional = true }', "src/runtime.rs"),
+    # Only the timer (`ToolContext::timeout`), behind the feature `tokio`.
+    (
+        "tokio",
+        '{ version = "1.54.1", default-features = false, features = ["time"], optional = true }',
+        "src/runtime.rs",
+    ),
 )
 
-# The crate's features (off by default), as `name = [...]` lines of Cargo.toml.
-# `lossless`: metadata and unknown keys keep their order, and numbers their text, so
-# every document comes back byte for byte (the conformance run builds with it).
-FEATURES: tuple[tuple[str, str], ...] = (
-    ("lossless", '["serde_json/preserve_order", "serde_json/arbitrary_precision"]'),
+# The crate's own tests need a tokio runtime for the runtime's (the spec's example 1 is
+# `#[tokio::main]`).
+DEV_DEPENDENCIES: tuple[tuple[str, str, str | None], ...] = (
+    ("tokio", '{ version = "1.54.1", features = ["macros", "rt-multi-thread", "time"] }', "src/runtime.rs"),
+)
+
+# The crate's features, as `name = [...]` lines of Cargo.toml, each with the support
+# module that needs it (None: every crate). `lossless` (off by default): metadata and
+# unknown keys keep their order, and numbers their text, so every document comes back
+# byte for byte (the conformance run builds with it). `runtime` (on by default): tools,
+# the engine, the toolkit and the seal; `tokio` (on by default): tool timeouts.
+FEATURES: tuple[tuple[str, str, str | None], ...] = (
+    ("default", '["runtime", "tokio"]', "src/runtime.rs"),
+    ("lossless", '["serde_json/preserve_order", "serde_json/arbitrary_precision"]', None),
+    (
+        "runtime",
+        '["dep:fancy-regex", "dep:hmac", "dep:jsonschema", "dep:serde_jcs", "dep:sha2"]',
+        "src/runtime.rs",
+    ),
+    ("tokio", '["runtime", "dep:tokio"]', "src/runtime.rs"),
 )
 
 # Rust keywords: a field with one of these names becomes a raw identifier (`r#type`).
@@ -556,11 +600,15 @@ def use_list(module: str, names: list[str], width: int = 100) -> str:
 
 
 # A copied test with its own `fn main` (the spec's examples) runs without libtest.
-_MAIN = re.compile(r"^fn main\(", re.MULTILINE)
+_MAIN = re.compile(r"^(?:async )?fn main\(", re.MULTILINE)
 # A copied test that reads a file of the repository, as the spec's example 4 does:
 # `PathBuf::from(std::env::var("TOOLNEXUS_REPO")?).join("examples/media/fixture.png")`.
 _REPO_FILE = re.compile(r'std::env::var\("TOOLNEXUS_REPO"\)\?\)\.join\("([^"]+)"\)')
 _BYTES_PER_LINE = 16  # as rustfmt lays a byte array out at 100 columns
+# A copied test that needs a feature of the crate says so in a line of its own, which the
+# generated `[[test]]` repeats (cargo then skips it without the feature):
+# `// cargo: required-features = ["tokio"]`.
+_REQUIRED_FEATURES = re.compile(r"^// cargo: required-features = (\[[^\]\n]*\])$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -570,6 +618,7 @@ class RustTest:
     name: str
     path: str  # the target's file, in the crate
     fixture: str | None  # the repository file its runner carries (then path is the runner)
+    required_features: str | None = None  # a TOML array, from its `// cargo: required-features = [...]`
 
 
 def _fixture_runner(env: jinja2.Environment, ctx: dict[str, object], name: str, fixture: str) -> str:
@@ -597,7 +646,11 @@ def render(idl: Idl) -> dict[str, str]:
     builder = _Builder(idl)
     structs = [builder.struct(t) for t in idl.types]
     support = support_files(idl, CRATE, "//")
-    modules = sorted(rel[len("src/") : -len(".rs")] for rel in support if rel.startswith("src/"))
+    # The crate's modules: the files right under src/ (a module's own files, such as
+    # src/runtime/*.rs, are laid out by it).
+    modules = sorted(
+        rel[len("src/") : -len(".rs")] for rel in support if rel.startswith("src/") and rel.count("/") == 1
+    )
     if "wire" not in modules:
         raise IdlError("rust target: support/rust/src/wire.rs is missing or not marked `// codegen: copy`")
     env = environment(CRATE)
@@ -614,7 +667,15 @@ def render(idl: Idl) -> dict[str, str]:
             name = rel[len("tests/") : -len(".rs")]
             found = _REPO_FILE.search(text)
             fixture = found.group(1) if found else None
-            main_tests.append(RustTest(name, f"tests/{name}/main.rs" if fixture else rel, fixture))
+            required = _REQUIRED_FEATURES.search(text)
+            main_tests.append(
+                RustTest(
+                    name,
+                    f"tests/{name}/main.rs" if fixture else rel,
+                    fixture,
+                    required.group(1) if required else None,
+                )
+            )
     ctx = {
         "idl": idl,
         "package_name": PACKAGE_NAME,
@@ -643,7 +704,10 @@ def render(idl: Idl) -> dict[str, str]:
             name: re.search(r'"([0-9][^"]*)"', spec).group(1)  # type: ignore[union-attr]
             for name, spec, _ in DEPENDENCIES
         },
-        "features": FEATURES,
+        "features": [(name, spec) for name, spec, needed_by in FEATURES if needed_by in (None, *support)],
+        "dev_dependencies": [
+            (name, spec) for name, spec, needed_by in DEV_DEPENDENCIES if needed_by in (None, *support)
+        ],
         "main_tests": main_tests,
         "crate_description": json.dumps(idl.description),
         "slash_header": slash,

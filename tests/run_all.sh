@@ -46,7 +46,7 @@ failed=0
 for name in typescript rust python; do
     case "$name" in
         typescript) detail=$(grep -E '^ℹ (pass|fail) ' "$logs/$name.log" | tr '\n' ' ') ;;
-        rust) detail=$(grep -E '^(conformance|built|helpers): [0-9]+ passed, [0-9]+ failed' "$logs/$name.log" | tr '\n' ' ') ;;
+        rust) detail=$(grep -E '^(conformance|built|helpers|loop|seal): [0-9]+ passed, [0-9]+ failed' "$logs/$name.log" | tr '\n' ' ') ;;
         python) detail=$(grep -E '(passed|failed|error)' "$logs/$name.log" | tail -n 1) ;;
     esac
     if [[ ${status[$name]} == 0 ]]; then

@@ -122,17 +122,23 @@ def test_support_crate_has_the_dependencies_and_features_the_generated_crate_doe
     generated = tomllib.loads(
         "[dependencies]\n"
         + "".join(f"{name} = {spec}\n" for name, spec, _ in rust_target.DEPENDENCIES)
+        + "[dev-dependencies]\n"
+        + "".join(f"{name} = {spec}\n" for name, spec, _ in rust_target.DEV_DEPENDENCIES)
         + "[features]\n"
-        + "".join(f"{name} = {spec}\n" for name, spec in rust_target.FEATURES)
+        + "".join(f"{name} = {spec}\n" for name, spec, _ in rust_target.FEATURES)
     )
     assert manifest["dependencies"] == generated["dependencies"]
+    assert manifest["dev-dependencies"] == generated["dev-dependencies"]
     assert manifest["features"] == generated["features"]
 
 
 def test_the_crate_forces_no_serde_json_feature_and_pins_nothing() -> None:
     """Features are unified over a user's whole build, so serde_json's `preserve_order` and
     `arbitrary_precision` (which break f64s in a user's untagged and flattened types) are
-    only behind the opt-in `lossless`; requirements are caret, never `=` pins."""
+    only behind the opt-in `lossless`; the one serde_json feature always on is
+    `float_roundtrip`, which only makes float parsing exact. The runtime is a default
+    feature, and every dependency of it is optional, so `default-features = false` leaves
+    the wire types with their own. Requirements are caret, never `=` pins."""
     manifest = tomllib.loads(rust_target.render(load(ROOT / "idl"))["rust/Cargo.toml"])
     idl = load(ROOT / "idl")
     assert manifest["package"]["name"] == rust_target.PACKAGE_NAME == "toolnexus-contract"
@@ -140,12 +146,21 @@ def test_the_crate_forces_no_serde_json_feature_and_pins_nothing() -> None:
     assert manifest["lib"]["name"] == "toolnexus"
     assert manifest["package"].get("publish", True) is True
     assert manifest["package"]["license"] == "MIT"
-    assert "default" not in manifest["features"]
+    assert manifest["features"]["default"] == ["runtime", "tokio"]
     assert manifest["features"]["lossless"] == ["serde_json/preserve_order", "serde_json/arbitrary_precision"]
+    runtime_deps = {
+        d.removeprefix("dep:")
+        for feature in ("runtime", "tokio")
+        for d in manifest["features"][feature]
+        if d.startswith("dep:")
+    }
+    assert runtime_deps == {"fancy-regex", "hmac", "jsonschema", "serde_jcs", "sha2", "tokio"}
     for name, spec in manifest["dependencies"].items():
         dep = spec if isinstance(spec, dict) else {"version": spec}
         assert re.fullmatch(r"[0-9]+\.[0-9]+\.[0-9]+", dep["version"]), (name, dep)
-        assert not dep.get("features", []) or name != "serde_json", dep
+        assert dep.get("optional", False) == (name in runtime_deps), (name, dep)
+        if name == "serde_json":
+            assert dep["features"] == ["float_roundtrip"], dep
     assert manifest["test"] and all(t["harness"] is False for t in manifest["test"])
 
 

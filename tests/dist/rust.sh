@@ -2,16 +2,21 @@
 # The Rust crate as crates.io would ship it, tested away from the repository:
 #
 #   1. `cargo package` on generated/rust (the package toolnexus-contract, library toolnexus);
-#   2. the .crate unpacked into a temp folder and its own tests run there, without and with
-#      the feature `lossless`, with TOOLNEXUS_REPO unset and no repository files around
+#   2. the .crate unpacked into a temp folder and its own tests run there, with its default
+#      features (the runtime), with `lossless` too, and with the wire types alone
+#      (--no-default-features), with TOOLNEXUS_REPO unset and no repository files around
 #      (the spec's example 4 runs on the fixture the crate carries);
 #   3. a scratch crate of a user, in another temp folder, that depends on the unpacked crate
 #      by path WITHOUT `lossless` and has its own serde types: an `#[serde(untagged)]` enum
 #      and a `#[serde(flatten)]` struct with f64s must deserialize (serde_json's
 #      `arbitrary_precision`, forced on by a dependency, would break both), a ToolResult
 #      must round-trip through the crate's API and inside the user's own serde type, and
-#      the spec's example 2 and the README's example run as they are printed;
-#   4. `cargo publish --dry-run` (it packages and verifies again; nothing is uploaded).
+#      the spec's examples 1 and 2 and the README's examples run as they are printed (one
+#      defines a tool, runs a turn, stores the run and resumes it);
+#   4. a scratch crate of a user of the wire types alone (`default-features = false`): it
+#      builds and runs the README's wire example, and none of the runtime's dependencies is
+#      in its build (`cargo tree`), whose size it prints;
+#   5. `cargo publish --dry-run` (it packages and verifies again; nothing is uploaded).
 #
 #   bash tests/dist/rust.sh [DIST]          (DIST: also keep the .crate there)
 #
@@ -90,7 +95,7 @@ UNPACKED="$WORK/$NAME-$VERSION"
 # would take the last run's build of the library for fresh and test stale code.
 find "$UNPACKED" -type f -exec touch {} +
 cd "$UNPACKED"
-for config in "" "--features=lossless"; do
+for config in "" "--features=lossless" "--no-default-features"; do
     echo "-- cargo test --locked${config:+ $config}"
     SHOW='^(ok:|test result:|warning)' run cargo test --locked --quiet $config
 done
@@ -109,6 +114,7 @@ publish = false
 $NAME = { path = "$UNPACKED" }
 serde = { version = "1", features = ["derive"] }
 serde_json = "1"
+tokio = { version = "1", features = ["macros", "rt-multi-thread"] }
 EOF
 cat >"$USER_CRATE/src/main.rs" <<'EOF'
 //! A user's own serde code next to the crate: untagged and flattened f64s, and a ToolResult.
@@ -171,11 +177,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 EOF
-# The spec's example 2 as the crate ships it, and the README's example as it is printed.
+# The spec's examples 1 and 2 as the crate ships them, and the README's examples as they
+# are printed (readme_example_1.rs, readme_example_2.rs, ...).
+cp "$UNPACKED/tests/seed_example_1.rs" "$USER_CRATE/src/bin/seed_example_1.rs"
 cp "$UNPACKED/tests/seed_example_2.rs" "$USER_CRATE/src/bin/seed_example_2.rs"
-awk '/^```rust$/ { on = 1; next } /^```$/ { if (on) exit } on' "$UNPACKED/README.md" \
-    >"$USER_CRATE/src/bin/readme_example.rs"
-[[ -s "$USER_CRATE/src/bin/readme_example.rs" ]] || die "README.md has no rust example"
+awk -v dir="$USER_CRATE/src/bin" '
+    /^```rust$/ { n += 1; on = 1; next }
+    /^```$/ { on = 0; next }
+    on { print > (dir "/readme_example_" n ".rs") }
+' "$UNPACKED/README.md"
+[[ -s "$USER_CRATE/src/bin/readme_example_1.rs" ]] || die "README.md has no rust example"
+grep -q "run_calls" "$USER_CRATE"/src/bin/readme_example_*.rs || die "README.md has no example that runs a turn"
 cd "$USER_CRATE"
 run cargo build --quiet --bins
 FEATURES="$(cargo tree --quiet -e features -i serde_json)" || die "cargo tree failed"
@@ -184,11 +196,35 @@ if grep -qE 'preserve_order|arbitrary_precision' <<<"$FEATURES"; then
     die "serde_json's preserve_order or arbitrary_precision is on in the user's build: $FEATURES"
 fi
 echo "serde_json in the user's build: no preserve_order, no arbitrary_precision"
-for bin in toolnexus-user-check seed_example_2 readme_example; do
+for bin in toolnexus-user-check seed_example_1 seed_example_2 $(cd src/bin && ls readme_example_*.rs | sed 's/[.]rs$//'); do
     echo "-- $bin"
     run cargo run --quiet --bin "$bin"
 done
-echo "(the README's example prints nothing: its asserts passed)"
+echo "(the README's wire example prints nothing: its asserts passed)"
+
+step "a user's crate of the wire types alone (default-features = false)"
+WIRE_CRATE="$WORK/wire-user-crate"
+mkdir -p "$WIRE_CRATE/src"
+cat >"$WIRE_CRATE/Cargo.toml" <<EOF
+[package]
+name = "toolnexus-wire-user-check"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+$NAME = { path = "$UNPACKED", default-features = false }
+EOF
+cp "$USER_CRATE/src/bin/readme_example_1.rs" "$WIRE_CRATE/src/main.rs"
+cd "$WIRE_CRATE"
+run cargo run --quiet
+TREE="$(cargo tree --quiet -e normal --prefix none)" || die "cargo tree failed"
+for dep in jsonschema fancy-regex hmac sha2 serde_jcs tokio; do
+    if grep -q "^$dep v" <<<"$TREE"; then
+        die "$dep, a dependency of the runtime, is in the build of a user of the wire types alone"
+    fi
+done
+echo "the wire types alone: $(sort -u <<<"$TREE" | wc -l | tr -d ' ') packages in the build (the user's included), none of the runtime's"
 
 step "cargo publish --dry-run"
 cd "$CRATE"
@@ -196,4 +232,4 @@ SHOW='^(warning|\s*(Updating|Packaging|Packaged|Verifying|Finished|Uploading))|d
     run cargo publish --dry-run --allow-dirty
 
 echo
-echo "tests/dist/rust.sh: $NAME $VERSION packages, tests on its own, and sits next to a user's serde code"
+echo "tests/dist/rust.sh: $NAME $VERSION packages, tests on its own (with and without its runtime), sits next to a user's serde code, runs a turn and resumes a stored run, and leaves the runtime out of a wire-only build"

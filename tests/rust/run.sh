@@ -2,15 +2,24 @@
 # The Rust side of `make test`: checks the crate that `make gen` writes to generated/rust.
 #
 #   bash tests/rust/run.sh                          rustfmt --check, cargo test (the spec's
-#                                                   examples 2-4 included) and cargo clippy
+#                                                   examples 1-4 included) and cargo clippy
 #                                                   -D warnings, each without and with the
-#                                                   crate's feature `lossless`, and the
+#                                                   crate's feature `lossless` (and cargo
+#                                                   test of the wire types alone,
+#                                                   --no-default-features), the
 #                                                   conformance binary (built with
 #                                                   `lossless`) run over idl/examples with
 #                                                   --check, and over the vectors it builds
 #                                                   (idl/examples/built.json) with --built,
 #                                                   and over the helper vectors
-#                                                   (idl/helpers) with --helpers
+#                                                   (idl/helpers) with --helpers, and the
+#                                                   loop host (tests/rust/loop) over the
+#                                                   loop vectors (idl/loop) and, built
+#                                                   without and with `lossless`, the seal
+#                                                   vectors (idl/seal/vectors.json)
+#   bash tests/rust/run.sh loop [ARGS...]           builds (if needed) and runs the loop host
+#                                                   (vectors DIR | seal FILE | run NAME |
+#                                                   resume NAME | relay; see its main.rs)
 #   bash tests/rust/run.sh conformance [--check] DIR | --built FILE | --helpers DIR
 #                                                   builds (if needed) and runs the conformance
 #                                                   binary: one JSON line per vector in DIR
@@ -19,7 +28,9 @@
 #                                                   (support/rust, over the generated types):
 #                                                   rustfmt --check, cargo clippy --all-targets
 #                                                   -D warnings, cargo test, each without
-#                                                   and with the feature `lossless`
+#                                                   and with the feature `lossless`, and
+#                                                   clippy of the wire types alone and of
+#                                                   the runtime without its timer
 #
 # Dependencies come from crates.io through cargo. The crate, the conformance binary and
 # support/rust share one target folder (generated/rust/target, ignored by git and by
@@ -37,7 +48,12 @@ export TOOLNEXUS_REPO="${TOOLNEXUS_REPO:-$ROOT}"
 # The crate's configurations: serde_json as it comes, and with the opt-in feature that
 # keeps key order and number text (its tests pin what differs).
 CONFIGS=("" "--features=lossless")
+# The wire types alone (the runtime is a default feature), and the runtime without tokio.
+WIRE_ONLY="--no-default-features"
+NO_TIMER="--no-default-features --features=runtime"
 BIN="$CARGO_TARGET_DIR/debug/toolnexus-conformance"
+LOOP="$ROOT/tests/rust/loop"
+LOOP_BIN="$CARGO_TARGET_DIR/debug/toolnexus-loop-host"
 
 die() {
     echo "tests/rust/run.sh: $*" >&2
@@ -75,7 +91,8 @@ if [[ "${1:-}" == "lint" ]]; then
         step "rustfmt --check (support/rust)"
         # check/lib.rs brings in src/ (the generated types.rs is #[rustfmt::skip]); the
         # spec's examples are left as the spec prints them.
-        rustfmt --check --edition 2021 check/lib.rs tests/limits.rs tests/runtime.rs tests/wire.rs
+        rustfmt --check --edition 2021 check/lib.rs tests/limits.rs tests/runtime.rs tests/wire.rs \
+            tests/tool.rs tests/toolkit.rs tests/float_parsing.rs
     else
         echo "rustfmt is not installed: skipping the format check (rustup component add rustfmt)"
     fi
@@ -88,9 +105,23 @@ if [[ "${1:-}" == "lint" ]]; then
         step "cargo test${config:+ $config} (support/rust)"
         cargo test $config
     done
+    for config in "$WIRE_ONLY" "$NO_TIMER"; do
+        if [[ $clippy_ok == 1 ]]; then
+            step "cargo clippy --all-targets $config -- -D warnings (support/rust)"
+            cargo clippy --all-targets $config -- -D warnings
+        fi
+    done
+    step "cargo test $WIRE_ONLY (support/rust)"
+    cargo test $WIRE_ONLY
     echo
     echo "tests/rust/run.sh lint: the support Rust is clean"
     exit 0
+fi
+
+if [[ "${1:-}" == "loop" ]]; then
+    shift
+    cargo build --quiet --manifest-path "$LOOP/Cargo.toml"
+    exec "$LOOP_BIN" "$@"
 fi
 
 if [[ "${1:-}" == "conformance" ]]; then
@@ -98,7 +129,7 @@ if [[ "${1:-}" == "conformance" ]]; then
     cargo build --quiet --manifest-path "$CONFORMANCE/Cargo.toml"
     exec "$BIN" "$@"
 fi
-[[ $# -eq 0 ]] || die "usage: run.sh [conformance [--check] DIR | conformance --built FILE | conformance --helpers DIR | lint]"
+[[ $# -eq 0 ]] || die "usage: run.sh [conformance [--check] DIR | conformance --built FILE | conformance --helpers DIR | loop ARGS... | lint]"
 
 cd "$CRATE"
 
@@ -106,11 +137,12 @@ if rustfmt --version >/dev/null 2>&1; then
     step "rustfmt --check"
     # lib.rs brings in the modules beside it (types.rs is #[rustfmt::skip]: laid out by
     # its template). The spec's examples are left as the spec prints them.
-    rustfmt --check --edition 2021 src/lib.rs tests/limits.rs tests/runtime.rs tests/wire.rs
+    rustfmt --check --edition 2021 src/lib.rs tests/limits.rs tests/runtime.rs tests/wire.rs \
+        tests/tool.rs tests/toolkit.rs tests/float_parsing.rs
     if [[ -f tests/seed_example_4/main.rs ]]; then
         rustfmt --check --edition 2021 tests/seed_example_4/main.rs
     fi
-    rustfmt --check --edition 2021 "$CONFORMANCE/src/main.rs"
+    rustfmt --check --edition 2021 "$CONFORMANCE/src/main.rs" "$LOOP/src/main.rs"
 else
     echo "rustfmt is not installed: skipping the format check (rustup component add rustfmt)"
 fi
@@ -124,9 +156,12 @@ for config in "${CONFIGS[@]}"; do
         cargo clippy --all-targets $config -- -D warnings
     fi
 done
+step "cargo test $WIRE_ONLY (the wire types alone)"
+cargo test $WIRE_ONLY
 if [[ $clippy_ok == 1 ]]; then
-    step "cargo clippy (conformance)"
+    step "cargo clippy (conformance, loop host)"
     cargo clippy --manifest-path "$CONFORMANCE/Cargo.toml" -- -D warnings
+    cargo clippy --manifest-path "$LOOP/Cargo.toml" --all-targets -- -D warnings
 fi
 
 step "conformance binary"
@@ -139,5 +174,17 @@ if [[ -d "$ROOT/idl/examples" ]]; then
 else
     echo "no idl/examples yet: the binary was built but not run"
 fi
+
+step "loop host: the loop vectors and the seal vectors"
+cargo test --quiet --manifest-path "$LOOP/Cargo.toml"
+cargo build --manifest-path "$LOOP/Cargo.toml"
+"$LOOP_BIN" vectors "$ROOT/idl/loop" >/dev/null
+"$LOOP_BIN" seal "$ROOT/idl/seal/vectors.json" >/dev/null
+step "loop host with lossless: the loop vectors and the seal vectors"
+cargo build --manifest-path "$LOOP/Cargo.toml" --features lossless
+"$LOOP_BIN" vectors "$ROOT/idl/loop" >/dev/null
+"$LOOP_BIN" seal "$ROOT/idl/seal/vectors.json" >/dev/null
+# Leave the default build in place for the cross-language tests.
+cargo build --quiet --manifest-path "$LOOP/Cargo.toml"
 echo
 echo "tests/rust/run.sh: all Rust checks passed"

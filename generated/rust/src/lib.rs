@@ -59,12 +59,16 @@
 
 mod media;
 mod result;
+#[cfg(feature = "runtime")]
+mod runtime;
 mod suspend;
 #[rustfmt::skip] // laid out by its template
 mod types;
 mod wire;
 
 pub use media::{BytesError, DEFAULT_MAX_BYTES, FileError, MimeTypeError, UrlError};
+#[cfg(feature = "runtime")]
+pub use runtime::*;
 pub use suspend::{DEFAULT_AUTH_PROMPT, auth_required, new_request_id, pending, pending_of};
 pub use types::{
     Annotations, AnnotationsAudienceItem, Answer, AnswerReason, ContentPart, ContentPartKind,

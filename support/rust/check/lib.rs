@@ -8,6 +8,9 @@
 mod media;
 #[path = "../src/result.rs"]
 mod result;
+#[cfg(feature = "runtime")]
+#[path = "../src/runtime.rs"]
+mod runtime;
 #[path = "../src/suspend.rs"]
 mod suspend;
 #[path = "../../../generated/rust/src/types.rs"]
@@ -17,6 +20,8 @@ mod types;
 mod wire;
 
 pub use media::{BytesError, DEFAULT_MAX_BYTES, FileError, MimeTypeError, UrlError};
+#[cfg(feature = "runtime")]
+pub use runtime::*;
 pub use suspend::{DEFAULT_AUTH_PROMPT, auth_required, new_request_id, pending, pending_of};
 pub use types::{
     Annotations, AnnotationsAudienceItem, Answer, AnswerReason, ContentPart, ContentPartKind,

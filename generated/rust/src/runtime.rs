@@ -1,0 +1,52 @@
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+// Source: support/rust/src/runtime.rs (hand-written, copied verbatim).
+// codegen: copy; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
+
+//! The runtime: tools, the loop and the seal, behind the crate's feature `runtime` (on by
+//! default; `default-features = false` leaves the wire types alone, without these modules
+//! or their dependencies).
+//!
+//! - [`define_tool`] and [`Tool::call`]: a handler, its arguments checked against a JSON
+//!   Schema, and every failure (bad arguments, an error, a panic, a timeout) an error
+//!   result, as the Python runtime's `Tool.call` writes it;
+//! - [`engine`]: the loop's rules as pure steps (`start`, `ran`, `answered`, `timed`,
+//!   `lapsed`, `gate`, `match_answers`) and [`engine::drive`], a port of the Python
+//!   package's `toolnexus/_engine.py` with the same texts;
+//! - [`Toolkit`]: a host of the engine: `run_calls`, `resume`, `expire`, keys by id with
+//!   rotation, a clock, the replay memory and the idempotency keys;
+//! - [`seal`]: the seal of a pending run, version 4 of `docs/seal.md` (RFC 8785 and
+//!   HMAC-SHA256), so a run sealed by any package of the contract resumes in any other.
+//!
+//! The errors are drawn in `runtime/errors.rs`: [`ResumeError`] (a run refused, with a
+//! [`ResumeReason`]), [`RunError`] (a turn refused), [`ToolkitError`] (a toolkit that cannot
+//! be built) and [`SchemaError`] (a tool's schema that is no JSON Schema). A tool's failure
+//! is never one of them: it is an error result.
+
+#[path = "runtime/book.rs"]
+mod book;
+#[path = "runtime/engine.rs"]
+pub mod engine;
+#[path = "runtime/errors.rs"]
+mod errors;
+#[path = "runtime/join.rs"]
+mod join;
+#[path = "runtime/schema.rs"]
+mod schema;
+#[path = "runtime/seal.rs"]
+pub mod seal;
+#[path = "runtime/time.rs"]
+mod time;
+#[path = "runtime/tool.rs"]
+mod tool;
+#[path = "runtime/toolkit.rs"]
+mod toolkit;
+
+pub use book::{idempotency_key, turn_digest};
+pub use errors::{ResumeError, ResumeReason, RunError, SchemaError, ToolkitError};
+pub use join::BoxFuture;
+pub use tool::{
+    ApprovalRule, Handler, IntoToolResult, NeedsApproval, ProgressError, ProgressHook, Tool,
+    ToolContext, define_tool, normalize_tool_name, try_define_tool,
+};
+pub use toolkit::{Clock, RunOptions, Toolkit, ToolkitBuilder};

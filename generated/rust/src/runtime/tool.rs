@@ -1,0 +1,492 @@
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+// Source: support/rust/src/runtime/tool.rs (hand-written, copied verbatim).
+// codegen: copy; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
+
+//! Tools: a name, a description, an input schema and a handler, called through
+//! [`Tool::call`], with the rules of the Python package's `Tool.call`.
+
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+#[cfg(feature = "tokio")]
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::errors::SchemaError;
+use super::join::{BoxFuture, CatchUnwind, panic_text};
+use super::schema::Schema;
+#[cfg(feature = "tokio")]
+use super::time::format_g;
+use crate::{Answer, MAX_DEPTH, Request, ToolResult, ToolSpec};
+
+/// Receives what a tool reports through [`ToolContext::progress`]: a fraction from 0 to 1
+/// and a short message.
+pub type ProgressHook = Arc<dyn Fn(f64, &str) + Send + Sync>;
+
+/// A tool's handler, as the crate holds it: the arguments and the context in, the result
+/// out. [`define_tool`] builds one from an async closure.
+pub type Handler = dyn Fn(Value, ToolContext) -> BoxFuture<'static, ToolResult> + Send + Sync;
+
+/// What a call knows besides its arguments.
+///
+/// `answer` is set only when the call is a retry after a suspension, and `request` then
+/// holds the [`Request`] it answers (as stored in the run, so it is there in any process
+/// that resumes). `call_id` is the id of the `ToolCall` being run (empty when the tool is
+/// called directly). `idempotency_key` stays the same for one call across its suspension,
+/// its retry with an answer and any process (in any language) that resumes the run: a tool
+/// with side effects passes it to the system it changes, so that a call run twice takes
+/// effect once; it is empty when the tool is called directly. `on_progress` receives what
+/// the tool reports through [`progress`](ToolContext::progress).
+///
+/// `timeout` (with the feature `tokio`, on by default) bounds the call: an overrun is an
+/// error result. To cancel a call, drop its future, as with any Rust future.
+#[derive(Clone, Default)]
+pub struct ToolContext {
+    /// The answer of a retry.
+    pub answer: Option<Answer>,
+    /// The request `answer` answers.
+    pub request: Option<Request>,
+    /// The id of the call being run.
+    pub call_id: String,
+    /// The call's idempotency key (see above).
+    pub idempotency_key: String,
+    /// Where [`progress`](ToolContext::progress) reports go.
+    pub on_progress: Option<ProgressHook>,
+    /// The time the call may take, checking its arguments included (tokio's timer).
+    #[cfg(feature = "tokio")]
+    pub timeout: Option<Duration>,
+}
+
+impl fmt::Debug for ToolContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("ToolContext");
+        d.field("answer", &self.answer)
+            .field("request", &self.request)
+            .field("call_id", &self.call_id)
+            .field("idempotency_key", &self.idempotency_key)
+            .field("on_progress", &self.on_progress.as_ref().map(|_| "Fn"));
+        #[cfg(feature = "tokio")]
+        d.field("timeout", &self.timeout);
+        d.finish()
+    }
+}
+
+/// A fraction outside 0..=1 given to [`ToolContext::progress`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProgressError(pub f64);
+
+impl fmt::Display for ProgressError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "progress takes a fraction from 0 to 1, got {}", self.0)
+    }
+}
+
+impl std::error::Error for ProgressError {}
+
+impl ToolContext {
+    /// Reports how far the call has got: `fraction` from 0 to 1, and a short message. It
+    /// reaches the toolkit's progress hook; nothing happens when no one listens.
+    pub fn progress(&self, fraction: f64, message: &str) -> Result<(), ProgressError> {
+        if !(0.0..=1.0).contains(&fraction) {
+            return Err(ProgressError(fraction));
+        }
+        if let Some(hook) = &self.on_progress {
+            hook(fraction, message);
+        }
+        Ok(())
+    }
+}
+
+/// What a handler may return as its success: text for the model (`String`, `&'static
+/// str`), a whole [`ToolResult`] (a suspension, parts, metadata), or any other JSON value,
+/// which becomes its compact JSON text (a JSON string is the text itself).
+pub trait IntoToolResult {
+    /// The result for the model.
+    fn into_tool_result(self) -> ToolResult;
+}
+
+impl IntoToolResult for String {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::ok(self)
+    }
+}
+
+impl IntoToolResult for &'static str {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::ok(self)
+    }
+}
+
+impl IntoToolResult for ToolResult {
+    fn into_tool_result(self) -> ToolResult {
+        self
+    }
+}
+
+impl IntoToolResult for Value {
+    fn into_tool_result(self) -> ToolResult {
+        match self {
+            Value::String(text) => ToolResult::ok(text),
+            value if depth(&value) > MAX_DEPTH => ToolResult::error(format!(
+                "the tool returned a value that is not JSON: nested more than {MAX_DEPTH} levels"
+            )),
+            value => ToolResult::ok(value.to_string()),
+        }
+    }
+}
+
+fn depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(value, 1usize)];
+    while let Some((value, level)) = stack.pop() {
+        match value {
+            Value::Array(items) => {
+                deepest = deepest.max(level);
+                stack.extend(items.iter().map(|v| (v, level + 1)));
+            }
+            Value::Object(map) => {
+                deepest = deepest.max(level);
+                stack.extend(map.values().map(|v| (v, level + 1)));
+            }
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// A rule over a call's arguments: whether to ask a person before the handler runs.
+pub type ApprovalRule = Arc<dyn Fn(&Map<String, Value>) -> bool + Send + Sync>;
+
+/// Whether the toolkit asks a person before a tool's handler runs.
+#[derive(Clone, Default)]
+pub enum NeedsApproval {
+    /// It never asks (the default).
+    #[default]
+    Never,
+    /// It always asks.
+    Always,
+    /// It asks when the rule, given the arguments (once they satisfy the input schema),
+    /// returns true; a rule that panics asks.
+    Rule(ApprovalRule),
+}
+
+impl fmt::Debug for NeedsApproval {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NeedsApproval::Never => "Never",
+            NeedsApproval::Always => "Always",
+            NeedsApproval::Rule(_) => "Rule(..)",
+        })
+    }
+}
+
+/// A callable tool. Build one with [`define_tool`]; run it with [`call`](Tool::call).
+/// Cloning is cheap (the handler and the compiled schema are shared).
+#[derive(Clone)]
+pub struct Tool {
+    name: String,
+    description: String,
+    input_schema: Map<String, Value>,
+    schema: Option<Arc<Schema>>,
+    handler: Arc<Handler>,
+    needs_approval: NeedsApproval,
+}
+
+impl fmt::Debug for Tool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tool")
+            .field("name", &self.name)
+            .field("needs_approval", &self.needs_approval)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A tool from an async handler `|args, ctx| async move { ... }`: `schema` is the JSON
+/// Schema of the arguments (`None` accepts any object), compiled here, once.
+///
+/// The handler returns `Ok` with text, a [`ToolResult`] or a JSON value
+/// ([`IntoToolResult`]), or `Err` with anything [`Display`](fmt::Display): that text is
+/// the error result the model reads (the error's type name when the text is empty). See
+/// [`Tool::call`] for the rest of the rules.
+///
+/// # Panics
+///
+/// When `schema` is not a JSON object that is a valid JSON Schema;
+/// [`try_define_tool`] returns that as an error instead.
+pub fn define_tool<F, Fut, T, E>(
+    name: impl Into<String>,
+    description: impl Into<String>,
+    schema: Option<Value>,
+    handler: F,
+) -> Tool
+where
+    F: Fn(Value, ToolContext) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<T, E>> + Send + 'static,
+    T: IntoToolResult,
+    E: fmt::Display,
+{
+    try_define_tool(name, description, schema, handler).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`define_tool`], with a [`SchemaError`] for a schema that is not a JSON object or not a
+/// valid JSON Schema (a `pattern` that is no regular expression included).
+pub fn try_define_tool<F, Fut, T, E>(
+    name: impl Into<String>,
+    description: impl Into<String>,
+    schema: Option<Value>,
+    handler: F,
+) -> Result<Tool, SchemaError>
+where
+    F: Fn(Value, ToolContext) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<T, E>> + Send + 'static,
+    T: IntoToolResult,
+    E: fmt::Display,
+{
+    let name = name.into();
+    let (input_schema, compiled) = match schema {
+        None => {
+            let mut any = Map::new();
+            any.insert("type".to_owned(), Value::from("object"));
+            (any, None)
+        }
+        Some(Value::Object(map)) => {
+            let compiled = Schema::compile(&Value::Object(map.clone()))
+                .map_err(|e| SchemaError(format!("define_tool {name:?}: {e}")))?;
+            (map, Some(Arc::new(compiled)))
+        }
+        Some(other) => {
+            return Err(SchemaError(format!(
+                "define_tool {name:?}: input_schema must be a JSON object or None, got {other}"
+            )));
+        }
+    };
+    let handler: Arc<Handler> = Arc::new(move |args, ctx| {
+        let future = handler(args, ctx);
+        Box::pin(async move {
+            match future.await {
+                Ok(value) => value.into_tool_result(),
+                Err(e) => {
+                    let text = e.to_string();
+                    ToolResult::error(if text.is_empty() {
+                        short_type_name(std::any::type_name::<E>())
+                    } else {
+                        text
+                    })
+                }
+            }
+        })
+    });
+    Ok(Tool {
+        name,
+        description: description.into(),
+        input_schema,
+        schema: compiled,
+        handler,
+        needs_approval: NeedsApproval::Never,
+    })
+}
+
+/// `alloc::string::String` as `String`, `Box<dyn core::error::Error>` as `Box<dyn Error>`.
+fn short_type_name(full: &str) -> String {
+    let mut out = String::with_capacity(full.len());
+    let mut word = String::new();
+    for c in full.chars().chain(std::iter::once(' ')) {
+        if c.is_alphanumeric() || c == '_' || c == ':' {
+            word.push(c);
+        } else {
+            out.push_str(word.rsplit("::").next().unwrap_or(&word));
+            word.clear();
+            out.push(c);
+        }
+    }
+    out.pop();
+    out
+}
+
+/// `name` with every character outside `[a-zA-Z0-9_-]` replaced by `_`, as a toolkit
+/// registers it.
+pub fn normalize_tool_name(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "NoneType",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "int",
+        Value::Number(_) => "float",
+        Value::String(_) => "str",
+        Value::Array(_) => "list",
+        Value::Object(_) => "dict",
+    }
+}
+
+impl Tool {
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The tool's description.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The JSON Schema of the arguments (`{"type": "object"}` when none was given).
+    pub fn input_schema(&self) -> &Map<String, Value> {
+        &self.input_schema
+    }
+
+    /// The tool's declaration, for a model.
+    pub fn spec(&self) -> ToolSpec {
+        ToolSpec {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            input_schema: self.input_schema.clone(),
+            ..ToolSpec::default()
+        }
+    }
+
+    /// Whether the toolkit asks a person before the handler runs.
+    pub fn approval(&self) -> &NeedsApproval {
+        &self.needs_approval
+    }
+
+    /// This tool, asking a person before every run (`true`) or never (`false`).
+    pub fn with_needs_approval(mut self, always: bool) -> Tool {
+        self.needs_approval = if always {
+            NeedsApproval::Always
+        } else {
+            NeedsApproval::Never
+        };
+        self
+    }
+
+    /// This tool, asking a person before a run when `rule` says so of its arguments.
+    pub fn with_approval_rule(
+        mut self,
+        rule: impl Fn(&Map<String, Value>) -> bool + Send + Sync + 'static,
+    ) -> Tool {
+        self.needs_approval = NeedsApproval::Rule(Arc::new(rule));
+        self
+    }
+
+    /// This tool under another name (a toolkit registers a normalised one).
+    pub(crate) fn renamed(&self, name: String) -> Tool {
+        Tool {
+            name,
+            ..self.clone()
+        }
+    }
+
+    /// `Ok` when `arguments` satisfy the input schema, else the text of the error result
+    /// naming every violation: `invalid arguments for <name>: <path>: <message>; ...`.
+    pub(crate) fn check_arguments(&self, arguments: &Map<String, Value>) -> Result<(), String> {
+        let Some(schema) = &self.schema else {
+            return Ok(());
+        };
+        let problems = schema.problems(arguments);
+        if problems.is_empty() {
+            return Ok(());
+        }
+        Err(format!(
+            "invalid arguments for {}: {}",
+            self.name,
+            problems.join("; ")
+        ))
+    }
+
+    /// Runs the tool. A failure is an error result, never a panic or an error crossing the
+    /// call:
+    ///
+    /// - arguments that are not a JSON object (`null` is taken as `{}`), or that do not
+    ///   satisfy the input schema, give `invalid arguments for <name>: ...` naming every
+    ///   violation, and the handler does not run;
+    /// - `Err(e)` from the handler gives an error result with `e`'s text;
+    /// - a panic in the handler gives an error result with the panic's message;
+    /// - with `ctx.timeout` (feature `tokio`), an overrun gives
+    ///   `<name> timed out after <seconds> s` (a tokio runtime with its timer must run it).
+    pub async fn call(&self, args: Value, ctx: ToolContext) -> ToolResult {
+        let arguments = match args {
+            Value::Null => Map::new(),
+            Value::Object(map) => map,
+            other => {
+                return ToolResult::error(format!(
+                    "invalid arguments for {}: $: expected a JSON object, got {}",
+                    self.name,
+                    json_kind(&other)
+                ));
+            }
+        };
+        #[cfg(feature = "tokio")]
+        let timeout = ctx.timeout;
+        let work = async move {
+            if let Err(refused) = self.check_arguments(&arguments) {
+                return ToolResult::error(refused);
+            }
+            (self.handler)(Value::Object(arguments), ctx).await
+        };
+        #[cfg(feature = "tokio")]
+        let work = self.bounded(work, timeout);
+        let guarded = CatchUnwind::new(work);
+        match guarded.await {
+            Ok(result) => result,
+            Err(payload) => ToolResult::error(panic_text(payload.as_ref())),
+        }
+    }
+}
+
+#[cfg(feature = "tokio")]
+impl Tool {
+    /// `work` bounded by `timeout` (tokio's timer): an overrun is an error result.
+    async fn bounded(
+        &self,
+        work: impl Future<Output = ToolResult>,
+        timeout: Option<Duration>,
+    ) -> ToolResult {
+        let Some(limit) = timeout else {
+            return work.await;
+        };
+        match tokio::time::timeout(limit, work).await {
+            Ok(result) => result,
+            Err(_) => ToolResult::error(format!(
+                "{} timed out after {} s",
+                self.name,
+                format_g(limit.as_secs_f64())
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn type_names_are_short() {
+        assert_eq!(short_type_name("alloc::string::String"), "String");
+        assert_eq!(
+            short_type_name("alloc::boxed::Box<dyn core::error::Error + core::marker::Send>"),
+            "Box<dyn Error + Send>"
+        );
+    }
+
+    #[test]
+    fn names_are_normalised_per_character() {
+        assert_eq!(
+            normalize_tool_name("get weather.now/é"),
+            "get_weather_now__"
+        );
+        assert_eq!(normalize_tool_name("ok-name_1"), "ok-name_1");
+    }
+}

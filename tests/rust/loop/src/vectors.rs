@@ -1,0 +1,418 @@
+//! The loop vectors (`idl/loop/*.json`, format in `idl/loop/README.md`) through the crate's
+//! `Toolkit`: every step played, every expectation checked, as the Python harness does
+//! (`tests/loop_vectors.py`, `tests/test_loop_vectors.py`).
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::Path;
+
+use toolnexus::serde_json::{self, json, Map, Value};
+use toolnexus::{
+    Answer, AnswerReason, RunOptions, RunResult, ToolCall, ToolCallResult, Toolkit, Wire,
+};
+
+use crate::script::{self, Clock, Log, Ran};
+
+/// The key every host of the vectors seals with.
+pub const SECRET: &[u8] = b"loop-vectors-host-key-0123456789";
+
+pub fn load(path: &Path) -> Result<Value, String> {
+    let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The calls of a vector, built as a model's are, without the wire's checks (a vector may
+/// hold arguments nested past the wire's limit, to show what the loop does with them).
+pub fn calls(vector: &Value) -> Vec<ToolCall> {
+    let items = vector["calls"].as_array().cloned().unwrap_or_default();
+    items
+        .into_iter()
+        .map(|c| ToolCall {
+            id: c["id"].as_str().unwrap_or_default().to_owned(),
+            name: c["name"].as_str().unwrap_or_default().to_owned(),
+            arguments: c["arguments"].as_object().cloned().unwrap_or_default(),
+            ..ToolCall::default()
+        })
+        .collect()
+}
+
+/// The options of a vector's turn: its id, sealed expiry and principal.
+pub fn turn_options(vector: &Value) -> RunOptions {
+    let turn = &vector["turn"];
+    let mut options = RunOptions::default();
+    if let Some(id) = turn["id"].as_str() {
+        options = options.turn_id(id);
+    }
+    if let Some(seconds) = turn["expiresIn"].as_f64() {
+        options = options.expires_in(std::time::Duration::from_secs_f64(seconds));
+    }
+    if let Some(principal) = turn["principal"].as_str() {
+        options = options.principal(principal);
+    }
+    options
+}
+
+/// A step's answers, each to the request its call waits on now, or to a literal id.
+pub fn answers_of(specs: &[Value], run: &RunResult) -> Vec<Answer> {
+    let asked: HashMap<&str, &str> = run
+        .calls
+        .iter()
+        .zip(&run.requests)
+        .map(|(c, r)| (c.id.as_str(), r.id.as_str()))
+        .collect();
+    specs
+        .iter()
+        .map(|spec| {
+            let id = match spec["id"].as_str() {
+                Some(id) => id.to_owned(),
+                None => {
+                    let to = spec["to"].as_str().unwrap_or_default();
+                    asked
+                        .get(to)
+                        .map_or_else(|| format!("(no request of {to})"), |r| (*r).to_owned())
+                }
+            };
+            Answer {
+                id,
+                ok: spec["ok"].as_bool().unwrap_or(false),
+                data: spec.get("data").and_then(Value::as_object).cloned(),
+                reason: spec
+                    .get("reason")
+                    .and_then(Value::as_str)
+                    .and_then(|r| r.parse::<AnswerReason>().ok()),
+                ..Answer::default()
+            }
+        })
+        .collect()
+}
+
+/// `wire` with each JSON pointer of `edits` set to its value.
+pub fn tampered(mut wire: Value, edits: &[Value]) -> Value {
+    for edit in edits {
+        let pointer = edit["at"].as_str().unwrap_or_default();
+        let parts: Vec<String> = pointer
+            .split('/')
+            .skip(1)
+            .map(|p| p.replace("~1", "/").replace("~0", "~"))
+            .collect();
+        let Some((last, path)) = parts.split_last() else {
+            continue;
+        };
+        let mut target = &mut wire;
+        for part in path {
+            target = match target {
+                Value::Array(items) => &mut items[part.parse::<usize>().unwrap()],
+                other => &mut other[part.as_str()],
+            };
+        }
+        match target {
+            Value::Array(items) => items[last.parse::<usize>().unwrap()] = edit["set"].clone(),
+            other => other[last.as_str()] = edit["set"].clone(),
+        }
+    }
+    wire
+}
+
+/// What a step gave: a refusal, or a run.
+#[derive(Debug)]
+pub enum Got {
+    Refused(String),
+    Run(Box<RunResult>),
+}
+
+/// Checks each step's outcome against its `expect`, and the idempotency-key labels across
+/// the whole vector.
+#[derive(Default)]
+pub struct Checker {
+    labels: HashMap<String, String>,
+    keys: HashMap<String, String>,
+}
+
+fn ensure(ok: bool, message: impl FnOnce() -> String) -> Result<(), String> {
+    if ok {
+        Ok(())
+    } else {
+        Err(message())
+    }
+}
+
+impl Checker {
+    pub fn check(
+        &mut self,
+        index: usize,
+        expect: &Value,
+        got: &Got,
+        runs: &[Ran],
+    ) -> Result<(), String> {
+        let at = format!("step {index}");
+        let refused = match got {
+            Got::Refused(reason) => Some(reason.as_str()),
+            Got::Run(_) => None,
+        };
+        match expect["error"].as_str() {
+            Some(reason) => ensure(refused == Some(reason), || {
+                format!("{at}: expected the refusal {reason}, got {got:?}")
+            })?,
+            None => ensure(refused.is_none(), || {
+                format!("{at}: refused ({refused:?}), expected {expect}")
+            })?,
+        }
+        if let Got::Run(run) = got {
+            if let Some(status) = expect["status"].as_str() {
+                ensure(run.status.as_str() == status, || {
+                    format!("{at}: status {}, expected {status}", run.status)
+                })?;
+            }
+            if let Some(results) = expect["results"].as_array() {
+                check_results(&at, results, &run.results)?;
+            }
+            if let Some(waiting) = expect["waiting"].as_array() {
+                check_waiting(&at, waiting, run)?;
+            }
+        }
+        if let Some(ran) = expect["ran"].as_array() {
+            self.check_ran(&at, ran, runs)?;
+        }
+        Ok(())
+    }
+
+    fn check_ran(&mut self, at: &str, expected: &[Value], runs: &[Ran]) -> Result<(), String> {
+        let mut got: Vec<&Ran> = runs.iter().collect();
+        got.sort_by(|a, b| a.id.cmp(&b.id)); // stable: in order within a call
+        let mut want: Vec<&Value> = expected.iter().collect();
+        want.sort_by(|a, b| a["id"].as_str().cmp(&b["id"].as_str()));
+        let ids: Vec<&str> = got.iter().map(|r| r.id.as_str()).collect();
+        let wanted: Vec<&str> = want
+            .iter()
+            .map(|w| w["id"].as_str().unwrap_or_default())
+            .collect();
+        ensure(ids == wanted, || {
+            format!("{at}: runs {got:?}, expected {wanted:?}")
+        })?;
+        for (w, r) in want.into_iter().zip(got) {
+            let here = format!("{at}: run of {}", r.id);
+            ensure(r.arguments == w["arguments"], || {
+                format!("{here}: arguments {}", r.arguments)
+            })?;
+            let retry = w["retry"].as_bool().unwrap_or(false);
+            ensure(r.retry == retry, || format!("{here}: retry {}", r.retry))?;
+            if retry {
+                let data = w.get("data").cloned().unwrap_or(Value::Null);
+                ensure(r.data == data, || format!("{here}: data {}", r.data))?;
+            }
+            ensure(!r.key.is_empty(), || format!("{here}: no idempotency key"))?;
+            let label = w["key"].as_str().unwrap_or_default().to_owned();
+            match self.labels.get(&label) {
+                Some(key) => ensure(key == &r.key, || {
+                    format!("{here}: key {} differs from {label}'s earlier key", r.key)
+                })?,
+                None => {
+                    ensure(!self.keys.contains_key(&r.key), || {
+                        format!(
+                            "{here}: key {} is {:?}'s too, not {label}'s",
+                            r.key,
+                            self.keys.get(&r.key)
+                        )
+                    })?;
+                    self.labels.insert(label.clone(), r.key.clone());
+                    self.keys.insert(r.key.clone(), label);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn check_results(at: &str, expected: &[Value], got: &[ToolCallResult]) -> Result<(), String> {
+    let ids: Vec<&str> = got.iter().map(|r| r.id.as_str()).collect();
+    let wanted: Vec<&str> = expected
+        .iter()
+        .map(|e| e["id"].as_str().unwrap_or_default())
+        .collect();
+    ensure(ids == wanted, || {
+        format!("{at}: result ids {ids:?}, expected {wanted:?}")
+    })?;
+    for (e, item) in expected.iter().zip(got) {
+        let r = &item.result;
+        let here = format!("{at}: result of {}", item.id);
+        if let Some(output) = e["output"].as_str() {
+            ensure(r.output == output, || {
+                format!("{here}: output {:?}, expected {output:?}", r.output)
+            })?;
+        }
+        if let Some(start) = e["outputStartsWith"].as_str() {
+            ensure(r.output.starts_with(start), || {
+                format!(
+                    "{here}: output {:?}, expected it to start {start:?}",
+                    r.output
+                )
+            })?;
+        }
+        ensure(Some(r.is_error) == e["isError"].as_bool(), || {
+            format!("{here}: isError {}", r.is_error)
+        })?;
+        if let Some(parts) = e.get("parts") {
+            let wire: Vec<Value> = r.parts.iter().map(Wire::to_wire).collect();
+            ensure(&Value::Array(wire.clone()) == parts, || {
+                format!("{here}: parts {wire:?}")
+            })?;
+        }
+        if let Some(structured) = e.get("structuredContent") {
+            ensure(r.structured_content.as_ref() == Some(structured), || {
+                format!("{here}: structuredContent {:?}", r.structured_content)
+            })?;
+        }
+        let marker = r.metadata.as_ref().and_then(|m| m.get("declined"));
+        match e["declined"].as_str() {
+            Some(reason) => {
+                let ok = marker.is_some_and(|m| {
+                    m["reason"] == reason && m["request"].as_str().is_some_and(|id| !id.is_empty())
+                });
+                ensure(ok, || {
+                    format!(
+                        "{here}: metadata {:?}, expected declined {reason}",
+                        r.metadata
+                    )
+                })?;
+            }
+            None => ensure(marker.is_none(), || {
+                format!("{here}: unexpected declined marker {marker:?}")
+            })?,
+        }
+    }
+    Ok(())
+}
+
+fn check_waiting(at: &str, expected: &[Value], run: &RunResult) -> Result<(), String> {
+    let ids: Vec<&str> = run.calls.iter().map(|c| c.id.as_str()).collect();
+    let wanted: Vec<&str> = expected
+        .iter()
+        .map(|e| e["id"].as_str().unwrap_or_default())
+        .collect();
+    ensure(ids == wanted, || {
+        format!("{at}: waiting {ids:?}, expected {wanted:?}")
+    })?;
+    for (e, (call, request)) in expected.iter().zip(run.calls.iter().zip(&run.requests)) {
+        let here = format!("{at}: waiting {}", call.id);
+        ensure(
+            Some(request.prompt.as_str()) == e["prompt"].as_str(),
+            || format!("{here}: prompt {:?}", request.prompt),
+        )?;
+        ensure(Some(request.kind.as_str()) == e["kind"].as_str(), || {
+            format!("{here}: kind {:?}", request.kind)
+        })?;
+        if let Some(url) = e.get("url") {
+            ensure(request.url.as_deref() == url.as_str(), || {
+                format!("{here}: url {:?}", request.url)
+            })?;
+        }
+        if let Some(data) = e.get("data") {
+            ensure(
+                request.data.clone().map(Value::Object).as_ref() == Some(data),
+                || format!("{here}: data {:?}", request.data),
+            )?;
+        }
+        if let Some(id) = e["requestId"].as_str() {
+            ensure(request.id == id, || format!("{here}: id {:?}", request.id))?;
+        }
+        if e["kind"] == "approval" && e.get("requestId").is_none() {
+            let data = json!({"tool": call.name, "arguments": call.arguments});
+            ensure(
+                request.data.clone().map(Value::Object) == Some(data),
+                || format!("{here}: {:?}", request.data),
+            )?;
+            ensure(request.id.starts_with("apr-"), || {
+                format!("{here}: id {:?}", request.id)
+            })?;
+        }
+        if let Some(arguments) = e.get("arguments") {
+            ensure(&Value::Object(call.arguments.clone()) == arguments, || {
+                format!("{here}: arguments {:?}", call.arguments)
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// A toolkit of a vector's tools, sealing with the vectors' key, on `clock`.
+pub fn toolkit(vector: &Value, clock: &Clock, log: &Log, key_id: &str, secret: &[u8]) -> Toolkit {
+    let now = clock.clone();
+    Toolkit::builder()
+        .tools(script::tools(vector, clock, log))
+        .secret(key_id, secret)
+        .clock(move || now.now())
+        .build()
+        .expect("the vector's tools and key make a toolkit")
+}
+
+/// Plays every step of `vector` through the crate's `Toolkit` and checks it.
+pub async fn play(vector: &Value) -> Result<(), String> {
+    let clock = Clock::at_ms(script::EPOCH_MS);
+    let log = Log::default();
+    let kit = toolkit(vector, &clock, &log, "default", SECRET);
+    let mut checker = Checker::default();
+    let mut run: Option<RunResult> = None;
+    let mut given: HashMap<usize, (RunResult, Vec<Answer>)> = HashMap::new();
+    let steps = vector["steps"].as_array().cloned().unwrap_or_default();
+    for (index, step) in steps.iter().enumerate() {
+        if let Some(at) = step["at"].as_f64() {
+            clock.set_after_epoch(at);
+        }
+        let before = log.lock().unwrap().len();
+        let got = match step["do"].as_str() {
+            Some("run") => Got::Run(Box::new(
+                kit.run_calls(calls(vector), turn_options(vector))
+                    .await
+                    .map_err(|e| format!("step {index}: {e}"))?,
+            )),
+            Some("resume") => {
+                let current = run
+                    .clone()
+                    .ok_or_else(|| format!("step {index}: no run to resume"))?;
+                let (input, answers) = match step["replay"].as_u64() {
+                    Some(n) => given
+                        .get(&(n as usize))
+                        .cloned()
+                        .ok_or_else(|| format!("step {index}: no step {n} to replay"))?,
+                    None => {
+                        let answers = answers_of(
+                            step["answers"].as_array().map_or(&[][..], Vec::as_slice),
+                            &current,
+                        );
+                        let edits = step["tamper"].as_array().cloned().unwrap_or_default();
+                        let input = if step["stored"] == true || !edits.is_empty() {
+                            let wire = tampered(current.to_wire(), &edits);
+                            RunResult::from_json(&wire.to_string())
+                                .map_err(|e| format!("step {index}: {e}"))?
+                        } else {
+                            current
+                        };
+                        given.insert(index, (input.clone(), answers.clone()));
+                        (input, answers)
+                    }
+                };
+                match kit.resume(input, answers, step["principal"].as_str()).await {
+                    Ok(next) => Got::Run(Box::new(next)),
+                    Err(e) => Got::Refused(e.reason().as_str().to_owned()),
+                }
+            }
+            Some("expire") => {
+                let current = run
+                    .clone()
+                    .ok_or_else(|| format!("step {index}: no run to expire"))?;
+                match kit.expire(current, None, None).await {
+                    Ok(next) => Got::Run(Box::new(next)),
+                    Err(e) => Got::Refused(e.reason().as_str().to_owned()),
+                }
+            }
+            other => return Err(format!("step {index}: unknown step {other:?}")),
+        };
+        let runs: Vec<Ran> = log.lock().unwrap()[before..].to_vec();
+        let empty = Value::Object(Map::new());
+        checker.check(index, step.get("expect").unwrap_or(&empty), &got, &runs)?;
+        if let Got::Run(next) = got {
+            run = Some(*next);
+        }
+    }
+    Ok(())
+}
