@@ -269,21 +269,8 @@ class SealKey:
         n_waiting: int,
         waiting: int,
     ) -> str:
-        clear = f"{self.key_id}.{'' if expires is None else expires}.{principal_tag}"
-        body = b"".join(
-            (
-                _V4_DOMAIN,
-                clear.encode("ascii"),
-                b"\npending\n",
-                pending,
-                order,
-                n_results.to_bytes(8, "big"),
-                results.to_bytes(32, "big"),
-                n_waiting.to_bytes(8, "big"),
-                waiting.to_bytes(32, "big"),
-            )
-        )
-        return f"{V4_PREFIX}{clear}.{_b64(hmac.new(self._secret, body, 'sha256').digest())}"
+        terms = (pending, order, n_results, results, n_waiting, waiting)
+        return self._sealed(_V4_DOMAIN, V4_PREFIX, expires, principal_tag, *terms)
 
     def term_v3(self, position: int, element: bytes) -> int:
         """Version 3's summand of a finished result (keyed BLAKE2b)."""
@@ -312,10 +299,28 @@ class SealKey:
         waiting: int,
     ) -> str:
         """The version-3 seal, to verify runs sealed before version 4."""
+        terms = (pending, order, n_results, results, n_waiting, waiting)
+        return self._sealed(_V3_DOMAIN, V3_PREFIX, expires, principal_tag, *terms)
+
+    def _sealed(
+        self,
+        domain: bytes,
+        prefix: str,
+        expires: int | None,
+        principal_tag: str,
+        pending: bytes,
+        order: bytes,
+        n_results: int,
+        results: int,
+        n_waiting: int,
+        waiting: int,
+    ) -> str:
+        """The layout versions 3 and 4 share: the clear part, then an HMAC-SHA256 over the
+        domain, the clear part and the run's terms (docs/seal.md)."""
         clear = f"{self.key_id}.{'' if expires is None else expires}.{principal_tag}"
         body = b"".join(
             (
-                _V3_DOMAIN,
+                domain,
                 clear.encode("ascii"),
                 b"\npending\n",
                 pending,
@@ -326,7 +331,7 @@ class SealKey:
                 waiting.to_bytes(32, "big"),
             )
         )
-        return f"{V3_PREFIX}{clear}.{_b64(hmac.new(self._secret, body, 'sha256').digest())}"
+        return f"{prefix}{clear}.{_b64(hmac.new(self._secret, body, 'sha256').digest())}"
 
     def seal_v2(
         self, status: str, pending: bytes, order: bytes, results: int, calls: bytes, requests: bytes

@@ -274,17 +274,7 @@ class _ServedTasks:
             raise
         except Exception as exc:
             logger.exception("task %s failed", task.id)
-            why = f"the call could not be run: {exc}"
-            error = {"code": INTERNAL_ERROR, "message": why}
-            await asyncio.to_thread(
-                self.table.settle,
-                task.id,
-                "failed",
-                expect=("working",),
-                lease=lease,
-                error=error,
-                message=why,
-            )
+            await self._fail(task, lease, f"the call could not be run: {exc}")
             return
         finally:
             keeper.cancel()
@@ -341,16 +331,13 @@ class _ServedTasks:
                 message=str(exc),
             )
             return
-        why = f"the task's run cannot be resumed: {exc}"
+        await self._fail(task, lease, f"the task's run cannot be resumed: {exc}")
+
+    async def _fail(self, task: StoredTask, lease: str, why: str) -> None:
+        """Settle the working task as `failed`, with `why` as its JSON-RPC error and message."""
         error = {"code": INTERNAL_ERROR, "message": why}
         await asyncio.to_thread(
-            self.table.settle,
-            task.id,
-            "failed",
-            expect=("working",),
-            lease=lease,
-            error=error,
-            message=why,
+            self.table.settle, task.id, "failed", expect=("working",), lease=lease, error=error, message=why
         )
 
     async def _keep(self, task: StoredTask, lease: str) -> None:
