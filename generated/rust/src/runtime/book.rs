@@ -953,26 +953,11 @@ fn pick(
 
 /// A result of the loop as it stands in a run.
 fn item_of(settle: Settle) -> ToolCallResult {
-    ToolCallResult {
-        id: settle.call.id,
-        name: settle.call.name,
-        result: settle.result,
-        ..ToolCallResult::default()
-    }
+    ToolCallResult::new(settle.call.id, settle.call.name, settle.result)
 }
 
 fn done_run(results: Vec<ToolCallResult>) -> RunResult {
-    RunResult {
-        status: RunResultStatus::Done,
-        results,
-        pending: None,
-        calls: Vec::new(),
-        requests: Vec::new(),
-        order: Vec::new(),
-        turn: String::new(),
-        seal: None,
-        extra: serde_json::Map::new(),
-    }
+    RunResult::new(RunResultStatus::Done, results)
 }
 
 /// A pending run of these lists, sealed under the turn's key.
@@ -997,17 +982,14 @@ fn pending_run(
             waiting: waiting_total,
         })
     });
-    RunResult {
-        status: RunResultStatus::Pending,
-        results,
-        pending: Some(requests[0].clone()),
-        calls,
-        requests,
-        order: turn.order.clone(),
-        turn: turn.tid.clone(),
-        seal,
-        extra: serde_json::Map::new(),
-    }
+    let mut run = RunResult::new(RunResultStatus::Pending, results);
+    run.pending = Some(requests[0].clone());
+    run.calls = calls;
+    run.requests = requests;
+    run.order = turn.order.clone();
+    run.turn = turn.tid.clone();
+    run.seal = seal;
+    run
 }
 
 /// `outcome`, noted as waiting in `turn`; or, when its call or request cannot be sealed

@@ -448,26 +448,11 @@ impl Toolkit {
         let results = settled
             .into_iter()
             .map(|outcome| match outcome {
-                Outcome::Settle(s) => ToolCallResult {
-                    id: s.call.id,
-                    name: s.call.name,
-                    result: s.result,
-                    ..ToolCallResult::default()
-                },
+                Outcome::Settle(s) => ToolCallResult::new(s.call.id, s.call.name, s.result),
                 Outcome::Ask(_) => unreachable!("with wait_for every call settles"),
             })
             .collect();
-        Ok(RunResult {
-            status: RunResultStatus::Done,
-            results,
-            pending: None,
-            calls: Vec::new(),
-            requests: Vec::new(),
-            order: Vec::new(),
-            turn: String::new(),
-            seal: None,
-            extra: serde_json::Map::new(),
-        })
+        Ok(RunResult::new(RunResultStatus::Done, results))
     }
 
     /// Continues a pending run with answers to any of the requests it waits on, in any

@@ -27,11 +27,12 @@ pub fn calls(vector: &Value) -> Vec<ToolCall> {
     let items = vector["calls"].as_array().cloned().unwrap_or_default();
     items
         .into_iter()
-        .map(|c| ToolCall {
-            id: c["id"].as_str().unwrap_or_default().to_owned(),
-            name: c["name"].as_str().unwrap_or_default().to_owned(),
-            arguments: c["arguments"].as_object().cloned().unwrap_or_default(),
-            ..ToolCall::default()
+        .map(|c| {
+            ToolCall::new(
+                c["id"].as_str().unwrap_or_default(),
+                c["name"].as_str().unwrap_or_default(),
+                c["arguments"].as_object().cloned().unwrap_or_default(),
+            )
         })
         .collect()
 }
@@ -72,16 +73,18 @@ pub fn answers_of(specs: &[Value], run: &RunResult) -> Vec<Answer> {
                         .map_or_else(|| format!("(no request of {to})"), |r| (*r).to_owned())
                 }
             };
-            Answer {
-                id,
-                ok: spec["ok"].as_bool().unwrap_or(false),
-                data: spec.get("data").and_then(Value::as_object).cloned(),
-                reason: spec
-                    .get("reason")
-                    .and_then(Value::as_str)
-                    .and_then(|r| r.parse::<AnswerReason>().ok()),
-                ..Answer::default()
-            }
+            let mut answer = Answer::new(id, spec["ok"].as_bool().unwrap_or(false));
+            answer.data = spec.get("data").and_then(Value::as_object).cloned();
+            answer.reason = spec
+                .get("reason")
+                .and_then(Value::as_str)
+                .and_then(|r| r.parse::<AnswerReason>().ok());
+            answer.message = spec
+                .get("message")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            answer.scope = spec.get("scope").and_then(Value::as_str).map(str::to_owned);
+            answer
         })
         .collect()
 }
