@@ -107,6 +107,9 @@ pub struct Settle {
 }
 
 /// Any step of a call.
+// A step is moved from one transition to the next, never kept in bulk: boxing its larger
+// variants (the `lossless` feature's maps make them so) would cost an allocation a step.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {
     /// See [`Run`].
@@ -875,6 +878,8 @@ fn refusal(output: String, marker: Map<String, Value>) -> ToolResult {
 // -- driving one call -----------------------------------------------------------------------
 
 /// What [`Effects::ask`] gives back.
+// Returned once per question, never kept in bulk (see `Step`).
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Asked {
     /// The answer.
