@@ -14,6 +14,10 @@ with the key `k1` of `tests/seal_spec.py` and script the vector's tools the same
   that the first resume returned, in the other language (the answered call no longer waits);
 - a sealed run read and written again by the crate, in either feature set, still verifies in
   Python, or is refused as holding a value that cannot be sealed exactly.
+
+The decision vectors of one turn cross too (a refusal's message, decisions for the turn,
+results a person supplies); those of several turns do not (their policies live in a host's
+store, not in the run: each language plays them whole in its own host).
 """
 
 from __future__ import annotations
@@ -48,8 +52,33 @@ def _paired(name: str) -> bool:
     return len(steps) > 1 and steps[1]["do"] == "resume" and "answers" in steps[1]
 
 
-PAIRED = [n for n in lv.names() if _paired(n) and "tamper" not in lv.load(n)["steps"][1]]
+def _several_turns(name: str) -> bool:
+    """Whether the vector runs more than one turn, or revokes a policy between them."""
+    steps = lv.load(name)["steps"]
+    return sum(s["do"] == "run" for s in steps) > 1 or any(s["do"] == "revoke" for s in steps)
+
+
+PAIRED = [
+    n for n in lv.names() if _paired(n) and "tamper" not in lv.load(n)["steps"][1] and not _several_turns(n)
+]
 ALTERED = [n for n in lv.names() if _paired(n) and "tamper" in lv.load(n)["steps"][1]]
+#: The decision vectors of one turn (issue 25), each played across the languages above.
+DECISIONS = [
+    "decline-with-a-message",
+    "decline-message-cut-at-1000",
+    "question-declined-with-a-message",
+    "message-on-an-approval-is-ignored",
+    "decisions-are-logged",
+    "approval-for-the-turn",
+    "refusal-for-the-turn",
+    "turn-scope-does-not-carry-an-edit",
+    "turn-scope-leaves-other-tools",
+    "result-supplied-by-a-person",
+    "result-supplied-with-parts",
+    "result-supplied-declined",
+    "result-supplied-that-is-not-a-result",
+    "result-supplied-checked-against-its-schema",
+]
 
 
 @pytest.fixture(scope="module")
@@ -107,11 +136,13 @@ class PythonHost:
             )
         )
 
-    def resume(self, run: RunResult, answers: list[Answer], principal: str | None) -> dict[str, Any]:
+    def resume(
+        self, run: RunResult, answers: list[Answer], principal: str | None, session: str | None = None
+    ) -> dict[str, Any]:
         """As the Rust host prints a resume: `{"run", "ran"}` or `{"error", "ran"}`."""
         before = len(self.script.log)
         try:
-            nxt = asyncio.run(self.kit.resume(run, answers, principal=principal))
+            nxt = asyncio.run(self.kit.resume(run, answers, principal=principal, session=session))
         except ResumeError as exc:
             return {"error": exc.reason, "ran": self.ran(before)}
         return {"run": nxt.to_wire(), "ran": self.ran(before)}
@@ -135,13 +166,19 @@ def _tampered(run: RunResult, step: dict[str, Any]) -> RunResult:
     return RunResult.from_wire(lv.tampered(json.loads(run.to_json()), step.get("tamper", [])))
 
 
-#: What a JSON Schema validator's text starts with; each language words the rest its own way
-#: (`idl/loop/README.md`: such texts are matched by their start).
-_VALIDATOR_TEXT = re.compile(r"(invalid arguments for [^:]*: \$[^ ]*: ).*", re.DOTALL)
+#: What a JSON Schema validator's text (of arguments, of structured output) and a wire error
+#: start with; each language words the rest its own way (`idl/loop/README.md`: such texts are
+#: matched by their start).
+_VALIDATOR_TEXT = re.compile(
+    r"(invalid arguments for [^:]*: \$[^ ]*: "
+    r"|the tool's output does not match its output schema: \$[^ ]*: "
+    r"|the result supplied for [^ ]* is not a ToolResult: ).*",
+    re.DOTALL,
+)
 
 
 def _worded(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """`results` with a validator's wording cut after the place it names."""
+    """`results` with a validator's or the wire's wording cut after the place it names."""
     out = json.loads(json.dumps(results))
     for item in out:
         found = _VALIDATOR_TEXT.fullmatch(item["result"]["output"])
@@ -188,11 +225,14 @@ def test_a_run_python_suspends_resumes_in_rust_as_in_python(name: str, hosts: di
     run = first.run()
     stored = RunResult.from_json(run.to_json())
     answers = _answers(step, stored)
-    want = PythonHost(vector, step.get("at", 0)).resume(stored, answers, step.get("principal"))
+    want = PythonHost(vector, step.get("at", 0)).resume(
+        stored, answers, step.get("principal"), step.get("session")
+    )
     request = {
         "run": stored.to_wire(),
         "answers": [a.to_wire() for a in answers],
         "principal": step.get("principal"),
+        "session": step.get("session"),
         "now": _now_ms(step),
     }
     [got] = _host(hosts["default"], "resume", name, stdin=request)
@@ -215,11 +255,14 @@ def test_a_run_rust_suspends_resumes_in_python_as_in_rust(name: str, hosts: dict
         "run": made["run"],
         "answers": [a.to_wire() for a in answers],
         "principal": step.get("principal"),
+        "session": step.get("session"),
         "now": _now_ms(step),
     }
     [want] = _host(hosts["default"], "resume", name, stdin=request)
     want.pop("message", None)
-    got = PythonHost(vector, step.get("at", 0)).resume(stored, answers, step.get("principal"))
+    got = PythonHost(vector, step.get("at", 0)).resume(
+        stored, answers, step.get("principal"), step.get("session")
+    )
     _same_outcome(got, want)
     keys = {r["id"]: r["key"] for r in made["ran"]}
     for ran in got["ran"]:
@@ -251,6 +294,12 @@ def test_a_run_altered_in_storage_is_refused_by_the_other_language(name: str, ho
         _tampered(rust_run, step), _answers(step, rust_run), step.get("principal")
     )
     assert (got["error"], got["ran"]) == ("seal", [])
+
+
+def test_the_decision_vectors_of_one_turn_cross_and_those_of_several_do_not() -> None:
+    assert set(DECISIONS) <= set(PAIRED), set(DECISIONS) - set(PAIRED)
+    several = {n for n in lv.names() if _several_turns(n)}
+    assert len(several) >= 9 and not several & set(PAIRED)
 
 
 def test_a_replayed_answer_is_refused_in_both_languages(hosts: dict[str, Path]) -> None:

@@ -91,7 +91,7 @@ if [[ "${1:-}" == "lint" ]]; then
         step "rustfmt --check (support/rust)"
         # check/lib.rs brings in src/ (the generated types.rs is #[rustfmt::skip]); the
         # spec's examples are left as the spec prints them.
-        rustfmt --check --edition 2021 check/lib.rs tests/limits.rs tests/runtime.rs tests/wire.rs \
+        rustfmt --check --edition 2021 check/lib.rs tests/decisions.rs tests/limits.rs tests/runtime.rs tests/wire.rs \
             tests/tool.rs tests/toolkit.rs tests/float_parsing.rs
     else
         echo "rustfmt is not installed: skipping the format check (rustup component add rustfmt)"
@@ -137,7 +137,7 @@ if rustfmt --version >/dev/null 2>&1; then
     step "rustfmt --check"
     # lib.rs brings in the modules beside it (types.rs is #[rustfmt::skip]: laid out by
     # its template). The spec's examples are left as the spec prints them.
-    rustfmt --check --edition 2021 src/lib.rs tests/limits.rs tests/runtime.rs tests/wire.rs \
+    rustfmt --check --edition 2021 src/lib.rs tests/decisions.rs tests/limits.rs tests/runtime.rs tests/wire.rs \
         tests/tool.rs tests/toolkit.rs tests/float_parsing.rs
     if [[ -f tests/seed_example_4/main.rs ]]; then
         rustfmt --check --edition 2021 tests/seed_example_4/main.rs

@@ -11,10 +11,12 @@
 //!   Schema, and every failure (bad arguments, an error, a panic, a timeout) an error
 //!   result, as the Python runtime's `Tool.call` writes it;
 //! - [`engine`]: the loop's rules as pure steps (`start`, `ran`, `answered`, `timed`,
-//!   `lapsed`, `gate`, `match_answers`) and [`engine::drive`], a port of the Python
-//!   package's `toolnexus/_engine.py` with the same texts;
+//!   `lapsed`, `gate`, `match_answers`), decisions (`decided`, `reached`, `reach`,
+//!   `policy_of`, `applicable`, `gated`, `by_policy`) and [`engine::drive`], a port of the
+//!   Python package's `toolnexus/_engine.py` with the same texts;
 //! - [`Toolkit`]: a host of the engine: `run_calls`, `resume`, `expire`, keys by id with
-//!   rotation, a clock, the replay memory and the idempotency keys;
+//!   rotation, a clock, the replay memory and the idempotency keys, and the decisions that
+//!   outlive a turn ([`Policy`], kept by a [`PolicyStore`]) and their log ([`DecisionLog`]);
 //! - [`seal`]: the seal of a pending run, version 4 of `docs/seal.md` (RFC 8785 and
 //!   HMAC-SHA256), so a run sealed by any package of the contract resumes in any other.
 //!
@@ -31,6 +33,8 @@ pub mod engine;
 mod errors;
 #[path = "runtime/join.rs"]
 mod join;
+#[path = "runtime/policies.rs"]
+mod policies;
 #[path = "runtime/schema.rs"]
 mod schema;
 #[path = "runtime/seal.rs"]
@@ -43,10 +47,13 @@ mod tool;
 mod toolkit;
 
 pub use book::{idempotency_key, turn_digest};
+pub use engine::{Decision, DecisionKind, MESSAGE_LIMIT, Policy, PolicyScope};
 pub use errors::{ResumeError, ResumeReason, RunError, SchemaError, ToolkitError};
 pub use join::BoxFuture;
+pub use policies::{DecisionLog, PolicyMemory, PolicyStore};
 pub use tool::{
     ApprovalRule, Handler, IntoToolResult, NeedsApproval, ProgressError, ProgressHook, Tool,
-    ToolContext, define_tool, normalize_tool_name, try_define_tool,
+    ToolContext, define_supplied_tool, define_tool, normalize_tool_name, try_define_supplied_tool,
+    try_define_tool,
 };
-pub use toolkit::{Clock, RunOptions, Toolkit, ToolkitBuilder};
+pub use toolkit::{Clock, ResumeOptions, RunOptions, Toolkit, ToolkitBuilder};

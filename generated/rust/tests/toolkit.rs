@@ -27,24 +27,16 @@ fn call(id: &str, name: &str, arguments: Value) -> ToolCall {
     let Value::Object(arguments) = arguments else {
         panic!("arguments are an object")
     };
-    ToolCall {
-        id: id.into(),
-        name: name.into(),
-        arguments,
-        ..ToolCall::default()
-    }
+    ToolCall::new(id, name, arguments)
 }
 
 fn answer(request: &Request, ok: bool, data: Option<Value>) -> Answer {
-    Answer {
-        id: request.id.clone(),
-        ok,
-        data: data.map(|d| match d {
-            Value::Object(map) => map,
-            _ => panic!("data is an object"),
-        }),
-        ..Answer::default()
-    }
+    let mut answer = Answer::new(request.id.clone(), ok);
+    answer.data = data.map(|d| match d {
+        Value::Object(map) => map,
+        _ => panic!("data is an object"),
+    });
+    answer
 }
 
 /// Every run of `ask_user`, as (call id, idempotency key, retry).
@@ -194,10 +186,8 @@ async fn a_run_altered_replayed_misanswered_or_finished_is_refused_and_nothing_r
         ResumeReason::Seal
     );
 
-    let wrong = Answer {
-        id: "pnd-nope".into(),
-        ..ok.clone()
-    };
+    let mut wrong = ok.clone();
+    wrong.id = "pnd-nope".into();
     assert_eq!(
         kit.resume(stored(&run), vec![wrong], None)
             .await
@@ -378,17 +368,11 @@ async fn wait_for_answers_in_place_and_approvals_gate_the_handler() {
     ];
     let options = RunOptions::default().wait_for(|request: Request| async move {
         let approval = request.kind == "approval";
-        Answer {
-            id: request.id,
-            ok: true,
-            data: if approval {
-                None
-            } else {
-                Some(Map::from_iter([("text".to_owned(), json!("red"))]))
-            },
-            reason: None,
-            ..Answer::default()
+        let mut answer = Answer::new(request.id, true);
+        if !approval {
+            answer.data = Some(Map::from_iter([("text".to_owned(), json!("red"))]));
         }
+        answer
     });
     let done = kit.run_calls(calls.clone(), options).await.unwrap();
     let outputs: Vec<&str> = done
@@ -414,10 +398,8 @@ async fn wait_for_answers_in_place_and_approvals_gate_the_handler() {
         Value::Object(approval.data.clone().unwrap()),
         json!({"tool": "wipe", "arguments": {"path": "reports/old"}})
     );
-    let no = Answer {
-        reason: Some(AnswerReason::Declined),
-        ..answer(&approval, false, None)
-    };
+    let mut no = answer(&approval, false, None);
+    no.reason = Some(AnswerReason::Declined);
     let refused = kit.resume(stored(&run), vec![no], None).await.unwrap();
     assert_eq!(
         refused.results[0].result.output,
@@ -426,13 +408,8 @@ async fn wait_for_answers_in_place_and_approvals_gate_the_handler() {
     assert!(ran.lock().unwrap().is_empty());
 
     // A wait_for that answers another request stops the turn.
-    let lying = RunOptions::default().wait_for(|_request: Request| async move {
-        Answer {
-            id: "pnd-other".into(),
-            ok: true,
-            ..Answer::default()
-        }
-    });
+    let lying = RunOptions::default()
+        .wait_for(|_request: Request| async move { Answer::new("pnd-other", true) });
     let err = kit.run_calls(calls[..1].to_vec(), lying).await.unwrap_err();
     assert!(matches!(err, RunError::Resume(e) if e.reason() == ResumeReason::Mismatch));
 }

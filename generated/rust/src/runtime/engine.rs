@@ -39,21 +39,31 @@
 //!    `expired` ([`timed`]); so does an `ok` that comes after it.
 //! 7. **Which call an answer answers** ([`match_answers`]): the first waiting call, in call
 //!    order, asked under its id; a list of answers is taken or refused whole.
+//! 8. **A refusal's words**: an answer that refuses may carry `message`; the call then
+//!    settles as `declined: <message>` (cut at [`MESSAGE_LIMIT`] characters, `…` added).
+//! 9. **Decisions that reach further** ([`scope_of`], [`reached`], [`reach`],
+//!    [`policy_of`], [`applicable`], [`gated`]): an approval's `scope` beyond `once` decides
+//!    the turn's other approvals of the same tool alike; `session:<id>`, `principal` and
+//!    `tool` also make a [`Policy`], which decides later approvals unasked; a refusal that
+//!    covers a call beats every approval that does (deny overrides).
+//! 10. **What the host logs** ([`decided`]): every decision, as a [`Decision`].
 //!
-//! Every refusal and expiry carries `metadata["declined"] = {"request": id, "reason": ...}`,
-//! host-only, so a host tells a denial from a tool failure. [`drive`] performs the steps of
-//! one call with a host's [`Effects`].
+//! Every refusal and expiry carries `metadata["declined"] = {"request": id, "reason": ...}`
+//! (a policy's refusal: `{"policy": id, "reason": ...}`), host-only, so a host tells a
+//! denial from a tool failure. [`drive`] performs the steps of one call with a host's
+//! [`Effects`].
 
 use std::collections::HashSet;
+use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::book::{nested_past, quoted};
 use super::errors::{ResumeError, ResumeReason};
 use super::join::BoxFuture;
-use super::time::{micros, parse_time, random_hex};
+use super::time::{format_time, micros, parse_time, random_hex};
 use super::tool::{NeedsApproval, Tool, normalize_tool_name};
 use crate::{Answer, MAX_DEPTH, Request, ToolCall, ToolResult, pending_of};
 
@@ -100,6 +110,9 @@ pub struct Settle {
 }
 
 /// Any step of a call.
+// A step is moved from one transition to the next, never kept in bulk: boxing its larger
+// variants (the `lossless` feature's maps make them so) would cost an allocation a step.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {
     /// See [`Run`].
@@ -359,9 +372,517 @@ pub fn match_answers(
     Ok(picks)
 }
 
+// -- decisions: what a person decided, and decisions that reach beyond one call ------------
+
+/// How far an answer's decision reaches ([`Answer::scope`]); `Session` carries the host's id
+/// (see [`scope_of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ScopeKind {
+    /// This call only (the default).
+    Once,
+    /// Every call to the same tool that waits on an approval in this turn.
+    Turn,
+    /// Every call to the same tool in the host's session `<id>` (`session:<id>`).
+    Session,
+    /// Every call to the same tool made for the same principal.
+    Principal,
+    /// Every call to the same tool.
+    Tool,
+}
+
+/// The scope an answer gives its decision, and the session id of a `session:<id>` scope
+/// (empty for the others). A scope the wire refuses, which only an `Answer` built by hand
+/// can hold, reaches no further than its call: it is read as `once`.
+pub fn scope_of(answer: &Answer) -> (ScopeKind, String) {
+    let scope = answer.scope.as_deref().unwrap_or("");
+    if let Some(session) = scope.strip_prefix("session:") {
+        return (ScopeKind::Session, session.to_owned());
+    }
+    let kind = match scope {
+        "turn" => ScopeKind::Turn,
+        "principal" => ScopeKind::Principal,
+        "tool" => ScopeKind::Tool,
+        _ => ScopeKind::Once,
+    };
+    (kind, String::new())
+}
+
+/// What a person (or a policy) decided about a waiting call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DecisionKind {
+    /// Approved as asked.
+    Approve,
+    /// Approved with other arguments.
+    Edit,
+    /// Refused (cancelled too).
+    Decline,
+    /// A tool's question answered.
+    Respond,
+    /// No answer came in time, or it came after the request expired.
+    Expire,
+}
+
+impl DecisionKind {
+    /// The kind as a log writes it: `approve`, `edit`, `decline`, `respond`, `expire`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DecisionKind::Approve => "approve",
+            DecisionKind::Edit => "edit",
+            DecisionKind::Decline => "decline",
+            DecisionKind::Respond => "respond",
+            DecisionKind::Expire => "expire",
+        }
+    }
+}
+
+impl fmt::Display for DecisionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A decision about one waiting call, as a host logs it: what was decided, for which tool,
+/// call and request (none when a policy decided: nothing was asked), the arguments asked
+/// and (an edit) approved, the scope, a refusal's reason and message, and the policy that
+/// decided it, when one did.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Decision {
+    /// What was decided.
+    pub kind: DecisionKind,
+    /// The tool called.
+    pub tool: String,
+    /// The call's id.
+    pub call: String,
+    /// The id of the request answered (`None`: a policy decided, unasked).
+    pub request: Option<String>,
+    /// The arguments asked about.
+    pub arguments: Map<String, Value>,
+    /// The arguments approved instead (an edit).
+    pub approved: Option<Map<String, Value>>,
+    /// The answer's scope (`once` when it had none), or a policy's.
+    pub scope: String,
+    /// Why a refusal refused: `declined`, `cancelled` or `expired`.
+    pub reason: Option<String>,
+    /// A refusal's words, as the person gave them.
+    pub message: Option<String>,
+    /// The id of the policy that decided, when one did.
+    pub policy: Option<String>,
+}
+
+impl Decision {
+    fn about(kind: DecisionKind, call: &ToolCall, request: Option<&str>, scope: &str) -> Decision {
+        Decision {
+            kind,
+            tool: call.name.clone(),
+            call: call.id.clone(),
+            request: request.map(str::to_owned),
+            arguments: call.arguments.clone(),
+            approved: None,
+            scope: scope.to_owned(),
+            reason: None,
+            message: None,
+            policy: None,
+        }
+    }
+
+    /// The decision as JSON: every field, by its camelCase name (`null` when it has none),
+    /// as the Python package's `Decision.to_wire` writes it.
+    pub fn to_wire(&self) -> Value {
+        let text = |v: &Option<String>| v.clone().map_or(Value::Null, Value::String);
+        let mut out = Map::new();
+        out.insert("kind".into(), Value::from(self.kind.as_str()));
+        out.insert("tool".into(), Value::from(self.tool.clone()));
+        out.insert("call".into(), Value::from(self.call.clone()));
+        out.insert("request".into(), text(&self.request));
+        out.insert("arguments".into(), Value::Object(self.arguments.clone()));
+        out.insert(
+            "approved".into(),
+            self.approved.clone().map_or(Value::Null, Value::Object),
+        );
+        out.insert("scope".into(), Value::from(self.scope.clone()));
+        out.insert("reason".into(), text(&self.reason));
+        out.insert("message".into(), text(&self.message));
+        out.insert("policy".into(), text(&self.policy));
+        Value::Object(out)
+    }
+}
+
+/// The decision `answer` (`None`: none came in time) made about `step`, which led to
+/// `after` (what [`answered`] or [`timed`] made of it).
+pub fn decided(step: &Ask, answer: Option<&Answer>, after: &Step) -> Decision {
+    let (call, request) = (&step.call, Some(step.request.id.as_str()));
+    let scope = answer
+        .and_then(|a| a.scope.as_deref())
+        .filter(|s| !s.is_empty())
+        .unwrap_or("once");
+    let settled_declined = matches!(after, Step::Settle(s) if declined(&s.result));
+    let answer = match answer {
+        Some(a) if !(a.ok && settled_declined) => a,
+        _ => {
+            let mut d = Decision::about(DecisionKind::Expire, call, request, scope);
+            d.reason = Some("expired".to_owned());
+            return d;
+        }
+    };
+    if !answer.ok {
+        let mut d = Decision::about(DecisionKind::Decline, call, request, scope);
+        d.reason = Some(answer.reason.map_or("declined", |r| r.as_str()).to_owned());
+        d.message.clone_from(&answer.message);
+        return d;
+    }
+    if !step.approval() {
+        return Decision::about(DecisionKind::Respond, call, request, scope);
+    }
+    // An approval whose answer holds edited arguments runs a call of its own (`answered`).
+    let edits = answer
+        .data
+        .as_ref()
+        .is_some_and(|d| d.contains_key("arguments"));
+    if let (true, Step::Run(run)) = (edits, after) {
+        let mut d = Decision::about(DecisionKind::Edit, call, request, scope);
+        d.approved = Some(run.call.arguments.clone());
+        return d;
+    }
+    Decision::about(DecisionKind::Approve, call, request, scope)
+}
+
+fn declined(result: &ToolResult) -> bool {
+    result
+        .metadata
+        .as_ref()
+        .and_then(|m| m.get("declined"))
+        .is_some_and(Value::is_object)
+}
+
+/// The answer an earlier decision of the same turn gives `step`, or `None`: an approval
+/// decided with a scope beyond `once` decides every later approval of the same tool in its
+/// turn alike, each by an answer of its own, for the turn (no edited arguments: an edit is
+/// one call's; and no policy again: the first answer made it).
+pub fn reached<'a>(
+    earlier: impl IntoIterator<Item = &'a (Ask, Answer)>,
+    step: &Ask,
+) -> Option<Answer> {
+    if !step.approval() {
+        return None;
+    }
+    earlier.into_iter().find_map(|(ask, answer)| {
+        let same = ask.approval() && ask.call.name == step.call.name;
+        if !same || scope_of(answer).0 == ScopeKind::Once {
+            return None;
+        }
+        let mut derived = Answer::new(step.request.id.clone(), answer.ok);
+        derived.reason = answer.reason;
+        derived.message.clone_from(&answer.message);
+        derived.scope = Some("turn".to_owned());
+        Some(derived)
+    })
+}
+
+/// The other waiting calls of a run that `answer` to `asks[index]` decides with it
+/// ([`reached`]), each with its answer.
+pub fn reach(asks: &[Ask], index: usize, answer: &Answer) -> Vec<(usize, Answer)> {
+    let decided_here = [(asks[index].clone(), answer.clone())];
+    asks.iter()
+        .enumerate()
+        .filter(|(i, _)| *i != index)
+        .filter_map(|(i, other)| reached(&decided_here, other).map(|a| (i, a)))
+        .collect()
+}
+
+/// The scopes a kept decision (a [`Policy`]) has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PolicyScope {
+    /// The host's session named by the policy's `key`.
+    Session,
+    /// The principal named by the policy's `key`.
+    Principal,
+    /// Every call to the tool.
+    Tool,
+}
+
+impl PolicyScope {
+    /// `session`, `principal` or `tool`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PolicyScope::Session => "session",
+            PolicyScope::Principal => "principal",
+            PolicyScope::Tool => "tool",
+        }
+    }
+}
+
+impl fmt::Display for PolicyScope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A decision kept beyond its turn (`Answer.scope` `session:<id>`, `principal` or `tool`):
+/// every later call to `tool` that it covers is approved, or refused, without asking.
+///
+/// `key` is the session id (`session`), the principal (`principal`), or empty (`tool`). It
+/// holds until `expires_at`, and the host can revoke it (by `id`). Which one decides when
+/// several cover a call is [`applicable`]'s rule. A store of the host's own writes one with
+/// [`to_wire`](Policy::to_wire) and reads it back with [`from_wire`](Policy::from_wire).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Policy {
+    /// `pol-` and 16 hex digits.
+    pub id: String,
+    /// The tool it decides.
+    pub tool: String,
+    /// Approves (`true`) or refuses.
+    pub approve: bool,
+    /// How far it reaches.
+    pub scope: PolicyScope,
+    /// The session id, the principal, or empty.
+    pub key: String,
+    /// When it was made, by the toolkit's clock.
+    pub made_at: SystemTime,
+    /// When it stops deciding.
+    pub expires_at: SystemTime,
+    /// The principal whose answer made it.
+    pub made_by: Option<String>,
+    /// A refusal's reason.
+    pub reason: Option<String>,
+    /// A refusal's words, kept whole (the model reads them cut at [`MESSAGE_LIMIT`]).
+    pub message: Option<String>,
+}
+
+impl Policy {
+    /// Whether the policy decides a call to `tool` in `session`, for `principal`, at `now`.
+    pub fn covers(
+        &self,
+        tool: &str,
+        session: Option<&str>,
+        principal: Option<&str>,
+        now: SystemTime,
+    ) -> bool {
+        if self.tool != tool || micros(now) >= micros(self.expires_at) {
+            return false;
+        }
+        match self.scope {
+            PolicyScope::Session => session == Some(self.key.as_str()),
+            PolicyScope::Principal => principal == Some(self.key.as_str()),
+            PolicyScope::Tool => true,
+        }
+    }
+
+    /// The policy as JSON, as the Python package's `Policy.to_wire` writes it (times in
+    /// RFC 3339, in UTC).
+    pub fn to_wire(&self) -> Value {
+        let text = |v: &Option<String>| v.clone().map_or(Value::Null, Value::String);
+        let mut out = Map::new();
+        out.insert("id".into(), Value::from(self.id.clone()));
+        out.insert("tool".into(), Value::from(self.tool.clone()));
+        out.insert("approve".into(), Value::Bool(self.approve));
+        out.insert("scope".into(), Value::from(self.scope.as_str()));
+        out.insert("key".into(), Value::from(self.key.clone()));
+        out.insert(
+            "madeAt".into(),
+            Value::from(format_time(micros(self.made_at))),
+        );
+        out.insert(
+            "expiresAt".into(),
+            Value::from(format_time(micros(self.expires_at))),
+        );
+        out.insert("madeBy".into(), text(&self.made_by));
+        out.insert("reason".into(), text(&self.reason));
+        out.insert("message".into(), text(&self.message));
+        Value::Object(out)
+    }
+
+    /// A policy from its JSON ([`to_wire`](Policy::to_wire), or the Python or TypeScript
+    /// package's), or `None` when `doc` is not one.
+    pub fn from_wire(doc: &Value) -> Option<Policy> {
+        let text = |key: &str| doc.get(key).and_then(Value::as_str).map(str::to_owned);
+        let time = |key: &str| {
+            let at = parse_time(doc.get(key)?.as_str()?)?;
+            let offset = Duration::from_micros(u64::try_from(at.unsigned_abs()).ok()?);
+            if at >= 0 {
+                UNIX_EPOCH.checked_add(offset)
+            } else {
+                UNIX_EPOCH.checked_sub(offset)
+            }
+        };
+        let scope = match doc.get("scope")?.as_str()? {
+            "session" => PolicyScope::Session,
+            "principal" => PolicyScope::Principal,
+            "tool" => PolicyScope::Tool,
+            _ => return None,
+        };
+        Some(Policy {
+            id: text("id")?,
+            tool: text("tool")?,
+            approve: doc.get("approve")?.as_bool()?,
+            scope,
+            key: text("key")?,
+            made_at: time("madeAt")?,
+            expires_at: time("expiresAt")?,
+            made_by: text("madeBy"),
+            reason: text("reason"),
+            message: text("message"),
+        })
+    }
+}
+
+/// The turn a decision is made in, and its time: what [`policy_of`] and [`gated`] read.
+#[derive(Debug, Clone, Copy)]
+pub struct Circumstances<'a> {
+    /// The host's session id (`session:<id>` policies decide its turns).
+    pub session: Option<&'a str>,
+    /// Who the turn is for (and who decides, for a policy an answer makes).
+    pub principal: Option<&'a str>,
+    /// The time, by the host's clock.
+    pub now: SystemTime,
+}
+
+/// The policy an approval's answer makes, when its scope reaches beyond the turn, lasting
+/// `lifetime`. A `session` or `principal` scope needs the turn's session or principal:
+/// without one, the decision reaches no further than the turn. (The session of a
+/// `session:<id>` scope is the one the answer names.)
+pub fn policy_of(
+    step: &Ask,
+    answer: &Answer,
+    at: &Circumstances<'_>,
+    lifetime: Duration,
+) -> Option<Policy> {
+    let (kind, session_id) = scope_of(answer);
+    let scope = match kind {
+        ScopeKind::Once | ScopeKind::Turn => return None,
+        ScopeKind::Session => PolicyScope::Session,
+        ScopeKind::Principal => PolicyScope::Principal,
+        ScopeKind::Tool => PolicyScope::Tool,
+    };
+    if !step.approval() {
+        return None;
+    }
+    let key = match scope {
+        PolicyScope::Session if session_id.is_empty() => return None,
+        PolicyScope::Session => session_id,
+        PolicyScope::Principal => at.principal?.to_owned(),
+        PolicyScope::Tool => String::new(),
+    };
+    let (reason, message) = if answer.ok {
+        (None, None)
+    } else {
+        let reason = answer.reason.map_or("declined", |r| r.as_str());
+        (Some(reason.to_owned()), answer.message.clone())
+    };
+    Some(Policy {
+        id: format!("pol-{}", random_hex(8)),
+        tool: step.call.name.clone(),
+        approve: answer.ok,
+        scope,
+        key,
+        made_at: at.now,
+        expires_at: at.now.checked_add(lifetime).unwrap_or(at.now),
+        made_by: at.principal.map(str::to_owned),
+        reason,
+        message,
+    })
+}
+
+/// The policy that decides a call to `tool`, or `None` (the call is asked about).
+///
+/// A refusal beats every approval (deny overrides): a call covered by any refusal is
+/// refused, however broad or narrow that refusal and the approvals that also cover it, and
+/// whichever came later; a call covered only by approvals is approved. So a later refusal
+/// is never lost to an earlier `tool` approval, and an approval never lifts a refusal:
+/// revoke it instead.
+pub fn applicable<'p>(
+    policies: impl IntoIterator<Item = &'p Policy>,
+    tool: &str,
+    session: Option<&str>,
+    principal: Option<&str>,
+    now: SystemTime,
+) -> Option<&'p Policy> {
+    let mut approval = None;
+    for policy in policies {
+        if !policy.covers(tool, session, principal, now) {
+            continue;
+        }
+        if !policy.approve {
+            return Some(policy);
+        }
+        approval = approval.or(Some(policy));
+    }
+    approval
+}
+
+/// [`gate`], with the host's policies: an approval a policy decides is not asked. Returns
+/// what `gate` does ([`Gate::Open`]: the call runs) and the policy's decision, when one
+/// decided.
+pub fn gated(
+    tool: Option<&Tool>,
+    call: &ToolCall,
+    policies: &[Policy],
+    at: &Circumstances<'_>,
+) -> (Gate, Option<Decision>) {
+    let asked = gate(tool, call);
+    if !matches!(asked, Gate::Ask(_)) {
+        return (asked, None);
+    }
+    let Some(policy) = applicable(policies, &call.name, at.session, at.principal, at.now) else {
+        return (asked, None);
+    };
+    let refused = by_policy(call, policy);
+    let kind = if refused.is_none() {
+        DecisionKind::Approve
+    } else {
+        DecisionKind::Decline
+    };
+    let scope = match policy.scope {
+        PolicyScope::Session => format!("session:{}", policy.key),
+        other => other.as_str().to_owned(),
+    };
+    let mut decision = Decision::about(kind, call, None, &scope);
+    decision.policy = Some(policy.id.clone());
+    if refused.is_some() {
+        decision.reason = Some(policy.reason.clone().unwrap_or_else(|| "declined".into()));
+        decision.message.clone_from(&policy.message);
+    }
+    let gate = refused.map_or(Gate::Open, Gate::Settle);
+    (gate, Some(decision))
+}
+
+/// What a policy makes of a call that needs an approval: `None` (approved: it runs), or
+/// the result of its refusal.
+pub fn by_policy(call: &ToolCall, policy: &Policy) -> Option<ToolResult> {
+    if policy.approve {
+        return None;
+    }
+    let mut marker = Map::new();
+    marker.insert("policy".into(), Value::from(policy.id.clone()));
+    let reason = policy.reason.as_deref().unwrap_or("declined");
+    marker.insert("reason".into(), Value::from(reason));
+    let output = match policy.message.as_deref().filter(|m| !m.is_empty()) {
+        Some(message) => {
+            let message = cut(message); // kept whole in the policy, cut for the model
+            let output = format!("declined: {message}");
+            marker.insert("message".into(), Value::from(message));
+            output
+        }
+        None => format!(
+            "declined: the call to {} is not allowed (policy {})",
+            call.name, policy.id
+        ),
+    };
+    Some(refusal(output, marker))
+}
+
+fn refusal(output: String, marker: Map<String, Value>) -> ToolResult {
+    let mut meta = Map::new();
+    meta.insert("declined".to_owned(), Value::Object(marker));
+    ToolResult::error(output).with_metadata(meta)
+}
+
 // -- driving one call -----------------------------------------------------------------------
 
 /// What [`Effects::ask`] gives back.
+// Returned once per question, never kept in bulk (see `Step`).
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Asked {
     /// The answer.
@@ -380,6 +901,9 @@ pub trait Effects: Sync {
     fn ask<'a>(&'a self, step: &'a Ask) -> BoxFuture<'a, Result<Asked, ResumeError>>;
     /// The time.
     fn now(&self) -> SystemTime;
+    /// Told each decision made in the call (an answer, or none in time: see [`decided`]),
+    /// with the step it led to: a host logs it and keeps the policies it makes.
+    fn decide(&self, step: &Ask, answer: Option<&Answer>, after: &Step);
 }
 
 /// Performs `step` and the steps after it until the call settles, or waits on an
@@ -397,6 +921,11 @@ pub async fn drive<E: Effects + ?Sized>(step: Step, effects: &E) -> Result<Outco
             Step::Ask(ask) => ask,
         };
         if let Some(ended) = timed(&ask, effects.now()) {
+            let after = Step::Settle(ended);
+            effects.decide(&ask, None, &after);
+            let Step::Settle(ended) = after else {
+                unreachable!("settled above")
+            };
             return Ok(Outcome::Settle(ended));
         }
         let answer = match effects.ask(&ask).await? {
@@ -404,7 +933,9 @@ pub async fn drive<E: Effects + ?Sized>(step: Step, effects: &E) -> Result<Outco
             Asked::Expired => None,
             Asked::Answer(a) => Some(a),
         };
-        step = answered(ask, answer, effects.now());
+        let after = answered(ask.clone(), answer.clone(), effects.now());
+        effects.decide(&ask, answer.as_ref(), &after);
+        step = after;
     }
 }
 
@@ -441,9 +972,20 @@ fn verdict(
         Some(a) if a.ok => "expired",
         Some(a) => a.reason.map_or("declined", |r| r.as_str()),
     };
-    let marker = json!({"request": request.id, "reason": reason});
-    let mut meta = Map::new();
-    meta.insert("declined".to_owned(), marker);
+    let mut marker = Map::new();
+    marker.insert("request".to_owned(), Value::from(request.id.clone()));
+    marker.insert("reason".to_owned(), Value::from(reason));
+    let message = answer
+        .filter(|a| !a.ok)
+        .and_then(|a| a.message.as_deref())
+        .filter(|m| !m.is_empty());
+    if let Some(message) = message {
+        // The person's words, for the model.
+        let message = cut(message);
+        let output = format!("declined: {message}");
+        marker.insert("message".to_owned(), Value::from(message));
+        return Some(refusal(output, marker));
+    }
     let output = if is_approval(tool_name, request) {
         let tail = if reason == "declined" {
             String::new()
@@ -454,7 +996,19 @@ fn verdict(
     } else {
         format!("declined/expired: {}", request.prompt)
     };
-    Some(ToolResult::error(output).with_metadata(meta))
+    Some(refusal(output, marker))
+}
+
+/// The most of a refusal's message the model reads (code points); a longer one is cut, and
+/// `…` added.
+pub const MESSAGE_LIMIT: usize = 1000;
+
+/// `message`, cut at [`MESSAGE_LIMIT`] code points, `…` added.
+fn cut(message: &str) -> String {
+    match message.char_indices().nth(MESSAGE_LIMIT) {
+        None => message.to_owned(),
+        Some((at, _)) => format!("{}…", &message[..at]),
+    }
 }
 
 /// Whether `request.expiresAt` has passed by `now_us` (microseconds since the epoch); an

@@ -147,6 +147,36 @@ fn trim_zeros(number: &str) -> &str {
     }
 }
 
+/// `micros` since the epoch as RFC 3339 in UTC, as Python's `datetime.isoformat` writes
+/// an aware time in UTC: `2026-01-01T00:00:00+00:00`, `…:00.250000+00:00`.
+pub(crate) fn format_time(micros: i128) -> String {
+    let seconds = micros.div_euclid(1_000_000);
+    let fraction = micros.rem_euclid(1_000_000);
+    let days = seconds.div_euclid(86_400);
+    let of_day = seconds.rem_euclid(86_400);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i128::from(month <= 2);
+    let time = format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}",
+        of_day / 3600,
+        of_day / 60 % 60,
+        of_day % 60
+    );
+    if fraction == 0 {
+        format!("{time}+00:00")
+    } else {
+        format!("{time}.{fraction:06}+00:00")
+    }
+}
+
 /// `n` random bytes from the operating system, in lowercase hex.
 pub(crate) fn random_hex(n: usize) -> String {
     let mut bytes = vec![0u8; n];
@@ -196,6 +226,21 @@ mod tests {
             "2026-1-01T00:00:00Z",
         ] {
             assert_eq!(parse_time(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn times_are_written_as_python_writes_them_in_utc() {
+        assert_eq!(format_time(0), "1970-01-01T00:00:00+00:00");
+        let new_year = 20_454 * 86_400 * 1_000_000;
+        assert_eq!(format_time(new_year), "2026-01-01T00:00:00+00:00");
+        assert_eq!(
+            format_time(new_year + 28_800_250_000),
+            "2026-01-01T08:00:00.250000+00:00"
+        );
+        assert_eq!(format_time(-500_000), "1969-12-31T23:59:59.500000+00:00");
+        for t in [0, new_year, new_year + 28_800_250_000, -500_000] {
+            assert_eq!(parse_time(&format_time(t)), Some(t));
         }
     }
 

@@ -10,22 +10,25 @@
 //! effects: it runs handlers, asks `wait_for`, and tells the time. A call that suspends is
 //! either answered on the spot through `wait_for`, or stops the run: the [`RunResult`] is
 //! plain data that a host stores and later continues with [`Toolkit::resume`], possibly in
-//! another process or another language.
+//! another process or another language. Its decisions (policies, the decision log) are kept
+//! by [`policies`](super::policies).
 
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
 
-use super::book::{Opening, RunBook, idempotency_key, quoted};
+use super::book::{RunBook, idempotency_key, quoted};
 use super::engine::{
-    Ask, Asked, Effects, Gate, Outcome, Run, Step, answered, drive, gate, lapsed, start,
+    Ask, Asked, Circumstances, Effects, Gate, Outcome, Policy, Run, Step, answered, drive, lapsed,
+    reached, start,
 };
 use super::errors::{ResumeError, ResumeReason, RunError, ToolkitError};
 use super::join::{BoxFuture, TurnLock, try_join_all};
+use super::policies::{DecisionLog, Decisions, PolicyStore};
 use super::seal::SealKey;
 use super::time::{micros, millis};
 use super::tool::{ProgressHook, Tool, ToolContext, normalize_tool_name};
@@ -47,6 +50,7 @@ pub struct RunOptions {
     turn_id: Option<String>,
     expires_in: Option<Duration>,
     principal: Option<String>,
+    session: Option<String>,
     wait_for: Option<WaitFor>,
 }
 
@@ -56,6 +60,7 @@ impl fmt::Debug for RunOptions {
             .field("turn_id", &self.turn_id)
             .field("expires_in", &self.expires_in)
             .field("principal", &self.principal)
+            .field("session", &self.session)
             .field("wait_for", &self.wait_for.as_ref().map(|_| "Fn"))
             .finish()
     }
@@ -78,9 +83,17 @@ impl RunOptions {
     }
 
     /// Binds the run to a principal (a user or tenant id): `resume` then needs the same one
-    /// (`principal`); needs a key.
+    /// (`principal`); needs a key. Policies made for that principal decide the turn's
+    /// approvals, and it is who decides in the decision log.
     pub fn principal(mut self, principal: impl Into<String>) -> RunOptions {
         self.principal = Some(principal.into());
+        self
+    }
+
+    /// Names the host's session: policies made with the scope `session:<id>` decide its
+    /// turns' approvals.
+    pub fn session(mut self, session: impl Into<String>) -> RunOptions {
+        self.session = Some(session.into());
         self
     }
 
@@ -97,6 +110,28 @@ impl RunOptions {
     }
 }
 
+/// How [`Toolkit::resume_with`] continues a run (all optional).
+#[derive(Debug, Clone, Default)]
+pub struct ResumeOptions {
+    principal: Option<String>,
+    session: Option<String>,
+}
+
+impl ResumeOptions {
+    /// The principal resuming the run: a run bound to one needs the same. It is who
+    /// decides, in the decision log, and the key of the policies `principal` scopes make.
+    pub fn principal(mut self, principal: impl Into<String>) -> ResumeOptions {
+        self.principal = Some(principal.into());
+        self
+    }
+
+    /// The host's session, for policies (a `session:<id>` scope names its own).
+    pub fn session(mut self, session: impl Into<String>) -> ResumeOptions {
+        self.session = Some(session.into());
+        self
+    }
+}
+
 /// A set of tools, addressed by name, and the loop that runs a model's calls to them.
 ///
 /// With keys ([`ToolkitBuilder::secret`], each at least 16 bytes), every pending
@@ -106,12 +141,19 @@ impl RunOptions {
 /// add a new key and make it active: runs sealed under the old one still resume (and come
 /// back sealed under the new one) until the old key is removed. Without a key, no seal is
 /// written, and a sealed run is refused.
+///
+/// An approval's [`Answer::scope`] may reach beyond its call: `turn` decides the turn's
+/// other approvals of the same tool alike; `session:<id>`, `principal` and `tool` also keep
+/// a [`Policy`] ([`policies`](Toolkit::policies)) that decides later calls unasked, for the
+/// policy lifetime (8 hours unless [`ToolkitBuilder::policy_lifetime`] says otherwise).
+/// Every decision goes to the decision log ([`ToolkitBuilder::decision_log`]).
 pub struct Toolkit {
     tools: Vec<Tool>,
     by_name: HashMap<String, usize>,
     book: RunBook,
     clock: Clock,
     on_progress: Option<ToolkitProgress>,
+    decisions: Decisions,
 }
 
 impl fmt::Debug for Toolkit {
@@ -124,7 +166,12 @@ impl fmt::Debug for Toolkit {
     }
 }
 
-/// Builds a [`Toolkit`]: its tools, keys, clock and progress hook.
+/// How long a policy decides unless the toolkit says otherwise: 8 hours.
+const POLICY_LIFETIME: Duration = Duration::from_secs(8 * 3600);
+/// The longest policy lifetime a toolkit takes: 100 years (its expiry has an RFC 3339 form).
+const MAX_POLICY_LIFETIME: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+
+/// Builds a [`Toolkit`]: its tools, keys, clock, progress hook and decisions.
 #[derive(Default)]
 pub struct ToolkitBuilder {
     tools: Vec<Tool>,
@@ -132,6 +179,9 @@ pub struct ToolkitBuilder {
     active_key: Option<String>,
     clock: Option<Clock>,
     on_progress: Option<ToolkitProgress>,
+    policy_store: Option<Arc<dyn PolicyStore>>,
+    decision_log: Option<Arc<dyn DecisionLog>>,
+    policy_lifetime: Option<Duration>,
 }
 
 impl ToolkitBuilder {
@@ -180,8 +230,35 @@ impl ToolkitBuilder {
         self
     }
 
-    /// The toolkit; [`ToolkitError`] for keys or tools that do not make one.
+    /// Where the policies that answers make are kept ([`PolicyMemory`](crate::PolicyMemory),
+    /// in this process, by default). Pass an `Arc` to keep a handle on it.
+    pub fn policy_store(mut self, store: impl PolicyStore + 'static) -> ToolkitBuilder {
+        self.policy_store = Some(Arc::new(store));
+        self
+    }
+
+    /// Takes every decision the loop makes (none is logged by default). Pass an `Arc` to
+    /// keep a handle on it.
+    pub fn decision_log(mut self, log: impl DecisionLog + 'static) -> ToolkitBuilder {
+        self.decision_log = Some(Arc::new(log));
+        self
+    }
+
+    /// How long a policy decides once made (8 hours by default; at most 100 years).
+    pub fn policy_lifetime(mut self, lifetime: Duration) -> ToolkitBuilder {
+        self.policy_lifetime = Some(lifetime);
+        self
+    }
+
+    /// The toolkit; [`ToolkitError`] for keys, tools or a policy lifetime that do not make
+    /// one.
     pub fn build(self) -> Result<Toolkit, ToolkitError> {
+        let lifetime = self.policy_lifetime.unwrap_or(POLICY_LIFETIME);
+        if lifetime.is_zero() || lifetime > MAX_POLICY_LIFETIME {
+            return Err(ToolkitError(format!(
+                "policy_lifetime must be a positive time, at most 100 years, got {lifetime:?}"
+            )));
+        }
         let mut keys = HashMap::new();
         for (key_id, secret) in &self.secrets {
             let key = SealKey::new(key_id, secret).ok_or_else(|| {
@@ -228,6 +305,7 @@ impl ToolkitBuilder {
             book: RunBook::new(keys, active),
             clock: self.clock.unwrap_or_else(|| Arc::new(SystemTime::now)),
             on_progress: self.on_progress,
+            decisions: Decisions::new(self.policy_store, self.decision_log, lifetime),
         };
         for tool in self.tools {
             kit.register(tool)?;
@@ -236,23 +314,31 @@ impl ToolkitBuilder {
     }
 }
 
+/// The toolkit's effects for the engine's steps of one turn: handlers run in process, asks
+/// go to `wait_for` one at a time (or leave the call waiting), the time is the toolkit's,
+/// and decisions go to its log and policy store.
 struct KitEffects<'a> {
     kit: &'a Toolkit,
     turn: [u8; 32],
     wait_for: Option<&'a WaitFor>,
     lock: TurnLock,
+    session: Option<&'a str>,
+    principal: Option<&'a str>,
+    /// The turn's answers so far, for [`reached`].
+    decided: Mutex<Vec<(Ask, Answer)>>,
 }
 
 impl Effects for KitEffects<'_> {
     fn run<'a>(&'a self, step: &'a Run) -> BoxFuture<'a, ToolResult> {
         Box::pin(async move {
             let key = idempotency_key(&self.turn, &step.call.id);
+            let gate = step.gate.then_some((self.session, self.principal));
             self.kit
                 .perform(
                     &step.call,
                     step.answer.clone(),
                     step.request.clone(),
-                    step.gate,
+                    gate,
                     key,
                 )
                 .await
@@ -265,6 +351,13 @@ impl Effects for KitEffects<'_> {
                 return Ok(Asked::Stop);
             };
             let _turn = self.lock.lock().await; // one question at a time, in the order asked
+            let earlier = {
+                let decided = self.decided.lock().unwrap_or_else(PoisonError::into_inner);
+                reached(decided.iter(), step) // decided already, with a scope beyond once
+            };
+            if let Some(answer) = earlier {
+                return Ok(Asked::Answer(answer));
+            }
             let answer = wait_for(step.request.clone()).await;
             if answer.id != step.request.id {
                 return Err(ResumeError::new(
@@ -282,6 +375,21 @@ impl Effects for KitEffects<'_> {
 
     fn now(&self) -> SystemTime {
         self.kit.now()
+    }
+
+    fn decide(&self, step: &Ask, answer: Option<&Answer>, after: &Step) {
+        if let Some(answer) = answer {
+            self.decided
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push((step.clone(), answer.clone()));
+        }
+        let at = Circumstances {
+            session: self.session,
+            principal: self.principal,
+            now: self.kit.now(),
+        };
+        self.kit.decisions.decide(step, answer, after, &at);
     }
 }
 
@@ -343,6 +451,17 @@ impl Toolkit {
         (self.clock)()
     }
 
+    /// The decisions kept beyond their turn ([`Answer::scope`]), of `tool` when given,
+    /// expired ones too; each approves or refuses the later calls it covers without asking.
+    pub fn policies(&self, tool: Option<&str>) -> Vec<Policy> {
+        self.decisions.store.policies(tool)
+    }
+
+    /// Revokes a policy by its id ([`Policy::id`]); `false` when there is none.
+    pub fn revoke_policy(&self, policy_id: &str) -> bool {
+        self.decisions.store.revoke(policy_id)
+    }
+
     /// Runs the tool `name` (an unknown name is the error result `Unknown tool: <name>`).
     /// This is the tool run itself: it asks for no approval and applies no loop rule.
     pub async fn execute(&self, name: &str, args: Value, ctx: ToolContext) -> ToolResult {
@@ -352,19 +471,25 @@ impl Toolkit {
         }
     }
 
-    /// One run of `call`, as the loop asks a host for it: with `gate_first`, a first run
-    /// that suspends on the tool's approval instead when the tool needs one (the handler
-    /// does not run); else the handler, with `answer` to `request` on a retry.
+    /// One run of `call`, as the loop asks a host for it: with `gate_first` (the turn's
+    /// session and principal), a first run that suspends on the tool's approval instead when
+    /// the tool needs one and no policy decides it (the handler does not run); else the
+    /// handler, with `answer` to `request` on a retry.
     async fn perform(
         &self,
         call: &ToolCall,
         answer: Option<Answer>,
         request: Option<Request>,
-        gate_first: bool,
+        gate_first: Option<(Option<&str>, Option<&str>)>,
         idempotency_key: String,
     ) -> ToolResult {
-        if gate_first {
-            match gate(self.get(&call.name), call) {
+        if let Some((session, principal)) = gate_first {
+            let at = Circumstances {
+                session,
+                principal,
+                now: self.now(),
+            };
+            match self.decisions.gate(self.get(&call.name), call, &at) {
                 Gate::Open => {}
                 Gate::Ask(request) => return pending(request),
                 Gate::Settle(result) => return result,
@@ -389,12 +514,21 @@ impl Toolkit {
             .await
     }
 
-    fn effects<'a>(&'a self, turn: [u8; 32], wait_for: Option<&'a WaitFor>) -> KitEffects<'a> {
+    fn effects<'a>(
+        &'a self,
+        turn: [u8; 32],
+        wait_for: Option<&'a WaitFor>,
+        session: Option<&'a str>,
+        principal: Option<&'a str>,
+    ) -> KitEffects<'a> {
         KitEffects {
             kit: self,
             turn,
             wait_for,
             lock: TurnLock::default(),
+            session,
+            principal,
+            decided: Mutex::new(Vec::new()),
         }
     }
 
@@ -424,7 +558,8 @@ impl Toolkit {
                 millis(self.now()),
             )
             .map_err(RunError::Invalid)?;
-        let first = self.effects(turn.digest, None);
+        let (session, principal) = (options.session.as_deref(), options.principal.as_deref());
+        let first = self.effects(turn.digest, None, session, principal);
         let outcomes = try_join_all(
             calls
                 .into_iter()
@@ -436,7 +571,7 @@ impl Toolkit {
         let Some(wait_for) = &options.wait_for else {
             return Ok(self.book.close(turn, outcomes, Vec::new()));
         };
-        let answering = self.effects(turn.digest, Some(wait_for));
+        let answering = self.effects(turn.digest, Some(wait_for), session, principal);
         let settled = try_join_all(
             outcomes
                 .into_iter()
@@ -448,26 +583,11 @@ impl Toolkit {
         let results = settled
             .into_iter()
             .map(|outcome| match outcome {
-                Outcome::Settle(s) => ToolCallResult {
-                    id: s.call.id,
-                    name: s.call.name,
-                    result: s.result,
-                    ..ToolCallResult::default()
-                },
+                Outcome::Settle(s) => ToolCallResult::new(s.call.id, s.call.name, s.result),
                 Outcome::Ask(_) => unreachable!("with wait_for every call settles"),
             })
             .collect();
-        Ok(RunResult {
-            status: RunResultStatus::Done,
-            results,
-            pending: None,
-            calls: Vec::new(),
-            requests: Vec::new(),
-            order: Vec::new(),
-            turn: String::new(),
-            seal: None,
-            extra: serde_json::Map::new(),
-        })
+        Ok(RunResult::new(RunResultStatus::Done, results))
     }
 
     /// Continues a pending run with answers to any of the requests it waits on, in any
@@ -486,29 +606,61 @@ impl Toolkit {
     /// resuming their own copy of one stored run are not caught here: the host's store
     /// must hand a pending run out once, and a tool with side effects passes
     /// `ctx.idempotency_key` to the system it changes.
+    ///
+    /// `resume(run, answers, principal)` is [`resume_with`](Toolkit::resume_with) with
+    /// only a principal.
     pub async fn resume(
         &self,
         run: RunResult,
         answers: Vec<Answer>,
         principal: Option<&str>,
     ) -> Result<RunResult, ResumeError> {
+        let options = ResumeOptions {
+            principal: principal.map(str::to_owned),
+            session: None,
+        };
+        self.resume_with(run, answers, options).await
+    }
+
+    /// [`resume`](Toolkit::resume), with the host's session (for policies) as well as the
+    /// principal.
+    ///
+    /// An approval's [`Answer::scope`] may reach beyond its call: `turn` decides the run's
+    /// other approvals of the same tool alike (each with an answer of its own, scope
+    /// `turn`); `session:<id>`, `principal` and `tool` also keep a [`Policy`] deciding
+    /// later calls unasked. Every decision goes to the decision log, with `principal` as
+    /// who made it.
+    pub async fn resume_with(
+        &self,
+        run: RunResult,
+        answers: Vec<Answer>,
+        options: ResumeOptions,
+    ) -> Result<RunResult, ResumeError> {
+        let principal = options.principal.as_deref();
+        let session = options.session.as_deref();
         let opening = self
             .book
             .open(run, answers, principal, millis(self.now()))?;
         let now = self.now();
-        let mut steps: Vec<Step> = opening
-            .picks
-            .iter()
-            .map(|p| {
-                let ask = Ask {
-                    call: p.call.clone(),
-                    request: p.request.clone(),
-                };
-                answered(ask, p.answer.clone(), now)
-            })
-            .collect();
+        let at = Circumstances {
+            session,
+            principal,
+            now,
+        };
+        let mut steps: Vec<Step> = Vec::with_capacity(opening.picks.len());
+        for p in &opening.picks {
+            let ask = Ask {
+                call: p.call.clone(),
+                request: p.request.clone(),
+            };
+            let step = answered(ask.clone(), p.answer.clone(), now);
+            self.decisions.decide(&ask, p.answer.as_ref(), &step, &at);
+            steps.push(step);
+        }
         steps.extend(opening.restart.iter().cloned().map(|c| Step::Run(start(c))));
-        let outcomes = self.drive_all(&opening, steps).await?;
+        let effects = self.effects(opening.turn.digest, None, session, principal);
+        let outcomes =
+            try_join_all(steps.into_iter().map(|s| drive(s, &effects)).collect()).await?;
         Ok(self.book.advance(opening, outcomes))
     }
 
@@ -535,6 +687,11 @@ impl Toolkit {
         else {
             return Ok(run);
         };
+        let at = Circumstances {
+            session: None,
+            principal: None,
+            now,
+        };
         let outcomes = opening
             .picks
             .iter()
@@ -543,18 +700,14 @@ impl Toolkit {
                     call: p.call.clone(),
                     request: p.request.clone(),
                 };
-                Outcome::Settle(lapsed(ask, now))
+                let settled = Step::Settle(lapsed(ask.clone(), now));
+                self.decisions.decide(&ask, None, &settled, &at);
+                let Step::Settle(settled) = settled else {
+                    unreachable!("settled above")
+                };
+                Outcome::Settle(settled)
             })
             .collect();
         Ok(self.book.advance(opening, outcomes))
-    }
-
-    async fn drive_all(
-        &self,
-        opening: &Opening,
-        steps: Vec<Step>,
-    ) -> Result<Vec<Outcome>, ResumeError> {
-        let effects = self.effects(opening.turn.digest, None);
-        try_join_all(steps.into_iter().map(|s| drive(s, &effects)).collect()).await
     }
 }

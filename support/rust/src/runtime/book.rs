@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::engine::{Outcome, Settle, expired, match_answers};
+use super::engine::{Ask, Outcome, Settle, expired, match_answers, reach};
 use super::errors::{ResumeError, ResumeReason};
 use super::seal::{self, NotJson, SealKey, SealParts, Sum};
 use super::time::random_hex;
@@ -376,17 +376,7 @@ impl RunBook {
             ));
         }
         let (turn, results_total, waiting_total) = self.verify(&run, principal, now_ms, true)?;
-        let picks = pick(&run, &turn, &batch, |key| self.taken(key))?;
-        let picks: Vec<Pick> = picks
-            .into_iter()
-            .zip(batch)
-            .map(|(index, answer)| Pick {
-                index,
-                call: run.calls[index].clone(),
-                request: run.requests[index].clone(),
-                answer: Some(answer),
-            })
-            .collect();
+        let picks = pick(&run, &turn, batch, |key| self.taken(key))?;
         for p in &picks {
             self.remember((turn.digest, p.call.id.clone(), p.request.id.clone()));
         }
@@ -924,13 +914,15 @@ fn check_stamp(
     Ok(())
 }
 
-/// The waiting call each answer answers (their indices), by `engine::match_answers`.
+/// The waiting call each answer answers (`engine::match_answers`), and the others a
+/// decision that reaches beyond its call decides with it (`engine::reach`): an approval
+/// with a scope beyond `once` settles the run's other approvals of its tool.
 fn pick(
     run: &RunResult,
     turn: &Turn,
-    batch: &[Answer],
+    batch: Vec<Answer>,
     taken: impl Fn(&([u8; 32], String, String)) -> bool,
-) -> Result<Vec<usize>, ResumeError> {
+) -> Result<Vec<Pick>, ResumeError> {
     let candidates = |request_id: &str| -> Vec<(usize, String)> {
         let mut found = Vec::new();
         for call_id in turn.asked.get(request_id).into_iter().flatten() {
@@ -945,31 +937,66 @@ fn pick(
         taken(&(turn.digest, call_id.to_owned(), request_id.to_owned()))
     };
     let first = run.pending.as_ref().map_or("", |p| p.id.as_str());
-    match_answers(batch, candidates, answered, first)
+    let indices = match_answers(&batch, candidates, answered, first)?;
+    let once = batch.iter().all(|a| {
+        a.scope
+            .as_deref()
+            .is_none_or(|s| s.is_empty() || s == "once")
+    });
+    let mut picks: Vec<Pick> = indices
+        .iter()
+        .zip(batch)
+        .map(|(&index, answer)| Pick {
+            index,
+            call: run.calls[index].clone(),
+            request: run.requests[index].clone(),
+            answer: Some(answer),
+        })
+        .collect();
+    if once {
+        return Ok(picks);
+    }
+    let asks: Vec<Ask> = run
+        .calls
+        .iter()
+        .zip(&run.requests)
+        .map(|(call, request)| Ask {
+            call: call.clone(),
+            request: request.clone(),
+        })
+        .collect();
+    let mut chosen: HashSet<usize> = indices.into_iter().collect();
+    for at in 0..picks.len() {
+        let (index, answer) = match &picks[at] {
+            Pick {
+                index,
+                answer: Some(answer),
+                ..
+            } => (*index, answer.clone()),
+            _ => continue,
+        };
+        for (other, derived) in reach(&asks, index, &answer) {
+            if !chosen.contains(&other) && !answered(&run.calls[other].id, &derived.id) {
+                chosen.insert(other);
+                picks.push(Pick {
+                    index: other,
+                    call: run.calls[other].clone(),
+                    request: run.requests[other].clone(),
+                    answer: Some(derived),
+                });
+            }
+        }
+    }
+    Ok(picks)
 }
 
 /// A result of the loop as it stands in a run.
 fn item_of(settle: Settle) -> ToolCallResult {
-    ToolCallResult {
-        id: settle.call.id,
-        name: settle.call.name,
-        result: settle.result,
-        ..ToolCallResult::default()
-    }
+    ToolCallResult::new(settle.call.id, settle.call.name, settle.result)
 }
 
 fn done_run(results: Vec<ToolCallResult>) -> RunResult {
-    RunResult {
-        status: RunResultStatus::Done,
-        results,
-        pending: None,
-        calls: Vec::new(),
-        requests: Vec::new(),
-        order: Vec::new(),
-        turn: String::new(),
-        seal: None,
-        extra: serde_json::Map::new(),
-    }
+    RunResult::new(RunResultStatus::Done, results)
 }
 
 /// A pending run of these lists, sealed under the turn's key.
@@ -994,17 +1021,14 @@ fn pending_run(
             waiting: waiting_total,
         })
     });
-    RunResult {
-        status: RunResultStatus::Pending,
-        results,
-        pending: Some(requests[0].clone()),
-        calls,
-        requests,
-        order: turn.order.clone(),
-        turn: turn.tid.clone(),
-        seal,
-        extra: serde_json::Map::new(),
-    }
+    let mut run = RunResult::new(RunResultStatus::Pending, results);
+    run.pending = Some(requests[0].clone());
+    run.calls = calls;
+    run.requests = requests;
+    run.order = turn.order.clone();
+    run.turn = turn.tid.clone();
+    run.seal = seal;
+    run
 }
 
 /// `outcome`, noted as waiting in `turn`; or, when its call or request cannot be sealed

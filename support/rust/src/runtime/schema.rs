@@ -22,22 +22,32 @@ pub(crate) struct Schema {
 impl Schema {
     /// `schema` compiled, or why it is not a JSON Schema this crate can check.
     pub(crate) fn compile(schema: &Value) -> Result<Schema, SchemaError> {
+        Schema::compile_as(schema, "input_schema")
+    }
+
+    /// `schema` compiled, or why it is not a JSON Schema this crate can check, naming it
+    /// `what` (`input_schema`, `output_schema`).
+    pub(crate) fn compile_as(schema: &Value, what: &str) -> Result<Schema, SchemaError> {
         let validator = jsonschema::options()
             .with_keyword("pattern", pattern_keyword)
             .build(schema)
-            .map_err(|e| SchemaError(format!("input_schema is not a valid JSON Schema: {e}")))?;
+            .map_err(|e| SchemaError(format!("{what} is not a valid JSON Schema: {e}")))?;
         Ok(Schema { validator })
     }
 
     /// The problems of `arguments`, each `<JSON path>: <message>`, in path order (none: valid).
     pub(crate) fn problems(&self, arguments: &Map<String, Value>) -> Vec<String> {
-        let instance = Value::Object(arguments.clone());
-        if self.validator.is_valid(&instance) {
+        self.problems_of(&Value::Object(arguments.clone()))
+    }
+
+    /// The problems of any JSON value (structured output, say), as [`Schema::problems`].
+    pub(crate) fn problems_of(&self, instance: &Value) -> Vec<String> {
+        if self.validator.is_valid(instance) {
             return Vec::new();
         }
         let mut found: Vec<(Vec<String>, String)> = self
             .validator
-            .iter_errors(&instance)
+            .iter_errors(instance)
             .map(|e| {
                 let path = e.instance_path();
                 (segments(path), format!("{}: {e}", json_path(path)))

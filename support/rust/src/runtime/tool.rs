@@ -3,6 +3,7 @@
 //! Tools: a name, a description, an input schema and a handler, called through
 //! [`Tool::call`], with the rules of the Python package's `Tool.call`.
 
+use std::convert::Infallible;
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
@@ -16,7 +17,8 @@ use super::join::{BoxFuture, CatchUnwind, panic_text};
 use super::schema::Schema;
 #[cfg(feature = "tokio")]
 use super::time::format_g;
-use crate::{Answer, MAX_DEPTH, Request, ToolResult, ToolSpec};
+use super::time::random_hex;
+use crate::{Answer, MAX_DEPTH, Request, ToolResult, ToolSpec, Wire, pending};
 
 /// Receives what a tool reports through [`ToolContext::progress`]: a fraction from 0 to 1
 /// and a short message.
@@ -187,6 +189,7 @@ pub struct Tool {
     description: String,
     input_schema: Map<String, Value>,
     schema: Option<Arc<Schema>>,
+    output_schema: Option<Map<String, Value>>,
     handler: Arc<Handler>,
     needs_approval: NeedsApproval,
 }
@@ -280,9 +283,116 @@ where
         description: description.into(),
         input_schema,
         schema: compiled,
+        output_schema: None,
         handler,
         needs_approval: NeedsApproval::Never,
     })
+}
+
+/// A tool whose results a person supplies (the Python package's `define_tool(name,
+/// description, schema, None)`): it has no handler. Each call suspends on a request of kind
+/// `result` (id `res-…`, `data` `{"tool", "arguments"}`, and `"schema"`: the output schema,
+/// when the tool has one), and the answer's `data` is the result, as a `ToolResult`'s wire
+/// form (`{"output": ..., "isError"?, "parts"?, "structuredContent"?}`): checked as the
+/// wire checks it, and its `structuredContent` against `output_schema`. A refusal is
+/// `declined: …`, as for any question.
+///
+/// # Panics
+///
+/// When `schema` or `output_schema` is not a JSON object that is a valid JSON Schema;
+/// [`try_define_supplied_tool`] returns that as an error instead.
+pub fn define_supplied_tool(
+    name: impl Into<String>,
+    description: impl Into<String>,
+    schema: Option<Value>,
+    output_schema: Option<Value>,
+) -> Tool {
+    try_define_supplied_tool(name, description, schema, output_schema)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`define_supplied_tool`], with a [`SchemaError`] for a schema that is not a JSON object
+/// or not a valid JSON Schema.
+pub fn try_define_supplied_tool(
+    name: impl Into<String>,
+    description: impl Into<String>,
+    schema: Option<Value>,
+    output_schema: Option<Value>,
+) -> Result<Tool, SchemaError> {
+    let name = name.into();
+    let output = match output_schema {
+        None => None,
+        Some(Value::Object(map)) => {
+            let compiled = Schema::compile_as(&Value::Object(map.clone()), "output_schema")
+                .map_err(|e| SchemaError(format!("define_tool {name:?}: {e}")))?;
+            Some((map, Arc::new(compiled)))
+        }
+        Some(other) => {
+            return Err(SchemaError(format!(
+                "define_tool {name:?}: output_schema must be a JSON object or None, got {other}"
+            )));
+        }
+    };
+    let declared = output.as_ref().map(|(map, _)| map.clone());
+    let supplied = Arc::new(Supplied {
+        name: name.clone(),
+        output,
+    });
+    let mut tool = try_define_tool(name, description, schema, move |args, ctx: ToolContext| {
+        let result = supplied.result(args, ctx);
+        async move { Ok::<_, Infallible>(result) }
+    })?;
+    tool.output_schema = declared;
+    Ok(tool)
+}
+
+/// What a tool whose results a person supplies knows: its name as defined, and its output
+/// schema (as given, and compiled).
+struct Supplied {
+    name: String,
+    output: Option<(Map<String, Value>, Arc<Schema>)>,
+}
+
+impl Supplied {
+    /// The request for the result (a first run), or the result supplied in the answer.
+    fn result(&self, args: Value, ctx: ToolContext) -> ToolResult {
+        let name = &self.name;
+        let Some(answer) = ctx.answer else {
+            let mut data = Map::new();
+            data.insert("tool".to_owned(), Value::from(name.clone()));
+            data.insert("arguments".to_owned(), args);
+            if let Some((schema, _)) = &self.output {
+                data.insert("schema".to_owned(), Value::Object(schema.clone()));
+            }
+            return pending(Request {
+                id: format!("res-{}", random_hex(16)),
+                kind: "result".to_owned(),
+                prompt: format!("The result of {name}, called with these arguments"),
+                data: Some(data),
+                ..Request::default()
+            });
+        };
+        let supplied = Value::Object(answer.data.unwrap_or_default());
+        let result = match ToolResult::from_wire(supplied) {
+            Ok(result) => result,
+            Err(e) => {
+                return ToolResult::error(format!(
+                    "the result supplied for {name} is not a ToolResult: {e}"
+                ));
+            }
+        };
+        let (Some((_, schema)), Some(data)) = (&self.output, &result.structured_content) else {
+            return result;
+        };
+        let problems = schema.problems_of(data);
+        if problems.is_empty() {
+            return result;
+        }
+        ToolResult::error(format!(
+            "the tool's output does not match its output schema: {}",
+            problems.join("; ")
+        ))
+    }
 }
 
 /// `alloc::string::String` as `String`, `Box<dyn core::error::Error>` as `Box<dyn Error>`.
@@ -344,12 +454,18 @@ impl Tool {
         &self.input_schema
     }
 
+    /// The JSON Schema of the structured results, when the tool declares one.
+    pub fn output_schema(&self) -> Option<&Map<String, Value>> {
+        self.output_schema.as_ref()
+    }
+
     /// The tool's declaration, for a model.
     pub fn spec(&self) -> ToolSpec {
         ToolSpec {
             name: self.name.clone(),
             description: self.description.clone(),
             input_schema: self.input_schema.clone(),
+            output_schema: self.output_schema.clone(),
             ..ToolSpec::default()
         }
     }

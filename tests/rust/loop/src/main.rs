@@ -8,7 +8,8 @@
 //! toolnexus-loop-host seal <vectors.json>       the seal vectors, the same way
 //! toolnexus-loop-host run <vector> [--now MS]   the vector's first step with its tools:
 //!     {"run": <RunResult wire>, "ran": [{"id", "arguments", "retry", "data", "key"}]}
-//! toolnexus-loop-host resume <vector>           reads {"run", "answers", "principal", "now"?}
+//! toolnexus-loop-host resume <vector>           reads {"run", "answers", "principal",
+//!     "session"?, "now"?}
 //!     (or a list of them, resumed in turn by one toolkit) on stdin and prints, for each,
 //!     {"run": <RunResult wire>, "ran": [...]} or {"error": "<ResumeError reason>", "ran": [...]}
 //! toolnexus-loop-host relay                     reads a RunResult on stdin and writes it
@@ -151,7 +152,7 @@ async fn run(name: &str, now: Option<i64>) -> Result<bool, String> {
     let vector = vectors::load(&vector_path(name))?;
     let clock = clock_of(now);
     let log = Log::default();
-    let kit = vectors::toolkit(&vector, &clock, &log, "k1", K1);
+    let kit = vectors::toolkit(&vector, &clock, &log, "k1", K1, &Default::default());
     let run = kit
         .run_calls(vectors::calls(&vector), vectors::turn_options(&vector))
         .await
@@ -173,7 +174,7 @@ async fn resume(name: &str) -> Result<bool, String> {
     };
     let clock = clock_of(requests.first().and_then(|r| r["now"].as_i64()));
     let log = Log::default();
-    let kit = vectors::toolkit(&vector, &clock, &log, "k1", K1);
+    let kit = vectors::toolkit(&vector, &clock, &log, "k1", K1, &Default::default());
     for request in requests {
         if let Some(ms) = request["now"].as_i64() {
             clock.set_ms(ms);
@@ -188,7 +189,7 @@ async fn resume(name: &str) -> Result<bool, String> {
             .collect::<Result<Vec<_>, _>>()?;
         let before = log.lock().unwrap().len();
         let line = match kit
-            .resume(run, answers, request["principal"].as_str())
+            .resume_with(run, answers, vectors::resume_options(&request))
             .await
         {
             Ok(next) => json!({"run": next.to_wire(), "ran": ran_of(&log, before)}),

@@ -7,7 +7,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use toolnexus::serde_json::{Map, Value};
 use toolnexus::{
-    auth_required, define_tool, pending, ContentPart, Request, Tool, ToolContext, ToolResult, Wire,
+    auth_required, define_supplied_tool, define_tool, pending, ContentPart, Request, Tool,
+    ToolContext, ToolResult, Wire,
 };
 
 /// 2026-01-01T00:00:00Z: the instant a vector's turn runs (its steps' `at` count from it).
@@ -186,6 +187,10 @@ fn tool(spec: Value, clock: Clock, log: Log) -> Tool {
     let name = spec["name"].as_str().unwrap_or_default().to_owned();
     let description = spec["description"].as_str().unwrap_or(&name).to_owned();
     let schema = spec.get("schema").cloned();
+    if spec["external"] == true {
+        // A person supplies its results: no handler.
+        return define_supplied_tool(name, description, schema, spec.get("outputSchema").cloned());
+    }
     let needs = spec
         .get("needsApproval")
         .cloned()

@@ -29,11 +29,7 @@ fn toolkit(doc: &Value, active: &str, now_ms: u64) -> Toolkit {
 
 /// A refusal of the run's first request: the run's seal is checked, nothing runs.
 fn declining(run: &RunResult) -> Vec<Answer> {
-    vec![Answer {
-        id: run.requests[0].id.clone(),
-        ok: false,
-        ..Answer::default()
-    }]
+    vec![Answer::new(run.requests[0].id.clone(), false)]
 }
 
 /// One line per case: (name, Ok or why not).

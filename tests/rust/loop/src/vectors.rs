@@ -5,10 +5,13 @@
 use std::collections::HashMap;
 use std::fs;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use toolnexus::serde_json::{self, json, Map, Value};
 use toolnexus::{
-    Answer, AnswerReason, RunOptions, RunResult, ToolCall, ToolCallResult, Toolkit, Wire,
+    Answer, AnswerReason, Decision, DecisionLog, Policy, ResumeOptions, RunOptions, RunResult,
+    ToolCall, ToolCallResult, Toolkit, Wire,
 };
 
 use crate::script::{self, Clock, Log, Ran};
@@ -27,11 +30,12 @@ pub fn calls(vector: &Value) -> Vec<ToolCall> {
     let items = vector["calls"].as_array().cloned().unwrap_or_default();
     items
         .into_iter()
-        .map(|c| ToolCall {
-            id: c["id"].as_str().unwrap_or_default().to_owned(),
-            name: c["name"].as_str().unwrap_or_default().to_owned(),
-            arguments: c["arguments"].as_object().cloned().unwrap_or_default(),
-            ..ToolCall::default()
+        .map(|c| {
+            ToolCall::new(
+                c["id"].as_str().unwrap_or_default(),
+                c["name"].as_str().unwrap_or_default(),
+                c["arguments"].as_object().cloned().unwrap_or_default(),
+            )
         })
         .collect()
 }
@@ -50,6 +54,70 @@ pub fn turn_options(vector: &Value) -> RunOptions {
         options = options.principal(principal);
     }
     options
+}
+
+/// A step's options for a later `run`: the turn's (a later turn gets an id of its own,
+/// `<id>-<n>`), its principal (the step's, `null` for none, else the file's) and session.
+fn step_options(vector: &Value, step: &Value, turns: usize) -> RunOptions {
+    let turn = &vector["turn"];
+    let mut options = RunOptions::default();
+    if turns == 1 {
+        if let Some(id) = turn["id"].as_str() {
+            options = options.turn_id(id);
+        }
+    } else {
+        let id = turn["id"].as_str().unwrap_or("turn");
+        options = options.turn_id(format!("{id}-{turns}"));
+    }
+    if let Some(seconds) = turn["expiresIn"].as_f64() {
+        options = options.expires_in(std::time::Duration::from_secs_f64(seconds));
+    }
+    let principal = match step.get("principal") {
+        Some(given) => given.as_str(),
+        None => turn["principal"].as_str(),
+    };
+    if let Some(principal) = principal {
+        options = options.principal(principal);
+    }
+    if let Some(session) = step["session"].as_str() {
+        options = options.session(session);
+    }
+    options
+}
+
+/// A step's options for a `resume`: its principal and session.
+pub fn resume_options(step: &Value) -> ResumeOptions {
+    let mut options = ResumeOptions::default();
+    if let Some(principal) = step["principal"].as_str() {
+        options = options.principal(principal);
+    }
+    if let Some(session) = step["session"].as_str() {
+        options = options.session(session);
+    }
+    options
+}
+
+/// A decision log kept in memory, for `expect.decisions`: each decision as JSON, with who
+/// made it and when.
+#[derive(Default)]
+pub struct Logged(Mutex<Vec<Value>>);
+
+impl Logged {
+    pub fn entries(&self) -> Vec<Value> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+impl DecisionLog for Logged {
+    fn record(&self, decision: &Decision, principal: Option<&str>, at: SystemTime) {
+        let mut entry = decision.to_wire();
+        entry["by"] = principal.map_or(Value::Null, Value::from);
+        let micros = at
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_micros()).unwrap_or(i64::MAX));
+        entry["at"] = Value::from(script::rfc3339(micros));
+        self.0.lock().unwrap().push(entry);
+    }
 }
 
 /// A step's answers, each to the request its call waits on now, or to a literal id.
@@ -72,16 +140,18 @@ pub fn answers_of(specs: &[Value], run: &RunResult) -> Vec<Answer> {
                         .map_or_else(|| format!("(no request of {to})"), |r| (*r).to_owned())
                 }
             };
-            Answer {
-                id,
-                ok: spec["ok"].as_bool().unwrap_or(false),
-                data: spec.get("data").and_then(Value::as_object).cloned(),
-                reason: spec
-                    .get("reason")
-                    .and_then(Value::as_str)
-                    .and_then(|r| r.parse::<AnswerReason>().ok()),
-                ..Answer::default()
-            }
+            let mut answer = Answer::new(id, spec["ok"].as_bool().unwrap_or(false));
+            answer.data = spec.get("data").and_then(Value::as_object).cloned();
+            answer.reason = spec
+                .get("reason")
+                .and_then(Value::as_str)
+                .and_then(|r| r.parse::<AnswerReason>().ok());
+            answer.message = spec
+                .get("message")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            answer.scope = spec.get("scope").and_then(Value::as_str).map(str::to_owned);
+            answer
         })
         .collect()
 }
@@ -143,6 +213,8 @@ impl Checker {
         expect: &Value,
         got: &Got,
         runs: &[Ran],
+        decisions: Option<&[Value]>,
+        policies: Option<&[Policy]>,
     ) -> Result<(), String> {
         let at = format!("step {index}");
         let refused = match got {
@@ -172,6 +244,17 @@ impl Checker {
         }
         if let Some(ran) = expect["ran"].as_array() {
             self.check_ran(&at, ran, runs)?;
+        }
+        if let (Some(expected), Some(logged)) = (expect["decisions"].as_array(), decisions) {
+            check_decisions(&at, expected, logged)?;
+        }
+        if let (Some(expected), Some(kept)) = (expect.get("policies"), policies) {
+            let got: Vec<Value> = kept
+                .iter()
+                .map(|p| json!({"tool": p.tool, "approve": p.approve, "scope": p.scope.as_str(), "key": p.key}))
+                .collect();
+            let got = Value::Array(got);
+            ensure(&got == expected, || format!("{at}: policies {got}"))?;
         }
         Ok(())
     }
@@ -223,6 +306,38 @@ impl Checker {
     }
 }
 
+/// The decisions logged during a step against those expected, by call (in order within a
+/// call): every key expected is checked; `policy` says whether a kept policy decided.
+fn check_decisions(at: &str, expected: &[Value], got: &[Value]) -> Result<(), String> {
+    let shown: Vec<Value> = got
+        .iter()
+        .map(|d| json!({"kind": d["kind"], "call": d["call"], "scope": d["scope"], "policy": d["policy"], "by": d["by"]}))
+        .collect();
+    ensure(got.len() == expected.len(), || {
+        format!("{at}: decisions {shown:?}")
+    })?;
+    let by_call = |items: &[Value]| {
+        let mut sorted = items.to_vec();
+        sorted.sort_by(|a, b| a["call"].as_str().cmp(&b["call"].as_str()));
+        sorted
+    };
+    for (e, d) in by_call(expected).iter().zip(by_call(got)) {
+        for (key, value) in e.as_object().into_iter().flatten() {
+            if key == "policy" {
+                ensure(Value::Bool(!d["policy"].is_null()) == *value, || {
+                    format!("{at}: decision {d}")
+                })?;
+            } else {
+                let found = d.get(key).unwrap_or(&Value::Null);
+                ensure(found == value, || {
+                    format!("{at}: decision {key} {found}, expected {value} ({d})")
+                })?;
+            }
+        }
+    }
+    Ok(())
+}
+
 fn check_results(at: &str, expected: &[Value], got: &[ToolCallResult]) -> Result<(), String> {
     let ids: Vec<&str> = got.iter().map(|r| r.id.as_str()).collect();
     let wanted: Vec<&str> = expected
@@ -265,15 +380,24 @@ fn check_results(at: &str, expected: &[Value], got: &[ToolCallResult]) -> Result
         let marker = r.metadata.as_ref().and_then(|m| m.get("declined"));
         match e["declined"].as_str() {
             Some(reason) => {
-                let ok = marker.is_some_and(|m| {
-                    m["reason"] == reason && m["request"].as_str().is_some_and(|id| !id.is_empty())
-                });
+                // Decided by an answer (its request's id) or by a policy (its id).
+                let decider = |m: &Value| {
+                    let id = |key: &str| m[key].as_str().filter(|id| !id.is_empty());
+                    id("request").or_else(|| id("policy")).is_some()
+                };
+                let ok = marker.is_some_and(|m| m["reason"] == reason && decider(m));
                 ensure(ok, || {
                     format!(
                         "{here}: metadata {:?}, expected declined {reason}",
                         r.metadata
                     )
                 })?;
+                if let Some(message) = e.get("declinedMessage") {
+                    let kept = marker.and_then(|m| m.get("message"));
+                    ensure(kept == Some(message), || {
+                        format!("{here}: declined marker {marker:?}, expected message {message}")
+                    })?;
+                }
             }
             None => ensure(marker.is_none(), || {
                 format!("{here}: unexpected declined marker {marker:?}")
@@ -334,13 +458,22 @@ fn check_waiting(at: &str, expected: &[Value], run: &RunResult) -> Result<(), St
     Ok(())
 }
 
-/// A toolkit of a vector's tools, sealing with the vectors' key, on `clock`.
-pub fn toolkit(vector: &Value, clock: &Clock, log: &Log, key_id: &str, secret: &[u8]) -> Toolkit {
+/// A toolkit of a vector's tools, sealing with the vectors' key, on `clock`, logging its
+/// decisions in `decisions`.
+pub fn toolkit(
+    vector: &Value,
+    clock: &Clock,
+    log: &Log,
+    key_id: &str,
+    secret: &[u8],
+    decisions: &Arc<Logged>,
+) -> Toolkit {
     let now = clock.clone();
     Toolkit::builder()
         .tools(script::tools(vector, clock, log))
         .secret(key_id, secret)
         .clock(move || now.now())
+        .decision_log(Arc::clone(decisions))
         .build()
         .expect("the vector's tools and key make a toolkit")
 }
@@ -349,22 +482,29 @@ pub fn toolkit(vector: &Value, clock: &Clock, log: &Log, key_id: &str, secret: &
 pub async fn play(vector: &Value) -> Result<(), String> {
     let clock = Clock::at_ms(script::EPOCH_MS);
     let log = Log::default();
-    let kit = toolkit(vector, &clock, &log, "default", SECRET);
+    let decisions = Arc::new(Logged::default());
+    let kit = toolkit(vector, &clock, &log, "default", SECRET, &decisions);
     let mut checker = Checker::default();
     let mut run: Option<RunResult> = None;
     let mut given: HashMap<usize, (RunResult, Vec<Answer>)> = HashMap::new();
+    let mut turns = 0;
     let steps = vector["steps"].as_array().cloned().unwrap_or_default();
     for (index, step) in steps.iter().enumerate() {
         if let Some(at) = step["at"].as_f64() {
             clock.set_after_epoch(at);
         }
         let before = log.lock().unwrap().len();
+        let logged = decisions.entries().len();
         let got = match step["do"].as_str() {
-            Some("run") => Got::Run(Box::new(
-                kit.run_calls(calls(vector), turn_options(vector))
-                    .await
-                    .map_err(|e| format!("step {index}: {e}"))?,
-            )),
+            Some("run") => {
+                turns += 1;
+                let options = step_options(vector, step, turns);
+                Got::Run(Box::new(
+                    kit.run_calls(calls(vector), options)
+                        .await
+                        .map_err(|e| format!("step {index}: {e}"))?,
+                ))
+            }
             Some("resume") => {
                 let current = run
                     .clone()
@@ -391,10 +531,22 @@ pub async fn play(vector: &Value) -> Result<(), String> {
                         (input, answers)
                     }
                 };
-                match kit.resume(input, answers, step["principal"].as_str()).await {
+                match kit.resume_with(input, answers, resume_options(step)).await {
                     Ok(next) => Got::Run(Box::new(next)),
                     Err(e) => Got::Refused(e.reason().as_str().to_owned()),
                 }
+            }
+            Some("revoke") => {
+                let tool = step["tool"].as_str().unwrap_or_default();
+                for policy in kit.policies(Some(tool)) {
+                    if !kit.revoke_policy(&policy.id) {
+                        return Err(format!("step {index}: policy {} not revoked", policy.id));
+                    }
+                }
+                let current = run
+                    .clone()
+                    .ok_or_else(|| format!("step {index}: no run after the revocation"))?;
+                Got::Run(Box::new(current))
             }
             Some("expire") => {
                 let current = run
@@ -409,7 +561,16 @@ pub async fn play(vector: &Value) -> Result<(), String> {
         };
         let runs: Vec<Ran> = log.lock().unwrap()[before..].to_vec();
         let empty = Value::Object(Map::new());
-        checker.check(index, step.get("expect").unwrap_or(&empty), &got, &runs)?;
+        let logged = &decisions.entries()[logged..];
+        let policies = kit.policies(None);
+        checker.check(
+            index,
+            step.get("expect").unwrap_or(&empty),
+            &got,
+            &runs,
+            Some(logged),
+            Some(&policies),
+        )?;
         if let Got::Run(next) = got {
             run = Some(*next);
         }
