@@ -395,6 +395,52 @@ async def test_expiry_while_the_turn_runs_refuses_the_late_answer(temporal: str)
     ]
 
 
+async def test_cancel_reaches_the_running_handler_and_refuses_the_waiting_request(temporal: str):
+    seen: list[str] = []
+
+    @tool
+    async def hang(ctx: ToolContext) -> str:
+        """Runs until cancelled."""
+        seen.append("started")
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            seen.append(f"cancelled {ctx.idempotency_key}")
+            raise
+        return "never"
+
+    client = await Client.connect(temporal)
+    queue = queue_name()
+    # a short heartbeat: the cancellation reaches the handler at the activity's next one
+    turns = TurnClient(client, task_queue=queue, default=ToolPolicy(heartbeat=1.0))
+    kit = Toolkit([hang, delete_files], cancel_grace=1.0)
+    async with worker_for(client, kit, task_queue=queue):
+        calls = [ToolCall("h", "hang", {}), ToolCall("d", "delete_files", {"paths": ["a"]})]
+        await turns.start("cancel-1", calls, principal="alice")
+        [request] = await wait_pending(turns, "cancel-1")
+        while not seen:
+            await asyncio.sleep(0.02)
+        with pytest.raises(ResumeError) as other:  # bound to alice, as an answer is
+            await turns.cancel("cancel-1", principal="mallory")
+        assert other.value.reason == "principal"
+        assert await turns.cancel("cancel-1", principal="alice")
+        run = await turns.result("cancel-1")
+        assert not await turns.cancel("cancel-1", principal="alice")  # the turn has finished
+        with pytest.raises(ResumeError) as late:
+            await turns.answer("cancel-1", Answer(request.id, True), principal="alice")
+        assert late.value.reason == "replayed"  # the cancellation answered it
+        decisions = await turns.decisions("cancel-1")
+    [hang_key] = [line.split()[1] for line in seen if line.startswith("cancelled")]
+    assert seen == ["started", f"cancelled {hang_key}"] and hang_key.startswith("idk-")
+    assert [r.result.output for r in run.results] == [
+        "declined: the call to hang was cancelled",
+        "declined/expired: Delete 1 files?",
+    ]
+    assert run.results[0].result.metadata == {"declined": {"call": "h", "reason": "cancelled"}}
+    assert run.results[1].result.metadata == {"declined": {"request": request.id, "reason": "cancelled"}}
+    assert [(d["kind"], d["reason"], d["by"]) for d in decisions] == [("decline", "cancelled", "alice")]
+
+
 def test_a_worker_killed_mid_tool_is_replaced_and_the_tool_keeps_its_key(temporal: str, tmp_path: Path):
     queue = queue_name()
     log = tmp_path / "calls.jsonl"

@@ -43,12 +43,25 @@ except ImportError as exc:  # pragma: no cover - exercised by tests/test_extras.
 from temporalio import activity, workflow
 from temporalio.client import Client, WorkflowUpdateFailedError
 from temporalio.common import RetryPolicy, WorkflowIDReusePolicy
-from temporalio.exceptions import ActivityError, ApplicationError, FailureError
+from temporalio.exceptions import ActivityError, ApplicationError, CancelledError, FailureError
 from temporalio.service import RPCError, RPCStatusCode
 from temporalio.worker import Worker
 
 with workflow.unsafe.imports_passed_through():
-    from ._engine import Ask, Run, Settle, decided, drive, match, parse_time, reach, reached, scope_of, start
+    from ._engine import (
+        Ask,
+        Run,
+        Settle,
+        cancelled,
+        decided,
+        drive,
+        match,
+        parse_time,
+        reach,
+        reached,
+        scope_of,
+        start,
+    )
     from ._errors import RESUME_REASONS, ResumeError, WireError
     from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolEvent, ToolResult
     from ._stored import idempotency_key, turn_digest
@@ -70,6 +83,7 @@ _TOO_LARGE = "PayloadTooLarge"
 _UNKEPT = "ScopeNotKept"
 _DECISIONS = "decisions"
 _CLOSED = "closed"
+_CANCEL = "cancel"
 #: Temporal's limit on one payload (its default `limit.blobSize.error`, 2 MiB): a turn's input, an
 #: answer, or a tool run's input (its call, request and answer) larger than it is refused.
 PAYLOAD_LIMIT = 2 * 1024 * 1024
@@ -205,6 +219,13 @@ class _Activities:
                 if done:
                     break
                 activity.heartbeat(*latest[-1:])
+        except (
+            asyncio.CancelledError
+        ):  # the workflow cancelled the call (`TurnClient.cancel`), or the worker stops
+            task.cancel()
+            # The handler's time to stop, as `Toolkit.cancel` gives it; one that ignores it is abandoned.
+            await asyncio.wait({task}, timeout=self._toolkit._cancel_grace)
+            raise
         except BaseException:
             task.cancel()
             raise
@@ -251,32 +272,47 @@ class _Durable:
             "request": None if step.request is None else step.request.to_wire(),
         }
         limit = _NO_TIMEOUT_CAP if timeout is None else timedelta(seconds=timeout + _GRACE)
-        self._turn._running += 1
+        turn = self._turn
+        if call.id in turn._cancelled:  # cancelled between two runs: it runs no more
+            return cancelled(call)
+        # A cancellation (`TurnClient.cancel`) reaches the handler through the activity's next
+        # heartbeat; the call settles once the activity has stopped.
+        run = workflow.start_activity(
+            _RUN_TOOL,
+            json.dumps(job),
+            start_to_close_timeout=limit,
+            heartbeat_timeout=timedelta(seconds=plan["heartbeat"]),
+            retry_policy=_retry_policy(plan),
+            cancellation_type=workflow.ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+        )
+        turn._runs[call.id] = run
+        turn._running += 1
         try:
-            text = await workflow.execute_activity(
-                _RUN_TOOL,
-                json.dumps(job),
-                start_to_close_timeout=limit,
-                heartbeat_timeout=timedelta(seconds=plan["heartbeat"]),
-                retry_policy=_retry_policy(plan),
-            )
+            text = await run
         except ActivityError as exc:
+            if call.id in turn._cancelled and isinstance(exc.cause, CancelledError):
+                return cancelled(call)
             why = exc.cause.message if isinstance(exc.cause, FailureError) else str(exc)
             return ToolResult.error(f"{call.name} did not finish: {why}")
         finally:
-            self._turn._running -= 1
+            turn._running -= 1
+            del turn._runs[call.id]
+            turn._touch()
         return ToolResult.from_json(text)
 
     async def ask(self, step: Ask) -> Answer | None:
         """The answer to the request, durably awaited; None when its time (the request's, or the
         turn's own expiry) ran out first. An approval that an earlier decision of the turn
         reaches (`reached`) is answered by it at once."""
+        if step.call.id in self._turn._cancelled:  # cancelled before it asked: refused so
+            return Answer(step.request.id, False, reason="cancelled")
         earlier = reached(self._turn._decided, step)
         if earlier is not None:
             return earlier
         waiting = _Waiting(self._positions[step.call.id], step.call, step.request)
         self._turn._waiting.append(waiting)
         self._turn._waiting.sort(key=lambda w: w.position)
+        self._turn._touch()
         left = _time_left(step.request)
         if self._turn._expires is not None:  # the turn's own expiry bounds every wait
             until_turn = max(self._turn._expires - workflow.now(), _NOW)
@@ -287,6 +323,7 @@ class _Durable:
             return None
         finally:
             self._turn._waiting.remove(waiting)
+            self._turn._touch()
         return waiting.answer
 
     def decide(self, step: Ask, answer: Answer | None, after: Run | Settle) -> None:
@@ -335,6 +372,12 @@ class TurnWorkflow:
         self._decided: list[tuple[Ask, Answer]] = []  # the turn's decisions, for `reached`
         self._answered_by: dict[str, str | None] = {}  # request id -> the principal who answered
         self._log: list[dict[str, Any]] = []  # every decision, as `decisions` lists it
+        self._runs: dict[str, workflow.ActivityHandle[Any]] = {}  # call id -> its tool run under way
+        self._cancelled: set[str] = set()  # the calls a cancellation reached (`cancel`)
+        self._changed: datetime | None = None  # when the turn last changed: a call asked, ran or settled
+
+    def _touch(self) -> None:
+        self._changed = workflow.now()
 
     @workflow.run
     async def run(self, input_json: str) -> str:
@@ -355,10 +398,13 @@ class TurnWorkflow:
         positions = {call_id: i for i, call_id in enumerate(order)}
         effects = _Durable(self, plans, turn_digest(order, workflow.info().workflow_id), positions)
 
+        self._touch()
+
         async def one(call: ToolCall) -> ToolCallResult:
             outcome = await drive(start(call), effects)
             assert isinstance(outcome, Settle)  # every ask is waited for
             self._settled[call.id] = outcome.result
+            self._touch()
             return ToolCallResult(call.id, call.name, outcome.result)
 
         results = await asyncio.gather(*(one(c) for c in calls))
@@ -385,7 +431,9 @@ class TurnWorkflow:
     def state(self) -> str:
         """The turn as it stands, as a `RunResult` (unsealed: Temporal keeps it) whose results are
         the calls settled so far and whose `calls` and `requests` are those that wait, in call
-        order; and how many tool runs are under way: `{"run": ..., "running": n}`."""
+        order; how many tool runs are under way; the turn's own expiry (RFC 3339, or null), the
+        digest of the principal it is bound to (empty for none), and when it last changed:
+        `{"run": ..., "running": n, "expiresAt": ..., "principal": ..., "updatedAt": ...}`."""
         results = [
             ToolCallResult(c.id, c.name, self._settled[c.id]) for c in self._calls if c.id in self._settled
         ]
@@ -402,7 +450,13 @@ class TurnWorkflow:
             )
         else:
             run = RunResult("done" if len(results) == len(self._calls) else "pending", results)
-        return '{"run":' + run.to_json() + ',"running":' + str(self._running) + "}"
+        rest = {
+            "running": self._running,
+            "expiresAt": None if self._expires is None else self._expires.isoformat(),
+            "principal": self._principal,
+            "updatedAt": None if self._changed is None else self._changed.isoformat(),
+        }
+        return '{"run":' + run.to_json() + "," + json.dumps(rest)[1:]
 
     @workflow.update(name=_ANSWER)
     async def answer(self, update_json: str) -> None:
@@ -418,6 +472,47 @@ class TurnWorkflow:
                     waiting[i].answer = given
                     self._answered.append((waiting[i].call.id, given.id))
                     self._answered_by[given.id] = principal
+
+    @workflow.update(name=_CANCEL)
+    async def cancel(self, update_json: str) -> int:
+        """Cancel the turn's unsettled calls (those named in `{"calls": [...]}`, or all of them
+        for `null`), once `check_cancel` let the update through: a running call's activity is
+        cancelled, and its handler gets the language's cancellation through its next heartbeat
+        (the engine's `cancelled`: `declined: the call to <tool> was cancelled`); a waiting
+        request is refused with reason `cancelled` (the engine's `answered`: `declined/expired:
+        <prompt>`); a call between two runs runs no more. Returns how many calls it reached."""
+        names, principal = _cancel_of(update_json)
+        reached = 0
+        for call in self._calls:
+            if (
+                call.id in self._settled
+                or call.id in self._cancelled
+                or (names is not None and call.id not in names)
+            ):
+                continue
+            self._cancelled.add(call.id)
+            reached += 1
+            for waiting in self._waiting:
+                if waiting.call.id == call.id and waiting.answer is None:
+                    waiting.answer = Answer(waiting.request.id, False, reason="cancelled")
+                    self._answered.append((call.id, waiting.request.id))
+                    self._answered_by[waiting.request.id] = principal
+            run = self._runs.get(call.id)
+            if run is not None:
+                run.cancel()
+        return reached
+
+    @cancel.validator
+    def check_cancel(self, update_json: str) -> None:
+        """Refuse a cancellation from another principal than the turn's (`principal`), as an
+        answer is refused."""
+        try:
+            _, principal = _cancel_of(update_json)
+        except (ValueError, TypeError) as exc:
+            raise _refuse(ResumeError("mismatch", f"not a cancellation: {exc}")) from None
+        if self._principal and _principal_digest(principal) != self._principal:
+            who = "no principal was given" if principal is None else "the principal given is not it"
+            raise _refuse(ResumeError("principal", f"the turn is bound to a principal, and {who}"))
 
     @workflow.query(name=_DECISIONS)
     def decisions(self) -> list[dict[str, Any]]:
@@ -517,6 +612,20 @@ def _update_of(text: str) -> tuple[list[Answer], str | None]:
     if not items:
         raise ValueError("expected at least one answer")
     return [Answer.from_wire(item) for item in items], principal
+
+
+def _cancel_of(text: str) -> tuple[set[str] | None, str | None]:
+    """A cancellation's call ids (None: every call) and principal: `{"calls": [...] | null,
+    "principal": ...}`."""
+    doc = json.loads(text)
+    if not isinstance(doc, dict):
+        raise TypeError("expected an object")
+    calls, principal = doc.get("calls"), doc.get("principal")
+    if calls is not None and not (isinstance(calls, list) and all(isinstance(c, str) for c in calls)):
+        raise TypeError("calls must be a list of call ids or null")
+    if principal is not None and not isinstance(principal, str):
+        raise TypeError("principal must be a string")
+    return (None if calls is None else set(calls)), principal
 
 
 def _principal_digest(principal: str | None) -> str:
@@ -667,9 +776,14 @@ class TurnClient:
 
     async def state(self, turn_id: str) -> tuple[RunResult, int]:
         """The turn as it stands (see `TurnWorkflow.state`) and how many tool runs are under way."""
-        text = await self._client.get_workflow_handle(turn_id).query(_STATE, result_type=str)
-        doc = json.loads(text)
+        doc = await self._state(turn_id)
         return RunResult.from_wire(doc["run"]), int(doc["running"])
+
+    async def _state(self, turn_id: str) -> dict[str, Any]:
+        """`TurnWorkflow.state`'s document (with the turn's expiry, principal and last change)."""
+        text = await self._client.get_workflow_handle(turn_id).query(_STATE, result_type=str)
+        doc: dict[str, Any] = json.loads(text)
+        return doc
 
     async def answer(
         self, turn_id: str, answers: Answer | Sequence[Answer], *, principal: str | None = None
@@ -729,6 +843,35 @@ class TurnClient:
             raise ResumeError(
                 "not_pending", f"turn {turn_id!r} has finished, so answer {batch[0].id!r} has no use"
             ) from None
+
+    async def cancel(self, turn_id: str, call_id: str | None = None, *, principal: str | None = None) -> bool:
+        """Cancel the call `call_id` of the turn, or every call of it not settled yet, as
+        `Toolkit.cancel` cancels a running call: its handler gets `asyncio.CancelledError` (on
+        its worker, at the activity's next heartbeat, so within `ToolPolicy.heartbeat` seconds),
+        is abandoned if it ignores it for the worker's `Toolkit(cancel_grace=...)`, and the call
+        settles as `declined: the call to <tool> was cancelled` (reason `cancelled`; its
+        idempotency key is kept). Unlike `Toolkit.cancel`, a call waiting on a person is
+        cancelled too: its request is refused with reason `cancelled`. Returns once the turn has
+        taken the cancellation (the call settles soon after: read it with `state` or `result`);
+        False when it reached no call (none unsettled by that id, the turn has finished, or
+        there is no such turn). `ResumeError("principal")` when the turn is bound to another
+        principal, as `answer`."""
+        update = json.dumps({"calls": None if call_id is None else [call_id], "principal": principal})
+        handle = self._client.get_workflow_handle(turn_id)
+        try:
+            reached: int = await handle.execute_update(_CANCEL, update, result_type=int)
+        except WorkflowUpdateFailedError as exc:
+            cause = exc.cause
+            if isinstance(cause, ApplicationError) and cause.type == _REFUSED and cause.details:
+                reason = cause.details[0]
+                if reason in RESUME_REASONS:
+                    raise ResumeError(reason, cause.message) from None
+            raise
+        except RPCError as exc:
+            if exc.status != RPCStatusCode.NOT_FOUND:
+                raise
+            return False
+        return reached > 0
 
     async def decisions(self, turn_id: str) -> list[dict[str, Any]]:
         """Every decision of the turn (see `TurnWorkflow.decisions`)."""

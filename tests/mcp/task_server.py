@@ -1,5 +1,6 @@
 """The toolkit the live MCP task tests serve, its tasks in a store:
-`python task_server.py STORE [stdio | http PORT]`.
+`python task_server.py STORE [stdio | http PORT]`; or as Temporal turns, over stdio, the tools
+run by a worker elsewhere (the test's): `python task_server.py temporal ADDRESS QUEUE`.
 
 `TOOLNEXUS_TASK_LOG`, when set, is a file each handler appends what it saw to (one line each),
 so a test in another process can tell what a cancellation did to it."""
@@ -68,7 +69,20 @@ def toolkit() -> Toolkit:
     )
 
 
+async def serve_temporal(address: str, queue: str) -> None:
+    from temporalio.client import Client
+
+    from toolnexus.mcp import serve_async
+    from toolnexus.temporal import TurnClient
+
+    turns = TurnClient(await Client.connect(address), task_queue=queue)
+    await serve_async(toolkit(), temporal=turns, poll_interval=0.05)
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "temporal":
+        asyncio.run(serve_temporal(sys.argv[2], sys.argv[3]))
+        sys.exit(0)
     store = SqliteRunStore(sys.argv[1], lease=3.0)
     if sys.argv[2:3] == ["http"]:
         serve(toolkit(), "http", host="127.0.0.1", port=int(sys.argv[3]), store=store, poll_interval=0.05)

@@ -37,10 +37,20 @@ from toolnexus._suspend import pending
 from toolnexus._toolkit import Toolkit
 from toolnexus.adapters.mcp import answer_from_mcp, mcp_call_tool_result, mcp_input_required, mcp_tools
 
-from ._tasks import TASKS_EXTENSION, TaskMode, TaskParams, UpdateTaskParams, _ServedTasks
+from ._tasks import (
+    TASKS_EXTENSION,
+    TaskBackend,
+    TaskMode,
+    TaskParams,
+    UpdateTaskParams,
+    _ServedTasks,
+    checked_ttl,
+    poll_ms,
+)
 
 if TYPE_CHECKING:
     from toolnexus.store import SqliteRunStore
+    from toolnexus.temporal import TurnClient
 
 #: Who is calling, for a request (`mcp_server(principal=...)`); None when unknown.
 PrincipalOf = Callable[[ServerRequestContext[Any, Any]], "str | None"]
@@ -288,6 +298,7 @@ def mcp_server(
     instructions: str | None = None,
     request_state_security: RequestStateSecurity | None = None,
     store: SqliteRunStore | None = None,
+    temporal: TurnClient | None = None,
     tasks: TaskMode | None = "long_running",
     task_ttl: float | None = 3600.0,
     poll_interval: float = 1.0,
@@ -309,19 +320,36 @@ def mcp_server(
     a key), a `requestState` too (when `request_state_security` is not given), and a task is
     visible to it alone.
 
-    With a `store` (a `SqliteRunStore`), a `requestState` is taken once across every process
-    sharing the file, and the server offers MCP's Tasks extension (`io.modelcontextprotocol/tasks`):
-    for a client that declares it, a call to a tool whose hints say `long_running` (every call,
-    with `tasks="always"`; none, with `tasks=None`) returns a task kept in the store, followed
-    with `tasks/get` (every `poll_interval` seconds, the client is told), answered with
-    `tasks/update` and cancelled with `tasks/cancel`. `task_ttl` (seconds; None for none) is
-    how long a task is kept and how long its run may wait (`Toolkit.run_calls(expires_in=...)`).
+    With a `store` (a `SqliteRunStore`) or `temporal` (a `toolnexus.temporal.TurnClient`), the
+    server offers MCP's Tasks extension (`io.modelcontextprotocol/tasks`): for a client that
+    declares it, a call to a tool whose hints say `long_running` (every call, with
+    `tasks="always"`; none, with `tasks=None`) returns a task, followed with `tasks/get` (every
+    `poll_interval` seconds, the client is told), answered with `tasks/update` and cancelled
+    with `tasks/cancel`. The task lives where you say, one place or the other (both is a
+    `ValueError`): a row of the store, its call run in this process (any process sharing the
+    file answers for it; a `requestState` is taken once across them all too); or a Temporal
+    turn, its call run by a worker (`worker_for`) on the client's task queue (any process on the
+    namespace answers for it). `task_ttl` (seconds; None for none) is how long its run may wait
+    (`Toolkit.run_calls(expires_in=...)`, `TurnClient.start(expires_in=...)`) and how long the
+    store keeps it (Temporal keeps a turn for the namespace's retention).
     """
+    if store is not None and temporal is not None:
+        raise ValueError("a task lives in one place: give mcp_server store= or temporal=, not both")
+    backend: TaskBackend | None = None
+    if tasks is not None and (store is not None or temporal is not None):
+        ttl, poll = checked_ttl(task_ttl), poll_ms(poll_interval)
+        if store is not None:
+            from ._store_tasks import StoreTasks
+
+            backend = StoreTasks(toolkit, store, ttl=ttl, poll_ms=poll)
+        elif temporal is not None:
+            from ._temporal_tasks import TemporalTasks
+
+            backend = TemporalTasks(temporal, ttl=ttl, poll_ms=poll)
     tasks_host = None
-    if store is not None and tasks is not None:
-        tasks_host = _ServedTasks(
-            toolkit, store, mode=tasks, ttl=task_ttl, poll_interval=poll_interval, principal=principal
-        )
+    if backend is not None:
+        assert tasks is not None
+        tasks_host = _ServedTasks(toolkit, backend, mode=tasks, principal=principal)
     security = request_state_security or RequestStateSecurity(
         keys=[secrets.token_bytes(32)], bind_principal=principal
     )
@@ -382,5 +410,5 @@ def serve(
 ) -> None:
     """`serve_async` in a new event loop: the one call a server script makes (`options` are
     `mcp_server`'s: `name`, `version`, `instructions`, `request_state_security`, `store`,
-    `tasks`, `task_ttl`, `poll_interval`, `principal`)."""
+    `temporal`, `tasks`, `task_ttl`, `poll_interval`, `principal`)."""
     asyncio.run(serve_async(toolkit, transport, host=host, port=port, path=path, **options))
