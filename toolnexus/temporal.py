@@ -693,6 +693,16 @@ def worker_for(
     )
 
 
+def _refusal(exc: WorkflowUpdateFailedError) -> ResumeError | None:
+    """The `ResumeError` an update failed with when the workflow refused it (`_REFUSED`, its
+    reason the first detail), or None for any other failure."""
+    cause = exc.cause
+    if not (isinstance(cause, ApplicationError) and cause.type == _REFUSED and cause.details):
+        return None
+    reason = cause.details[0]
+    return ResumeError(reason, cause.message) if reason in RESUME_REASONS else None
+
+
 class TurnClient:
     """Starts turns on Temporal, lists what they wait for, answers them and reads their results.
 
@@ -821,10 +831,8 @@ class TurnClient:
             cause = exc.cause
             if isinstance(cause, ApplicationError) and cause.type in (_TOO_LARGE, _UNKEPT):
                 raise ValueError(cause.message) from None
-            if isinstance(cause, ApplicationError) and cause.type == _REFUSED and cause.details:
-                reason = cause.details[0]
-                if reason in RESUME_REASONS:
-                    raise ResumeError(reason, cause.message) from None
+            if refusal := _refusal(exc):
+                raise refusal from None
             raise
         except RPCError as exc:
             if exc.status != RPCStatusCode.NOT_FOUND:
@@ -861,11 +869,8 @@ class TurnClient:
         try:
             reached: int = await handle.execute_update(_CANCEL, update, result_type=int)
         except WorkflowUpdateFailedError as exc:
-            cause = exc.cause
-            if isinstance(cause, ApplicationError) and cause.type == _REFUSED and cause.details:
-                reason = cause.details[0]
-                if reason in RESUME_REASONS:
-                    raise ResumeError(reason, cause.message) from None
+            if refusal := _refusal(exc):
+                raise refusal from None
             raise
         except RPCError as exc:
             if exc.status != RPCStatusCode.NOT_FOUND:
