@@ -18,11 +18,14 @@ To add a language, add its host to `HOSTS`: a command that speaks the protocol.
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import re
 import subprocess
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -66,9 +69,33 @@ def _typescript() -> list[str]:
     return ["node", str(script)]
 
 
+def _rust() -> list[str]:
+    """The crate's loop host (`tests/rust/loop`, default features), built where
+    `tests/rust/run.sh` builds it."""
+    target = Path(os.environ.get("CARGO_TARGET_DIR") or REPO / "generated" / "rust" / "target")
+    manifest = REPO / "tests" / "rust" / "loop" / "Cargo.toml"
+    subprocess.run(
+        ["cargo", "build", "--quiet", "--manifest-path", str(manifest)],
+        check=True,
+        env={**os.environ, "CARGO_TARGET_DIR": str(target)},
+    )
+    return [str(target / "debug" / "toolnexus-loop-host")]
+
+
+def _rust_host(command: str, name: str, given: dict[str, Any]) -> dict[str, Any]:
+    """The Rust host speaks the protocol, and adds the refusal's `message` (the ResumeError's
+    text), which the other hosts leave out: the reasons are compared, not the texts."""
+    out = _RUST(command, name, given)
+    out.pop("message", None)
+    return out
+
+
+_RUST = _command(functools.cache(_rust))
+
 HOSTS: dict[str, Host] = {
     "python": _python,
     "typescript": _command(_typescript),
+    "rust": _rust_host,
 }
 PAIRS = [(a, b) for a in HOSTS for b in HOSTS if a != b]
 
@@ -195,7 +222,7 @@ def test_an_answer_the_returned_run_no_longer_waits_on_is_refused(first: str, se
 
 
 def test_every_language_has_a_host_and_the_scenarios_are_vectors() -> None:
-    assert {"python", "typescript"} <= set(HOSTS)
+    assert {"python", "typescript", "rust"} <= set(HOSTS)
     assert set(SCENARIOS) <= set(lv.names())
     assert len(PAIRS) == len(HOSTS) * (len(HOSTS) - 1)
 
