@@ -380,6 +380,11 @@ class Bare:
         return self.asked
 
 
+#: The order of the Temporal runs: each side goes first as often, so a warm-up the server still
+#: does, or a change in the machine's load, weighs on both sides alike.
+ABBA = ("ours", "bare", "bare", "ours")
+
+
 def bench_temporal(turns: int, concurrency: int) -> None:
     from temporalio.client import Client
     from temporalio.worker import Worker
@@ -404,20 +409,31 @@ def bench_temporal(turns: int, concurrency: int) -> None:
         bare_worker = Worker(client, task_queue=queue + "-bare", workflows=[Bare], activities=[bare_tool])
         policies = TurnClient(client, task_queue=queue, default=ToolPolicy())
         async with ours_worker, bare_worker:
+            for kind in ("completes", "suspends"):  # a warm-up, untimed: the first turns of a queue
+                for side in ("ours", "bare"):  # and of a worker are slower than the rest
+                    await _turns(client, policies, queue, side, kind, concurrency, concurrency)
             for kind in ("completes", "suspends"):
                 tallies: dict[str, list[float]] = {"ours": [], "bare": []}
                 latencies: dict[str, list[float]] = {"ours": [], "bare": []}
-                for side in ["ours", "bare"] * (1 if QUICK else 2):
+                cpu = {"ours": [0.0, 0.0], "bare": [0.0, 0.0]}  # seconds: this process's, the server's
+                for side in ABBA:
+                    before = _cpu(server.pid)
                     elapsed, lat = await _turns(client, policies, queue, side, kind, turns, concurrency)
+                    used = [b - a for a, b in zip(before, _cpu(server.pid), strict=True)]
+                    cpu[side] = [a + b for a, b in zip(cpu[side], used, strict=True)]
                     tallies[side].append(turns / elapsed)
                     latencies[side].extend(lat)
+                    print(f"  {side} {kind}: {turns / elapsed:.1f} turns/s", flush=True)
                 ratio = statistics.median(tallies["ours"]) / statistics.median(tallies["bare"])
+                per = {side: [ms * 1e3 / (turns * ABBA.count(side)) for ms in cpu[side]] for side in cpu}
                 row(
                     "Temporal turns/s, vs bare",
                     f"a turn that {kind}",
                     ratio,
                     None,
-                    f"{turns} turns at {concurrency} at once",
+                    f"{turns} turns at {concurrency} at once; CPU a turn: the workers and clients "
+                    f"{per['ours'][0]:.1f} and {per['bare'][0]:.1f} ms, the server {per['ours'][1]:.1f} "
+                    f"and {per['bare'][1]:.1f} ms",
                 )
                 ROWS[-1] = (*ROWS[-1][:3], "≥ 0.95×", ratio >= 0.95)
                 if kind == "suspends":
@@ -442,6 +458,18 @@ def bench_temporal(turns: int, concurrency: int) -> None:
         server.terminate()
         server.wait(timeout=30)
         shutil.rmtree(where, ignore_errors=True)
+
+
+def _cpu(server: int) -> tuple[float, float]:
+    """The CPU seconds used so far by this process (both workers and the clients) and by the
+    server (the process `server`, from /proc; 0 where there is none)."""
+    mine = os.times()
+    try:
+        fields = Path(f"/proc/{server}/stat").read_text().rsplit(")", 1)[1].split()
+        theirs = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        theirs = 0.0
+    return mine.user + mine.system, theirs
 
 
 def _percentile(values: list[float], q: int) -> float:
@@ -523,8 +551,9 @@ async def _bench_answered_elsewhere(client: Any, turns_client: Any, queue: str, 
     """`n` turns started, each waiting on a person, then answered from another process (with a
     client of its own, in random order): the time from the first start to every result."""
     times: dict[str, list[float]] = {"ours": [], "bare": []}
-    for side in ["ours", "bare"] * (1 if QUICK else 2):
+    for side in ABBA[:2] if QUICK else ABBA:
         times[side].append(await _answered_elsewhere(client, turns_client, queue, address, side, n))
+        print(f"  {side} answered from another process: {times[side][-1]:.1f} s", flush=True)
     a, b = statistics.median(times["ours"]), statistics.median(times["bare"])
     row(
         "Temporal answered from another process",
