@@ -333,12 +333,16 @@ def _race(path: str, effects: str) -> None:
 
 from temporalio import activity, workflow  # noqa: E402
 
+#: The bare activity's toolkit, made once, as `worker_for` is given one (a `Toolkit` for every call
+#: cost the bare side its key derivation on every activity).
+BARE_TOOLKIT = toolkit()
+
 
 @activity.defn(name="bare.tool")
 async def bare_tool(payload: str) -> str:
     job = json.loads(payload)
     answer = None if job["answer"] is None else Answer.from_wire(job["answer"])
-    result = await toolkit().execute(job["name"], job["arguments"], ToolContext(answer=answer))
+    result = await BARE_TOOLKIT.execute(job["name"], job["arguments"], ToolContext(answer=answer))
     return result.to_json()
 
 
