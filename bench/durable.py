@@ -2,7 +2,8 @@
 workflow against a bare workflow and activity, each doing the same work, in one run.
 
 Every figure is a ratio of the two sides measured alternately (ours, the peer, ours, ...; the
-median of each). Writes `bench/DURABLE.md`.
+median of each; Temporal's ours, bare, bare, ours, after an untimed warm-up of both). Writes
+`bench/DURABLE.md`.
 
     python bench/durable.py [--quick] [--no-temporal]
 
