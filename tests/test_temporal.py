@@ -179,6 +179,18 @@ def queue_name() -> str:
 # -- the tests ---------------------------------------------------------------------------
 
 
+def test_a_turn_evicted_from_the_worker_closes_quietly():
+    """A worker evicting a turn from its cache closes the turn's coroutines; their cleanup (a call
+    no longer waiting, no longer running) runs outside the workflow's event loop, where there is
+    no workflow clock: it must not raise there (it did, as an unraisable exception on every
+    eviction of a waiting turn)."""
+    from toolnexus.temporal import TurnWorkflow
+
+    turn = TurnWorkflow()
+    turn._touch()
+    assert turn._changed is None
+
+
 async def test_an_approval_answered_from_another_process_and_a_replay_refused(temporal: str):
     client = await Client.connect(temporal)
     queue = queue_name()

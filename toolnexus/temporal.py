@@ -377,7 +377,10 @@ class TurnWorkflow:
         self._changed: datetime | None = None  # when the turn last changed: a call asked, ran or settled
 
     def _touch(self) -> None:
-        self._changed = workflow.now()
+        # Not when the worker evicts the workflow from its cache: it closes the coroutines, their
+        # `finally` blocks run outside the workflow's event loop, and there is no clock to read.
+        if workflow.in_workflow():
+            self._changed = workflow.now()
 
     @workflow.run
     async def run(self, input_json: str) -> str:
