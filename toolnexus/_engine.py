@@ -34,7 +34,7 @@ The rules, in the order a call meets them (each pinned by the loop vectors in `i
 8. **A refusal's words**: an answer that refuses may carry `message`; the call then settles as
    `declined: <message>` (cut at `MESSAGE_LIMIT` characters, `…` added).
 9. **Decisions that reach further** (`scope_of`, `reached`, `reach`, `policy_of`,
-   `applicable`, `gated`): an approval's `scope` beyond `once` decides the turn's other
+   `applicable`, `gated`, `policed`): an approval's `scope` beyond `once` decides the turn's other
    approvals of the same tool alike; `session:<id>`, `principal` and `tool` also make a
    `Policy`, which decides later approvals unasked; a refusal that covers a call beats every
    approval that does (deny overrides).
@@ -94,6 +94,7 @@ __all__ = [
     "lapsed",
     "match",
     "parse_time",
+    "policed",
     "policy_of",
     "ran",
     "reach",
@@ -503,6 +504,22 @@ def gated(
     asked = gate(tool, call)
     if not isinstance(asked, Request):
         return asked, None
+    return policed(call, asked, policies, session=session, principal=principal, now=now)
+
+
+def policed(
+    call: ToolCall,
+    asked: Request,
+    policies: Iterable[Policy],
+    *,
+    session: str | None,
+    principal: str | None,
+    now: datetime,
+) -> tuple[Request | ToolResult | None, Decision | None]:
+    """The second half of `gated`, for a host that learns of the approval `gate` asked for `call`
+    elsewhere (the Temporal workflow: its activity gates): `asked` when no policy decides it,
+    None when a policy approves it (the call runs), or the result of a policy's refusal; and the
+    policy's decision, when one decided."""
     policy = applicable(policies, call.name, session, principal, now)
     if policy is None:
         return asked, None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Protocol
 
@@ -97,11 +98,30 @@ class Decisions:
         """Log `answer`'s decision, and keep the policy it makes, if it makes one."""
         self.record(decided(ask, answer, step), principal, now)
         if answer is not None:
-            policy = policy_of(
-                ask, answer, session=session, principal=principal, now=now, lifetime=self._lifetime
-            )
-            if policy is not None:
-                self.store.keep(policy)
+            self.keep(ask, answer, session, principal, now)
+
+    def keep(
+        self,
+        ask: Ask,
+        answer: Answer,
+        session: str | None,
+        principal: str | None,
+        now: datetime,
+        *,
+        policy_id: str | None = None,
+    ) -> Policy | None:
+        """Keep the policy `answer` makes (`_engine.policy_of`), if it makes one, and return it.
+        `policy_id` names it instead of a random id: a host that may keep it twice (a retried
+        Temporal activity) keeps it once."""
+        policy = policy_of(
+            ask, answer, session=session, principal=principal, now=now, lifetime=self._lifetime
+        )
+        if policy is None:
+            return None
+        if policy_id is not None:
+            policy = replace(policy, id=policy_id)
+        self.store.keep(policy)
+        return policy
 
     def record(self, decision: Decision, principal: str | None, now: datetime) -> None:
         if self._log is not None:
