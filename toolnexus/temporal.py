@@ -29,7 +29,7 @@ import asyncio
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -50,13 +50,17 @@ from temporalio.worker import Worker
 with workflow.unsafe.imports_passed_through():
     from ._engine import (
         Ask,
+        Policy,
         Run,
         Settle,
         cancelled,
         decided,
         drive,
+        gate,
+        is_approval,
         match,
         parse_time,
+        policed,
         reach,
         reached,
         scope_of,
@@ -65,22 +69,31 @@ with workflow.unsafe.imports_passed_through():
     from ._errors import RESUME_REASONS, ResumeError, WireError
     from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolEvent, ToolResult
     from ._stored import idempotency_key, turn_digest
+    from ._suspend import pending, pending_of
     from ._tool import normalize_tool_name
     from ._toolkit import Toolkit
 
 __all__ = ["PAYLOAD_LIMIT", "WORKFLOW", "ToolPolicy", "TurnClient", "worker_for"]
 
-#: The workflow's type name; its activities are `toolnexus.run_tool` and `toolnexus.tool_policies`.
+#: The workflow's type name; its activities are `toolnexus.run_tool` and `toolnexus.tool_policies`,
+#: and, for the decisions kept beyond a turn, `toolnexus.read_policies` and `toolnexus.keep_policy`.
 WORKFLOW = "toolnexus.Turn"
 _RUN_TOOL = "toolnexus.run_tool"
 _POLICIES = "toolnexus.tool_policies"
+_READ_POLICIES = "toolnexus.read_policies"
+_KEEP_POLICY = "toolnexus.keep_policy"
+#: The patch that marks a turn whose workflow decides approvals by the worker's policies (turns
+#: started before it replay without reading them).
+_POLICIES_PATCH = "toolnexus.policies.v1"
+#: How long a read or a write of the worker's policy store may take (a local activity, retried).
+_STORE_TIMEOUT = timedelta(seconds=30)
 _ANSWER = "answer"
 _PENDING = "pending"
 _ANSWERED = "answered"
 _STATE = "state"
 _REFUSED = "ResumeError"
 _TOO_LARGE = "PayloadTooLarge"
-_UNKEPT = "ScopeNotKept"
+_UNKEPT = "ScopeNotKept"  # what workers before policies refused a wider scope with
 _DECISIONS = "decisions"
 _CLOSED = "closed"
 _CANCEL = "cancel"
@@ -176,13 +189,58 @@ class _Activities:
         }
         return json.dumps(plans)
 
+    @activity.defn(name=_READ_POLICIES)
+    async def read_policies(self, payload: str) -> str:
+        """The policies of the worker's toolkit (its `policy_store`) that cover a turn's calls
+        to the tools named, at the workflow's time (`Policy.covers`), as a JSON array of
+        `Policy.to_wire`: `payload` is `{"tools": [...], "session", "principal", "now"}`, the
+        principal being the digest the turn keeps, so a principal's policy is read with the
+        digest of its key (the turn's history holds no user id). The workflow decides with them
+        (`_engine.policed`)."""
+        job = json.loads(payload)
+        session, principal, now = job["session"], job["principal"] or None, parse_time(job["now"])
+        found = []
+        for name in job["tools"]:
+            for policy in self._toolkit.policies(name):
+                if policy.scope == "principal":
+                    policy = replace(policy, key=_principal_digest(policy.key))
+                if policy.covers(name, session, principal, now):
+                    found.append(policy.to_wire())
+        return json.dumps(found)
+
+    @activity.defn(name=_KEEP_POLICY)
+    async def keep_policy(self, payload: str) -> str:
+        """Keep, in the worker's toolkit's `policy_store`, the policy an answer of a turn makes
+        (`Decisions.keep`, the engine's `policy_of` with the toolkit's `policy_lifetime`), under
+        the id the workflow chose, so a retry keeps it once; returns it (`Policy.to_wire`), or
+        null when the answer makes none. `payload` holds the waiting call, its request, the
+        answer, the turn's session, the principal who answered and the workflow's time."""
+        job = json.loads(payload)
+        ask = Ask(ToolCall.from_wire(job["call"]), Request.from_wire(job["request"]))
+        policy = self._toolkit._decisions.keep(
+            ask,
+            Answer.from_wire(job["answer"]),
+            job["session"],
+            job["principal"],
+            parse_time(job["now"]),
+            policy_id=job["id"],
+        )
+        return "null" if policy is None else json.dumps(policy.to_wire())
+
     @activity.defn(name=_RUN_TOOL)
     async def run_tool(self, payload: str) -> str:
         """One run of a call, as the engine asked it (`Toolkit.perform`): `payload` holds the
         call, whether its tool's approval gates it, its key, timeout, and the answer and request
-        of a retry, as wire JSON."""
+        of a retry, as wire JSON. A gated run asks the tool's approval (`_engine.gate`) without
+        the worker's policies: the workflow decides with those (`read_policies`)."""
         job = json.loads(payload)
         call = ToolCall.from_wire(job["call"])
+        if job["gate"]:
+            asked = gate(self._toolkit.get(call.name), call)
+            if isinstance(asked, ToolResult):
+                return asked.to_json()
+            if asked is not None:
+                return pending(asked).to_json()
         answer = None if job["answer"] is None else Answer.from_wire(job["answer"])
         request = None if job["request"] is None else Request.from_wire(job["request"])
         latest: list[dict[str, Any]] = []  # the last event, as wire JSON: the next heartbeat's details
@@ -206,7 +264,6 @@ class _Activities:
                 call,
                 answer=answer,
                 request=request,
-                gate_first=job["gate"],
                 idempotency_key=job["key"],
                 timeout=job["timeout"],
                 on_progress=report,
@@ -260,6 +317,38 @@ class _Durable:
         self._positions = positions
 
     async def run(self, step: Run) -> ToolResult:
+        """A run of the call, as an activity. A gated first run whose tool asks its approval is
+        decided by the worker's policies first, as `Toolkit.perform` decides it (`_engine.policed`,
+        the policies read once per turn by an activity): approved, the call runs; refused, its
+        result is the refusal; else the approval is asked."""
+        result = await self._activity(step)
+        if not step.gate:
+            return result
+        call = step.call
+        asked = pending_of(result)
+        if asked is None or not is_approval(call.name, asked) or not workflow.patched(_POLICIES_PATCH):
+            return result
+        turn = self._turn
+        verdict, decision = policed(
+            call,
+            asked,
+            await turn._kept_policies(),
+            session=turn._session,
+            principal=turn._principal or None,
+            now=workflow.now(),
+        )
+        if decision is None:
+            return result
+        entry = decision.to_wire()
+        entry["at"] = workflow.now().isoformat()
+        entry["by"] = None  # a policy decided: no one answered
+        turn._log.append(entry)
+        if verdict is None:  # approved: the handler's first run
+            return await self._activity(Run(call))
+        assert isinstance(verdict, ToolResult)
+        return verdict
+
+    async def _activity(self, step: Run) -> ToolResult:
         call = step.call
         plan = self._plans[call.name]
         timeout = plan["timeout"]
@@ -368,6 +457,8 @@ class TurnWorkflow:
         self._running = 0  # tool runs under way
         self._expires: datetime | None = None  # the turn's own expiry (`start(expires_in=...)`)
         self._principal = ""  # the digest of the principal the turn is bound to
+        self._session: str | None = None  # the host's session (`start(session=...)`), for policies
+        self._policies: workflow.ActivityHandle[Any] | None = None  # the read of the worker's policies
         self._parsed: tuple[str, list[Answer], str | None] | None = None  # the update the validator read
         self._decided: list[tuple[Ask, Answer]] = []  # the turn's decisions, for `reached`
         self._answered_by: dict[str, str | None] = {}  # request id -> the principal who answered
@@ -398,6 +489,7 @@ class TurnWorkflow:
         if turn.expires_in is not None:
             self._expires = workflow.now() + timedelta(seconds=turn.expires_in)
         self._principal = turn.principal
+        self._session = turn.session
         positions = {call_id: i for i, call_id in enumerate(order)}
         effects = _Durable(self, plans, turn_digest(order, workflow.info().workflow_id), positions)
 
@@ -413,6 +505,21 @@ class TurnWorkflow:
         results = await asyncio.gather(*(one(c) for c in calls))
         await workflow.wait_condition(workflow.all_handlers_finished)
         return RunResult("done", list(results)).to_json()
+
+    async def _kept_policies(self) -> list[Policy]:
+        """The worker's policies that cover this turn's calls (`read_policies`): read once, when
+        the first approval is asked, and kept in the history; a turn that asks none reads none."""
+        if self._policies is None:
+            job = {
+                "tools": sorted({c.name for c in self._calls}),
+                "session": self._session,
+                "principal": self._principal,
+                "now": workflow.now().isoformat(),
+            }
+            self._policies = workflow.start_local_activity(
+                _READ_POLICIES, json.dumps(job), start_to_close_timeout=_STORE_TIMEOUT
+            )
+        return [Policy.from_wire(doc) for doc in json.loads(await self._policies)]
 
     @workflow.query(name=_PENDING)
     def pending(self) -> str:
@@ -469,12 +576,32 @@ class TurnWorkflow:
         answers, principal = self._read(update_json)
         waiting = [w for w in self._waiting if w.answer is None]
         asks = [Ask(w.call, w.request) for w in waiting]
-        for index, answer in zip(self._match(answers, waiting), answers, strict=True):
+        picks = self._match(answers, waiting)
+        for index, answer in zip(picks, answers, strict=True):
             for i, given in [(index, answer), *reach(asks, index, answer)]:
                 if waiting[i].answer is None:
                     waiting[i].answer = given
                     self._answered.append((waiting[i].call.id, given.id))
                     self._answered_by[given.id] = principal
+        for index, answer in zip(picks, answers, strict=True):
+            if scope_of(answer)[0] not in ("once", "turn"):
+                await self._keep(asks[index], answer, principal)
+
+    async def _keep(self, ask: Ask, answer: Answer, principal: str | None) -> None:
+        """Keep the policy `answer` makes in the worker's policy store (`keep_policy`, as
+        `Toolkit.resume` keeps it), before the update returns (and so before the turn ends)."""
+        job = {
+            "call": ask.call.to_wire(),
+            "request": ask.request.to_wire(),
+            "answer": answer.to_wire(),
+            "session": self._session,
+            "principal": principal,
+            "now": workflow.now().isoformat(),
+            "id": "pol-" + workflow.uuid4().hex[:16],
+        }
+        await workflow.execute_local_activity(
+            _KEEP_POLICY, json.dumps(job), start_to_close_timeout=_STORE_TIMEOUT
+        )
 
     @workflow.update(name=_CANCEL)
     async def cancel(self, update_json: str) -> int:
@@ -528,7 +655,8 @@ class TurnWorkflow:
         """Refuse answers as `Toolkit.resume` does, so the update is rejected and nothing changes:
         past the turn's expiry (`expired`), from another principal (`principal`), or not
         matching what waits (`mismatch`, `replayed`, `not_pending`); and answers too large to
-        carry to the tool's retry (`toolnexus.PayloadTooLarge`)."""
+        carry to the tool's retry or to the worker's policy store (`toolnexus.PayloadTooLarge`:
+        each carries the call, its request and the answer)."""
         try:
             answers, principal = self._read(update_json)
         except (WireError, ValueError, TypeError) as exc:
@@ -543,15 +671,6 @@ class TurnWorkflow:
             picks = self._match(answers, waiting)
         except ResumeError as exc:
             raise _refuse(exc) from None
-        for answer in answers:
-            if scope_of(answer)[0] not in ("once", "turn"):
-                raise ApplicationError(
-                    f"answer {answer.id!r} has the scope {answer.scope!r}: a decision beyond its turn "
-                    "needs a policy store the workers share, which Temporal turns do not have; answer "
-                    "with the scope 'once' or 'turn'",
-                    type=_UNKEPT,
-                    non_retryable=True,
-                )
         for index, answer in zip(picks, answers, strict=True):
             call, request = waiting[index].call, waiting[index].request
             size = sum(len(m.to_json().encode("utf-8", "surrogatepass")) for m in (call, request, answer))
@@ -642,13 +761,14 @@ def _principal_digest(principal: str | None) -> str:
 @dataclass(frozen=True, slots=True)
 class _TurnInput:
     """The workflow's input: its calls, and (from `TurnClient`) the tools' policies, the turn's
-    expiry and the digest of its principal. A bare array of calls is the input of clients
-    before them."""
+    expiry, the digest of its principal and its session. A bare array of calls is the input of
+    clients before them."""
 
     calls: list[ToolCall]
     plans: dict[str, Any] | None = None
     expires_in: float | None = None
     principal: str = ""
+    session: str | None = None
 
     @classmethod
     def read(cls, text: str) -> _TurnInput:
@@ -660,6 +780,7 @@ class _TurnInput:
             doc.get("plans"),
             doc.get("expiresIn"),
             doc.get("principal", ""),
+            doc.get("session"),
         )
 
 
@@ -691,7 +812,7 @@ def worker_for(
         client,
         task_queue=task_queue,
         workflows=[TurnWorkflow],
-        activities=[acts.run_tool, acts.tool_policies],
+        activities=[acts.run_tool, acts.tool_policies, acts.read_policies, acts.keep_policy],
         **worker_options,
     )
 
@@ -736,11 +857,15 @@ class TurnClient:
         *,
         expires_in: float | None = None,
         principal: str | None = None,
+        session: str | None = None,
     ) -> None:
         """Start the turn `turn_id` on `calls`. `expires_in` (seconds) is the time the turn may
         wait for answers: past it, every call still waiting settles as expired and `answer`
         refuses (`ResumeError("expired")`); `principal` binds the turn: `answer` then needs it
         (`ResumeError("principal")`). The same guarantees, and reasons, as `Toolkit.run_calls`'s.
+        `session` names the host's session, as `Toolkit.run_calls(session=...)` does: the
+        worker's policies of the scope `session:<id>` decide the turn's approvals, with those of
+        its `principal` and of the tool (see `answer`).
 
         `ValueError` for repeated call ids, an `expires_in` that is not a positive number of
         seconds, or calls too large for Temporal's payload limit (`PAYLOAD_LIMIT`); temporalio's
@@ -757,9 +882,13 @@ class TurnClient:
             raise ValueError(f"expires_in must be a positive number of seconds, got {expires_in!r}")
         if principal is not None and not isinstance(principal, str):
             raise TypeError(f"principal must be a str or None, got {type(principal).__name__}")
+        if session is not None and not isinstance(session, str):
+            raise TypeError(f"session must be a str or None, got {type(session).__name__}")
         body = "[" + ",".join(c.to_json() for c in calls) + "]"
-        if self._policies is not None or expires_in is not None or principal is not None:
+        if self._policies is not None or (expires_in, principal, session) != (None, None, None):
             head: dict[str, Any] = {"expiresIn": expires_in, "principal": _principal_digest(principal)}
+            if session is not None:
+                head["session"] = session
             if self._policies is not None:
                 policies = self._policies
                 head["plans"] = {
@@ -811,6 +940,13 @@ class TurnClient:
         has passed), `principal` (the turn is bound to another principal, or to one and none
         was given). Raises `ValueError` for answers too large to carry to the tool (see
         `PAYLOAD_LIMIT`): the request still waits.
+
+        An approval's `Answer.scope` reaches as far as with `Toolkit.resume`: `turn` decides the
+        turn's other approvals of the tool alike; `session:<id>`, `principal` (`principal`, the
+        one answering) and `tool` also keep a policy in the worker's toolkit's `policy_store`
+        (for its `policy_lifetime`), which decides the approvals of later turns unasked. It is
+        kept before this returns. Policies kept in a worker's `PolicyMemory` stay in that
+        process: workers that share them share a store (`SqliteRunStore.policies`, one machine).
         """
         batch = [answers] if isinstance(answers, Answer) else list(answers)
         if not batch:
@@ -832,6 +968,7 @@ class TurnClient:
             await handle.execute_update(_ANSWER, update)
         except WorkflowUpdateFailedError as exc:
             cause = exc.cause
+            # `_UNKEPT`: an older worker, which refuses a scope beyond the turn
             if isinstance(cause, ApplicationError) and cause.type in (_TOO_LARGE, _UNKEPT):
                 raise ValueError(cause.message) from None
             if refusal := _refusal(exc):
