@@ -331,13 +331,11 @@ class McpHost:
 
 
 TEMPORAL_GAPS = {
-    "clock": "the workflow's clock is Temporal's: a vector that moves the host's clock (`at`) cannot",
+    "clock": "the workflow's clock is Temporal's: a vector that moves the host's clock (`at`) cannot "
+    "(nor, so, see a policy expire)",
     "expire": "a workflow timer settles each expiry on its own: there is no run to expire by hand",
     "tamper": "Temporal keeps the turn in its own history: there is no stored document to alter",
     "finished": "a finished turn is answered by the client (not_pending): tests/test_temporal.py",
-    "policies": "a decision beyond its turn needs a policy store the workers share: Temporal turns take "
-    "the scopes 'once' and 'turn' (TurnClient.answer refuses the others)",
-    "turns": "a vector of several turns is several workflows; its policies across them are left out above",
     "deep": "TurnClient.start sends the calls as wire JSON: a call nested past the wire's limit is refused "
     "there (ValueError), before any tool runs",
 }
@@ -346,7 +344,8 @@ TEMPORAL_GAPS = {
 class TemporalHost:
     """The Temporal workflow (`toolnexus.temporal`) on the dev server: the vector's tools on a
     worker of their own, each answer list one Update, and the turn read back with the `state`
-    query once no tool runs (`TurnClient.state`). Stored copies are moot: the turn is durable."""
+    query once no tool runs (`TurnClient.state`). Stored copies are moot: the turn is durable.
+    Each `run` step is a turn of its own (a workflow); the policies are the worker's toolkit's."""
 
     name = "temporal"
 
@@ -357,25 +356,22 @@ class TemporalHost:
 
         self.vector = vector
         self.queue = f"vectors-{uuid.uuid4().hex[:8]}"
-        self.turn_id = f"{vector.get('turn', {}).get('id', 'turn')}-{uuid.uuid4().hex[:8]}"
-        self.worker = worker_for(client, Toolkit(script.tools()), task_queue=self.queue)
+        self.base = f"{vector.get('turn', {}).get('id', 'turn')}-{uuid.uuid4().hex[:8]}"
+        self.turn_id = self.base
+        self.kit = Toolkit(script.tools())
+        self.worker = worker_for(client, self.kit, task_queue=self.queue)
         self.turns = TurnClient(client, task_queue=self.queue)
         self.calls = [ToolCall(c["id"], c["name"], c["arguments"]) for c in vector["calls"]]
         self.given: dict[int, list[Answer]] = {}
         self.run: RunResult | None = None
+        self.started = 0
+        self.earlier: list[dict[str, Any]] = []  # the decisions of the turns before this one
         self.logged: list[dict[str, Any]] = []
 
     def skip(self) -> str | None:
         steps = self.vector["steps"]
         if any(s.get("at") for s in steps):
             return TEMPORAL_GAPS["clock"]
-        answers = [a for s in steps for a in s.get("answers", [])]
-        if any(a.get("scope", "once") not in ("once", "turn") for a in answers) or any(
-            s["do"] == "revoke" or "session" in s for s in steps
-        ):
-            return TEMPORAL_GAPS["policies"]
-        if sum(s["do"] == "run" for s in steps) > 1:
-            return TEMPORAL_GAPS["turns"]
         if any(s["do"] == "expire" for s in steps):
             return TEMPORAL_GAPS["expire"]
         if any("tamper" in s for s in steps):
@@ -405,17 +401,32 @@ class TemporalHost:
         raise AssertionError(f"turn {self.turn_id} did not settle")
 
     def decisions(self) -> list[dict[str, Any]]:
-        return list(self.logged)
+        return self.earlier + self.logged
 
     def policies(self) -> list[Any] | None:
-        return None
+        return self.kit.policies()
 
     async def start(self, step: dict[str, Any]) -> lv.Outcome:
         turn = self.vector.get("turn", {})
+        self.started += 1
+        if self.started > 1:  # a turn of its own: a workflow of its own
+            self.turn_id = f"{self.base}-{self.started}"
+            self.earlier += self.logged
+            self.logged = []
         await self.turns.start(
-            self.turn_id, self.calls, expires_in=turn.get("expiresIn"), principal=turn.get("principal")
+            self.turn_id,
+            self.calls,
+            expires_in=turn.get("expiresIn"),
+            principal=step.get("principal", turn.get("principal")),
+            session=step.get("session"),
         )
         return await self._settled()
+
+    async def revoke(self, step: dict[str, Any]) -> lv.Outcome:
+        for policy in self.kit.policies(step["tool"]):
+            assert self.kit.revoke_policy(policy.id)
+        assert self.run is not None
+        return _outcome(self.run)
 
     def waiting(self) -> list[tuple[ToolCall, Any]]:
         assert self.run is not None
