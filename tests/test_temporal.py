@@ -302,6 +302,71 @@ async def test_a_tool_that_needs_approval_runs_only_once_approved(temporal: str)
     assert run.results[2].result.metadata == {"declined": {"request": refused.id, "reason": "declined"}}
 
 
+async def test_a_policy_an_answer_keeps_decides_later_turns_on_any_worker_of_the_store(
+    temporal: str, tmp_path: Path
+):
+    from temporalio.api.enums.v1 import EventType
+
+    from toolnexus.store import SqliteRunStore
+
+    client = await Client.connect(temporal)
+    queue = queue_name()
+    turns = TurnClient(client, task_queue=queue, policies={})  # no local activity for the plans
+    store = SqliteRunStore(tmp_path / "runs.db")
+    big = [ToolCall("c1", "refund", {"order": "A-1", "amount": 500})]
+
+    async def markers(turn_id: str) -> int:  # local activities and patches: the policies' effects
+        history = await client.get_workflow_handle(turn_id).fetch_history()
+        return sum(e.event_type == EventType.EVENT_TYPE_MARKER_RECORDED for e in history.events)
+
+    async with worker_for(client, Toolkit([refund], policy_store=store.policies), task_queue=queue):
+        await turns.start("policy-1", big, principal="ada", session="s1")
+        [asked] = await wait_pending(turns, "policy-1")
+        await turns.answer("policy-1", Answer(asked.id, True, scope="principal"), principal="ada")
+        [kept] = store.policies.policies("refund")  # kept before `answer` returned
+        assert (kept.approve, kept.scope, kept.key, kept.made_by) == (True, "principal", "ada", "ada")
+        assert (await turns.result("policy-1")).results[0].result.output == "refunded 500 on A-1"
+
+        small = [ToolCall("c1", "refund", {"order": "A-2", "amount": 20})]
+        await turns.start("policy-none", small, principal="ada")
+        assert (await turns.result("policy-none")).results[0].result.output == "refunded 20 on A-2"
+        assert await markers("policy-none") == 0  # no approval asked: no policy read
+
+    # Another worker (another toolkit on the same store) decides ada's next turn by her policy.
+    async with worker_for(client, Toolkit([refund], policy_store=store.policies), task_queue=queue):
+        await turns.start("policy-2", big, principal="ada")
+        run = await turns.result("policy-2")
+        assert run.results[0].result.output == "refunded 500 on A-1"
+        [decision] = await turns.decisions("policy-2")
+        assert {k: decision[k] for k in ("kind", "call", "scope", "policy", "request", "by")} == {
+            "kind": "approve", "call": "c1", "scope": "principal", "policy": kept.id, "request": None,
+            "by": None,
+        }  # fmt: skip
+        assert await markers("policy-2") > 0
+
+        # Bob refuses the tool for everyone: the refusal beats ada's approval.
+        await turns.start("policy-3", big, principal="bob", session="s1")
+        [asked] = await wait_pending(turns, "policy-3")
+        refusal = Answer(asked.id, False, message="not this week", scope="tool")
+        await turns.answer("policy-3", refusal, principal="bob")
+        await turns.start("policy-4", big, principal="ada")
+        [result] = (await turns.result("policy-4")).results
+        refused_by = next(p for p in store.policies.policies("refund") if not p.approve)
+        assert (result.result.output, result.result.is_error) == ("declined: not this week", True)
+        assert result.result.metadata == {
+            "declined": {"policy": refused_by.id, "reason": "declined", "message": "not this week"}
+        }
+
+        # Revoked, the policies decide nothing: the next turn asks again.
+        for policy in store.policies.policies("refund"):
+            assert store.policies.revoke(policy.id)
+        await turns.start("policy-5", big, principal="ada")
+        [again] = await wait_pending(turns, "policy-5")
+        assert again.kind == "approval"
+        await turns.answer("policy-5", Answer(again.id, True), principal="ada")
+        assert (await turns.result("policy-5")).results[0].result.output == "refunded 500 on A-1"
+
+
 async def test_progress_reaches_the_worker_toolkit_and_a_timeout_is_the_tool_policy(temporal: str):
     @tool
     async def steps(ctx: ToolContext) -> str:
