@@ -640,9 +640,17 @@ class TurnWorkflow:
             _, principal = _cancel_of(update_json)
         except (ValueError, TypeError) as exc:
             raise _refuse(ResumeError("mismatch", f"not a cancellation: {exc}")) from None
+        try:
+            self._check_principal(principal)
+        except ResumeError as exc:
+            raise _refuse(exc) from None
+
+    def _check_principal(self, principal: str | None) -> None:
+        """`ResumeError("principal")` unless `principal` is the one the turn is bound to (any,
+        for a turn bound to none)."""
         if self._principal and _principal_digest(principal) != self._principal:
             who = "no principal was given" if principal is None else "the principal given is not it"
-            raise _refuse(ResumeError("principal", f"the turn is bound to a principal, and {who}"))
+            raise ResumeError("principal", f"the turn is bound to a principal, and {who}")
 
     @workflow.query(name=_DECISIONS)
     def decisions(self) -> list[dict[str, Any]]:
@@ -664,9 +672,7 @@ class TurnWorkflow:
         try:
             if self._expires is not None and workflow.now() >= self._expires:
                 raise ResumeError("expired", "the turn has expired: its time to answer has passed")
-            if self._principal and _principal_digest(principal) != self._principal:
-                who = "no principal was given" if principal is None else "the principal given is not it"
-                raise ResumeError("principal", f"the turn is bound to a principal, and {who}")
+            self._check_principal(principal)
             waiting = [w for w in self._waiting if w.answer is None]
             picks = self._match(answers, waiting)
         except ResumeError as exc:
