@@ -48,7 +48,7 @@ test-floor: $(STAMP)
 	@test -x $(FLOOR_VENV)/bin/python || $(PYTHON) -m venv $(FLOOR_VENV)
 	$(FLOOR_VENV)/bin/python -m pip install -q --disable-pip-version-check \
 		$$($(PY) codegen/pins.py floor) $$($(PY) codegen/pins.py test-tools)
-	PYTHONPATH=$(CURDIR):$(CURDIR)/generated/python $(FLOOR_VENV)/bin/python -m pytest -q -p no:cacheprovider \
+	PYTHONPATH=$(CURDIR):$(CURDIR)/support/python $(FLOOR_VENV)/bin/python -m pytest -q -p no:cacheprovider \
 		tests/test_wire.py tests/test_fast_wire.py tests/test_tool.py tests/test_tool_decorator.py tests/test_suspend.py \
 		tests/test_content_part.py tests/test_public_api.py tests/test_toolkit.py tests/test_conformance.py
 
@@ -64,13 +64,13 @@ dist: $(STAMP)
 	bash tests/dist/typescript.sh dist
 	bash tests/dist/rust.sh dist
 
-## lint: ruff and mypy (strict) on the runtime, the generator and the Python support code where
-## it is edited; tsc on the TypeScript support code, rustfmt and clippy on the Rust support crate
+## lint: ruff and mypy (strict) on the runtime, the generator and the wire package (support/python);
+## tsc on the TypeScript package (support/typescript), rustfmt and clippy on the crate (support/rust)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check toolnexus codegen tests examples bench support/python
 	$(VENV)/bin/ruff format --check toolnexus codegen support/python
 	$(VENV)/bin/mypy toolnexus codegen
-	cd support/python && ../../$(VENV)/bin/mypy --config-file mypy.ini -p toolnexus_wire
+	$(VENV)/bin/mypy -p toolnexus_wire
 	bash tests/typescript/run.sh lint
 	bash tests/rust/run.sh lint
 
@@ -104,4 +104,4 @@ changelog: $(GEN_STAMP)
 	$(PY) -m codegen changelog
 
 clean:
-	rm -rf $(VENV) $(FLOOR_VENV) dist site .cache tests/typescript/node_modules tests/typescript/.cache generated/typescript/dist generated/rust/target
+	rm -rf $(VENV) $(FLOOR_VENV) dist site .cache tests/typescript/node_modules tests/typescript/.cache support/typescript/dist support/typescript/node_modules support/rust/target

@@ -567,7 +567,7 @@ def bench_import() -> None:
     # own source while its peers are not. Compile it first (into the ignored __pycache__ dirs).
     import compileall
 
-    for package in (ROOT / "toolnexus", ROOT / "generated" / "python" / "toolnexus_wire"):
+    for package in (ROOT / "toolnexus", ROOT / "support" / "python" / "toolnexus_wire"):
         compileall.compile_dir(package, quiet=1)
     samples: dict[str, list[float]] = {k: [] for k in stmts}
     for _ in range(10):
@@ -701,7 +701,7 @@ def bench_big_parts() -> None:
     ts_dir = ROOT / "tests" / "typescript"
     if not (ts_dir / ".cache" / "conformance.js").exists():
         subprocess.run(["bash", "run.sh", "build"], cwd=ts_dir, check=True, capture_output=True)
-    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "generated" / "rust" / "target"))
+    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "support" / "rust" / "target"))
     manifest = ROOT / "tests" / "rust" / "conformance" / "Cargo.toml"
     subprocess.run(
         ["cargo", "build", "--quiet", "--release", "--manifest-path", str(manifest)],

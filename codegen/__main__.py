@@ -1,4 +1,5 @@
-"""`python -m codegen gen` writes generated/ from idl/; `python -m codegen check` fails when it is stale;
+"""`python -m codegen gen` writes generated/ from idl/ and links each package's generated files into
+its hand-written tree (support/<language>/); `python -m codegen check` fails when either is stale;
 `python -m codegen breaking [--against <git-ref>]` grades every change since the last release (or
 that ref) and checks the version moved enough."""
 
@@ -6,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import os
 import sys
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from . import (
     rust_target,
     typescript_target,
 )
+from .common import LINKED, package_links
 from .idl import IdlError, load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,9 +58,48 @@ def _existing(out: Path) -> dict[str, str]:
 
 
 def gen(root: Path = ROOT) -> int:
-    _write(render_all(root), root / "generated", "generated")
+    files = render_all(root)
+    _write(files, root / "generated", "generated")
+    _link(package_links(files, root), root)
     _write(render_docs(root), root / docs_target.OUT, docs_target.OUT)
     return 0
+
+
+def _stale_links(links: dict[str, str], root: Path) -> tuple[dict[str, str], list[str]]:
+    """The links that are missing or point elsewhere, and the links into generated/ that the
+    generator no longer wants (a file it stopped writing). A regular file where a link belongs
+    is an error: the generator never overwrites hand-written code."""
+    wrong = {}
+    for rel, target in links.items():
+        path = root / rel
+        if path.is_symlink():
+            if os.readlink(path) != target:
+                wrong[rel] = target
+        elif path.exists():
+            raise IdlError(f"{rel} is a hand-written file, but the generator writes generated/{rel[8:]}")
+        else:
+            wrong[rel] = target
+    gone = []
+    for language in LINKED:
+        tree = root / "support" / language
+        for path in sorted(tree.rglob("*")) if tree.is_dir() else []:
+            rel = path.relative_to(root).as_posix()
+            if path.is_symlink() and rel not in links and "/generated/" in f"/{os.readlink(path)}":
+                gone.append(rel)
+    return wrong, gone
+
+
+def _link(links: dict[str, str], root: Path) -> None:
+    wrong, gone = _stale_links(links, root)
+    for rel in gone:
+        (root / rel).unlink()
+    for rel, target in wrong.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_symlink():
+            path.unlink()
+        path.symlink_to(target)
+    print(f"codegen: {len(links)} links from support/ into generated/, {len(wrong) + len(gone)} written")
 
 
 def _write(files: dict[str, str], out: Path, name: str) -> None:
@@ -78,11 +120,18 @@ def _write(files: dict[str, str], out: Path, name: str) -> None:
 
 
 def check(root: Path = ROOT) -> int:
-    stale = _diff(render_all(root), root / "generated", "generated")
+    files = render_all(root)
+    stale = _diff(files, root / "generated", "generated")
+    wrong, gone = _stale_links(package_links(files, root), root)
+    stale += [f"{rel}: should be a link to {target}\n" for rel, target in wrong.items()]
+    stale += [f"{rel}: links to a file the generator no longer writes\n" for rel in gone]
     stale += _diff(render_docs(root), root / docs_target.OUT, docs_target.OUT)
     if stale:
         sys.stdout.writelines(stale)
-        print("\ncodegen: generated/ or docs/reference/wire/ is stale; run `make gen`", file=sys.stderr)
+        print(
+            "\ncodegen: generated/, its links in support/ or docs/reference/wire/ are stale; run `make gen`",
+            file=sys.stderr,
+        )
         return 1
     print(f"codegen: generated/ and {docs_target.OUT}/ are current")
     return 0

@@ -1,4 +1,4 @@
-"""Python target: the package `toolnexus_wire` in `generated/python/toolnexus_wire/`.
+"""Python target: the IDL-derived half of the package `toolnexus_wire`.
 
 One class per wire type. `models.py` comes from datamodel-code-generator (pinned exactly in
 pyproject.toml): each model's base class is its `<Type>Base` in `_bases.py` (through the
@@ -7,8 +7,9 @@ lines (`--extra-template-data`), so nothing is patched into generated text but t
 of the bundle's root model, which asserts what it removes. From the templates in
 `templates/python/` come `_bases.py` (the hand-written helpers of a type, if it has any,
 plus the refusal of `null`), `_serde.py` (the wire encoders) and `__init__.py`; `_fast.py`
-(the per-type fast decoders and JSON-ready encoders) is written by this module. The
-hand-written rest of the package is copied from `support/python/toolnexus_wire/`.
+(the per-type fast decoders and JSON-ready encoders) is written by this module. The package's
+root is its hand-written tree, `support/python/toolnexus_wire/`, where these files appear as
+links into `generated/python/toolnexus_wire/` (see `common`).
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ def _helper_module(t: WireType) -> str:
 
 
 def _helpers(idl: Idl, support: dict[str, str]) -> dict[str, dict[str, Any]]:
-    """Per type with a copied `_helpers/<type>.py`: whether it defines `<Type>Helpers`, and its
+    """Per type with a `_helpers/<type>.py`: whether it defines `<Type>Helpers`, and its
     `INIT_DEFAULTS` (read as a literal, without importing the module)."""
     found: dict[str, dict[str, Any]] = {}
     for t in idl.types:
@@ -592,7 +593,7 @@ def _nullable_fields(t: WireType) -> list[str]:
 
 
 def render(idl: Idl) -> dict[str, str]:
-    support = support_files(idl, "python", "#")
+    support = support_files(idl, "python")
     helpers = _helpers(idl, support)
     env = environment("python")
     env.globals["encode_value"] = _encode_value
@@ -611,8 +612,6 @@ def render(idl: Idl) -> dict[str, str]:
     # Written out field by field, it is long; ruff (pinned) lays it out.
     files[f"{PACKAGE}/_fast.py"] = _ruff_format(_Fast(idl).render(header))
     files[f"{PACKAGE}/_schemas.py"] = _ruff_format(_schemas_module(idl, header))
-    for rel, text in support.items():
-        files[f"python/{rel}"] = text
     return files
 
 

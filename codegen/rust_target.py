@@ -1,20 +1,20 @@
-"""Rust target: the crate in `generated/rust/`, package `toolnexus-contract`, library `toolnexus`.
+"""Rust target: the IDL-derived half of the crate `toolnexus-contract`, library `toolnexus`.
 
-What derives from the IDL is rendered from the jinja2 templates in `templates/rust/`:
-the wire types (`src/types.rs`), `src/lib.rs` (its `mod` and `pub use` lines name only
-the modules copied for this IDL), `Cargo.toml` (the package, versioned as the schema;
-the dependencies those modules need, as caret requirements; the opt-in `lossless`
-feature; a libtest-free `[[test]]` for each copied test with its own `fn main`),
-`README.md`, `LICENSE` (the one file without the DO NOT EDIT header) and `rustfmt.toml`.
+The crate's root is its hand-written tree, `support/rust/` (see `common`), where the files
+this target writes to `generated/rust/` appear as links. What derives from the IDL is rendered
+from the jinja2 templates in `templates/rust/`: the wire types (`src/types.rs`), `src/lib.rs`
+(its `mod` and `pub use` lines name only the hand-written modules this IDL's crate has),
+`Cargo.toml` (the package, versioned as the schema; the dependencies those modules need, as
+caret requirements; the opt-in `lossless` feature; a libtest-free `[[test]]` for each test with
+its own `fn main`) and `README.md`.
 
 The runtime helpers and the crate's tests are hand-written Rust in `support/rust/`
-(`src/wire.rs`, `src/result.rs`, `src/suspend.rs`, `src/media.rs`, `tests/*.rs`),
-compiled, linted and tested there against the generated types by
-`bash tests/rust/run.sh lint`. Each is copied behind the header when the IDL has the
-types its `// codegen: copy; requires ...` line names (`common.support_files`), so a
-small IDL gets `wire.rs` alone.
+(`src/wire.rs`, `src/result.rs`, `src/suspend.rs`, `src/media.rs`, `src/runtime/`, `tests/*.rs`),
+compiled, linted and tested there (`bash tests/rust/run.sh`). Each belongs to a crate whose IDL
+has the types its `// codegen: package; requires ...` line names (`common.support_files`), so a
+small IDL's crate gets `wire.rs` alone.
 
-A copied test that reads a file of the repository through `TOOLNEXUS_REPO` (the spec's
+A test that reads a file of the repository through `TOOLNEXUS_REPO` (the spec's
 example 4 reads `examples/media/fixture.png`) is run by a generated `tests/<name>/main.rs`
 that includes it unchanged and carries the file's bytes, so the crate packaged for
 crates.io tests on its own: with TOOLNEXUS_REPO unset, the runner writes the file under
@@ -56,7 +56,6 @@ __all__ = [
     "DEV_DEPENDENCIES",
     "FEATURES",
     "LIBRARY",
-    "LICENSE_HOLDER",
     "PACKAGE_NAME",
     "render",
 ]
@@ -66,9 +65,7 @@ CRATE = "rust"
 #: written for); the library keeps the contract's name, so code says `use toolnexus::...`.
 PACKAGE_NAME = "toolnexus-contract"
 LIBRARY = "toolnexus"
-#: The copyright line of the crate's LICENSE (MIT).
-LICENSE_HOLDER = "Copyright (c) 2026 the toolnexus-contract authors"
-# Where the repository's files that a copied test reads through TOOLNEXUS_REPO are.
+# Where the repository's files that a test reads through TOOLNEXUS_REPO are.
 _REPO = Path(__file__).resolve().parent.parent
 
 # Caret requirements, each the lowest version the crate's tests pass with, with and
@@ -599,13 +596,13 @@ def use_list(module: str, names: list[str], width: int = 100) -> str:
     return f"pub use {module}::{{\n" + "\n".join(lines) + "\n};"
 
 
-# A copied test with its own `fn main` (the spec's examples) runs without libtest.
+# A test with its own `fn main` (the spec's examples) runs without libtest.
 _MAIN = re.compile(r"^(?:async )?fn main\(", re.MULTILINE)
-# A copied test that reads a file of the repository, as the spec's example 4 does:
+# A test that reads a file of the repository, as the spec's example 4 does:
 # `PathBuf::from(std::env::var("TOOLNEXUS_REPO")?).join("examples/media/fixture.png")`.
 _REPO_FILE = re.compile(r'std::env::var\("TOOLNEXUS_REPO"\)\?\)\.join\("([^"]+)"\)')
 _BYTES_PER_LINE = 16  # as rustfmt lays a byte array out at 100 columns
-# A copied test that needs a feature of the crate says so in a line of its own, which the
+# A test that needs a feature of the crate says so in a line of its own, which the
 # generated `[[test]]` repeats (cargo then skips it without the feature):
 # `// cargo: required-features = ["tokio"]`.
 _REQUIRED_FEATURES = re.compile(r"^// cargo: required-features = (\[[^\]\n]*\])$", re.MULTILINE)
@@ -613,7 +610,7 @@ _REQUIRED_FEATURES = re.compile(r"^// cargo: required-features = (\[[^\]\n]*\])$
 
 @dataclass(frozen=True)
 class RustTest:
-    """A copied test with its own `fn main`, a `[[test]]` with `harness = false`."""
+    """A test with its own `fn main`, a `[[test]]` with `harness = false`."""
 
     name: str
     path: str  # the target's file, in the crate
@@ -645,14 +642,14 @@ def _fixture_runner(env: jinja2.Environment, ctx: dict[str, object], name: str, 
 def render(idl: Idl) -> dict[str, str]:
     builder = _Builder(idl)
     structs = [builder.struct(t) for t in idl.types]
-    support = support_files(idl, CRATE, "//")
+    support = support_files(idl, CRATE)
     # The crate's modules: the files right under src/ (a module's own files, such as
     # src/runtime/*.rs, are laid out by it).
     modules = sorted(
         rel[len("src/") : -len(".rs")] for rel in support if rel.startswith("src/") and rel.count("/") == 1
     )
     if "wire" not in modules:
-        raise IdlError("rust target: support/rust/src/wire.rs is missing or not marked `// codegen: copy`")
+        raise IdlError("rust target: support/rust/src/wire.rs is missing or not marked `// codegen: package`")
     env = environment(CRATE)
     env.filters["rust_str"] = rust_str
     env.filters["format_usize"] = lambda cond: f"usize::from({cond})"
@@ -680,7 +677,6 @@ def render(idl: Idl) -> dict[str, str]:
         "idl": idl,
         "package_name": PACKAGE_NAME,
         "library": LIBRARY,
-        "license_holder": LICENSE_HOLDER,
         "structs": structs,
         "enums": builder.enums,
         "rules": builder.rules,
@@ -716,15 +712,11 @@ def render(idl: Idl) -> dict[str, str]:
     }
     files = {
         f"{CRATE}/Cargo.toml": env.get_template("Cargo.toml.jinja").render(ctx),
-        f"{CRATE}/LICENSE": env.get_template("LICENSE.jinja").render(ctx),
         f"{CRATE}/README.md": env.get_template("README.md.jinja").render(ctx),
-        f"{CRATE}/rustfmt.toml": env.get_template("rustfmt.toml.jinja").render(ctx),
         f"{CRATE}/src/lib.rs": env.get_template("lib.rs.jinja").render(ctx),
         f"{CRATE}/src/types.rs": env.get_template("types.rs.jinja").render(ctx),
     }
     for test in main_tests:
         if test.fixture:
             files[f"{CRATE}/{test.path}"] = _fixture_runner(env, ctx, test.name, test.fixture)
-    for rel, text in support.items():
-        files[f"{CRATE}/{rel}"] = text
     return files

@@ -1,38 +1,36 @@
-"""TypeScript target: the npm package `toolnexus-contract` in `generated/typescript/`.
+"""TypeScript target: the IDL-derived half of the npm package `toolnexus-contract`.
 
-Two kinds of files make the package. From the IDL, through the jinja2 templates in
+The package's root is its hand-written tree, `support/typescript/` (see `common`): there the
+compiler, the tests and `npm pack` see both halves, the files this target writes to
+`generated/typescript/` appearing as links. From the IDL, through the jinja2 templates in
 `templates/typescript/`: the interfaces (`types.ts`), a parser and an emitter per type and
-`extraKeys` (`codec.ts`), the public surface (`index.ts`), `package.json`, `tsconfig.json`,
-`.npmrc`, `README.md` and `LICENSE` (the one file without the DO NOT EDIT header, so that
-license tools read it as the MIT text it is). Copied from the hand-written sources in
-`support/typescript/src/` (each marked `// codegen: copy`, see `common.support_files`):
-`WireError` (`errors.ts`), the lossless JSON reader and writer (`json.ts`), the checks the codec
-is made of (`check.ts`), the suspension helpers (`suspend.ts`, copied only when the IDL has
-`Request` and `ToolResult`) and the content-part helpers (`media.ts`: `text`, `fromBytes`,
-`fromPath`, `fromUrl`; copied only when the IDL has `ContentPart`). `index.ts` exports from a
-support module only when it was copied. The runtime (`runtime.ts`, the entry point
-`toolnexus-contract/runtime`: tools, the loop's engine, the book, the seal and the `Toolkit`, in
-`tool.ts`, `schema.ts`, `engine.ts`, `book.ts`, `seal.ts`, `toolkit.ts`) is copied when the IDL has
-the loop's types; package.json then exports `./runtime` and lists the dependencies only it loads
-(`RUNTIME_DEPENDENCIES`, pinned exactly), which `index.ts` never imports.
+`extraKeys` (`codec.ts`), the public surface (`index.ts`), `package.json` and `README.md`.
+Hand-written in `support/typescript/src/` (each marked `// codegen: package`, see
+`common.support_files`): `WireError` (`errors.ts`), the lossless JSON reader and writer
+(`json.ts`), the checks the codec is made of (`check.ts`), the suspension helpers (`suspend.ts`,
+part of a package whose IDL has `Request` and `ToolResult`) and the content-part helpers
+(`media.ts`: `text`, `fromBytes`, `fromPath`, `fromUrl`; with `ContentPart`). `index.ts` exports
+from a hand-written module only when the IDL's package has it. The runtime (`runtime.ts`, the
+entry point `toolnexus-contract/runtime`: tools, the loop's engine, the book, the seal and the
+`Toolkit`, in `tool.ts`, `schema.ts`, `engine.ts`, `book.ts`, `seal.ts`, `toolkit.ts`) belongs to a
+package whose IDL has the loop's types; package.json then exports `./runtime` and lists the
+dependencies only it loads (`RUNTIME_DEPENDENCIES`, pinned exactly), which `index.ts` never
+imports.
 
 The interfaces are wire-shaped: a property is its wire key even where the IDL names the field
 otherwise for the APIs (`x-name`, such as `ContentPart.type`, `kind` in Python and Rust); the
 README says so. A field of any JSON value but `null` is a `JsonValue` (checked by `expectAny`),
 and a string whose default is `""` is an optional property that the parser and the emitter both
-leave out when it is empty.
-The support sources are type-checked where they are edited (`support/typescript/tsconfig.json`,
-`bash tests/typescript/run.sh lint`); the package compiles with `tsc` alone (no `@types`), under
-`strict`.
+leave out when it is empty. The package compiles with `tsc` alone (no `@types`), under `strict`
+(`support/typescript/tsconfig.json`).
 
 The package is ESM-only (`"type": "module"`, `exports` with `types`, `import` and `default`)
 for Node.js >= 20.19, which loads it from `require()` too. Its version is the schema version
 (`idl/manifest.json`). `npm pack` builds `dist/` first (the `prepack` script, with the pinned
-`typescript` devDependency) and ships `dist/`, README.md, LICENSE and package.json; `.npmrc`
-keeps `npm install` from writing a package-lock.json into generated/. The interfaces have no
-index signature, so a misspelled key in an object literal is a compile error; unknown keys a
-peer sends are still kept on the parsed object and written back by the emitter, untyped
-(`extraKeys(value, "Type")` reads them).
+`typescript` devDependency) and ships `dist/`, README.md, LICENSE and package.json. The
+interfaces have no index signature, so a misspelled key in an object literal is a compile
+error; unknown keys a peer sends are still kept on the parsed object and written back by the
+emitter, untyped (`extraKeys(value, "Type")` reads them).
 """
 
 from __future__ import annotations
@@ -47,7 +45,6 @@ from .common import environment, header_lines, support_files
 from .idl import Field, Idl, TypeRef, WireType
 
 __all__ = [
-    "LICENSE_HOLDER",
     "NODE_VERSION",
     "PACKAGE_NAME",
     "RUNTIME_DEPENDENCIES",
@@ -58,8 +55,6 @@ __all__ = [
 PACKAGE_NAME = "toolnexus-contract"
 #: The oldest Node.js the package supports: the first 20.x that loads ES modules from `require()`.
 NODE_VERSION = "20.19"
-#: The copyright line of the package's LICENSE (MIT).
-LICENSE_HOLDER = "Copyright (c) 2026 the toolnexus-contract authors"
 #: The compiler the package is checked with; tests/typescript/package.json pins the same.
 TYPESCRIPT_VERSION = "5.9.3"
 #: What the runtime (`toolnexus-contract/runtime`: tools, the loop, the seal) loads, pinned exactly;
@@ -273,7 +268,7 @@ def _type_view(t: WireType) -> _TypeView:
 
 
 def _package_json(idl: Idl, runtime: bool) -> str:
-    """The package's package.json; with `runtime` (runtime.ts copied), the `./runtime` entry point
+    """The package's package.json; with `runtime` (the package has runtime.ts), the `./runtime` entry point
     and the dependencies only it loads."""
     clean = "node -e \"require('node:fs').rmSync('dist', {recursive: true, force: true})\""
     exports: dict[str, Any] = {
@@ -352,13 +347,12 @@ def _codec_imports(types: list[_TypeView]) -> list[str]:
 def render(idl: Idl) -> dict[str, str]:
     env = environment("typescript")
     types = [_type_view(t) for t in idl.types]
-    support = support_files(idl, "typescript", "//")
+    support = support_files(idl, "typescript")
     ctx = {
         "header": "".join(f"// {line}\n" for line in header_lines(idl)).rstrip("\n"),
         "idl": idl,
         "package_name": PACKAGE_NAME,
         "node_version": NODE_VERSION,
-        "license_holder": LICENSE_HOLDER,
         "md_header": "".join(f"<!-- {line} -->\n" for line in header_lines(idl)).rstrip("\n"),
         "types": types,
         "types_imports": _uses(
@@ -372,18 +366,13 @@ def render(idl: Idl) -> dict[str, str]:
             for f in t.fields
             if f.api_name != f.wire_name
         ],
-        # The support modules copied into src/, by module name (`suspend`), for index.ts.
+        # The hand-written modules of the package, by module name (`suspend`), for index.ts.
         "support": {rel.removeprefix("src/").removesuffix(".ts") for rel in support},
     }
     files = {
         "typescript/package.json": _package_json(idl, "src/runtime.ts" in support),
-        "typescript/tsconfig.json": env.get_template("tsconfig.json.j2").render(**ctx),
-        "typescript/.npmrc": env.get_template("npmrc.j2").render(**ctx),
         "typescript/README.md": env.get_template("README.md.j2").render(**ctx),
-        "typescript/LICENSE": env.get_template("LICENSE.j2").render(**ctx),
     }
     for src in ("types.ts", "codec.ts", "index.ts"):
         files[f"typescript/src/{src}"] = env.get_template(f"{src}.j2").render(**ctx)
-    for rel, text in support.items():
-        files[f"typescript/{rel}"] = text
     return files

@@ -72,7 +72,7 @@ def _typescript() -> list[str]:
 def _rust() -> list[str]:
     """The crate's loop host (`tests/rust/loop`, default features), built where
     `tests/rust/run.sh` builds it."""
-    target = Path(os.environ.get("CARGO_TARGET_DIR") or REPO / "generated" / "rust" / "target")
+    target = Path(os.environ.get("CARGO_TARGET_DIR") or REPO / "support" / "rust" / "target")
     manifest = REPO / "tests" / "rust" / "loop" / "Cargo.toml"
     subprocess.run(
         ["cargo", "build", "--quiet", "--manifest-path", str(manifest)],

@@ -66,7 +66,7 @@ ERAS = {"modern": ("auto", MODERN), "legacy": ("legacy", HANDSHAKE)}
 
 
 def _env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "generated" / "python")])}
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "support" / "python")])}
 
 
 @pytest.fixture(scope="module")

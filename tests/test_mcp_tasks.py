@@ -418,7 +418,7 @@ async def test_a_local_cancel_cancels_the_remote_task(store: SqliteRunStore) -> 
 
 
 def _env(log: Path | None = None) -> dict[str, str]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "generated" / "python")])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "support" / "python")])}
     if log is not None:
         env["TOOLNEXUS_TASK_LOG"] = str(log)
     return env

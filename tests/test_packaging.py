@@ -131,7 +131,7 @@ def test_the_constructors_type_check_under_mypy(tmp_path: Path, plugin: bool) ->
     )
     (tmp_path / "good.py").write_text(USER_CODE)
     (tmp_path / "bad.py").write_text(MISSPELLED)
-    env_path = f"{ROOT}:{ROOT / 'generated' / 'python'}"
+    env_path = f"{ROOT}:{ROOT / 'support' / 'python'}"
 
     def mypy(name: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -184,3 +184,42 @@ def test_the_constructor_signature_survives_the_validator_being_built_on_first_u
     ToolResult.from_json('{"output":"x","metadata":{"n":1.50}}')  # the validator's path
     assert ToolResult.__pydantic_complete__
     assert str(inspect.signature(ToolResult)).startswith("(output: 'str', is_error: 'bool' = False")
+
+
+def _tree(root: Path) -> list[Path]:
+    skip = {"node_modules", "target", "dist", "__pycache__", ".cache"}
+    return [p for p in sorted(root.rglob("*")) if not skip & set(p.relative_to(root).parts)]
+
+
+def test_each_package_is_its_hand_written_tree_with_the_generated_files_linked_in() -> None:
+    """generated/ holds only what `make gen` writes (no hand-written file lives there again), and
+    each of those files is in its package's tree, support/<language>/, as a link to it."""
+    generated = ROOT / "generated"
+    hand_written = {
+        p.read_bytes()
+        for tree in (ROOT / "support", ROOT / "toolnexus")
+        for p in _tree(tree)
+        if p.is_file() and not p.is_symlink()
+    }
+    linked = 0
+    for language in ("python", "typescript", "rust"):
+        for path in _tree(generated / language):
+            if not path.is_file():
+                continue
+            rel = path.relative_to(generated / language)
+            text = path.read_bytes()
+            assert text not in hand_written or not text, f"generated/{language}/{rel} is a copy"
+            assert rel.name == "py.typed" or b"DO NOT EDIT" in text[:600], rel
+            link = ROOT / "support" / language / rel
+            assert link.is_symlink(), f"support/{language}/{rel} should link to generated/{language}/{rel}"
+            assert link.resolve() == path.resolve()
+            linked += 1
+    assert linked >= 15
+    # ruff sees the Python links as the wire package's modules: they are left to the generator.
+    excluded = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["ruff"]["extend-exclude"])
+    python_links = {
+        p.relative_to(ROOT).as_posix()
+        for p in _tree(ROOT / "support" / "python")
+        if p.is_symlink() and p.suffix == ".py"
+    }
+    assert python_links == {e for e in excluded if e.startswith("support/")}

@@ -19,20 +19,22 @@ import pytest
 
 from codegen import breaking
 from codegen.__main__ import render_all
+from codegen.common import assemble
 from codegen.idl import load
 
 ROOT = Path(__file__).resolve().parent.parent
 USERS = ROOT / "tests" / "semver"
 TS_TESTS = ROOT / "tests" / "typescript"
 #: The shared target folder of the generated crate (its dependencies are built once).
-TARGET = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "generated" / "rust" / "target"))
+TARGET = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "support" / "rust" / "target"))
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def next_version(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A checkout-like folder whose idl/ adds `addedLater` to every type, and its generated/."""
+    """A checkout-like folder whose idl/ adds `addedLater` to every type, its generated/, and its
+    packages under support/."""
     root = tmp_path_factory.mktemp("next")
     shutil.copytree(ROOT / "idl", root / "idl")
     manifest = json.loads((root / "idl" / "manifest.json").read_text(encoding="utf-8"))
@@ -47,10 +49,13 @@ def next_version(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "type": "string",
         }
         path.write_text(json.dumps(schema, indent=2), encoding="utf-8")
-    for rel, text in render_all(root).items():
+    files = render_all(root)
+    for rel, text in files.items():
         dest = root / "generated" / rel
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_text(text, encoding="utf-8")
+    # Each package whole, as its tree in a checkout is: the generated half and the hand-written one.
+    assemble(load(root / "idl"), files, root / "support")
     return root
 
 
@@ -76,12 +81,12 @@ def _cargo(crate: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _user_crate(tmp: Path, generated_rust: Path) -> Path:
+def _user_crate(tmp: Path, rust_package: Path) -> Path:
     crate = tmp / "semver-user"
     shutil.copytree(USERS / "rust", crate)
     manifest = crate / "Cargo.toml"
     text = manifest.read_text(encoding="utf-8")
-    pinned = re.sub(r'path = "[^"]+"', f'path = "{generated_rust}"', text, count=1)
+    pinned = re.sub(r'path = "[^"]+"', f'path = "{rust_package}"', text, count=1)
     assert pinned != text
     manifest.write_text(pinned, encoding="utf-8")
     return crate
@@ -89,15 +94,14 @@ def _user_crate(tmp: Path, generated_rust: Path) -> Path:
 
 @pytest.mark.parametrize("version", ["this", "next"])
 def test_a_rust_users_crate_compiles_and_runs(version: str, next_version: Path, tmp_path: Path) -> None:
-    generated = (ROOT if version == "this" else next_version) / "generated" / "rust"
-    crate = _user_crate(tmp_path, generated)
+    crate = _user_crate(tmp_path, (ROOT if version == "this" else next_version) / "support" / "rust")
     ran = _cargo(crate, "run", "--quiet")
     assert ran.returncode == 0, ran.stderr[-4000:]
     assert ran.stdout.startswith("ok: a chart error=false parts=2")
 
 
 def test_a_struct_literal_of_a_wire_type_does_not_compile(tmp_path: Path) -> None:
-    crate = _user_crate(tmp_path, ROOT / "generated" / "rust")
+    crate = _user_crate(tmp_path, ROOT / "support" / "rust")
     built = _cargo(crate, "build", "--example", "exhaustive_literal")
     assert built.returncode != 0
     assert "E0639" in built.stderr, built.stderr[-2000:]
@@ -109,7 +113,7 @@ def test_a_typescript_users_module_compiles(version: str, next_version: Path, tm
     tsc = TS_TESTS / "node_modules" / ".bin" / "tsc"
     if not tsc.exists():
         subprocess.run(["bash", str(TS_TESTS / "run.sh"), "install"], check=True)
-    package = (ROOT if version == "this" else next_version) / "generated" / "typescript" / "src"
+    package = (ROOT if version == "this" else next_version) / "support" / "typescript" / "src"
     config = {
         "compilerOptions": {
             "strict": True,

@@ -17,7 +17,7 @@ USER_FILE = REPO / "tests" / "typing" / "provider_payloads.py"
 BIN = Path(sys.executable).parent
 # The packages as a user sees them installed: their source on the path (the editable install's
 # import hook is invisible to type checkers), their own errors not reported (`silent`).
-PATHS = [str(REPO), str(REPO / "generated" / "python")]
+PATHS = [str(REPO), str(REPO / "support" / "python")]
 
 pytestmark = pytest.mark.slow
 

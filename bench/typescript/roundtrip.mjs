@@ -14,7 +14,7 @@
 import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { fromJsonToolResult, toJsonToolResult } from "../../generated/typescript/dist/index.js";
+import { fromJsonToolResult, toJsonToolResult } from "../../support/typescript/dist/index.js";
 
 const [payloadsPath, repeatsArg] = process.argv.slice(2);
 const payloads = JSON.parse(readFileSync(payloadsPath, "utf8"));

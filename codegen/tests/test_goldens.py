@@ -1,7 +1,8 @@
 """Golden pairs: small schemas in `cases/<case>/idl/`, their expected output in `cases/<case>/expected/`.
 
-Goldens hold only what derives from the IDL: the hand-written support files that the
-generator copies from `support/` are left out (they are checked where they are edited).
+Goldens hold only what derives from the IDL, what the generator writes: the hand-written half
+of each package (`support/<language>/`) is checked where it is edited, and joined to a case's
+generated half by `common.assemble` where a test builds the case's whole package.
 Set TOOLNEXUS_UPDATE_GOLDENS=1 to rewrite the expected files after a deliberate change, or
 TOOLNEXUS_UPDATE_GOLDENS=rust,typescript to rewrite only those languages' folders
 (python, typescript, rust, jsonschema).
@@ -19,32 +20,23 @@ from pathlib import Path
 import pytest
 
 from codegen import __main__ as cli
+from codegen.common import assemble
 from codegen.idl import IdlError, load
 
 CASES = Path(__file__).parent / "cases"
 _UPDATE = os.environ.get("TOOLNEXUS_UPDATE_GOLDENS", "")
 LANGUAGES = ("python", "typescript", "rust", "jsonschema")
 UPDATE = set(LANGUAGES) if _UPDATE == "1" else {x for x in _UPDATE.split(",") if x}
-SUPPORT_MARK = "Source: support/"
 CASE_NAMES = sorted(p.name for p in CASES.iterdir() if (p / "idl").is_dir())
 
 
-def render_full(case: Path) -> dict[str, str]:
-    """Everything `make gen` would write for the case, support copies included."""
+def render_case(case: Path) -> dict[str, str]:
+    """Everything `make gen` would write for the case: what the goldens hold."""
     idl = load(case / "idl")
     files: dict[str, str] = {}
     for target in cli.TARGETS:
         files.update(target.render(idl))
     return files
-
-
-def is_support_copy(text: str) -> bool:
-    return SUPPORT_MARK in text[:800]
-
-
-def render_case(case: Path) -> dict[str, str]:
-    """The IDL-derived files only: what the goldens hold."""
-    return {rel: text for rel, text in render_full(case).items() if not is_support_copy(text)}
 
 
 def expected_files(case: Path) -> dict[str, str]:
@@ -81,12 +73,9 @@ def samples(case: Path) -> dict[str, list[str]]:
 
 
 def write_package(case: Path, language: str, dest: Path) -> Path:
-    """The case's whole package for `language` (support copies included), as `make gen` writes it."""
-    for rel, text in render_full(case).items():
-        if rel.split("/", 1)[0] == language:
-            out = dest / rel
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(text, encoding="utf-8", newline="\n")
+    """The case's whole package for `language` (its generated and hand-written halves), as the
+    package's tree in the repository lays it out."""
+    assemble(load(case / "idl"), render_case(case), dest)
     return dest / language
 
 
@@ -134,7 +123,7 @@ def test_generation_does_not_depend_on_the_process_or_its_environment(tmp_path):
         digests.add(run.stdout.strip())
     assert len(digests) == 1, digests
     with_files = next(iter(digests))
-    assert int(with_files.split()[1]) > 20
+    assert int(with_files.split()[1]) > 15
 
 
 def test_every_generated_file_has_the_header():
@@ -149,11 +138,13 @@ def test_every_generated_file_has_the_header():
 def _copy_project(tmp_path: Path) -> Path:
     root = tmp_path / "project"
     shutil.copytree(cli.ROOT / "idl", root / "idl")
-    shutil.copytree(
-        cli.ROOT / "generated",
-        root / "generated",
-        ignore=shutil.ignore_patterns("node_modules", "target", "__pycache__", "dist"),
-    )
+    for tree in ("generated", "support"):  # support/ holds the links into generated/, kept as links
+        shutil.copytree(
+            cli.ROOT / tree,
+            root / tree,
+            symlinks=True,
+            ignore=shutil.ignore_patterns("node_modules", "target", "__pycache__", "dist"),
+        )
     # The reference pages are generated from idl/ too, and checked with generated/.
     shutil.copytree(cli.ROOT / "docs" / "reference" / "wire", root / "docs" / "reference" / "wire")
     return root

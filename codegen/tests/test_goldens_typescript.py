@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from codegen import typescript_target
+from codegen.common import assemble, support_files
 from codegen.idl import load
 from codegen.tests.lang_typescript import ROOT, build, build_and_roundtrip, check, run_node
 from codegen.tests.test_goldens import CASE_NAMES, CASES, samples
@@ -96,26 +97,25 @@ def test_every_case_has_pinned_documents() -> None:
 
 def write_typescript_package(case: Path, dest: Path) -> Path:
     """`test_goldens.write_package(case, "typescript", dest)`, with the TypeScript target only."""
-    for rel, text in typescript_target.render(load(case / "idl")).items():
-        out = dest / rel
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8", newline="\n")
+    idl = load(case / "idl")
+    assemble(idl, typescript_target.render(idl), dest)
     return dest / "typescript"
 
 
-def test_support_modules_are_copied_when_the_idl_has_what_they_require() -> None:
+def test_a_package_has_the_hand_written_modules_its_idl_has_what_they_require_for() -> None:
     """suspend.ts (`requires Request, ToolResult`) is in the real package and exported by index.ts;
-    a case without those types gets the other support modules only, and no export of it."""
-    real = typescript_target.render(load(ROOT / "idl"))
-    case = typescript_target.render(load(CASES / "minimal" / "idl"))
-    support = {"typescript/src/errors.ts", "typescript/src/json.ts", "typescript/src/check.ts"}
-    assert support | {"typescript/src/suspend.ts"} <= set(real)
-    assert support <= set(case) and "typescript/src/suspend.ts" not in case
-    assert '"./suspend.js"' in real["typescript/src/index.ts"]
-    assert '"./suspend.js"' not in case["typescript/src/index.ts"]
-    for rel in support:
-        assert "// Source: support/typescript/src/" in case[rel].split("\n")[2], rel
-        assert "DO NOT EDIT" in case[rel].split("\n")[1], rel
+    a case without those types gets the other hand-written modules only, and no export of it.
+    Nothing hand-written is in what the generator writes."""
+    real_idl, case_idl = load(ROOT / "idl"), load(CASES / "minimal" / "idl")
+    real, case = support_files(real_idl, "typescript"), support_files(case_idl, "typescript")
+    core = {"src/errors.ts", "src/json.ts", "src/check.ts"}
+    assert core | {"src/suspend.ts"} <= set(real)
+    assert core <= set(case) and "src/suspend.ts" not in case
+    generated_real = typescript_target.render(real_idl)
+    generated_case = typescript_target.render(case_idl)
+    assert '"./suspend.js"' in generated_real["typescript/src/index.ts"]
+    assert '"./suspend.js"' not in generated_case["typescript/src/index.ts"]
+    assert not {f"typescript/{rel}" for rel in real} & set(generated_real)
 
 
 @pytest.mark.slow

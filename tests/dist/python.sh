@@ -21,12 +21,18 @@ echo "built $(basename "$WHEEL") and $(basename "$SDIST")"
 
 echo "== the sdist ships no tests and holds the license"
 tar tzf "$SDIST" >"$SCRATCH/sdist.txt"
-if grep -E '/(tests|codegen|support)/' "$SCRATCH/sdist.txt"; then
+# support/python/toolnexus_wire/ is the wire package (its generated modules, linked in from
+# generated/python/, are files in the sdist); nothing else of support/ or generated/ goes.
+if grep -E '/(tests|codegen|generated)/|/support/(typescript|rust)/' "$SCRATCH/sdist.txt"; then
     echo "the sdist ships files that cannot run from it" >&2
     exit 1
 fi
 grep -q '/LICENSE$' "$SCRATCH/sdist.txt"
-echo "$(wc -l <"$SCRATCH/sdist.txt") entries; no tests, codegen or support"
+for module in models.py _fast.py __init__.py _base.py; do
+    grep -q "/support/python/toolnexus_wire/$module\$" "$SCRATCH/sdist.txt" \
+        || { echo "the sdist has no support/python/toolnexus_wire/$module" >&2; exit 1; }
+done
+echo "$(wc -l <"$SCRATCH/sdist.txt") entries; no tests, codegen, generated/ or other languages' trees"
 
 echo "== a fresh virtualenv with only the declared dependencies"
 python3 -m venv "$SCRATCH/venv"

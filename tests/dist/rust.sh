@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Rust crate as crates.io would ship it, tested away from the repository:
 #
-#   1. `cargo package` on generated/rust (the package toolnexus-contract, library toolnexus);
+#   1. `cargo package` on support/rust (the package toolnexus-contract, library toolnexus; its
+#      links into generated/rust are followed, so the .crate holds the files);
 #   2. the .crate unpacked into a temp folder and its own tests run there, with its default
 #      features (the runtime), with `lossless` too, and with the wire types alone
 #      (--no-default-features), with TOOLNEXUS_REPO unset and no repository files around
@@ -25,7 +26,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-CRATE="$ROOT/generated/rust"
+CRATE="$ROOT/support/rust"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/.cache/dist-target}"
 export CARGO_TERM_COLOR=never
 unset TOOLNEXUS_REPO
@@ -54,14 +55,14 @@ run() {
 }
 
 command -v cargo >/dev/null 2>&1 || die "cargo is not installed (see https://rustup.rs)"
-[[ -f "$CRATE/Cargo.toml" ]] || die "generated/rust is missing: run \`make gen\` first"
+[[ -f "$CRATE/Cargo.toml" ]] || die "generated/rust (linked into support/rust) is missing: run \`make gen\` first"
 
 field() { # the first `key = "value"` of [package] in Cargo.toml
     sed -n "s/^$1 = \"\\(.*\\)\"\$/\\1/p" "$CRATE/Cargo.toml" | head -n 1
 }
 NAME="$(field name)"
 VERSION="$(field version)"
-[[ -n "$NAME" && -n "$VERSION" ]] || die "no package name or version in generated/rust/Cargo.toml"
+[[ -n "$NAME" && -n "$VERSION" ]] || die "no package name or version in support/rust/Cargo.toml"
 
 [[ $# -le 1 ]] || die "usage: tests/dist/rust.sh [DIST]"
 KEEP=""
@@ -74,8 +75,8 @@ CARGO_TARGET_DIR="$(cd "$CARGO_TARGET_DIR" && pwd)"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/toolnexus-dist-rust.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
 
-# generated/ is committed, so the working tree may hold regenerated, uncommitted files:
-# the package is made from the files as they are.
+# The working tree may hold regenerated or edited, uncommitted files: the package is made
+# from the files as they are.
 step "cargo package ($NAME $VERSION)"
 cd "$CRATE"
 run cargo package --allow-dirty --quiet

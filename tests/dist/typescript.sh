@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The npm package from outside the repository: packs generated/typescript as `npm pack` does
+# The npm package from outside the repository: packs support/typescript as `npm pack` does
 # from a checkout (npm install, then the prepack script builds dist/), checks what the tarball
 # holds, installs it with the pinned typescript into a scratch npm project outside the checkout,
 # compiles an example and the README's examples there under `tsc --strict` (module nodenext),
@@ -11,11 +11,12 @@
 #
 #   bash tests/dist/typescript.sh [DIST]     (DIST: also keep the tarball there)
 #
-# The pack runs in a copy of generated/typescript, so that no node_modules/, dist/ or
-# package-lock.json is left in generated/ (where `make check` and tests/typescript/run.sh look).
+# The pack runs in a copy of support/typescript (the package's tree, its links into
+# generated/typescript followed), so that no node_modules/, dist/ or package-lock.json is
+# left in the tree (where tests/typescript/run.sh builds).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-PKG="$ROOT/generated/typescript"
+PKG="$ROOT/support/typescript"
 SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/toolnexus-dist-ts.XXXXXX")"
 trap 'rm -rf "$SCRATCH"' EXIT
 NPM_FLAGS=(--no-audit --no-fund --prefer-offline --loglevel=error)
@@ -24,7 +25,7 @@ fail() {
     echo "FAIL: $*" >&2
     exit 1
 }
-[ -f "$PKG/package.json" ] || fail "generated/typescript is missing; run \`make gen\` first"
+[ -f "$PKG/package.json" ] || fail "generated/typescript (linked into support/typescript) is missing; run \`make gen\` first"
 TS_VERSION="$(node -p "require(process.argv[1]).devDependencies.typescript" "$PKG/package.json")"
 NAME="$(node -p "require(process.argv[1]).name" "$PKG/package.json")"
 VERSION="$(node -p "require(process.argv[1]).version" "$PKG/package.json")"
@@ -33,11 +34,10 @@ VERSION="$(node -p "require(process.argv[1]).version" "$PKG/package.json")"
 NODE_TYPES="$(node -p "require(process.argv[1]).devDependencies['@types/node']" "$ROOT/tests/typescript/package.json")"
 echo "node $(node --version), npm $(npm --version); $NAME $VERSION, typescript $TS_VERSION, @types/node $NODE_TYPES; scratch $SCRATCH"
 
-echo "== npm install && npm pack, in a copy of generated/typescript"
+echo "== npm install && npm pack, in a copy of support/typescript"
 mkdir -p "$SCRATCH/pkg" "$SCRATCH/out"
-(cd "$PKG" && tar -cf - --exclude=./node_modules --exclude=./dist --exclude=./package-lock.json .) | (cd "$SCRATCH/pkg" && tar -xf -)
+(cd "$PKG" && tar -chf - --exclude=./node_modules --exclude=./dist --exclude=./package-lock.json .) | (cd "$SCRATCH/pkg" && tar -xf -)
 (cd "$SCRATCH/pkg" && npm install "${NPM_FLAGS[@]}") >"$SCRATCH/install.log" 2>&1 || { cat "$SCRATCH/install.log"; fail "npm install"; }
-[ ! -e "$SCRATCH/pkg/package-lock.json" ] || fail "npm install wrote a package-lock.json (.npmrc should stop it)"
 (cd "$SCRATCH/pkg" && npm pack --pack-destination "$SCRATCH/out") >"$SCRATCH/pack.log" 2>&1 || { cat "$SCRATCH/pack.log"; fail "npm pack"; }
 grep -E 'npm notice|\.tgz$' "$SCRATCH/pack.log" | grep -vE 'npm notice *$' | sed 's/^/  /'
 TARBALL="$SCRATCH/out/$NAME-$VERSION.tgz"

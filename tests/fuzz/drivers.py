@@ -79,7 +79,7 @@ def run_python(docs: Sequence[Doc]) -> dict[int, Outcome]:
 
 
 def rust_binary() -> Path:
-    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "generated" / "rust" / "target"))
+    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "support" / "rust" / "target"))
     return target / "debug" / "toolnexus-conformance"
 
 
@@ -108,8 +108,8 @@ def _snapshot_typescript(into: Path) -> list[str]:
     shutil.copytree(TS_DIR / ".cache", into / "cli")
     pkg = into / "node_modules" / "toolnexus-contract"
     pkg.mkdir(parents=True)
-    shutil.copy2(REPO / "generated" / "typescript" / "package.json", pkg / "package.json")
-    shutil.copytree(REPO / "generated" / "typescript" / "dist", pkg / "dist")
+    shutil.copy2(REPO / "support" / "typescript" / "package.json", pkg / "package.json")
+    shutil.copytree(REPO / "support" / "typescript" / "dist", pkg / "dist")
     return ["node", str(into / "cli" / "conformance.js")]
 
 

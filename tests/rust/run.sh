@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The Rust side of `make test`: checks the crate that `make gen` writes to generated/rust.
+# The Rust side of `make test`: checks the crate in support/rust (the hand-written modules and,
+# linked in, the files `make gen` writes to generated/rust).
 #
 #   bash tests/rust/run.sh                          rustfmt --check, cargo test (the spec's
 #                                                   examples 1-4 included) and cargo clippy
@@ -24,23 +25,20 @@
 #                                                   builds (if needed) and runs the conformance
 #                                                   binary: one JSON line per vector in DIR
 #                                                   (or built from FILE, or helper cases)
-#   bash tests/rust/run.sh lint                     the hand-written Rust where it is edited
-#                                                   (support/rust, over the generated types):
-#                                                   rustfmt --check, cargo clippy --all-targets
-#                                                   -D warnings, cargo test, each without
-#                                                   and with the feature `lossless`, and
-#                                                   clippy of the wire types alone and of
-#                                                   the runtime without its timer
+#   bash tests/rust/run.sh lint                     the crate's lint alone: rustfmt --check,
+#                                                   cargo clippy --all-targets -D warnings,
+#                                                   without and with the feature `lossless`,
+#                                                   of the wire types alone and of the
+#                                                   runtime without its timer
 #
-# Dependencies come from crates.io through cargo. The crate, the conformance binary and
-# support/rust share one target folder (generated/rust/target, ignored by git and by
-# `make check`; CARGO_TARGET_DIR overrides it).
+# Dependencies come from crates.io through cargo. The crate, the conformance binary and the
+# loop host share one target folder (support/rust/target, ignored by git; CARGO_TARGET_DIR
+# overrides it).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-CRATE="$ROOT/generated/rust"
+CRATE="$ROOT/support/rust"
 CONFORMANCE="$ROOT/tests/rust/conformance"
-SUPPORT="$ROOT/support/rust"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$CRATE/target}"
 # The spec's example 4 reads examples/media/fixture.png under it (unset, the crate's test
 # runner writes the copy it carries; tests/dist/rust.sh tests that).
@@ -73,48 +71,50 @@ find_clippy() {
             echo "installed clippy with rustup"
         else
             clippy_ok=0
+            [[ "${CI:-}" != true ]] || die "clippy is not installed and rustup could not add it"
             echo "clippy is not installed and rustup could not add it: skipping cargo clippy"
         fi
     fi
 }
 
 command -v cargo >/dev/null 2>&1 || die "cargo is not installed (see https://rustup.rs)"
-[[ -f "$CRATE/Cargo.toml" ]] || die "generated/rust is missing: run \`make gen\` first"
+[[ -f "$CRATE/Cargo.toml" && -f "$CRATE/src/types.rs" ]] \
+    || die "generated/rust (linked into support/rust) is missing: run \`make gen\` first"
 
-if [[ "${1:-}" == "lint" ]]; then
-    [[ $# -eq 1 ]] || die "usage: run.sh lint"
-    # check/lib.rs is the crate root: it reads src/*.rs in place, and the wire types from
-    # generated/rust/src/types.rs.
-    [[ -f "$CRATE/src/types.rs" ]] || die "generated/rust/src/types.rs is missing: run \`make gen\` first"
-    cd "$SUPPORT"
+# rustfmt over the crate's hand-written modules (each brings in its own submodules) and its
+# tests; the spec's examples are left as the spec prints them, and the files linked in from
+# generated/rust are laid out by their templates (rustfmt would read a link's `mod` lines
+# from generated/rust).
+fmt_check() {
     if rustfmt --version >/dev/null 2>&1; then
-        step "rustfmt --check (support/rust)"
-        # check/lib.rs brings in src/ (the generated types.rs is #[rustfmt::skip]); the
-        # spec's examples are left as the spec prints them.
-        rustfmt --check --edition 2021 check/lib.rs tests/decisions.rs tests/limits.rs tests/runtime.rs tests/wire.rs \
-            tests/tool.rs tests/toolkit.rs tests/float_parsing.rs
+        step "rustfmt --check"
+        local modules=()
+        for module in "$CRATE"/src/*.rs; do
+            [[ -L "$module" ]] || modules+=("$module")
+        done
+        (cd "$CRATE" && rustfmt --check --edition 2021 "${modules[@]}" tests/decisions.rs tests/limits.rs \
+            tests/runtime.rs tests/wire.rs tests/tool.rs tests/toolkit.rs tests/float_parsing.rs)
+        rustfmt --check --edition 2021 "$CONFORMANCE/src/main.rs" "$LOOP/src/main.rs"
+    elif [[ "${CI:-}" == true ]]; then
+        die "rustfmt is not installed (rustup component add rustfmt)"
     else
         echo "rustfmt is not installed: skipping the format check (rustup component add rustfmt)"
     fi
+}
+
+if [[ "${1:-}" == "lint" ]]; then
+    [[ $# -eq 1 ]] || die "usage: run.sh lint"
+    cd "$CRATE"
+    fmt_check
     find_clippy
-    for config in "${CONFIGS[@]}"; do
-        if [[ $clippy_ok == 1 ]]; then
-            step "cargo clippy --all-targets${config:+ $config} -- -D warnings (support/rust)"
+    if [[ $clippy_ok == 1 ]]; then
+        for config in "${CONFIGS[@]}" "$WIRE_ONLY" "$NO_TIMER"; do
+            step "cargo clippy --all-targets${config:+ $config} -- -D warnings"
             cargo clippy --all-targets $config -- -D warnings
-        fi
-        step "cargo test${config:+ $config} (support/rust)"
-        cargo test $config
-    done
-    for config in "$WIRE_ONLY" "$NO_TIMER"; do
-        if [[ $clippy_ok == 1 ]]; then
-            step "cargo clippy --all-targets $config -- -D warnings (support/rust)"
-            cargo clippy --all-targets $config -- -D warnings
-        fi
-    done
-    step "cargo test $WIRE_ONLY (support/rust)"
-    cargo test $WIRE_ONLY
+        done
+    fi
     echo
-    echo "tests/rust/run.sh lint: the support Rust is clean"
+    echo "tests/rust/run.sh lint: the crate is clean"
     exit 0
 fi
 
@@ -132,20 +132,7 @@ fi
 [[ $# -eq 0 ]] || die "usage: run.sh [conformance [--check] DIR | conformance --built FILE | conformance --helpers DIR | loop ARGS... | lint]"
 
 cd "$CRATE"
-
-if rustfmt --version >/dev/null 2>&1; then
-    step "rustfmt --check"
-    # lib.rs brings in the modules beside it (types.rs is #[rustfmt::skip]: laid out by
-    # its template). The spec's examples are left as the spec prints them.
-    rustfmt --check --edition 2021 src/lib.rs tests/decisions.rs tests/limits.rs tests/runtime.rs tests/wire.rs \
-        tests/tool.rs tests/toolkit.rs tests/float_parsing.rs
-    if [[ -f tests/seed_example_4/main.rs ]]; then
-        rustfmt --check --edition 2021 tests/seed_example_4/main.rs
-    fi
-    rustfmt --check --edition 2021 "$CONFORMANCE/src/main.rs" "$LOOP/src/main.rs"
-else
-    echo "rustfmt is not installed: skipping the format check (rustup component add rustfmt)"
-fi
+fmt_check
 
 find_clippy
 for config in "${CONFIGS[@]}"; do

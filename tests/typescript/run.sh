@@ -1,20 +1,19 @@
 #!/usr/bin/env bash
 # The TypeScript tests: installs the pinned npm packages (npm ci, only when package-lock.json
-# changed), type-checks the hand-written support sources where they are edited
-# (support/typescript, strict, no emit), compiles generated/typescript with its own tsconfig
-# (strict) and these tests, and runs them with node --test (compile-fail.test.ts runs tsc over
-# compile-fail/, which must not compile). Needs `make gen` first. The packed package, installed
-# in a scratch project: bash tests/dist/typescript.sh.
+# changed), compiles the package where it is edited (support/typescript: the hand-written
+# modules and, linked in, the ones `make gen` writes to generated/typescript; strict) and
+# these tests, and runs them with node --test (compile-fail.test.ts runs tsc over
+# compile-fail/, which must not compile). Needs `make gen` first. The packed package,
+# installed in a scratch project: bash tests/dist/typescript.sh.
 #
 #   bash tests/typescript/run.sh          install, lint, build, then test
 #   bash tests/typescript/run.sh install  install the pinned packages only
-#   bash tests/typescript/run.sh lint     install, then type-check support/typescript only
+#   bash tests/typescript/run.sh lint     install, then type-check the package only (no emit)
 #   bash tests/typescript/run.sh build    install, lint and build (for conformance.js and ajv_check.mjs)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-pkg="$here/../../generated/typescript"
-support="$here/../../support/typescript"
+pkg="$here/../../support/typescript"
 mode="${1:-}"
 case "$mode" in
   ""|install|lint|build) ;;
@@ -31,34 +30,30 @@ if [ "$mode" = install ]; then
   exit 0
 fi
 
-if [ ! -f "$pkg/package.json" ]; then
-  echo "tests/typescript/run.sh: generated/typescript is missing; run \`make gen\` first" >&2
+if [ ! -f "$pkg/package.json" ] || [ ! -f "$pkg/src/types.ts" ]; then
+  echo "tests/typescript/run.sh: generated/typescript (linked into support/typescript) is missing; run \`make gen\` first" >&2
   exit 1
 fi
 # The runtime's dependencies (the package.json's "dependencies": Ajv, the JCS library), as
-# pinned here, where the support sources and the package are compiled and the package runs:
-# node_modules/ of support/typescript and generated/typescript link to this folder's packages.
+# pinned here, where the package is compiled and runs: support/typescript/node_modules/
+# links to this folder's packages.
 deps="$(node -p "Object.keys(require('$pkg/package.json').dependencies ?? {}).join(' ')")"
-for dir in "$support" "$pkg"; do
-  rm -rf "$dir/node_modules"
-  if [ -n "$deps" ]; then
-    mkdir -p "$dir/node_modules"
-    for dep in $deps; do
-      [ -d "node_modules/$dep" ] || { echo "tests/typescript/run.sh: $dep is not pinned in tests/typescript/package.json" >&2; exit 1; }
-      ln -sfn "$here/node_modules/$dep" "$dir/node_modules/$dep"
-    done
-  fi
-done
-# The support sources import the IDL-derived modules (./types.js, ./codec.js) from
-# generated/typescript/src (rootDirs in support/typescript/tsconfig.json).
-node_modules/.bin/tsc -p "$support/tsconfig.json"
+rm -rf "$pkg/node_modules"
+if [ -n "$deps" ]; then
+  mkdir -p "$pkg/node_modules"
+  for dep in $deps; do
+    [ -d "node_modules/$dep" ] || { echo "tests/typescript/run.sh: $dep is not pinned in tests/typescript/package.json" >&2; exit 1; }
+    ln -sfn "$here/node_modules/$dep" "$pkg/node_modules/$dep"
+  done
+fi
 if [ "$mode" = lint ]; then
+  node_modules/.bin/tsc -p "$pkg/tsconfig.json" --noEmit
   exit 0
 fi
 
-# The tests import the package by its name, as a user would; it resolves to generated/typescript.
+# The tests import the package by its name, as a user would; it resolves to support/typescript.
 rm -rf node_modules/@toolnexus  # the package's former name
-ln -sfn ../../../generated/typescript node_modules/toolnexus-contract
+ln -sfn ../../../support/typescript node_modules/toolnexus-contract
 
 rm -rf "$pkg/dist" .cache
 node_modules/.bin/tsc -p "$pkg/tsconfig.json"

@@ -1,4 +1,4 @@
-# codegen: copy
+# codegen: package
 """The base of every wire model: the wire encoders and the parse entry points."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-# codegen: copy
+# codegen: package
 """The one error the wire package raises, the root of every toolnexus error, and the JSON path
 it reports.
 

@@ -1,4 +1,4 @@
-# codegen: copy
+# codegen: package
 """Repeated keys: an object that names a key twice is not a wire document, in any language.
 
 orjson, like most parsers, keeps the last of two values for one key and says nothing, so

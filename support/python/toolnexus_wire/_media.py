@@ -1,4 +1,4 @@
-# codegen: copy; requires ContentPart
+# codegen: package; requires ContentPart
 """Content sniffing for `ContentPart.from_path`: the MIME type from the first bytes,
 then from the file extension, then `application/octet-stream`."""
 

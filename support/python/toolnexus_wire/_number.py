@@ -1,4 +1,4 @@
-# codegen: copy
+# codegen: package
 """JSON numbers written back as they were read: the number rule every language keeps.
 
 A number in free-form JSON (`metadata`, `structuredContent`, unknown keys) is written back

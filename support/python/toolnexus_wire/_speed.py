@@ -1,4 +1,4 @@
-# codegen: copy
+# codegen: package
 """The speed layer of `to_json` and `from_json`: everything the fast paths assume, in one place.
 
 The contract

@@ -1,4 +1,4 @@
-// codegen: copy; requires ContentPart
+// codegen: package; requires ContentPart
 
 //! Content parts from text, bytes, files and URLs: [`ContentPart::text`],
 //! [`ContentPart::from_bytes`], [`ContentPart::from_path`], [`ContentPart::from_url`].

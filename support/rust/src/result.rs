@@ -1,4 +1,4 @@
-// codegen: copy; requires ToolResult
+// codegen: package; requires ToolResult
 
 //! The helpers a tool builds its [`ToolResult`] with.
 

@@ -1,4 +1,4 @@
-// codegen: copy; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
+// codegen: package; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 
 //! The runtime: tools, the loop and the seal, behind the crate's feature `runtime` (on by
 //! default; `default-features = false` leaves the wire types alone, without these modules

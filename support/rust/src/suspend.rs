@@ -1,4 +1,4 @@
-// codegen: copy; requires ContentPart, Request, ToolResult
+// codegen: package; requires ContentPart, Request, ToolResult
 
 //! Suspensions: a [`ToolResult`] whose `metadata["pending"]` is a [`Request`].
 

@@ -1,4 +1,4 @@
-// codegen: copy
+// codegen: package
 
 //! Parsing and emitting the wire form: the [`Wire`] trait, [`WireError`], and the
 //! checks the generated parsers in `types.rs` are made of.

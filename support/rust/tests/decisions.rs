@@ -1,4 +1,4 @@
-// codegen: copy; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
+// codegen: package; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 
 //! Decisions through the toolkit, where the loop vectors (`idl/loop/`) do not reach: a turn's
 //! scope under `wait_for` (asked once), `policies()`, `revoke_policy()` and the policy

@@ -1,4 +1,4 @@
-// codegen: copy; requires ToolResult
+// codegen: package; requires ToolResult
 
 //! Every float is read as the double its text denotes, in every feature set (the wire types
 //! alone too): a run that passes through this crate keeps its numbers, so its seal still

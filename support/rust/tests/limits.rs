@@ -1,4 +1,4 @@
-// codegen: copy; requires ContentPart, Request, RunResult, ToolCallResult, ToolResult
+// codegen: package; requires ContentPart, Request, RunResult, ToolCallResult, ToolResult
 
 //! One wire, one verdict (issue #12): the rules of JSON itself that every language of the
 //! contract applies before the schema's, in both configurations of the crate (with and

@@ -1,4 +1,4 @@
-// codegen: copy; requires ContentPart, Request, ToolResult
+// codegen: package; requires ContentPart, Request, ToolResult
 
 //! The runtime helpers: results, suspensions and parts from files, with the same
 //! semantics as the Python runtime.

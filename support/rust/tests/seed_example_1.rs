@@ -1,4 +1,4 @@
-// codegen: copy; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
+// codegen: package; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 // cargo: required-features = ["tokio"]
 
 use serde_json::json;

@@ -1,4 +1,4 @@
-// codegen: copy; requires ToolResult
+// codegen: package; requires ToolResult
 
 use serde_json::{Map, Value, json};
 use toolnexus::ToolResult;

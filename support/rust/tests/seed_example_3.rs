@@ -1,4 +1,4 @@
-// codegen: copy; requires Request, ToolResult
+// codegen: package; requires Request, ToolResult
 
 use toolnexus::{Request, ToolResult, auth_required, pending, pending_of};
 

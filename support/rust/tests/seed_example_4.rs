@@ -1,4 +1,4 @@
-// codegen: copy; requires ContentPart, ToolResult
+// codegen: package; requires ContentPart, ToolResult
 
 use std::path::PathBuf;
 

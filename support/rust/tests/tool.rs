@@ -1,4 +1,4 @@
-// codegen: copy; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
+// codegen: package; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 
 //! `define_tool` and `Tool::call`: the rules of the Python package's `Tool.call`, with
 //! the same texts. (With the feature `tokio`, on by default.)

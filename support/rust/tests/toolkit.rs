@@ -1,4 +1,4 @@
-// codegen: copy; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
+// codegen: package; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 
 //! The toolkit: a turn run, stored, resumed, refused; keys, rotation, expiry, principals;
 //! and what a run keeps through this crate's JSON in the build's feature set (the crate's

@@ -1,4 +1,4 @@
-// codegen: copy; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult, ToolSpec
+// codegen: package; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult, ToolSpec
 
 //! The wire rules, pinned: what parses, what is rejected and where, and the bytes
 //! that come back out.

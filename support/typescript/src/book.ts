@@ -1,4 +1,4 @@
-// codegen: copy; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
+// codegen: package; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
 
 /**
  * The pending-run book: what a toolkit keeps of its turns, and the check of every run that comes

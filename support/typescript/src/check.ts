@@ -1,4 +1,4 @@
-// codegen: copy
+// codegen: package
 
 // The checks the generated parsers and emitters are made of. Internal: not exported by index.ts.
 

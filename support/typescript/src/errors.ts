@@ -1,4 +1,4 @@
-// codegen: copy
+// codegen: package
 
 /**
  * The one error that reading, parsing and emitting wire values throws.

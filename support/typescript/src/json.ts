@@ -1,4 +1,4 @@
-// codegen: copy
+// codegen: package
 
 import { WireError } from "./errors.js";
 

@@ -1,4 +1,4 @@
-// codegen: copy
+// codegen: package
 
 // What the helpers let in: URLs by their scheme, MIME types, and names a person sees. The same
 // rules as the Python package's `toolnexus_wire._links` and the Rust crate's `media.rs`, pinned

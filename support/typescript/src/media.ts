@@ -1,4 +1,4 @@
-// codegen: copy; requires ContentPart
+// codegen: package; requires ContentPart
 
 // Content parts from text, bytes, a file or a URL: `text`, `fromBytes`, `fromPath`, `fromUrl`.
 // The same rules as the Python runtime's `ContentPart.from_text`, `from_bytes`, `from_path` and

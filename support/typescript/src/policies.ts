@@ -1,4 +1,4 @@
-// codegen: copy; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
+// codegen: package; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
 
 /**
  * Where a host keeps the decisions that outlive a turn, and the log of every decision. A port of

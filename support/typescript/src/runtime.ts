@@ -1,4 +1,4 @@
-// codegen: copy; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
+// codegen: package; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
 
 /**
  * `toolnexus-contract/runtime`: tools, the loop and the seal, for a Node.js host. The wire types

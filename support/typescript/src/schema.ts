@@ -1,4 +1,4 @@
-// codegen: copy; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
+// codegen: package; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
 
 // A tool's input schema, compiled once with Ajv (the JSON Schema validator of the npm world):
 // 2020-12 when the schema names no `$schema` (as Python's `toolnexus/_schema.py`), 2019-09 and

@@ -1,4 +1,4 @@
-// codegen: copy; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
+// codegen: package; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
 
 // The seal of a pending run, version 4 (docs/seal.md, pinned by idl/seal/vectors.json), and the
 // turn's digests every language computes the same: `turnDigest` and `idempotencyKey` (byte for

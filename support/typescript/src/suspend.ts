@@ -1,4 +1,4 @@
-// codegen: copy; requires Request, ToolResult
+// codegen: package; requires Request, ToolResult
 
 // Suspensions: a ToolResult whose metadata.pending is a Request. Pure helpers, no I/O.
 

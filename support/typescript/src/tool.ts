@@ -1,4 +1,4 @@
-// codegen: copy; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
+// codegen: package; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
 
 // Tools: a name, a description, an input schema and a handler, called through `Tool.call`, with
 // the rules of Python's `Tool.call` (`toolnexus/_tool.py`): a failure is an error result, never a

@@ -1,4 +1,4 @@
-// codegen: copy; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
+// codegen: package; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
 
 /**
  * The toolkit: routes a model's tool calls to tools, and hosts the loop in process. A port of

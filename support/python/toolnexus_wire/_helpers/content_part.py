@@ -1,4 +1,4 @@
-# codegen: copy; requires ContentPart
+# codegen: package; requires ContentPart
 """`ContentPart.from_text`, `from_bytes`, `from_path`, `from_url` and `raw`."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-# codegen: copy; requires Request
+# codegen: package; requires Request
 """What the generated `Request` constructor takes beyond the IDL."""
 
 from __future__ import annotations

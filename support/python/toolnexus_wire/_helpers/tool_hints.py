@@ -1,4 +1,4 @@
-# codegen: copy; requires ToolHints
+# codegen: package; requires ToolHints
 """What the generated `ToolHints` constructor takes beyond the IDL."""
 
 from __future__ import annotations

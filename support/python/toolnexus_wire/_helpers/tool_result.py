@@ -1,4 +1,4 @@
-# codegen: copy; requires ToolResult
+# codegen: package; requires ToolResult
 """`ToolResult.ok`, `error` and `with_metadata`."""
 
 from __future__ import annotations

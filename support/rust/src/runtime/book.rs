@@ -1,4 +1,4 @@
-// codegen: copy; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
+// codegen: package; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 
 //! The pending-run book: what a toolkit keeps of its turns, and the check of a run that
 //! comes back. A port of the Python package's `toolnexus/_book.py` and `_stored.py`, with

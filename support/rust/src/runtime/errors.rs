@@ -1,4 +1,4 @@
-// codegen: copy; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
+// codegen: package; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 
 //! The runtime's errors, each documented against its nearest sibling. A tool's failure is
 //! never one of them: [`Tool::call`](crate::Tool::call) and the toolkit turn it into an

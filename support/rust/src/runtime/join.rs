@@ -1,4 +1,4 @@
-// codegen: copy; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
+// codegen: package; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 
 //! What the runtime needs of async Rust, written for any executor: running futures
 //! concurrently in one task ([`try_join_all`]), turning a panic into a value

@@ -1,4 +1,4 @@
-// codegen: copy; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
+// codegen: package; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 
 //! Where a host keeps the decisions that outlive a turn, and the log of every decision. A
 //! port of the Python package's `toolnexus/_policies.py`.

@@ -1,4 +1,4 @@
-// codegen: copy; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
+// codegen: package; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 
 //! A tool's input schema, compiled once with the `jsonschema` crate (draft 2020-12 unless
 //! the schema names another), with `pattern` read as the Python package reads it

@@ -1,4 +1,4 @@
-// codegen: copy; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
+// codegen: package; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 
 //! Time as the loop reads it: RFC 3339 date-times (a request's `expiresAt`) and the
 //! host's clock, both as microseconds since the Unix epoch, as the Python package compares

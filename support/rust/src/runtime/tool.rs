@@ -1,4 +1,4 @@
-// codegen: copy; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
+// codegen: package; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 
 //! Tools: a name, a description, an input schema and a handler, called through
 //! [`Tool::call`], with the rules of the Python package's `Tool.call`.

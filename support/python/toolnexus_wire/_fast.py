@@ -1,0 +1,1 @@
+../../../generated/python/toolnexus_wire/_fast.py

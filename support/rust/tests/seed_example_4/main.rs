@@ -1,0 +1,1 @@
+../../../../generated/rust/tests/seed_example_4/main.rs
