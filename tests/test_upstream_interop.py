@@ -40,6 +40,7 @@ import pytest
 
 import toolnexus
 from tests.conftest import REPO
+from tests.needs import missing
 from toolnexus import Answer, ContentPart, Request, ToolResult, auth_required, pending, pending_of
 
 pytestmark = pytest.mark.slow
@@ -263,7 +264,7 @@ def without_generated_id(doc: Any) -> Any:
 
 def build() -> None:
     if shutil.which("cargo") is None:
-        pytest.skip("cargo is not installed")
+        missing("cargo is not installed")
     env = {**os.environ, "CARGO_TARGET_DIR": str(TARGET)}
     proc = subprocess.run(
         ["cargo", "build", "--locked", "--quiet"],

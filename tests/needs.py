@@ -1,0 +1,25 @@
+"""What a test needs from the machine (a toolchain, a server, a browser), and what happens when
+it is missing: on a developer's machine the test is skipped with the reason; under `CI=true`
+(`.ci/run`, which installs everything) it fails, so a missing install step is never a green run."""
+
+from __future__ import annotations
+
+import os
+from typing import NoReturn
+
+import pytest
+
+__all__ = ["in_ci", "missing"]
+
+
+def in_ci() -> bool:
+    """Whether this run is CI's (`CI=true`), where nothing a test needs may be missing."""
+    return os.environ.get("CI") == "true"
+
+
+def missing(reason: str) -> NoReturn:
+    """Skip the calling test because `reason` (what is missing, and how to install it); under
+    CI=true fail it instead."""
+    if in_ci():
+        pytest.fail(f"{reason} (CI=true: a test that cannot run fails)", pytrace=False)
+    pytest.skip(reason)
