@@ -53,7 +53,7 @@ test-floor: $(STAMP)
 		tests/test_content_part.py tests/test_public_api.py tests/test_toolkit.py tests/test_conformance.py
 
 ## docs: the docs site into site/ (MkDocs, strict: a broken link or anchor is an error); the
-## wire type pages come from `make gen`, the guides from the README's sections
+## wire type pages come from `make gen`; the guides are docs/guides/
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
 	@echo "docs: site/index.html"

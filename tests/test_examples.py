@@ -1,13 +1,14 @@
-"""Every example in examples/ and every Python block in the README runs."""
+"""Every example in examples/ runs, and every ```python block of the docs (README.md and the
+pages under docs/, as `tests.doc_examples` lists them)."""
 
 import os
-import re
 import subprocess
 import sys
 
 import pytest
 
 from tests.conftest import REPO
+from tests.doc_examples import blocks
 
 # durable_host.py has its own test; mcp_server.py is a server, run by mcp_client.py;
 # temporal_host.py runs in tests/test_temporal.py, against the Temporal server started there.
@@ -27,17 +28,22 @@ def test_example_runs(path):
     assert proc.stdout.startswith("ok: "), proc.stdout
 
 
-def _readme_blocks():
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    return re.findall(r"```python\n(.*?)```", text, flags=re.S)
+DOC_BLOCKS = blocks("python")
 
 
-@pytest.mark.parametrize("index", range(len(_readme_blocks())))
-def test_readme_python_block_runs(index, tmp_path):
-    script = tmp_path / f"readme_{index}.py"
-    script.write_text(_readme_blocks()[index], encoding="utf-8")
+def test_the_readme_and_the_guides_have_python_examples():
+    pages = {b.page for b in DOC_BLOCKS}
+    assert "README.md" in pages
+    for guide in ("python", "providers", "decisions", "durable", "mcp", "frameworks"):
+        assert f"docs/guides/{guide}.md" in pages, guide
+
+
+@pytest.mark.parametrize("block", DOC_BLOCKS, ids=lambda b: b.name)
+def test_doc_python_block_runs(block, tmp_path):
+    script = tmp_path / "block.py"
+    script.write_text(block.code, encoding="utf-8")
     proc = _run([str(script)], cwd=REPO)
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 0, f"{block.name}:\n{proc.stderr}"
 
 
 def test_the_seed_examples_are_all_here():
