@@ -8,7 +8,7 @@ SUM := $(shell cksum < pyproject.toml | cut -d' ' -f1)
 GEN_STAMP := $(VENV)/.gen-$(SUM)
 STAMP := $(VENV)/.installed-$(SUM)
 
-.PHONY: gen check test test-fast test-floor lint bench clean fuzz breaking changelog dist docs
+.PHONY: gen check test test-fast test-floor lint lint-python lint-typescript lint-rust bench clean fuzz breaking changelog dist docs
 
 $(GEN_STAMP): pyproject.toml codegen/pins.py
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -66,12 +66,19 @@ dist: $(STAMP)
 
 ## lint: ruff and mypy (strict) on the runtime, the generator and the Python support code where
 ## it is edited; tsc on the TypeScript support code, rustfmt and clippy on the Rust support crate
-lint: $(STAMP)
+## (one target per language, which .pre-commit-config.yaml runs too)
+lint: lint-python lint-typescript lint-rust
+
+lint-python: $(STAMP)
 	$(VENV)/bin/ruff check toolnexus codegen tests examples bench support/python
 	$(VENV)/bin/ruff format --check toolnexus codegen support/python
 	$(VENV)/bin/mypy toolnexus codegen
 	cd support/python && ../../$(VENV)/bin/mypy --config-file mypy.ini -p toolnexus_wire
+
+lint-typescript:
 	bash tests/typescript/run.sh lint
+
+lint-rust:
 	bash tests/rust/run.sh lint
 
 ## bench: time the hot paths against their peers and write bench/RESULTS.md, and the durable hosts
