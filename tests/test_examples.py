@@ -2,6 +2,7 @@
 pages under docs/, as `tests.doc_examples` lists them)."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -36,6 +37,22 @@ def test_the_readme_and_the_guides_have_python_examples():
     assert "README.md" in pages
     for guide in ("python", "providers", "decisions", "durable", "mcp", "frameworks"):
         assert f"docs/guides/{guide}.md" in pages, guide
+
+
+GUIDES = ("python", "typescript", "rust", "providers", "decisions", "durable", "mcp")
+
+
+def test_the_readme_is_short_and_links_to_every_guide_on_the_site():
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    assert text.count("\n") <= 300
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+    local = [link for link in links if not link.startswith("https://")]
+    missing = [link for link in local if not (REPO / link).exists()]
+    assert not missing, f"README.md links to files that do not exist: {missing}"
+    nav = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    for guide in GUIDES:
+        assert f"docs/guides/{guide}.md" in local, f"README.md does not link the {guide} guide"
+        assert f"- guides/{guide}.md" in nav, f"the site's nav lacks guides/{guide}.md"
 
 
 @pytest.mark.parametrize("block", DOC_BLOCKS, ids=lambda b: b.name)
