@@ -14,7 +14,10 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .loop_data import LoopData
 
 __all__ = [
     "FIELD_KEYWORDS",
@@ -173,10 +176,12 @@ class Idl:
     version: str
     description: str
     types: tuple[WireType, ...]
-    #: sha256 over the manifest and every type file, in manifest order.
+    #: sha256 over the manifest and every type file, in manifest order, then loop.json.
     sha256: str
     #: The schema files with cross-file `$ref`s rewritten to `#/$defs/<Type>`.
     schemas: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: The loop's data (`loop.json`; `codegen.loop_data`), None only where an Idl is built by hand.
+    loop: LoopData | None = None
 
     def type(self, name: str) -> WireType:
         for t in self.types:
@@ -465,6 +470,11 @@ def load(root: Path) -> Idl:
             )
         )
         schemas[name] = _rewrite_refs(schema)
+    from .loop_data import load_loop_data
+
+    loop, loop_bytes = load_loop_data(root)
+    if loop_bytes:
+        digest.update(loop_bytes)
     return Idl(
         name=manifest["name"],
         version=manifest["version"],
@@ -472,4 +482,5 @@ def load(root: Path) -> Idl:
         types=tuple(types),
         sha256=digest.hexdigest(),
         schemas=schemas,
+        loop=loop,
     )

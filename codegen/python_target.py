@@ -24,6 +24,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from . import loop_data
 from .common import SUPPORT, environment, header_lines, support_files
 from .idl import Idl, TypeRef, WireType, snake_case
 from .jsonschema_target import published
@@ -612,6 +613,8 @@ def render(idl: Idl) -> dict[str, str]:
     # Written out field by field, it is long; ruff (pinned) lays it out.
     files[f"{PACKAGE}/_fast.py"] = _ruff_format(_Fast(idl).render(header))
     files[f"{PACKAGE}/_schemas.py"] = _ruff_format(_schemas_module(idl, header))
+    if idl.loop is not None:
+        files[f"{PACKAGE}/loop_data.py"] = _ruff_format(loop_data.python_module(idl.loop, header))
     return files
 
 

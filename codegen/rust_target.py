@@ -47,6 +47,7 @@ from pathlib import Path
 
 import jinja2
 
+from . import loop_data
 from .common import environment, header_lines, support_files
 from .idl import Field, Idl, IdlError, Requirement, TypeRef, WireType
 
@@ -648,6 +649,8 @@ def render(idl: Idl) -> dict[str, str]:
     modules = sorted(
         rel[len("src/") : -len(".rs")] for rel in support if rel.startswith("src/") and rel.count("/") == 1
     )
+    if idl.loop is not None:
+        modules = sorted([*modules, "loop_data"])
     if "wire" not in modules:
         raise IdlError("rust target: support/rust/src/wire.rs is missing or not marked `// codegen: package`")
     env = environment(CRATE)
@@ -716,6 +719,8 @@ def render(idl: Idl) -> dict[str, str]:
         f"{CRATE}/src/lib.rs": env.get_template("lib.rs.jinja").render(ctx),
         f"{CRATE}/src/types.rs": env.get_template("types.rs.jinja").render(ctx),
     }
+    if idl.loop is not None:
+        files[f"{CRATE}/src/loop_data.rs"] = loop_data.rust_module(idl.loop, slash)
     for test in main_tests:
         if test.fixture:
             files[f"{CRATE}/{test.path}"] = _fixture_runner(env, ctx, test.name, test.fixture)

@@ -41,6 +41,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any
 
+from . import loop_data
 from .common import environment, header_lines, support_files
 from .idl import Field, Idl, TypeRef, WireType
 
@@ -375,4 +376,6 @@ def render(idl: Idl) -> dict[str, str]:
     }
     for src in ("types.ts", "codec.ts", "index.ts"):
         files[f"typescript/src/{src}"] = env.get_template(f"{src}.j2").render(**ctx)
+    if idl.loop is not None:
+        files["typescript/src/loop.ts"] = loop_data.typescript_module(idl.loop, str(ctx["header"]))
     return files

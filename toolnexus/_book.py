@@ -29,6 +29,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from toolnexus_wire import loop_data as texts
+
 from . import _seal
 from ._engine import Ask, Settle, expired, match, reach
 from ._errors import ResumeError
@@ -368,7 +370,7 @@ def _wait(turn: Turn, ask: Ask) -> Settle | None:
     try:
         turn.wait(ask.call, ask.request)
     except NotJSON as exc:
-        message = f"the call cannot wait for an answer: its arguments or request cannot be sealed ({exc})"
+        message = texts.cannot_wait(f"its arguments or request cannot be sealed ({exc})")
         return Settle(ask.call, ToolResult.error(message))
     return None
 

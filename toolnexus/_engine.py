@@ -62,6 +62,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol, cast
 
 from toolnexus_wire import MAX_DEPTH, dumps
+from toolnexus_wire import loop_data as texts  # the texts a model reads, and MESSAGE_LIMIT (idl/loop.json)
+from toolnexus_wire.loop_data import MESSAGE_LIMIT
 
 from ._errors import ResumeError
 from ._result import Answer, Request, RunResult, ToolCall, ToolResult
@@ -157,13 +159,13 @@ def ran(step: Run, result: ToolResult) -> Ask | Settle:
     if step.answer is not None:  # a retry: one per question
         if request is not None:
             assert step.request is not None
-            return Settle(step.call, ToolResult.error(f"unresolved: {step.request.prompt}"))
+            return Settle(step.call, ToolResult.error(texts.unresolved(step.request.prompt)))
         return Settle(step.call, result)
     if request is None:
         return Settle(step.call, result)
     problem = unstorable(step.call, request)
     if problem is not None:
-        return Settle(step.call, ToolResult.error(f"the call cannot wait for an answer: {problem}"))
+        return Settle(step.call, ToolResult.error(texts.cannot_wait(problem)))
     return Ask(step.call, request)
 
 
@@ -229,16 +231,16 @@ def gate(tool: Tool | None, call: ToolCall) -> Request | ToolResult | None:
     try:  # a copy that shares nothing with the call: a later edit of one leaves the other
         copied = _copy_json(arguments, MAX_DEPTH)
     except (TypeError, ValueError) as exc:
-        return ToolResult.error(f"the call cannot wait for its approval: {exc}")
+        return ToolResult.error(texts.cannot_wait_for_approval(str(exc)))
     request = Request(
         kind="approval",
-        prompt=f"Allow {tool.name} to run with these arguments?",
+        prompt=texts.approval_prompt(tool.name),
         id=APPROVAL_PREFIX + secrets.token_hex(16),
         data={"tool": tool.name, "arguments": copied},
     )
     problem = unstorable(call, request)
     if problem is not None:
-        return ToolResult.error(f"the call cannot wait for its approval: {problem}")
+        return ToolResult.error(texts.cannot_wait_for_approval(problem))
     return request
 
 
@@ -542,9 +544,9 @@ def by_policy(call: ToolCall, policy: Policy) -> ToolResult | None:
     if policy.message:
         message = _cut(policy.message)  # kept whole in the policy, cut for the model
         marker["message"] = message
-        output = f"declined: {message}"
+        output = texts.declined_with_message(message)
     else:
-        output = f"declined: the call to {call.name} is not allowed (policy {policy.id})"
+        output = texts.not_allowed_by_policy(tool=call.name, policy=policy.id)
     return ToolResult.error(output).with_metadata({"declined": marker})
 
 
@@ -602,7 +604,7 @@ def cancelled(call: ToolCall) -> ToolResult:
     """The result of a call the host cancelled while it ran: a refusal with reason `cancelled`
     (its idempotency key stays the call's: a run again takes effect once)."""
     marker = {"declined": {"call": call.id, "reason": "cancelled"}}
-    return ToolResult.error(f"declined: the call to {call.name} was cancelled").with_metadata(marker)
+    return ToolResult.error(texts.cancelled(call.name)).with_metadata(marker)
 
 
 # -- the rules' parts -----------------------------------------------------------------------
@@ -618,10 +620,6 @@ def is_approval(tool_name: str, request: Request) -> bool:
         and data.keys() == {"tool", "arguments"}
         and data["tool"] == normalize_tool_name(tool_name)
     )
-
-
-#: The most of a refusal's message the model reads (code points); a longer one is cut, and `…` added.
-MESSAGE_LIMIT = 1000
 
 
 def _cut(message: str) -> str:
@@ -640,12 +638,12 @@ def _verdict(tool_name: str, request: Request, answer: Answer | None, now: datet
     if message:  # the person's words, for the model
         message = _cut(message)
         marker["message"] = message
-        return ToolResult.error(f"declined: {message}").with_metadata({"declined": marker})
+        return ToolResult.error(texts.declined_with_message(message)).with_metadata({"declined": marker})
     if is_approval(tool_name, request):
         tail = "" if reason == "declined" else f" ({reason})"
-        output = f"declined: the call to {tool_name} was not approved{tail}"
+        output = texts.not_approved(tool=tool_name, tail=tail)
         return ToolResult.error(output).with_metadata({"declined": marker})
-    return ToolResult.error(f"declined/expired: {request.prompt}").with_metadata({"declined": marker})
+    return ToolResult.error(texts.declined_or_expired(request.prompt)).with_metadata({"declined": marker})
 
 
 #: RFC 3339's date-time: what `expiresAt` holds when a tool means an expiry the loop can read.

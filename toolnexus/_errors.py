@@ -11,15 +11,10 @@ them: `Tool.call` and the toolkit turn it into an error result. Each is a `Value
 
 from __future__ import annotations
 
-from typing import Literal, get_args
-
 from toolnexus_wire import ToolnexusError, WireError
+from toolnexus_wire.loop_data import RESUME_REASONS, ResumeReason  # why resume refuses (idl/loop.json)
 
 __all__ = ["RESUME_REASONS", "ResumeError", "ResumeReason", "ToolnexusError", "WireError"]
-
-#: Why `resume` refused a run (`ResumeError.reason`); see `ResumeError`.
-ResumeReason = Literal["mismatch", "replayed", "not_pending", "seal", "expired", "principal"]
-RESUME_REASONS: tuple[str, ...] = get_args(ResumeReason)
 
 
 class ResumeError(ToolnexusError):

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 e974a9c708ec6b6ebcaa6eea7bffca52341a1a37a68f9a4e5ed7bc99a94d3059).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 /**

@@ -25,6 +25,7 @@ from pydantic_core import CoreSchema
 from . import _keys, _number, _speed
 from ._errors import WireError
 from ._number import JsonNumber
+from .loop_data import MAX_DEPTH  # the same number in every language (idl/loop.json)
 
 __all__ = [
     "MAX_DEPTH",
@@ -87,11 +88,6 @@ def _encoder(cls: type[Any]) -> Encoder:
                 _ENCODERS[cls] = _ENCODERS[base]
                 return _ENCODERS[base]
         raise TypeError(f"{cls.__name__} is not a wire type") from None
-
-
-#: The deepest a document may nest, counting its own object as level 1: the same number in
-#: every language, so a document is accepted or refused alike everywhere.
-MAX_DEPTH = 100
 
 
 _JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)

@@ -6,47 +6,9 @@ from __future__ import annotations
 
 from typing import Literal
 
+from .loop_data import EXTENSIONS, SNIFF_BYTES
+
 __all__ = ["SNIFF_BYTES", "kind_of", "sniff_mime"]
-
-#: Bytes read from the head of a file to sniff its type.
-SNIFF_BYTES = 64
-
-_EXTENSIONS = {
-    ".png": "image/png",
-    ".jpg": "image/jpeg",
-    ".jpeg": "image/jpeg",
-    ".gif": "image/gif",
-    ".webp": "image/webp",
-    ".bmp": "image/bmp",
-    ".svg": "image/svg+xml",
-    ".tif": "image/tiff",
-    ".tiff": "image/tiff",
-    ".ico": "image/vnd.microsoft.icon",
-    ".pdf": "application/pdf",
-    ".wav": "audio/wav",
-    ".mp3": "audio/mpeg",
-    ".ogg": "audio/ogg",
-    ".oga": "audio/ogg",
-    ".opus": "audio/ogg",
-    ".flac": "audio/flac",
-    ".m4a": "audio/mp4",
-    ".aac": "audio/aac",
-    ".mp4": "video/mp4",
-    ".m4v": "video/mp4",
-    ".mov": "video/quicktime",
-    ".webm": "video/webm",
-    ".mkv": "video/x-matroska",
-    ".avi": "video/x-msvideo",
-    ".txt": "text/plain",
-    ".md": "text/markdown",
-    ".csv": "text/csv",
-    ".html": "text/html",
-    ".htm": "text/html",
-    ".json": "application/json",
-    ".xml": "application/xml",
-    ".zip": "application/zip",
-    ".gz": "application/gzip",
-}
 
 
 def _riff(head: bytes) -> str | None:
@@ -92,7 +54,7 @@ def sniff_mime(head: bytes, suffix: str) -> str:
         return "image/tiff"
     if head.startswith(b"BM") and suffix == ".bmp":
         return "image/bmp"
-    return _EXTENSIONS.get(suffix.lower(), "application/octet-stream")
+    return EXTENSIONS.get(suffix.lower(), "application/octet-stream")
 
 
 def kind_of(mime_type: str) -> Literal["image", "audio", "file"]:

@@ -3,6 +3,7 @@
 //! Content parts from text, bytes, files and URLs: [`ContentPart::text`],
 //! [`ContentPart::from_bytes`], [`ContentPart::from_path`], [`ContentPart::from_url`].
 
+use crate::loop_data::{EXTENSIONS, SNIFF_BYTES};
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Read};
@@ -19,8 +20,6 @@ use crate::{ContentPart, ContentPartKind};
 /// The default size limit of [`ContentPart::from_path`]: 20 MiB.
 pub const DEFAULT_MAX_BYTES: u64 = 20 * 1024 * 1024;
 
-/// Bytes read from the head of a file to tell its type.
-const SNIFF_BYTES: usize = 64;
 
 /// Standard base64 (RFC 4648 section 4) with padding; decoding, like Python's
 /// `binascii.a2b_base64(strict_mode=True)`, does not insist that unused bits are zero.
@@ -568,43 +567,6 @@ impl ContentPartKind {
         }
     }
 }
-
-const EXTENSIONS: &[(&str, &str)] = &[
-    (".png", "image/png"),
-    (".jpg", "image/jpeg"),
-    (".jpeg", "image/jpeg"),
-    (".gif", "image/gif"),
-    (".webp", "image/webp"),
-    (".bmp", "image/bmp"),
-    (".svg", "image/svg+xml"),
-    (".tif", "image/tiff"),
-    (".tiff", "image/tiff"),
-    (".ico", "image/vnd.microsoft.icon"),
-    (".pdf", "application/pdf"),
-    (".wav", "audio/wav"),
-    (".mp3", "audio/mpeg"),
-    (".ogg", "audio/ogg"),
-    (".oga", "audio/ogg"),
-    (".opus", "audio/ogg"),
-    (".flac", "audio/flac"),
-    (".m4a", "audio/mp4"),
-    (".aac", "audio/aac"),
-    (".mp4", "video/mp4"),
-    (".m4v", "video/mp4"),
-    (".mov", "video/quicktime"),
-    (".webm", "video/webm"),
-    (".mkv", "video/x-matroska"),
-    (".avi", "video/x-msvideo"),
-    (".txt", "text/plain"),
-    (".md", "text/markdown"),
-    (".csv", "text/csv"),
-    (".html", "text/html"),
-    (".htm", "text/html"),
-    (".json", "application/json"),
-    (".xml", "application/xml"),
-    (".zip", "application/zip"),
-    (".gz", "application/gzip"),
-];
 
 /// The MIME type of content starting with `head`, in a file whose extension
 /// (with its dot) is `suffix`. The same table as the Python runtime's.

@@ -82,8 +82,8 @@ impl std::error::Error for WireError {}
 /// The deepest a document may nest, counting its own object as level 1: parsing rejects
 /// a deeper document at `$`, and emitting refuses to write one. `metadata` of a
 /// `ToolResult` (level 2) may hold values nested 98 levels deep. The same limit holds
-/// in every language of the contract.
-pub const MAX_DEPTH: usize = 100;
+/// in every language of the contract (idl/loop.json).
+pub use crate::loop_data::MAX_DEPTH;
 
 /// A wire type: parsed from and emitted as its JSON wire form.
 ///

@@ -25,6 +25,7 @@ import { toJsonRunResult, toWireRequest, toWireToolCall, toWireToolCallResult } 
 import { Ask, ResumeError, Settle, errorResult, expired, match, messageOf, quote, randomHex, reach } from "./engine.js";
 import { NotJSON, SealKey, add, canonical, digest, hex, orderDigest, parseStamp, same, sha256, sub, turnDigest, idempotencyKey, utf8 } from "./seal.js";
 import type { Answer, Request, RunResult, ToolCall, ToolCallResult } from "./types.js";
+import { cannotWait } from "./loop.js";
 
 const ANSWERED_MEMORY = 10_000;
 /** Seconds; the seal writes the expiry in at most 20 digits. */
@@ -587,7 +588,7 @@ function waitOrSettle(turn: Turn, ask: Ask): Ask | Settle {
     turn.wait(ask.call, ask.request);
   } catch (err) {
     if (err instanceof NotJSON) {
-      return new Settle(ask.call, errorResult(`the call cannot wait for an answer: its arguments or request cannot be sealed (${err.message})`));
+      return new Settle(ask.call, errorResult(cannotWait(`its arguments or request cannot be sealed (${err.message})`)));
     }
     throw err;
   }

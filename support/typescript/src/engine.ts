@@ -51,6 +51,8 @@
 
 import { toJsonRunResult } from "./codec.js";
 import { isPlainObject, readJson, writeJson, type JsonObject, type JsonValue } from "./json.js";
+import * as texts from "./loop.js";
+import { MESSAGE_LIMIT, type ResumeReason } from "./loop.js";
 import { pendingOf } from "./suspend.js";
 import type { Tool } from "./tool.js";
 import { normalizeToolName } from "./tool.js";
@@ -61,8 +63,8 @@ export const APPROVAL_PREFIX = "apr-";
 
 // -- errors ---------------------------------------------------------------------------------------
 
-/** Why `resume` refused a run (`ResumeError.reason`). */
-export type ResumeReason = "mismatch" | "replayed" | "not_pending" | "seal" | "expired" | "principal";
+/** Why `resume` refused a run (`ResumeError.reason`; idl/loop.json). */
+export type { ResumeReason };
 
 /**
  * Thrown when an `Answer` cannot continue a run; the run is left as it was, and nothing ran.
@@ -145,7 +147,7 @@ export function ran(step: Run, result: ToolResult): Ask | Settle {
   if (step.answer !== undefined) {
     // a retry: one per question
     if (request !== undefined) {
-      return new Settle(step.call, errorResult(`unresolved: ${step.request?.prompt ?? ""}`));
+      return new Settle(step.call, errorResult(texts.unresolved(step.request?.prompt ?? "")));
     }
     return new Settle(step.call, result);
   }
@@ -154,7 +156,7 @@ export function ran(step: Run, result: ToolResult): Ask | Settle {
   }
   const problem = unstorable(step.call, request);
   if (problem !== undefined) {
-    return new Settle(step.call, errorResult(`the call cannot wait for an answer: ${problem}`));
+    return new Settle(step.call, errorResult(texts.cannotWait(problem)));
   }
   return new Ask(step.call, request);
 }
@@ -235,17 +237,17 @@ export function gate(tool: Tool | undefined, call: ToolCall): { request: Request
     // A copy that shares nothing with the call: a later edit of one leaves the other.
     copied = readJson(writeJson(args));
   } catch (err) {
-    return { result: errorResult(`the call cannot wait for its approval: ${messageOf(err)}`) };
+    return { result: errorResult(texts.cannotWaitForApproval(messageOf(err))) };
   }
   const request: Request = {
     id: APPROVAL_PREFIX + randomHex(16),
     kind: "approval",
-    prompt: `Allow ${tool.name} to run with these arguments?`,
+    prompt: texts.approvalPrompt(tool.name),
     data: { tool: tool.name, arguments: copied },
   };
   const problem = unstorable(call, request);
   if (problem !== undefined) {
-    return { result: errorResult(`the call cannot wait for its approval: ${problem}`) };
+    return { result: errorResult(texts.cannotWaitForApproval(problem)) };
   }
   return { request };
 }
@@ -644,11 +646,11 @@ export function byPolicy(call: ToolCall, policy: Policy): ToolResult | undefined
     return undefined;
   }
   const marker: JsonObject = { policy: policy.id, reason: policy.reason || "declined" };
-  let output = `declined: the call to ${call.name} is not allowed (policy ${policy.id})`;
+  let output = texts.notAllowedByPolicy(call.name, policy.id);
   if (policy.message) {
     const message = cut(policy.message); // kept whole in the policy, cut for the model
     marker["message"] = message;
-    output = `declined: ${message}`;
+    output = texts.declinedWithMessage(message);
   }
   return { ...errorResult(output), metadata: { declined: marker } };
 }
@@ -708,8 +710,9 @@ export function isApproval(toolName: string, request: Request): boolean {
   return keys.length === 2 && keys.includes("tool") && keys.includes("arguments") && data["tool"] === normalizeToolName(toolName);
 }
 
-/** The most of a refusal's message the model reads (code points); a longer one is cut, and `…` added. */
-export const MESSAGE_LIMIT = 1000;
+// MESSAGE_LIMIT (idl/loop.json): the most of a refusal's message the model reads (code points); a
+// longer one is cut, and `…` added.
+export { MESSAGE_LIMIT };
 
 /** `message`, cut at `MESSAGE_LIMIT` code points (as Python counts a string's length), `…` added. */
 function cut(message: string): string {
@@ -732,13 +735,13 @@ function verdict(toolName: string, request: Request, answer: Answer | undefined,
   if (message) {
     // the person's words, for the model
     const words = cut(message);
-    return { ...errorResult(`declined: ${words}`), metadata: { declined: { request: request.id, reason, message: words } } };
+    return { ...errorResult(texts.declinedWithMessage(words)), metadata: { declined: { request: request.id, reason, message: words } } };
   }
   if (isApproval(toolName, request)) {
     const tail = reason === "declined" ? "" : ` (${reason})`;
-    return { ...errorResult(`declined: the call to ${toolName} was not approved${tail}`), metadata: marker };
+    return { ...errorResult(texts.notApproved(toolName, tail)), metadata: marker };
   }
-  return { ...errorResult(`declined/expired: ${request.prompt}`), metadata: marker };
+  return { ...errorResult(texts.declinedOrExpired(request.prompt)), metadata: marker };
 }
 
 /** RFC 3339's date-time: what `expiresAt` holds when a tool means an expiry the loop can read. */

@@ -1,6 +1,7 @@
 // codegen: package
 
 import { WireError } from "./errors.js";
+import { MAX_DEPTH } from "./loop.js";
 
 /**
  * Any JSON value, as `readJson` returns it and `writeJson` accepts it.
@@ -16,12 +17,11 @@ export interface JsonObject {
   [key: string]: JsonValue;
 }
 
-/**
- * The deepest nesting of arrays and objects the wire allows, counting the document's own
- * object (or array) as level 1. `readJson` refuses deeper text at `$`; the parsers refuse deeper
- * values, and the emitters and `writeJson` refuse to write them (a cycle nests endlessly).
- */
-export const MAX_DEPTH = 100;
+// MAX_DEPTH (idl/loop.json): the deepest nesting of arrays and objects the wire allows, counting
+// the document's own object (or array) as level 1. `readJson` refuses deeper text at `$`; the
+// parsers refuse deeper values, and the emitters and `writeJson` refuse to write them (a cycle
+// nests endlessly).
+export { MAX_DEPTH };
 
 const NUMBER_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 

@@ -7,13 +7,12 @@
 // (found with `process.getBuiltinModule`, so the package loads without Node.js too).
 
 import { checkMimeType, checkUrl, displayable, hiddenCharacter, refused } from "./links.js";
+import { EXTENSIONS, SNIFF_BYTES } from "./loop.js";
 import type { ContentPart } from "./types.js";
 
 /** The default size limit of {@link fromPath}: 20 MiB. */
 export const DEFAULT_MAX_BYTES = 20 * 1024 * 1024;
 
-/** Bytes read from the head of a file to sniff its type. */
-const SNIFF_BYTES = 64;
 
 /** The value of a part's `type` (its `kind` in the Python and Rust APIs). */
 export type PartKind = ContentPart["type"];
@@ -418,43 +417,6 @@ export function fromPath(path: string, options: { readonly maxBytes?: number } =
 }
 
 // ---------------------------------------------------------------------------------- sniffing
-
-const EXTENSIONS: { readonly [suffix: string]: string } = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".bmp": "image/bmp",
-  ".svg": "image/svg+xml",
-  ".tif": "image/tiff",
-  ".tiff": "image/tiff",
-  ".ico": "image/vnd.microsoft.icon",
-  ".pdf": "application/pdf",
-  ".wav": "audio/wav",
-  ".mp3": "audio/mpeg",
-  ".ogg": "audio/ogg",
-  ".oga": "audio/ogg",
-  ".opus": "audio/ogg",
-  ".flac": "audio/flac",
-  ".m4a": "audio/mp4",
-  ".aac": "audio/aac",
-  ".mp4": "video/mp4",
-  ".m4v": "video/mp4",
-  ".mov": "video/quicktime",
-  ".webm": "video/webm",
-  ".mkv": "video/x-matroska",
-  ".avi": "video/x-msvideo",
-  ".txt": "text/plain",
-  ".md": "text/markdown",
-  ".csv": "text/csv",
-  ".html": "text/html",
-  ".htm": "text/html",
-  ".json": "application/json",
-  ".xml": "application/xml",
-  ".zip": "application/zip",
-  ".gz": "application/gzip",
-};
 
 function startsWith(head: Uint8Array, magic: string, at: number = 0): boolean {
   if (head.length < at + magic.length) {

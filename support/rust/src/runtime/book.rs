@@ -1042,9 +1042,9 @@ fn settle_unsealable(turn: &mut Turn, outcome: Outcome) -> Outcome {
         Ok(()) => Outcome::Ask(ask),
         Err(e) => Outcome::Settle(Settle {
             call: ask.call,
-            result: ToolResult::error(format!(
-                "the call cannot wait for an answer: its arguments or request cannot be sealed ({e})"
-            )),
+            result: ToolResult::error(crate::loop_data::cannot_wait(&format!(
+                "its arguments or request cannot be sealed ({e})"
+            ))),
         }),
     }
 }

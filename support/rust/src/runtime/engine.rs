@@ -62,6 +62,7 @@ use super::errors::{ResumeError, ResumeReason};
 use super::join::BoxFuture;
 use super::time::{format_time, micros, parse_time, random_hex};
 use super::tool::{NeedsApproval, Tool, normalize_tool_name};
+use crate::loop_data as texts;
 use crate::{Answer, MAX_DEPTH, Request, ToolCall, ToolResult, pending_of};
 
 /// Ids of the approval requests the toolkit asks before a tool runs.
@@ -168,10 +169,7 @@ pub fn ran(step: Run, result: ToolResult) -> Outcome {
         // A retry: one per question.
         if asked.is_some() {
             let prompt = step.request.map(|r| r.prompt).unwrap_or_default();
-            return settle(
-                step.call,
-                ToolResult::error(format!("unresolved: {prompt}")),
-            );
+            return settle(step.call, ToolResult::error(texts::unresolved(&prompt)));
         }
         return settle(step.call, result);
     }
@@ -179,8 +177,7 @@ pub fn ran(step: Run, result: ToolResult) -> Outcome {
         return settle(step.call, result);
     };
     if let Some(problem) = unstorable(&step.call, &request) {
-        let text = format!("the call cannot wait for an answer: {problem}");
-        return settle(step.call, ToolResult::error(text));
+        return settle(step.call, ToolResult::error(texts::cannot_wait(&problem)));
     }
     Outcome::Ask(Ask {
         call: step.call,
@@ -299,15 +296,13 @@ pub fn gate(tool: Option<&Tool>, call: &ToolCall) -> Gate {
     );
     let request = Request {
         kind: "approval".to_owned(),
-        prompt: format!("Allow {} to run with these arguments?", tool.name()),
+        prompt: texts::approval_prompt(tool.name()),
         id: format!("{APPROVAL_PREFIX}{}", random_hex(16)),
         data: Some(data),
         ..Request::default()
     };
     if let Some(problem) = unstorable(call, &request) {
-        return Gate::Settle(ToolResult::error(format!(
-            "the call cannot wait for its approval: {problem}"
-        )));
+        return Gate::Settle(ToolResult::error(texts::cannot_wait_for_approval(&problem)));
     }
     Gate::Ask(request)
 }
@@ -857,14 +852,11 @@ pub fn by_policy(call: &ToolCall, policy: &Policy) -> Option<ToolResult> {
     let output = match policy.message.as_deref().filter(|m| !m.is_empty()) {
         Some(message) => {
             let message = cut(message); // kept whole in the policy, cut for the model
-            let output = format!("declined: {message}");
+            let output = texts::declined_with_message(&message);
             marker.insert("message".into(), Value::from(message));
             output
         }
-        None => format!(
-            "declined: the call to {} is not allowed (policy {})",
-            call.name, policy.id
-        ),
+        None => texts::not_allowed_by_policy(&call.name, &policy.id),
     };
     Some(refusal(output, marker))
 }
@@ -979,7 +971,7 @@ fn verdict(
     if let Some(message) = message {
         // The person's words, for the model.
         let message = cut(message);
-        let output = format!("declined: {message}");
+        let output = texts::declined_with_message(&message);
         marker.insert("message".to_owned(), Value::from(message));
         return Some(refusal(output, marker));
     }
@@ -989,16 +981,16 @@ fn verdict(
         } else {
             format!(" ({reason})")
         };
-        format!("declined: the call to {tool_name} was not approved{tail}")
+        texts::not_approved(tool_name, &tail)
     } else {
-        format!("declined/expired: {}", request.prompt)
+        texts::declined_or_expired(&request.prompt)
     };
     Some(refusal(output, marker))
 }
 
 /// The most of a refusal's message the model reads (code points); a longer one is cut, and
-/// `…` added.
-pub const MESSAGE_LIMIT: usize = 1000;
+/// `…` added (idl/loop.json).
+pub use crate::loop_data::MESSAGE_LIMIT;
 
 /// `message`, cut at [`MESSAGE_LIMIT`] code points, `…` added.
 fn cut(message: &str) -> String {
@@ -1035,6 +1027,12 @@ mod tests {
             name: "ask_user".into(),
             ..ToolCall::default()
         }
+    }
+
+    #[test]
+    fn the_resume_reasons_are_the_idls_in_its_order() {
+        let names: Vec<&str> = ResumeReason::ALL.iter().map(|r| r.as_str()).collect();
+        assert_eq!(names, texts::RESUME_REASONS);
     }
 
     fn answer(id: &str) -> Answer {

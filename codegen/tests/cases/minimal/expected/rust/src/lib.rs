@@ -43,6 +43,7 @@
 //! recursively); [`drop_deep`] drops one without recursing.
 #![warn(missing_docs)]
 
+mod loop_data;
 #[rustfmt::skip] // laid out by its template
 mod types;
 mod wire;

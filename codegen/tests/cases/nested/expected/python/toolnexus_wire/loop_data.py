@@ -1,0 +1,12 @@
+# Generated from idl/ (nest schema 2.0.0, sha256 9d9d9c3336abe30c1393e2927f3e7698f176b4ec0c3166ad1dd10ec4085a5ff4).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+"""The loop's data, from idl/loop.json (see codegen/loop_data.py)."""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+__all__ = ["MAX_DEPTH"]
+
+#: How deep a document may nest.
+MAX_DEPTH: Final = 100

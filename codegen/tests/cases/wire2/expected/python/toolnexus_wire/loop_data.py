@@ -1,0 +1,12 @@
+# Generated from idl/ (wire2 schema 1.0.0, sha256 f6e9383411275297c30ab302ae6e2d5c71a68e0ad76b38167f649b072175702e).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+"""The loop's data, from idl/loop.json (see codegen/loop_data.py)."""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+__all__ = ["MAX_DEPTH"]
+
+#: How deep a document may nest.
+MAX_DEPTH: Final = 100

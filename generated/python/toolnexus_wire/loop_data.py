@@ -1,0 +1,136 @@
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 e974a9c708ec6b6ebcaa6eea7bffca52341a1a37a68f9a4e5ed7bc99a94d3059).
+# Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+"""The loop's data, from idl/loop.json (see codegen/loop_data.py)."""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+__all__ = [
+    "EXTENSIONS",
+    "MAX_DEPTH",
+    "MESSAGE_LIMIT",
+    "RESUME_REASONS",
+    "ResumeReason",
+    "SNIFF_BYTES",
+    "approval_prompt",
+    "cancelled",
+    "cannot_wait",
+    "cannot_wait_for_approval",
+    "declined_or_expired",
+    "declined_with_message",
+    "not_allowed_by_policy",
+    "not_approved",
+    "unresolved",
+]
+
+#: How deep a document may nest (arrays and objects, the outermost one at level 1); a deeper one is
+#: refused at `$` when read, and refused when written.
+MAX_DEPTH: Final = 100
+
+#: The most of a refusal's message the model reads, in code points; a longer one is cut, and `…`
+#: added.
+MESSAGE_LIMIT: Final = 1000
+
+#: How many bytes of a file's head `ContentPart.from_path` reads to tell its MIME type.
+SNIFF_BYTES: Final = 64
+
+#: Why a resume is refused (`ResumeError.reason`):
+#: `mismatch`: The answer's id is not the id of a request the run waits on.
+#: `replayed`: The request was already answered: the same answer again, or one to a call already settled.
+#: `not_pending`: The run is not waiting: it is done, or holds no pending request.
+#: `seal`: The stored run's seal does not match: it was altered, forged, or sealed under another key.
+#: `expired`: The stored run expired before the answer came.
+#: `principal`: The answer comes from another principal than the one the run belongs to.
+ResumeReason = Literal["mismatch", "replayed", "not_pending", "seal", "expired", "principal"]
+RESUME_REASONS: Final[tuple[ResumeReason, ...]] = (
+    "mismatch",
+    "replayed",
+    "not_pending",
+    "seal",
+    "expired",
+    "principal",
+)
+
+#: The MIME type of a file by its extension, lower case with its dot.
+EXTENSIONS: Final[dict[str, str]] = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".bmp": "image/bmp",
+    ".svg": "image/svg+xml",
+    ".tif": "image/tiff",
+    ".tiff": "image/tiff",
+    ".ico": "image/vnd.microsoft.icon",
+    ".pdf": "application/pdf",
+    ".wav": "audio/wav",
+    ".mp3": "audio/mpeg",
+    ".ogg": "audio/ogg",
+    ".oga": "audio/ogg",
+    ".opus": "audio/ogg",
+    ".flac": "audio/flac",
+    ".m4a": "audio/mp4",
+    ".aac": "audio/aac",
+    ".mp4": "video/mp4",
+    ".m4v": "video/mp4",
+    ".mov": "video/quicktime",
+    ".webm": "video/webm",
+    ".mkv": "video/x-matroska",
+    ".avi": "video/x-msvideo",
+    ".txt": "text/plain",
+    ".md": "text/markdown",
+    ".csv": "text/csv",
+    ".html": "text/html",
+    ".htm": "text/html",
+    ".json": "application/json",
+    ".xml": "application/xml",
+    ".zip": "application/zip",
+    ".gz": "application/gzip",
+}
+
+
+def unresolved(prompt: str) -> str:
+    """A call suspended again after it was answered; the prompt is the first request's, as every upstream port writes it."""
+    return "unresolved: " + prompt
+
+
+def declined_or_expired(prompt: str) -> str:
+    """A tool's own request that was refused, or expired, or got no answer in time."""
+    return "declined/expired: " + prompt
+
+
+def declined_with_message(message: str) -> str:
+    """A refusal that came with the person's words (cut at MESSAGE_LIMIT)."""
+    return "declined: " + message
+
+
+def not_approved(*, tool: str, tail: str) -> str:
+    """A call the toolkit's approval gate did not let run; the tail names a reason other than `declined`, as ` (expired)`."""
+    return "declined: the call to " + tool + " was not approved" + tail
+
+
+def cancelled(tool: str) -> str:
+    """A call the host cancelled while it ran."""
+    return "declined: the call to " + tool + " was cancelled"
+
+
+def not_allowed_by_policy(*, tool: str, policy: str) -> str:
+    """A call a kept refusal (a policy) settles without asking."""
+    return "declined: the call to " + tool + " is not allowed (policy " + policy + ")"
+
+
+def cannot_wait(problem: str) -> str:
+    """A suspension whose request cannot be kept (it cannot be sealed, or is not valid)."""
+    return "the call cannot wait for an answer: " + problem
+
+
+def cannot_wait_for_approval(problem: str) -> str:
+    """A call whose approval request cannot be made (its arguments cannot be sealed)."""
+    return "the call cannot wait for its approval: " + problem
+
+
+def approval_prompt(tool: str) -> str:
+    """The prompt of the toolkit's own approval request for a call."""
+    return "Allow " + tool + " to run with these arguments?"

@@ -1,0 +1,118 @@
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 e974a9c708ec6b6ebcaa6eea7bffca52341a1a37a68f9a4e5ed7bc99a94d3059).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+//! The loop's data, from idl/loop.json (see codegen/loop_data.py).
+// Each configuration of the crate (the wire types alone, the runtime) uses a part of it.
+#![allow(dead_code)]
+
+/// How deep a document may nest (arrays and objects, the outermost one at level 1); a deeper one is
+/// refused at `$` when read, and refused when written.
+pub const MAX_DEPTH: usize = 100;
+
+/// The most of a refusal's message the model reads, in code points; a longer one is cut, and `…`
+/// added.
+pub const MESSAGE_LIMIT: usize = 1000;
+
+/// How many bytes of a file's head `ContentPart.from_path` reads to tell its MIME type.
+pub const SNIFF_BYTES: usize = 64;
+
+/// Why a resume is refused, by the name every language gives the reason:
+/// `mismatch`: The answer's id is not the id of a request the run waits on.
+/// `replayed`: The request was already answered: the same answer again, or one to a call already settled.
+/// `not_pending`: The run is not waiting: it is done, or holds no pending request.
+/// `seal`: The stored run's seal does not match: it was altered, forged, or sealed under another key.
+/// `expired`: The stored run expired before the answer came.
+/// `principal`: The answer comes from another principal than the one the run belongs to.
+pub const RESUME_REASONS: [&str; 6] = [
+    "mismatch",
+    "replayed",
+    "not_pending",
+    "seal",
+    "expired",
+    "principal",
+];
+
+/// The MIME type of a file by its extension, lower case with its dot.
+pub const EXTENSIONS: &[(&str, &str)] = &[
+    (".png", "image/png"),
+    (".jpg", "image/jpeg"),
+    (".jpeg", "image/jpeg"),
+    (".gif", "image/gif"),
+    (".webp", "image/webp"),
+    (".bmp", "image/bmp"),
+    (".svg", "image/svg+xml"),
+    (".tif", "image/tiff"),
+    (".tiff", "image/tiff"),
+    (".ico", "image/vnd.microsoft.icon"),
+    (".pdf", "application/pdf"),
+    (".wav", "audio/wav"),
+    (".mp3", "audio/mpeg"),
+    (".ogg", "audio/ogg"),
+    (".oga", "audio/ogg"),
+    (".opus", "audio/ogg"),
+    (".flac", "audio/flac"),
+    (".m4a", "audio/mp4"),
+    (".aac", "audio/aac"),
+    (".mp4", "video/mp4"),
+    (".m4v", "video/mp4"),
+    (".mov", "video/quicktime"),
+    (".webm", "video/webm"),
+    (".mkv", "video/x-matroska"),
+    (".avi", "video/x-msvideo"),
+    (".txt", "text/plain"),
+    (".md", "text/markdown"),
+    (".csv", "text/csv"),
+    (".html", "text/html"),
+    (".htm", "text/html"),
+    (".json", "application/json"),
+    (".xml", "application/xml"),
+    (".zip", "application/zip"),
+    (".gz", "application/gzip"),
+];
+
+/// A call suspended again after it was answered; the prompt is the first request's, as every
+/// upstream port writes it.
+pub fn unresolved(prompt: &str) -> String {
+    ["unresolved: ", prompt].concat()
+}
+
+/// A tool's own request that was refused, or expired, or got no answer in time.
+pub fn declined_or_expired(prompt: &str) -> String {
+    ["declined/expired: ", prompt].concat()
+}
+
+/// A refusal that came with the person's words (cut at MESSAGE_LIMIT).
+pub fn declined_with_message(message: &str) -> String {
+    ["declined: ", message].concat()
+}
+
+/// A call the toolkit's approval gate did not let run; the tail names a reason other than
+/// `declined`, as ` (expired)`.
+pub fn not_approved(tool: &str, tail: &str) -> String {
+    ["declined: the call to ", tool, " was not approved", tail].concat()
+}
+
+/// A call the host cancelled while it ran.
+pub fn cancelled(tool: &str) -> String {
+    ["declined: the call to ", tool, " was cancelled"].concat()
+}
+
+/// A call a kept refusal (a policy) settles without asking.
+pub fn not_allowed_by_policy(tool: &str, policy: &str) -> String {
+    ["declined: the call to ", tool, " is not allowed (policy ", policy, ")"].concat()
+}
+
+/// A suspension whose request cannot be kept (it cannot be sealed, or is not valid).
+pub fn cannot_wait(problem: &str) -> String {
+    ["the call cannot wait for an answer: ", problem].concat()
+}
+
+/// A call whose approval request cannot be made (its arguments cannot be sealed).
+pub fn cannot_wait_for_approval(problem: &str) -> String {
+    ["the call cannot wait for its approval: ", problem].concat()
+}
+
+/// The prompt of the toolkit's own approval request for a call.
+pub fn approval_prompt(tool: &str) -> String {
+    ["Allow ", tool, " to run with these arguments?"].concat()
+}

@@ -1,0 +1,115 @@
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 e974a9c708ec6b6ebcaa6eea7bffca52341a1a37a68f9a4e5ed7bc99a94d3059).
+// Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
+
+// The loop's data, from idl/loop.json (see codegen/loop_data.py).
+
+/** How deep a document may nest (arrays and objects, the outermost one at level 1); a deeper one is refused at `$` when read, and refused when written. */
+export const MAX_DEPTH = 100;
+
+/** The most of a refusal's message the model reads, in code points; a longer one is cut, and `…` added. */
+export const MESSAGE_LIMIT = 1000;
+
+/** How many bytes of a file's head `ContentPart.from_path` reads to tell its MIME type. */
+export const SNIFF_BYTES = 64;
+
+/** Why a resume is refused (`ResumeError.reason`): */
+export const RESUME_REASONS = [
+  /** The answer's id is not the id of a request the run waits on. */
+  "mismatch",
+  /** The request was already answered: the same answer again, or one to a call already settled. */
+  "replayed",
+  /** The run is not waiting: it is done, or holds no pending request. */
+  "not_pending",
+  /** The stored run's seal does not match: it was altered, forged, or sealed under another key. */
+  "seal",
+  /** The stored run expired before the answer came. */
+  "expired",
+  /** The answer comes from another principal than the one the run belongs to. */
+  "principal",
+] as const;
+
+/** A reason of {@link RESUME_REASONS}. */
+export type ResumeReason = (typeof RESUME_REASONS)[number];
+
+/** The MIME type of a file by its extension, lower case with its dot. */
+export const EXTENSIONS: { readonly [suffix: string]: string } = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".bmp": "image/bmp",
+  ".svg": "image/svg+xml",
+  ".tif": "image/tiff",
+  ".tiff": "image/tiff",
+  ".ico": "image/vnd.microsoft.icon",
+  ".pdf": "application/pdf",
+  ".wav": "audio/wav",
+  ".mp3": "audio/mpeg",
+  ".ogg": "audio/ogg",
+  ".oga": "audio/ogg",
+  ".opus": "audio/ogg",
+  ".flac": "audio/flac",
+  ".m4a": "audio/mp4",
+  ".aac": "audio/aac",
+  ".mp4": "video/mp4",
+  ".m4v": "video/mp4",
+  ".mov": "video/quicktime",
+  ".webm": "video/webm",
+  ".mkv": "video/x-matroska",
+  ".avi": "video/x-msvideo",
+  ".txt": "text/plain",
+  ".md": "text/markdown",
+  ".csv": "text/csv",
+  ".html": "text/html",
+  ".htm": "text/html",
+  ".json": "application/json",
+  ".xml": "application/xml",
+  ".zip": "application/zip",
+  ".gz": "application/gzip",
+};
+
+/** A call suspended again after it was answered; the prompt is the first request's, as every upstream port writes it. */
+export function unresolved(prompt: string): string {
+  return "unresolved: " + prompt;
+}
+
+/** A tool's own request that was refused, or expired, or got no answer in time. */
+export function declinedOrExpired(prompt: string): string {
+  return "declined/expired: " + prompt;
+}
+
+/** A refusal that came with the person's words (cut at MESSAGE_LIMIT). */
+export function declinedWithMessage(message: string): string {
+  return "declined: " + message;
+}
+
+/** A call the toolkit's approval gate did not let run; the tail names a reason other than `declined`, as ` (expired)`. */
+export function notApproved(tool: string, tail: string): string {
+  return "declined: the call to " + tool + " was not approved" + tail;
+}
+
+/** A call the host cancelled while it ran. */
+export function cancelled(tool: string): string {
+  return "declined: the call to " + tool + " was cancelled";
+}
+
+/** A call a kept refusal (a policy) settles without asking. */
+export function notAllowedByPolicy(tool: string, policy: string): string {
+  return "declined: the call to " + tool + " is not allowed (policy " + policy + ")";
+}
+
+/** A suspension whose request cannot be kept (it cannot be sealed, or is not valid). */
+export function cannotWait(problem: string): string {
+  return "the call cannot wait for an answer: " + problem;
+}
+
+/** A call whose approval request cannot be made (its arguments cannot be sealed). */
+export function cannotWaitForApproval(problem: string): string {
+  return "the call cannot wait for its approval: " + problem;
+}
+
+/** The prompt of the toolkit's own approval request for a call. */
+export function approvalPrompt(tool: string): string {
+  return "Allow " + tool + " to run with these arguments?";
+}

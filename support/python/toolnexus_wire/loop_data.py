@@ -1,0 +1,1 @@
+../../../generated/python/toolnexus_wire/loop_data.py

@@ -1,0 +1,1 @@
+../../../generated/rust/src/loop_data.rs

@@ -1,0 +1,1 @@
+../../../generated/typescript/src/loop.ts
