@@ -36,7 +36,8 @@ from toolnexus._engine import parse_time
 from toolnexus._errors import ResumeError, WireError
 from toolnexus._result import Answer, RunResult, ToolCall, ToolEvent
 from toolnexus.adapters.mcp import mcp_call_tool_result
-from toolnexus.temporal import _RUN_TOOL, WORKFLOW, TurnClient, _principal_digest
+from toolnexus.temporal import WORKFLOW, TurnClient
+from toolnexus.temporal._protocol import RUN_TOOL, principal_digest
 
 from ._tasks import CANCELLED_MESSAGE, TaskView, settled_status, waiting_requests
 
@@ -84,7 +85,7 @@ class TemporalTasks:
                 logger.info("task %s: the state of its closed turn could not be read", task_id, exc_info=True)
                 return None
             raise MCPError(INTERNAL_ERROR, f"the task's turn could not be read: {exc}") from None
-        if doc.get("principal", "") != _principal_digest(principal):
+        if doc.get("principal", "") != principal_digest(principal):
             return None
         return await self._view(task_id, described, doc, running)
 
@@ -144,7 +145,7 @@ class TemporalTasks:
     async def _last_event(self, described: WorkflowExecutionDescription) -> tuple[str | None, float | None]:
         """The message of the tool activity's last heartbeat `ToolEvent`, and when it was sent."""
         for activity in described.raw_description.pending_activities:
-            if activity.activity_type.name != _RUN_TOOL or not activity.heartbeat_details.payloads:
+            if activity.activity_type.name != RUN_TOOL or not activity.heartbeat_details.payloads:
                 continue
             try:
                 [detail] = await self.turns._client.data_converter.decode(activity.heartbeat_details.payloads)
