@@ -37,8 +37,7 @@ from ._engine import (
 from ._errors import ResumeError
 from ._policies import DecisionLog, Decisions, PolicyStore
 from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolEvent, ToolResult
-from ._seal import SealKey, key_set
-from ._stored import Turn, legacy_seal_v2
+from ._seal import SealKey, Turn, key_set
 from ._suspend import pending, pending_of
 from ._tool import Tool, ToolContext, normalize_tool_name
 
@@ -355,15 +354,9 @@ class Toolkit:
     def _forget(self, run: RunResult, answers: list[Answer]) -> None:  # for hosts: see RunBook.forget
         self._book.forget(run, answers)
 
-    # -- for tests of runs stored by earlier versions ----------------------------------------
-
     @property
-    def _key(self) -> SealKey | None:  # the active key, to seal runs as earlier versions did
+    def _key(self) -> SealKey | None:  # the active key
         return self._book.active
-
-    def _seal_of(self, run: RunResult) -> str:  # the version-2 seal of `run`, as earlier versions wrote it
-        assert self._book.active is not None
-        return legacy_seal_v2(self._book.active, run)
 
 
 class _Effects:

@@ -33,7 +33,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from .._errors import ResumeError, WireError
     from .._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
-    from .._stored import idempotency_key, turn_digest
+    from .._seal import idempotency_key, turn_digest
     from .._suspend import pending_of
     from ._protocol import (
         ANSWER,
