@@ -27,13 +27,14 @@ import math
 import secrets
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import get_args
 
 from . import _seal
-from ._engine import Ask, Settle, expired, match, reach
-from ._errors import ResumeError
+from ._engine import Ask, Settle, Unmatched, expired, match, reach
+from ._errors import ResumeError, ResumeReason
 from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 from ._seal import Checked, NotJSON, SealBroken, SealKey, Turn, turn_of
 
@@ -146,10 +147,8 @@ class RunBook:
                 head is not None
                 and (turn_of(run.order, run.turn, None).digest, head.id, batch[0].id) in self._answered
             ):
-                raise ResumeError("replayed", f"request {batch[0].id!r} was already answered")
-            raise ResumeError(
-                "not_pending", f"the run waits on no request, so answer {batch[0].id!r} has no use"
-            )
+                raise refuse_replayed(batch[0].id)
+            raise refuse_idle(batch[0].id)
         if not run.requests:  # a run stored before `requests` existed
             return self._open_unlisted(run, batch, principal)
         if len(run.requests) != len(run.calls) or run.requests[0].id != request.id:
@@ -297,7 +296,7 @@ class RunBook:
             return (turn.digest, call_id, request_id) in self._answered
 
         first = run.pending.id if run.pending is not None else ""
-        indices = match(batch, candidates, answered, first)
+        indices = matched(batch, candidates, answered, first)
         picks = [Pick(i, run.calls[i], run.requests[i], a) for i, a in zip(indices, batch, strict=True)]
         if all(not a.scope or a.scope == "once" for a in batch):
             return picks
@@ -319,7 +318,7 @@ class RunBook:
         assert request is not None
         track = verify(self.keys, self.active, run, principal, self._clock_ms(), unlisted=True)
         if (track.turn.digest, head.id, batch[0].id) in self._answered:
-            raise ResumeError("replayed", f"request {batch[0].id!r} was already answered")
+            raise refuse_replayed(batch[0].id)
         if len(batch) != 1 or batch[0].id != request.id:
             wrong = next((a.id for a in batch if a.id != request.id), batch[-1].id)
             raise ResumeError(
@@ -527,10 +526,9 @@ def check_stamp(key: SealKey, expires: int | None, tag: str, principal: str | No
     """`ResumeError("expired")` past the sealed expiry; `ResumeError("principal")` when the run is
     bound to a principal (`tag`, under `key`) and `principal` is not it."""
     if expires is not None and now_ms >= expires:
-        raise ResumeError("expired", "the run has expired: its seal's time to resume has passed")
+        raise refuse_expired()
     if tag and (principal is None or not _seal.same(key.principal_tag(principal), tag)):
-        who = "no principal was given" if principal is None else "the principal given is not it"
-        raise ResumeError("principal", f"the run is bound to a principal, and {who}")
+        raise refuse_principal(principal)
 
 
 def verify(
@@ -594,6 +592,131 @@ def _rebound(checked: Checked, active: SealKey, principal: str | None, now_ms: i
         return checked.principal_tag  # the binding stays as it is
     check_stamp(checked.key, None, checked.principal_tag, principal, now_ms)
     return active.principal_tag(principal)
+
+
+# -- refusals: every `ResumeError` a host raises is made here -----------------------------------
+#
+# The Toolkit, the store, the MCP bridge and the Temporal host check what they keep (a run, a
+# row, a workflow's state) and refuse with these, so a refusal reads the same from every host.
+# `what` names the thing refused ("the run", "the turn", "run 7"): the only word that differs.
+
+
+def refuse_replayed(request_id: str) -> ResumeError:
+    """`replayed`: an answer to `request_id` was taken already."""
+    return ResumeError("replayed", f"request {request_id!r} was already answered")
+
+
+def refuse_answering(request_id: str) -> ResumeError:
+    """`replayed`: another process is taking an answer to `request_id` now."""
+    return ResumeError("replayed", f"request {request_id!r} is being answered by another process")
+
+
+def refuse_idle(answer_id: str, what: str = "the run") -> ResumeError:
+    """`not_pending`: nothing waits, so the answer `answer_id` has no use."""
+    return ResumeError("not_pending", f"{what} waits on no request, so answer {answer_id!r} has no use")
+
+
+def refuse_lapsed(request_id: str) -> ResumeError:
+    """`not_pending`: the request expired (and settled its call) before it was answered."""
+    return ResumeError("not_pending", f"request {request_id!r} expired before it was answered")
+
+
+def refuse_over(what: str, answer_ids: Sequence[str]) -> ResumeError:
+    """`not_pending`: `what` ("turn 't1' has finished", "run 7 is done") takes no answers."""
+    if len(answer_ids) == 1:
+        return ResumeError("not_pending", f"{what}, so answer {answer_ids[0]!r} has no use")
+    return ResumeError("not_pending", f"{what}, so the answers {list(answer_ids)} have no use")
+
+
+def refuse_missing(what: str) -> ResumeError:
+    """`not_pending`: there is no such run or turn (`what`: "run 7", "turn 't1' to answer")."""
+    return ResumeError("not_pending", f"there is no {what}")
+
+
+def refuse_expired(what: str = "the run") -> ResumeError:
+    """`expired`: the time the run (or turn) allowed for answers has passed."""
+    if what == "the run":
+        return ResumeError("expired", "the run has expired: its seal's time to resume has passed")
+    return ResumeError("expired", f"{what} has expired: its time to answer has passed")
+
+
+def refuse_principal(principal: str | None, what: str = "the run") -> ResumeError:
+    """`principal`: `what` is bound to a principal, and `principal` is not it (or None)."""
+    who = "no principal was given" if principal is None else "the principal given is not it"
+    return ResumeError("principal", f"{what} is bound to a principal, and {who}")
+
+
+def refuse_unreadable(what: str, why: object) -> ResumeError:
+    """`mismatch`: the answers (or a cancellation) given are not what `what` names ("an Answer")."""
+    return ResumeError("mismatch", f"not {what}: {why}")
+
+
+def refuse_wait_for(answer_id: str, request_id: str) -> ResumeError:
+    """`mismatch`: a host's `wait_for` answered another request than the one it was given."""
+    return ResumeError("mismatch", f"wait_for answered {answer_id!r}, but the request is {request_id!r}")
+
+
+def refuse_seal(why: str) -> ResumeError:
+    """`seal`: the run is not one this toolkit sealed, or was altered since (`why`)."""
+    return ResumeError("seal", why)
+
+
+def refusal(reason: str, message: str) -> ResumeError | None:
+    """A refusal carried across a process boundary (its reason and message), read back; None
+    for a reason that is not one (`RESUME_REASONS`)."""
+    for known in get_args(ResumeReason):
+        if reason == known:
+            return ResumeError(known, message)
+    return None
+
+
+def pick_waiting(
+    answers: Sequence[Answer],
+    waiting: Sequence[tuple[str, str]],
+    answered: Collection[tuple[str, str]],
+    lapsed: Callable[[str], bool],
+    what: str = "the run",
+) -> list[int]:
+    """Which of the `waiting` (call id, request id) pairs, in call order, each answer answers
+    (`_engine.match`), for a host that keeps its waiting calls itself (the Temporal workflow);
+    refused whole: `replayed` for an answer already taken (its pair, or its request id, among
+    the pairs `answered`), `not_pending` for one whose request `lapsed` first or when nothing
+    waits, `mismatch` otherwise."""
+    asked = {request_id for _, request_id in waiting}
+    for answer in answers:  # a request that waits no more: answered, or settled by its expiry
+        if answer.id in asked:
+            continue
+        if any(request_id == answer.id for _, request_id in answered):
+            raise refuse_replayed(answer.id)
+        if lapsed(answer.id):
+            raise refuse_lapsed(answer.id)
+    if not waiting:
+        raise refuse_idle(answers[0].id, what)
+    return matched(
+        answers,
+        lambda request_id: [(i, call_id) for i, (call_id, r) in enumerate(waiting) if r == request_id],
+        lambda call_id, request_id: (call_id, request_id) in answered,
+        waiting[0][1],
+    )
+
+
+def matched(
+    answers: Sequence[Answer],
+    candidates: Callable[[str], Iterable[tuple[int, str]]],
+    answered: Callable[[str, str], bool],
+    first: str,
+) -> list[int]:
+    """`_engine.match`'s picks, or its refusal raised: `replayed`, or `mismatch` naming `first`."""
+    picks = match(answers, candidates, answered)
+    if isinstance(picks, Unmatched):
+        if picks.replayed:
+            raise refuse_replayed(picks.answer_id)
+        raise ResumeError(
+            "mismatch",
+            f"answer {picks.answer_id!r} does not answer the pending request {first!r}"
+            " nor any other request the run waits on",
+        )
+    return picks
 
 
 def answers_of(answers: Answer | Iterable[Answer]) -> list[Answer]:

@@ -63,7 +63,6 @@ from typing import Any, Literal, Protocol, cast
 
 from toolnexus_wire import MAX_DEPTH, dumps
 
-from ._errors import ResumeError
 from ._result import Answer, Request, RunResult, ToolCall, ToolResult
 from ._suspend import pending_of
 from ._tool import Tool, normalize_tool_name
@@ -81,6 +80,7 @@ __all__ = [
     "ScopeKind",
     "Settle",
     "Stop",
+    "Unmatched",
     "answered",
     "applicable",
     "by_policy",
@@ -242,21 +242,27 @@ def gate(tool: Tool | None, call: ToolCall) -> Request | ToolResult | None:
     return request
 
 
+@dataclass(frozen=True, slots=True)
+class Unmatched:
+    """`match`'s verdict on a list with an answer that answers no waiting call: `replayed` when
+    it, or another in the list with its id, already took the call it would answer (the host
+    refuses the whole list: `_book.matched`)."""
+
+    answer_id: str
+    replayed: bool
+
+
 def match(
     answers: Sequence[Answer],
     candidates: Callable[[str], Iterable[tuple[int, str]]],
     answered: Callable[[str, str], bool],
-    first: str,
-) -> list[int]:
-    """Which waiting call each answer answers (their indices), or `ResumeError` for the whole
+) -> list[int] | Unmatched:
+    """Which waiting call each answer answers (their indices), or `Unmatched` for the whole
     list: an answer goes to the first call, in call order, that waits on its request id and
     has not taken an answer (two calls may ask under one fixed id: each takes one answer).
 
     `candidates(request_id)` lists `(index, call id)` of the calls waiting on that id, in call
     order; `answered(call_id, request_id)` says whether that call took an answer to it before.
-    An answer that finds no call is `replayed` when it, or another in the list with its id,
-    already took the call it would answer, and `mismatch` otherwise (`first` is the id of the
-    first request waited on, for the message).
     """
     taken: set[str] = set()
     seen: set[str] = set()
@@ -275,13 +281,7 @@ def match(
             taken.add(call_id)
             break
         if found is None:
-            if replayed:
-                raise ResumeError("replayed", f"request {answer.id!r} was already answered")
-            raise ResumeError(
-                "mismatch",
-                f"answer {answer.id!r} does not answer the pending request {first!r}"
-                " nor any other request the run waits on",
-            )
+            return Unmatched(answer.id, replayed)
         picks.append(found)
     return picks
 

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeAlias
 
-from ._book import RunBook, answers_of
+from ._book import RunBook, answers_of, refuse_wait_for
 from ._engine import (
     STOP,
     Ask,
@@ -34,7 +34,6 @@ from ._engine import (
     reached,
     start,
 )
-from ._errors import ResumeError
 from ._policies import DecisionLog, Decisions, PolicyStore
 from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolEvent, ToolResult
 from ._seal import SealKey, Turn, key_set
@@ -476,7 +475,7 @@ async def _ask(wait_for: WaitFor, request: Request) -> Answer:
     if not isinstance(answer, Answer):
         raise TypeError(f"wait_for must return an Answer, got {type(answer).__name__}")
     if answer.id != request.id:
-        raise ResumeError("mismatch", f"wait_for answered {answer.id!r}, but the request is {request.id!r}")
+        raise refuse_wait_for(answer.id, request.id)
     return answer
 
 

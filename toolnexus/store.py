@@ -48,6 +48,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from . import _seal
+from ._book import refuse_answering, refuse_missing, refuse_over, refuse_replayed, refuse_seal
 from ._engine import parse_time
 from ._errors import ResumeError, ToolnexusError, WireError
 from ._result import Answer, Request, RunResult
@@ -346,7 +347,7 @@ class SqliteRunStore:
                 "SELECT status, answered, body, lease_until FROM runs WHERE id = ?", (run_id,)
             ).fetchone()
             if row is None:
-                raise ResumeError("not_pending", f"there is no run {run_id}")
+                raise refuse_missing(f"run {run_id}")
             status, answered, body, until = row
             if status == "claimed" and until is not None and until < now:
                 status = "pending"  # its holder is gone
@@ -357,13 +358,11 @@ class SqliteRunStore:
             # (two calls may suspend with one fixed request id; each takes one answer).
             taken = set(json.loads(answered)) - (waiting if status == "pending" else set())
             if again := next((i for i in ids if i in taken), None):
-                raise ResumeError("replayed", f"request {again!r} was already answered")
+                raise refuse_replayed(again)
             if status == "claimed" and (busy := next((i for i in ids if i in waiting), None)):
-                raise ResumeError("replayed", f"request {busy!r} is being answered by another process")
+                raise refuse_answering(busy)
             if status != "pending":
-                raise ResumeError(
-                    "not_pending", f"run {run_id} is {status}, so the answers {ids} have no use"
-                )
+                raise refuse_over(f"run {run_id} is {status}", ids)
             why: str | None = None
             try:
                 run = RunResult.from_json(body)
@@ -376,7 +375,7 @@ class SqliteRunStore:
                     (lease, now + self.lease, now, run_id),
                 )
         if why is not None:
-            raise ResumeError("seal", f"run {run_id} is not a valid run ({why}); it is quarantined")
+            raise refuse_seal(f"run {run_id} is not a valid run ({why}); it is quarantined")
         return Claim(run, lease)
 
     def renew(self, run_id: int, lease: str) -> bool:

@@ -10,8 +10,9 @@ from temporalio.client import Client, WorkflowUpdateFailedError
 from temporalio.common import WorkflowIDReusePolicy
 from temporalio.exceptions import ApplicationError
 from temporalio.service import RPCError, RPCStatusCode
+from toolnexus_wire import dumps
 
-from .._errors import ResumeError
+from .._book import refuse_expired, refuse_missing, refuse_over, refuse_replayed
 from .._result import Answer, Request, RunResult, ToolCall
 from .._tool import normalize_tool_name
 from ._protocol import (
@@ -92,7 +93,8 @@ class TurnClient:
             raise TypeError(f"principal must be a str or None, got {type(principal).__name__}")
         if session is not None and not isinstance(session, str):
             raise TypeError(f"session must be a str or None, got {type(session).__name__}")
-        body = "[" + ",".join(c.to_json() for c in calls) + "]"
+        wires = [c.to_wire() for c in calls]
+        body = dumps(wires)
         if self._policies is not None or (expires_in, principal, session) != (None, None, None):
             head: dict[str, Any] = {"expiresIn": expires_in, "principal": principal_digest(principal)}
             if session is not None:
@@ -103,7 +105,7 @@ class TurnClient:
                     name: plan_of(policies.get(name, policies.get(normalize_tool_name(name), self._default)))
                     for name in sorted({c.name for c in calls})
                 }
-            body = json.dumps(head)[:-1] + ',"calls":' + body + "}"
+            body = dumps({**head, "calls": wires})
         if (size := len(body.encode("utf-8", "surrogatepass"))) > PAYLOAD_LIMIT:
             raise ValueError(
                 f"the turn's calls are {size:,} bytes, over Temporal's payload limit of "
@@ -157,13 +159,10 @@ class TurnClient:
         batch = [answers] if isinstance(answers, Answer) else list(answers)
         if not batch:
             raise ValueError("answer needs at least one Answer")
-        items = "[" + ",".join(a.to_json() for a in batch) + "]"
-        update = (
-            '{"answers":'
-            + items
-            + (f',"principal":{json.dumps(principal)}' if principal is not None else "")
-            + "}"
-        )
+        doc: dict[str, Any] = {"answers": [a.to_wire() for a in batch]}
+        if principal is not None:
+            doc["principal"] = principal
+        update = dumps(doc)
         if (size := len(update.encode("utf-8", "surrogatepass"))) > PAYLOAD_LIMIT:
             raise ValueError(
                 f"the answers are {size:,} bytes, over Temporal's payload limit of {PAYLOAD_LIMIT:,}; "
@@ -187,16 +186,12 @@ class TurnClient:
                 answered = await handle.query(ANSWERED, result_type=list[str])
                 closed = await handle.query(CLOSED, result_type=str)
             except RPCError:
-                raise ResumeError("not_pending", f"there is no turn {turn_id!r} to answer") from None
+                raise refuse_missing(f"turn {turn_id!r} to answer") from None
             if again := next((a.id for a in batch if a.id in answered), None):
-                raise ResumeError("replayed", f"request {again!r} was already answered") from None
+                raise refuse_replayed(again) from None
             if closed == "expired":
-                raise ResumeError(
-                    "expired", f"turn {turn_id!r} has expired: its time to answer has passed"
-                ) from None
-            raise ResumeError(
-                "not_pending", f"turn {turn_id!r} has finished, so answer {batch[0].id!r} has no use"
-            ) from None
+                raise refuse_expired(f"turn {turn_id!r}") from None
+            raise refuse_over(f"turn {turn_id!r} has finished", [batch[0].id]) from None
 
     async def cancel(self, turn_id: str, call_id: str | None = None, *, principal: str | None = None) -> bool:
         """Cancel the call `call_id` of the turn, or every call of it not settled yet, as
@@ -210,7 +205,7 @@ class TurnClient:
         False when it reached no call (none unsettled by that id, the turn has finished, or
         there is no such turn). `ResumeError("principal")` when the turn is bound to another
         principal, as `answer`."""
-        update = json.dumps({"calls": None if call_id is None else [call_id], "principal": principal})
+        update = dumps({"calls": None if call_id is None else [call_id], "principal": principal})
         handle = self._client.get_workflow_handle(turn_id)
         try:
             reached: int = await handle.execute_update(CANCEL, update, result_type=int)

@@ -16,7 +16,8 @@ from temporalio.client import WorkflowUpdateFailedError
 from temporalio.common import RetryPolicy
 from temporalio.exceptions import ApplicationError
 
-from .._errors import RESUME_REASONS, ResumeError
+from .._book import refusal
+from .._errors import ResumeError
 from .._result import Answer, ToolCall
 
 __all__ = [
@@ -136,7 +137,7 @@ def refusal_of(exc: WorkflowUpdateFailedError) -> ResumeError | None:
     if not (isinstance(cause, ApplicationError) and cause.type == REFUSED and cause.details):
         return None
     reason = cause.details[0]
-    return ResumeError(reason, cause.message) if reason in RESUME_REASONS else None
+    return refusal(reason, cause.message)
 
 
 def update_of(text: str) -> tuple[list[Answer], str | None]:

@@ -14,6 +14,9 @@ from temporalio import workflow
 from temporalio.exceptions import ActivityError, ApplicationError, CancelledError, FailureError
 
 with workflow.unsafe.imports_passed_through():
+    from toolnexus_wire import dumps
+
+    from .._book import pick_waiting, refuse_expired, refuse_principal, refuse_unreadable
     from .._engine import (
         Ask,
         Policy,
@@ -23,7 +26,6 @@ with workflow.unsafe.imports_passed_through():
         decided,
         drive,
         is_approval,
-        match,
         parse_time,
         policed,
         reach,
@@ -302,7 +304,7 @@ class TurnWorkflow:
     def pending(self) -> str:
         """The requests waiting for an answer, in call order, as a JSON array of wire requests."""
         waiting = [w for w in self._waiting if w.answer is None]
-        return "[" + ",".join(w.request.to_json() for w in waiting) + "]"
+        return dumps([w.request.to_wire() for w in waiting])
 
     @workflow.query(name=ANSWERED)
     def answered(self) -> list[str]:
@@ -343,7 +345,7 @@ class TurnWorkflow:
             "principal": self._principal,
             "updatedAt": None if self._changed is None else self._changed.isoformat(),
         }
-        return '{"run":' + run.to_json() + "," + json.dumps(rest)[1:]
+        return dumps({"run": run.to_wire(), **rest})
 
     @workflow.update(name=ANSWER)
     async def answer(self, update_json: str) -> None:
@@ -416,7 +418,7 @@ class TurnWorkflow:
         try:
             _, principal = cancel_of(update_json)
         except (ValueError, TypeError) as exc:
-            raise refuse(ResumeError("mismatch", f"not a cancellation: {exc}")) from None
+            raise refuse(refuse_unreadable("a cancellation", exc)) from None
         try:
             self._check_principal(principal)
         except ResumeError as exc:
@@ -426,8 +428,7 @@ class TurnWorkflow:
         """`ResumeError("principal")` unless `principal` is the one the turn is bound to (any,
         for a turn bound to none)."""
         if self._principal and principal_digest(principal) != self._principal:
-            who = "no principal was given" if principal is None else "the principal given is not it"
-            raise ResumeError("principal", f"the turn is bound to a principal, and {who}")
+            raise refuse_principal(principal, "the turn")
 
     @workflow.query(name=DECISIONS)
     def decisions(self) -> list[dict[str, Any]]:
@@ -445,10 +446,10 @@ class TurnWorkflow:
         try:
             answers, principal = self._read(update_json)
         except (WireError, ValueError, TypeError) as exc:
-            raise refuse(ResumeError("mismatch", f"not an Answer: {exc}")) from None
+            raise refuse(refuse_unreadable("an Answer", exc)) from None
         try:
             if self._expires is not None and workflow.now() >= self._expires:
-                raise ResumeError("expired", "the turn has expired: its time to answer has passed")
+                raise refuse_expired("the turn")
             self._check_principal(principal)
             waiting = [w for w in self._waiting if w.answer is None]
             picks = self._match(answers, waiting)
@@ -477,29 +478,15 @@ class TurnWorkflow:
         return answers, principal
 
     def _match(self, answers: list[Answer], waiting: list[_Waiting]) -> list[int]:
-        """The waiting call each answer answers (`_engine.match`), by index into `waiting`."""
-        if not waiting:
-            for answer in answers:
-                if any(request_id == answer.id for _, request_id in self._answered):
-                    raise ResumeError("replayed", f"request {answer.id!r} was already answered")
-                if any(_declined_request(r) == answer.id for r in self._settled.values()):
-                    raise ResumeError("not_pending", f"request {answer.id!r} expired before it was answered")
-            raise ResumeError(
-                "not_pending", f"the turn waits on no request, so answer {answers[0].id!r} has no use"
-            )
-        asked = [w.request.id for w in waiting]
-        for answer in answers:  # a request that waits no more: answered, or settled by its expiry
-            if answer.id in asked:
-                continue
-            if any(request_id == answer.id for _, request_id in self._answered):
-                raise ResumeError("replayed", f"request {answer.id!r} was already answered")
-            if any(_declined_request(r) == answer.id for r in self._settled.values()):
-                raise ResumeError("not_pending", f"request {answer.id!r} expired before it was answered")
-        return match(
+        """The waiting call each answer answers, by index into `waiting` (the book's
+        `pick_waiting`: the same refusals as `Toolkit.resume`)."""
+        settled = self._settled.values()
+        return pick_waiting(
             answers,
-            lambda request_id: [(i, w.call.id) for i, w in enumerate(waiting) if w.request.id == request_id],
-            lambda call_id, request_id: (call_id, request_id) in self._answered,
-            asked[0],
+            [(w.call.id, w.request.id) for w in waiting],
+            self._answered,
+            lambda request_id: any(_declined_request(r) == request_id for r in settled),
+            "the turn",
         )
 
 
