@@ -65,7 +65,7 @@ from toolnexus_wire import MAX_DEPTH, dumps
 
 from ._result import Answer, Request, RunResult, ToolCall, ToolResult
 from ._suspend import pending_of
-from ._tool import Tool, normalize_tool_name
+from ._tool import Tool, checked_arguments, normalize_tool_name
 
 __all__ = [
     "APPROVAL_PREFIX",
@@ -216,7 +216,7 @@ def gate(tool: Tool | None, call: ToolCall) -> Request | ToolResult | None:
     rule = tool.needs_approval
     if rule is not True:
         try:
-            checked = tool._prepare(arguments) if isinstance(arguments, dict) else None
+            checked = checked_arguments(tool, arguments) if isinstance(arguments, dict) else None
         except Exception:  # the run fails the same way, before its handler: nothing to approve
             return None
         if checked is None or isinstance(checked, ToolResult):

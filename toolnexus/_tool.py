@@ -21,7 +21,15 @@ from ._output import Output, inferred_output
 from ._result import Answer, Request, ToolHints, ToolResult, ToolSpec
 from ._strict import StrictSchemaError, drop_added_nulls, strict_problems, strict_schema
 
-__all__ = ["ErrorText", "Tool", "ToolContext", "define_tool", "normalize_tool_name", "tool"]
+__all__ = [
+    "ErrorText",
+    "Tool",
+    "ToolContext",
+    "checked_arguments",
+    "define_tool",
+    "normalize_tool_name",
+    "tool",
+]
 
 #: The `toolnexus` logger: a tool's exception is logged here, with its traceback, at ERROR.
 logger = logging.getLogger("toolnexus")
@@ -819,3 +827,9 @@ def tool(
         return _from_function(f, name, description, hints, needs_approval, strict, error_text)
 
     return decorate
+
+
+def checked_arguments(tool: Tool, args: dict[str, Any]) -> dict[str, Any] | ToolResult:
+    """The arguments `tool`'s handler would get for `args` (checked against its schema, a copy),
+    or the error result saying why not: for the engine's approval rules, which read them."""
+    return tool._prepare(args)

@@ -36,13 +36,24 @@ from ._engine import (
 )
 from ._policies import DecisionLog, Decisions, PolicyStore
 from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolEvent, ToolResult
-from ._seal import SealKey, Turn, key_set
+from ._seal import Turn, key_set
 from ._suspend import pending, pending_of
 from ._tool import Tool, ToolContext, normalize_tool_name
 
 logger = logging.getLogger("toolnexus")
 
-__all__ = ["Clock", "EventHook", "ProgressHook", "ResultHook", "Toolkit", "WaitFor"]
+__all__ = [
+    "Clock",
+    "EventHook",
+    "ProgressHook",
+    "ResultHook",
+    "Toolkit",
+    "WaitFor",
+    "cancel_grace",
+    "forget_answers",
+    "keep_decision",
+    "seals",
+]
 
 #: Answers a request during `run_calls`; sync (run off the event loop) or async.
 WaitFor: TypeAlias = Callable[[Request], "Answer | Awaitable[Answer]"]
@@ -350,12 +361,40 @@ class Toolkit:
             self._decisions.decide(Ask(pick.call, pick.request), None, step, None, None, now)
         return self._book.advance(opening, settled)
 
-    def _forget(self, run: RunResult, answers: list[Answer]) -> None:  # for hosts: see RunBook.forget
-        self._book.forget(run, answers)
 
-    @property
-    def _key(self) -> SealKey | None:  # the active key
-        return self._book.active
+# -- for hosts built on a toolkit (the store, the MCP bridge, the Temporal worker) --------------
+
+
+def seals(toolkit: Toolkit) -> bool:
+    """Whether `toolkit` seals its pending runs (it has a key), and so can keep an expiry and
+    a principal in them."""
+    return toolkit._book.active is not None
+
+
+def forget_answers(toolkit: Toolkit, run: RunResult, answers: list[Answer]) -> None:
+    """Take back the answers `run` took (`RunBook.forget`): a host whose storage did not keep
+    the outcome hands the run back, and the same answers may then be given again."""
+    toolkit._book.forget(run, answers)
+
+
+def keep_decision(
+    toolkit: Toolkit,
+    ask: Ask,
+    answer: Answer,
+    session: str | None,
+    principal: str | None,
+    now: datetime,
+    *,
+    policy_id: str,
+) -> Policy | None:
+    """Keep, in `toolkit`'s policy store, the policy `answer` makes (`Decisions.keep`), under
+    `policy_id`; None when it makes none."""
+    return toolkit._decisions.keep(ask, answer, session, principal, now, policy_id=policy_id)
+
+
+def cancel_grace(toolkit: Toolkit) -> float:
+    """How long (seconds) a cancelled handler of `toolkit` has to stop before it is abandoned."""
+    return toolkit._cancel_grace
 
 
 class _Effects:

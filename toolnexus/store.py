@@ -55,7 +55,7 @@ from ._result import Answer, Request, RunResult
 from ._sqlite_log import SqliteDecisionLog, SqlitePolicies, create_tables
 from ._sqlite_tasks import SqliteTasks
 from ._sqlite_tasks import create_tables as create_task_tables
-from ._toolkit import ProgressHook, Toolkit
+from ._toolkit import ProgressHook, Toolkit, forget_answers
 
 __all__ = ["Claim", "OutcomeNotStored", "PendingRequest", "SqliteRunStore", "StoredRun"]
 
@@ -508,7 +508,7 @@ async def _under_lease(
     except OutcomeNotStored:
         # Storage does not hold that the answers were taken, so this process does not either:
         # after `release`, they may be given again here as in any other process.
-        toolkit._forget(run, batch)
+        forget_answers(toolkit, run, batch)
         raise
 
 
@@ -646,3 +646,10 @@ def _migrate(conn: sqlite3.Connection, columns: set[str]) -> None:
 
 def _answers(answers: Answer | Iterable[Answer]) -> list[Answer]:
     return [answers] if isinstance(answers, Answer) else list(answers)
+
+
+def run_expiry(store: SqliteRunStore, run_id: int) -> float | None:
+    """When something of the stored run expires first (a Unix time), or None: for the MCP
+    bridge's tasks, kept in the same database."""
+    row = store._conn().execute("SELECT expires_at FROM runs WHERE id = ?", (run_id,)).fetchone()
+    return None if row is None else row[0]

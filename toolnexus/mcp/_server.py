@@ -34,7 +34,7 @@ from toolnexus_wire import WireError, dumps
 from toolnexus._errors import ResumeError
 from toolnexus._result import Answer, Request, RunResult, ToolCall, ToolResult
 from toolnexus._suspend import pending
-from toolnexus._toolkit import Toolkit
+from toolnexus._toolkit import Toolkit, seals
 from toolnexus.adapters.mcp import answer_from_mcp, mcp_call_tool_result, mcp_input_required, mcp_tools
 
 from ._tasks import (
@@ -157,8 +157,8 @@ class _Bridge:
         if params.request_state is None and self.tasks is not None and self.tasks.wanted(ctx, params.name):
             call = ToolCall("mcp-" + secrets.token_hex(8), params.name, dict(params.arguments or {}))
             return await self.tasks.start(call, principal)
-        if (
-            self.toolkit._key is None
+        if not seals(
+            self.toolkit
         ):  # the toolkit keeps a principal in its seal: without a key, the SDK's alone
             principal = None
         progress = _Progress(ctx)

@@ -37,6 +37,7 @@ from toolnexus._errors import ResumeError, WireError
 from toolnexus._result import Answer, RunResult, ToolCall, ToolEvent
 from toolnexus.adapters.mcp import mcp_call_tool_result
 from toolnexus.temporal import WORKFLOW, TurnClient
+from toolnexus.temporal._client import state_document, workflow_client
 from toolnexus.temporal._protocol import RUN_TOOL, principal_digest
 
 from ._tasks import CANCELLED_MESSAGE, TaskView, settled_status, waiting_requests
@@ -63,14 +64,16 @@ class TemporalTasks:
         task_id = str(uuid.uuid4())
         turn = TURN_PREFIX + task_id
         await self.turns.start(turn, [call], expires_in=self.ttl, principal=principal)
-        started = (await self.turns._client.get_workflow_handle(turn).describe()).start_time.timestamp()
+        started = (
+            await workflow_client(self.turns).get_workflow_handle(turn).describe()
+        ).start_time.timestamp()
         ttl_ms = None if self.ttl is None else round(self.ttl * 1000)
         return TaskView(task_id, "working", started, started, ttl_ms, self.poll_ms)
 
     async def find(self, task_id: str, principal: str | None) -> TaskView | None:
         turn = TURN_PREFIX + task_id
         try:
-            described = await self.turns._client.get_workflow_handle(turn).describe()
+            described = await workflow_client(self.turns).get_workflow_handle(turn).describe()
         except RPCError as exc:
             if exc.status == RPCStatusCode.NOT_FOUND:
                 return None
@@ -79,7 +82,7 @@ class TemporalTasks:
             return None
         running = described.status == WorkflowExecutionStatus.RUNNING
         try:
-            doc = await self.turns._state(turn)
+            doc = await state_document(self.turns, turn)
         except _UNREADABLE as exc:
             if not running:  # its state (and so its owner) cannot be told: not there for anyone
                 logger.info("task %s: the state of its closed turn could not be read", task_id, exc_info=True)
@@ -148,7 +151,9 @@ class TemporalTasks:
             if activity.activity_type.name != RUN_TOOL or not activity.heartbeat_details.payloads:
                 continue
             try:
-                [detail] = await self.turns._client.data_converter.decode(activity.heartbeat_details.payloads)
+                [detail] = await workflow_client(self.turns).data_converter.decode(
+                    activity.heartbeat_details.payloads
+                )
                 event = ToolEvent.from_wire(detail)
             except (ValueError, TypeError, WireError):
                 continue

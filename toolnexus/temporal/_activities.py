@@ -16,7 +16,7 @@ from .._engine import Ask, gate, parse_time
 from .._result import Answer, Request, ToolCall, ToolEvent, ToolResult
 from .._suspend import pending
 from .._tool import normalize_tool_name
-from .._toolkit import Toolkit
+from .._toolkit import Toolkit, cancel_grace, keep_decision
 from ._protocol import (
     KEEP_POLICY,
     READ_POLICIES,
@@ -79,7 +79,8 @@ class ToolActivities:
         answer, the turn's session, the principal who answered and the workflow's time."""
         job = json.loads(payload)
         ask = Ask(ToolCall.from_wire(job["call"]), Request.from_wire(job["request"]))
-        policy = self._toolkit._decisions.keep(
+        policy = keep_decision(
+            self._toolkit,
             ask,
             Answer.from_wire(job["answer"]),
             job["session"],
@@ -143,7 +144,7 @@ class ToolActivities:
         ):  # the workflow cancelled the call (`TurnClient.cancel`), or the worker stops
             task.cancel()
             # The handler's time to stop, as `Toolkit.cancel` gives it; one that ignores it is abandoned.
-            await asyncio.wait({task}, timeout=self._toolkit._cancel_grace)
+            await asyncio.wait({task}, timeout=cancel_grace(self._toolkit))
             raise
         except BaseException:
             task.cancel()

@@ -33,7 +33,7 @@ from ._protocol import (
     refusal_of,
 )
 
-__all__ = ["TurnClient"]
+__all__ = ["TurnClient", "state_document", "workflow_client"]
 
 
 class TurnClient:
@@ -230,3 +230,13 @@ class TurnClient:
         """The turn's `RunResult` (`done`), once every call has settled."""
         text = await self._client.get_workflow_handle(turn_id, result_type=str).result()
         return RunResult.from_json(text)
+
+
+def workflow_client(turns: TurnClient) -> Client:
+    """The temporalio `Client` `turns` was made with (for the MCP bridge's tasks)."""
+    return turns._client
+
+
+async def state_document(turns: TurnClient, turn_id: str) -> dict[str, Any]:
+    """`TurnWorkflow.state`'s document (with the turn's expiry, principal and last change)."""
+    return await turns._state(turn_id)
