@@ -34,7 +34,7 @@ from typing import get_args
 
 from . import _seal
 from ._engine import Ask, Settle, Unmatched, expired, match, reach
-from ._errors import ResumeError, ResumeReason
+from ._errors import ResumeError, ResumeReason, UsageError
 from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 from ._seal import Checked, NotJSON, SealBroken, SealKey, Turn, turn_of
 
@@ -94,10 +94,10 @@ class RunBook:
         if turn_id is None:
             turn_id = secrets.token_hex(8)
         elif not isinstance(turn_id, str) or not turn_id:
-            raise ValueError(f"turn_id must be a non-empty str or None, got {turn_id!r}")
+            raise UsageError(f"turn_id must be a non-empty str or None, got {turn_id!r}")
         ids = [c.id for c in calls]
         if len(set(ids)) != len(ids):
-            raise ValueError(f"the calls of one turn need distinct ids, got {ids}")
+            raise UsageError(f"the calls of one turn need distinct ids, got {ids}")
         expires = self._expiry(expires_in, principal)
         turn = turn_of(ids, turn_id, self.active)
         turn.expires = expires
@@ -350,11 +350,11 @@ class RunBook:
             or not math.isfinite(expires_in)
             or not 0 < expires_in <= _MAX_EXPIRES_IN
         ):
-            raise ValueError(
+            raise UsageError(
                 f"expires_in must be a positive number of seconds, at most 100 years, got {expires_in!r}"
             )
         if (expires_in is not None or principal is not None) and self.active is None:
-            raise ValueError(
+            raise UsageError(
                 "expires_in and principal are written into the seal, so they need a toolkit "
                 "with a key (secret= or secrets=)"
             )
@@ -723,7 +723,7 @@ def answers_of(answers: Answer | Iterable[Answer]) -> list[Answer]:
     """`answers` as a non-empty list of `Answer`s; `ValueError`/`TypeError` otherwise."""
     batch = [answers] if isinstance(answers, Answer) else list(answers)
     if not batch:
-        raise ValueError("resume needs at least one Answer")
+        raise UsageError("resume needs at least one Answer")
     for answer in batch:
         if not isinstance(answer, Answer):
             raise TypeError(f"resume takes Answers, got {type(answer).__name__}")

@@ -50,6 +50,7 @@ from typing import Any
 import orjson
 import rfc8785
 
+from ._errors import UsageError
 from ._result import Request, RunResult, ToolCall, ToolCallResult
 
 __all__ = [
@@ -256,31 +257,31 @@ def key_set(
     """The toolkit's keys by id and the active one, from `Toolkit`'s arguments; `ValueError`
     or `TypeError` for arguments that do not make a key set."""
     if secret is not None and secrets_ is not None:
-        raise ValueError("give either secret= (one key) or secrets= (keys by id), not both")
+        raise UsageError("give either secret= (one key) or secrets= (keys by id), not both")
     if secret is not None:
         if active_key is not None:
-            raise ValueError("active_key names one of secrets=; with secret= there is one key")
+            raise UsageError("active_key names one of secrets=; with secret= there is one key")
         secrets_ = {"default": secret}
         active_key = "default"
     if secrets_ is None:
         if active_key is not None:
-            raise ValueError("active_key names one of secrets=, and no secrets were given")
+            raise UsageError("active_key names one of secrets=, and no secrets were given")
         return {}, None
     if not isinstance(secrets_, Mapping) or not secrets_:
-        raise ValueError("secrets must be a non-empty dict of key id to key bytes")
+        raise UsageError("secrets must be a non-empty dict of key id to key bytes")
     keys: dict[str, SealKey] = {}
     for key_id, key in secrets_.items():
         if not isinstance(key_id, str) or not KEY_ID.fullmatch(key_id):
-            raise ValueError(f"a key id must be 1 to 64 of [A-Za-z0-9_-], got {key_id!r}")
+            raise UsageError(f"a key id must be 1 to 64 of [A-Za-z0-9_-], got {key_id!r}")
         if not isinstance(key, bytes) or len(key) < MIN_SECRET_BYTES:
-            raise ValueError(f"secret must be bytes, at least {MIN_SECRET_BYTES} of them (key {key_id!r})")
+            raise UsageError(f"secret must be bytes, at least {MIN_SECRET_BYTES} of them (key {key_id!r})")
         keys[key_id] = SealKey(key, key_id)
     if active_key is None:
         if len(keys) > 1:
-            raise ValueError(f"active_key must name the key that seals new runs, one of {sorted(keys)}")
+            raise UsageError(f"active_key must name the key that seals new runs, one of {sorted(keys)}")
         active_key = next(iter(keys))
     if active_key not in keys:
-        raise ValueError(f"active_key {active_key!r} is not one of the secrets' ids {sorted(keys)}")
+        raise UsageError(f"active_key {active_key!r} is not one of the secrets' ids {sorted(keys)}")
     return keys, keys[active_key]
 
 

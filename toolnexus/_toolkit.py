@@ -34,6 +34,7 @@ from ._engine import (
     reached,
     start,
 )
+from ._errors import UsageError
 from ._policies import DecisionLog, Decisions, PolicyStore
 from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolEvent, ToolResult
 from ._seal import Turn, key_set
@@ -137,10 +138,10 @@ class Toolkit:
             raise TypeError(f"expected a Tool, got {type(tool).__name__}")
         name = normalize_tool_name(tool.name)
         if not name:
-            raise ValueError("a tool needs a non-empty name")
+            raise UsageError("a tool needs a non-empty name")
         if name in self._tools:
             was = f" (normalised from {tool.name!r})" if name != tool.name else ""
-            raise ValueError(f"a tool named {name!r}{was} is already registered")
+            raise UsageError(f"a tool named {name!r}{was} is already registered")
         if name != tool.name:
             tool = copy.copy(tool)
             tool.name = name

@@ -50,7 +50,7 @@ from typing import Any, Literal
 from . import _seal
 from ._book import refuse_answering, refuse_missing, refuse_over, refuse_replayed, refuse_seal
 from ._engine import parse_time
-from ._errors import ResumeError, ToolnexusError, WireError
+from ._errors import ResumeError, ToolnexusError, UsageError, WireError
 from ._result import Answer, Request, RunResult
 from ._sqlite_log import SqliteDecisionLog, SqlitePolicies, create_tables
 from ._sqlite_tasks import SqliteTasks
@@ -190,9 +190,9 @@ class SqliteRunStore:
         synchronous: Literal["NORMAL", "FULL"] = "NORMAL",
     ) -> None:
         if synchronous not in ("NORMAL", "FULL"):
-            raise ValueError(f"synchronous must be 'NORMAL' or 'FULL', got {synchronous!r}")
+            raise UsageError(f"synchronous must be 'NORMAL' or 'FULL', got {synchronous!r}")
         if not lease > 0:
-            raise ValueError(f"lease must be a positive number of seconds, got {lease!r}")
+            raise UsageError(f"lease must be a positive number of seconds, got {lease!r}")
         self.path = os.fspath(path)
         self.lease = lease
         self._timeout = timeout

@@ -13,6 +13,7 @@ from temporalio.service import RPCError, RPCStatusCode
 from toolnexus_wire import dumps
 
 from .._book import refuse_expired, refuse_missing, refuse_over, refuse_replayed
+from .._errors import UsageError
 from .._result import Answer, Request, RunResult, ToolCall
 from .._tool import normalize_tool_name
 from ._protocol import (
@@ -82,13 +83,13 @@ class TurnClient:
         """
         ids = [c.id for c in calls]
         if len(set(ids)) != len(ids):
-            raise ValueError(f"the calls of one turn need distinct ids, got {ids}")
+            raise UsageError(f"the calls of one turn need distinct ids, got {ids}")
         if expires_in is not None and (
             isinstance(expires_in, bool)
             or not isinstance(expires_in, (int, float))
             or not 0 < expires_in < 10**9
         ):
-            raise ValueError(f"expires_in must be a positive number of seconds, got {expires_in!r}")
+            raise UsageError(f"expires_in must be a positive number of seconds, got {expires_in!r}")
         if principal is not None and not isinstance(principal, str):
             raise TypeError(f"principal must be a str or None, got {type(principal).__name__}")
         if session is not None and not isinstance(session, str):
@@ -107,7 +108,7 @@ class TurnClient:
                 }
             body = dumps({**head, "calls": wires})
         if (size := len(body.encode("utf-8", "surrogatepass"))) > PAYLOAD_LIMIT:
-            raise ValueError(
+            raise UsageError(
                 f"the turn's calls are {size:,} bytes, over Temporal's payload limit of "
                 f"{PAYLOAD_LIMIT:,}: carry large values by reference (a URL)"
             )
@@ -158,13 +159,13 @@ class TurnClient:
         """
         batch = [answers] if isinstance(answers, Answer) else list(answers)
         if not batch:
-            raise ValueError("answer needs at least one Answer")
+            raise UsageError("answer needs at least one Answer")
         doc: dict[str, Any] = {"answers": [a.to_wire() for a in batch]}
         if principal is not None:
             doc["principal"] = principal
         update = dumps(doc)
         if (size := len(update.encode("utf-8", "surrogatepass"))) > PAYLOAD_LIMIT:
-            raise ValueError(
+            raise UsageError(
                 f"the answers are {size:,} bytes, over Temporal's payload limit of {PAYLOAD_LIMIT:,}; "
                 "the request still waits"
             )
@@ -175,7 +176,7 @@ class TurnClient:
             cause = exc.cause
             # `UNKEPT`: an older worker, which refuses a scope beyond the turn
             if isinstance(cause, ApplicationError) and cause.type in (TOO_LARGE, UNKEPT):
-                raise ValueError(cause.message) from None
+                raise UsageError(cause.message) from None
             if refusal := refusal_of(exc):
                 raise refusal from None
             raise

@@ -17,7 +17,7 @@ from temporalio.common import RetryPolicy
 from temporalio.exceptions import ApplicationError
 
 from .._book import refusal
-from .._errors import ResumeError
+from .._errors import ResumeError, UsageError
 from .._result import Answer, ToolCall
 
 __all__ = [
@@ -94,9 +94,9 @@ class ToolPolicy:
 
     def __post_init__(self) -> None:
         if self.timeout is not None and not self.timeout > 0:
-            raise ValueError(f"timeout must be a positive number of seconds or None, got {self.timeout!r}")
+            raise UsageError(f"timeout must be a positive number of seconds or None, got {self.timeout!r}")
         if not self.heartbeat > 0:
-            raise ValueError(f"heartbeat must be a positive number of seconds, got {self.heartbeat!r}")
+            raise UsageError(f"heartbeat must be a positive number of seconds, got {self.heartbeat!r}")
 
 
 def plan_of(policy: ToolPolicy) -> dict[str, Any]:
