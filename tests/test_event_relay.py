@@ -109,7 +109,8 @@ def _payload(call: ToolCall) -> str:
 async def test_temporal_heartbeat_details_are_tool_events() -> None:
     from temporalio.testing import ActivityEnvironment
 
-    from toolnexus.temporal import ToolPolicy, _Activities
+    from toolnexus.temporal import ToolPolicy
+    from toolnexus.temporal._activities import ToolActivities
 
     async def slow(args: dict[str, Any], ctx: ToolContext) -> str:
         ctx.progress(0.5, "half way")
@@ -122,7 +123,7 @@ async def test_temporal_heartbeat_details_are_tool_events() -> None:
         yield "all rows"
 
     toolkit = Toolkit([define_tool("slow", "", None, slow), define_tool("growing", "", None, growing)])
-    acts = _Activities(toolkit, {}, ToolPolicy())
+    acts = ToolActivities(toolkit, {}, ToolPolicy())
     beats: list[Any] = []
     env = ActivityEnvironment()
     env.on_heartbeat = lambda *details: beats.append(details)
@@ -139,10 +140,11 @@ async def test_temporal_heartbeat_details_are_tool_events() -> None:
 async def test_temporal_activity_cancellation_reaches_the_handler() -> None:
     from temporalio.testing import ActivityEnvironment
 
-    from toolnexus.temporal import ToolPolicy, _Activities
+    from toolnexus.temporal import ToolPolicy
+    from toolnexus.temporal._activities import ToolActivities
 
     seen = Seen()
-    acts = _Activities(Toolkit([define_tool("hang", "", None, hanging(seen))]), {}, ToolPolicy())
+    acts = ToolActivities(Toolkit([define_tool("hang", "", None, hanging(seen))]), {}, ToolPolicy())
     env = ActivityEnvironment()
     running = asyncio.ensure_future(env.run(acts.run_tool, _payload(ToolCall("c3", "hang", {}))))
     await asyncio.wait_for(seen.started.wait(), 30)

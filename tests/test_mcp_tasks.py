@@ -38,7 +38,7 @@ from toolnexus import (
     pending,
 )
 from toolnexus._engine import APPROVAL_PREFIX
-from toolnexus._stored import idempotency_key, turn_digest
+from toolnexus._seal import idempotency_key, turn_digest
 from toolnexus.mcp import TASKS_EXTENSION, TaskSupport, mcp_server, mcp_tools_from
 from toolnexus.mcp._tasks import (
     CancelTaskRequest,

@@ -30,7 +30,7 @@ from tests.conftest import REPO
 from tests.mcp.task_server import toolkit as served_toolkit
 from tests.test_mcp_tasks import LONG, REASON, _env, cancel, create, get, text, until, update
 from toolnexus import Request, ToolContext, Toolkit, define_tool, pending
-from toolnexus._stored import idempotency_key, turn_digest
+from toolnexus._seal import idempotency_key, turn_digest
 from toolnexus.mcp import TASKS_EXTENSION, TaskSupport, mcp_server
 from toolnexus.store import SqliteRunStore
 from toolnexus.temporal import ToolPolicy, TurnClient, worker_for

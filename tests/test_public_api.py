@@ -7,6 +7,7 @@ through `make gen` and the runtime's re-exports, not through an edit of this lis
 import inspect
 from pathlib import Path
 
+import pytest
 import toolnexus_wire
 
 import toolnexus
@@ -21,6 +22,7 @@ RUNTIME_NAMES = [
     "ToolContext",
     "Toolkit",
     "ToolnexusError",
+    "UsageError",
     "WireError",
     "auth_required",
     "define_tool",
@@ -64,14 +66,41 @@ def test_errors_name_their_public_package():
 
 
 def test_one_error_tree():
-    """`ToolnexusError` is the root of every error toolnexus raises, each a `ValueError`."""
-    assert toolnexus.ToolnexusError is toolnexus_wire.ToolnexusError
-    for error in (toolnexus.WireError, toolnexus.ResumeError):
-        assert issubclass(error, toolnexus.ToolnexusError) and issubclass(error, ValueError)
+    """`ToolnexusError` is the root of every error toolnexus raises, each a `ValueError`, as
+    `toolnexus/_errors.py` draws it."""
+    from toolnexus._errors import __doc__ as drawn
+    from toolnexus._strict import StrictSchemaError
+    from toolnexus.inbox import InboxError
     from toolnexus.store import OutcomeNotStored
 
-    assert issubclass(OutcomeNotStored, toolnexus.ToolnexusError)
-    assert not issubclass(toolnexus.ResumeError, toolnexus.WireError)
+    assert toolnexus.ToolnexusError is toolnexus_wire.ToolnexusError
+    tree = {
+        toolnexus.WireError: toolnexus.ToolnexusError,
+        toolnexus.ResumeError: toolnexus.ToolnexusError,
+        toolnexus.UsageError: toolnexus.ToolnexusError,
+        StrictSchemaError: toolnexus.UsageError,
+        OutcomeNotStored: toolnexus.ToolnexusError,
+        InboxError: toolnexus.ToolnexusError,
+    }
+    for error, parent in tree.items():
+        assert error.__bases__ == (parent,), error
+        assert issubclass(error, ValueError), error
+        assert error.__name__ in drawn, f"{error.__name__} is not drawn in the tree"
+    for a in tree:
+        for b in tree:
+            if a is not b and tree.get(a) is not b and tree[b] is not a:
+                assert not issubclass(a, b), (a, b)
+
+
+def test_a_developers_mistake_is_a_usage_error_and_still_a_value_error():
+    with pytest.raises(toolnexus.UsageError, match="at least 16") as info:
+        toolnexus.Toolkit(secret=b"short")
+    assert isinstance(info.value, ValueError)
+    kit = toolnexus.Toolkit([toolnexus.define_tool("t", "", None, lambda a, c: "ok")])
+    with pytest.raises(toolnexus.UsageError, match="already registered"):
+        kit.register(toolnexus.define_tool("t", "", None, lambda a, c: "ok"))
+    with pytest.raises(ValueError, match="timeout"):
+        toolnexus.ToolContext(timeout=float("nan"))
 
 
 def test_the_runtime_imports_only_public_names_of_the_wire_package():

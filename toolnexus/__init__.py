@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Any
 # The package's version: every package (PyPI, npm, crates.io) carries the schema's version.
 from toolnexus_wire import SCHEMA_VERSION as __version__  # noqa: F401  (re-exported)
 
-from ._errors import ResumeError, ToolnexusError, WireError
+from ._errors import ResumeError, ToolnexusError, UsageError, WireError
 from ._result import (
     Annotations,
     Answer,
@@ -44,6 +44,7 @@ __all__ = [
     "ToolSpec",
     "Toolkit",
     "ToolnexusError",
+    "UsageError",
     "WireError",
     "auth_required",
     "define_tool",

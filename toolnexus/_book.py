@@ -10,35 +10,37 @@ into the plain data a host stores, and back. It owns, behind four calls:
 
 - **turn state**: the turn's call order, its id (`RunResult.turn`) and each call's
   `ToolContext.idempotency_key` (`Turn.idempotency_key`);
-- **seal assembly**: version 3 (`_seal`): keyed sums over the results and the waiting calls,
-  kept per turn (`Turn.terms`), so settling any one waiting call is one term less;
+- **seal assembly**: version 4 (`_seal`): keyed sums over the results and the waiting calls,
+  kept per turn (`_seal.Turn.terms`), so settling any one waiting call is one term less;
 - **tracking**: a pending run it returned and that comes back as the same object is
-  continued from what it kept (`_Track`), without reading it again; any other run is read
-  and checked in full once (`_stored.verify`);
+  continued from what it kept (`Track`), without reading it again; any other run is read
+  and checked in full once (`verify`: its seal by `_seal.check`, the order of its lists, its
+  sealed expiry and principal);
 - **replay memory**: the last 10,000 answers taken, by turn, call and request.
 """
 
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 import secrets
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import get_args
 
 from toolnexus_wire import loop_data as texts
 
 from . import _seal
-from ._engine import Ask, Settle, expired, match, reach
-from ._errors import ResumeError
+from ._engine import Ask, Settle, Unmatched, expired, match, reach
+from ._errors import ResumeError, ResumeReason, UsageError
 from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
-from ._seal import NotJSON, SealKey
-from ._stored import Track, Turn, check_stamp, index_of, track_of, turn_of, verify
+from ._seal import Checked, NotJSON, SealBroken, SealKey, Turn, turn_of
 
-__all__ = ["Opening", "Pick", "RunBook"]
+__all__ = ["Opening", "Pick", "RunBook", "Track", "verify"]
 
 _ANSWERED_MEMORY = 10_000
 _FEW = 16  # answers in one `resume` up to which each is placed on its own, in C
@@ -94,10 +96,10 @@ class RunBook:
         if turn_id is None:
             turn_id = secrets.token_hex(8)
         elif not isinstance(turn_id, str) or not turn_id:
-            raise ValueError(f"turn_id must be a non-empty str or None, got {turn_id!r}")
+            raise UsageError(f"turn_id must be a non-empty str or None, got {turn_id!r}")
         ids = [c.id for c in calls]
         if len(set(ids)) != len(ids):
-            raise ValueError(f"the calls of one turn need distinct ids, got {ids}")
+            raise UsageError(f"the calls of one turn need distinct ids, got {ids}")
         expires = self._expiry(expires_in, principal)
         turn = turn_of(ids, turn_id, self.active)
         turn.expires = expires
@@ -147,10 +149,8 @@ class RunBook:
                 head is not None
                 and (turn_of(run.order, run.turn, None).digest, head.id, batch[0].id) in self._answered
             ):
-                raise ResumeError("replayed", f"request {batch[0].id!r} was already answered")
-            raise ResumeError(
-                "not_pending", f"the run waits on no request, so answer {batch[0].id!r} has no use"
-            )
+                raise refuse_replayed(batch[0].id)
+            raise refuse_idle(batch[0].id)
         if not run.requests:  # a run stored before `requests` existed
             return self._open_unlisted(run, batch, principal)
         if len(run.requests) != len(run.calls) or run.requests[0].id != request.id:
@@ -290,7 +290,7 @@ class RunBook:
 
         def candidates(request_id: str) -> Iterable[tuple[int, str]]:
             for call_id in turn.asked.get(request_id, ()):
-                index = slots.get(call_id) if slots is not None else index_of(run, turn, call_id)
+                index = slots.get(call_id) if slots is not None else turn.index_of(run, call_id)
                 if index is not None and run.requests[index].id == request_id:
                     yield index, call_id
 
@@ -298,7 +298,7 @@ class RunBook:
             return (turn.digest, call_id, request_id) in self._answered
 
         first = run.pending.id if run.pending is not None else ""
-        indices = match(batch, candidates, answered, first)
+        indices = matched(batch, candidates, answered, first)
         picks = [Pick(i, run.calls[i], run.requests[i], a) for i, a in zip(indices, batch, strict=True)]
         if all(not a.scope or a.scope == "once" for a in batch):
             return picks
@@ -320,7 +320,7 @@ class RunBook:
         assert request is not None
         track = verify(self.keys, self.active, run, principal, self._clock_ms(), unlisted=True)
         if (track.turn.digest, head.id, batch[0].id) in self._answered:
-            raise ResumeError("replayed", f"request {batch[0].id!r} was already answered")
+            raise refuse_replayed(batch[0].id)
         if len(batch) != 1 or batch[0].id != request.id:
             wrong = next((a.id for a in batch if a.id != request.id), batch[-1].id)
             raise ResumeError(
@@ -352,11 +352,11 @@ class RunBook:
             or not math.isfinite(expires_in)
             or not 0 < expires_in <= _MAX_EXPIRES_IN
         ):
-            raise ValueError(
+            raise UsageError(
                 f"expires_in must be a positive number of seconds, at most 100 years, got {expires_in!r}"
             )
         if (expires_in is not None or principal is not None) and self.active is None:
-            raise ValueError(
+            raise UsageError(
                 "expires_in and principal are written into the seal, so they need a toolkit "
                 "with a key (secret= or secrets=)"
             )
@@ -459,11 +459,273 @@ def _remaining(
     return calls, requests
 
 
+# -- what the book keeps of a run, and the check of a run from outside -------------------------
+
+
+@dataclass(slots=True, eq=False)
+class Track:
+    """What the book knows of a pending run it returned, to continue it without reading it.
+
+    `run` is the run (a weak reference), with the objects it held when returned, so a run that
+    comes back unchanged is recognised at once; `results_total` and `waiting_total` are the
+    keyed sums its seal holds (0 without a key).
+    """
+
+    run: weakref.ref[RunResult] | None
+    seal: str | None
+    results: list[ToolCallResult]
+    n_results: int
+    calls: list[ToolCall]
+    n_calls: int
+    requests: list[Request]
+    n_requests: int
+    order: list[str]
+    n_order: int
+    pending: Request | None
+    turn: Turn
+    results_total: int = 0
+    waiting_total: int = 0
+
+    def matches(self, run: RunResult) -> bool:
+        """Whether `run` is the very run described, holding what it held when returned."""
+        return (
+            self.run is not None
+            and self.run() is run
+            and run.status == "pending"
+            and run.seal == self.seal
+            and run.pending is self.pending
+            and run.results is self.results
+            and len(run.results) == self.n_results
+            and run.calls is self.calls
+            and len(run.calls) == self.n_calls
+            and run.requests is self.requests
+            and len(run.requests) == self.n_requests
+            and run.order is self.order
+            and len(run.order) == self.n_order
+        )
+
+
+def track_of(run: RunResult, turn: Turn, results_total: int = 0, waiting_total: int = 0) -> Track:
+    return Track(
+        None,
+        run.seal,
+        run.results,
+        len(run.results),
+        run.calls,
+        len(run.calls),
+        run.requests,
+        len(run.requests),
+        run.order,
+        len(run.order),
+        run.pending,
+        turn,
+        results_total,
+        waiting_total,
+    )
+
+
+def check_stamp(key: SealKey, expires: int | None, tag: str, principal: str | None, now_ms: int) -> None:
+    """`ResumeError("expired")` past the sealed expiry; `ResumeError("principal")` when the run is
+    bound to a principal (`tag`, under `key`) and `principal` is not it."""
+    if expires is not None and now_ms >= expires:
+        raise refuse_expired()
+    if tag and (principal is None or not _seal.same(key.principal_tag(principal), tag)):
+        raise refuse_principal(principal)
+
+
+def verify(
+    keys: dict[str, SealKey],
+    active: SealKey | None,
+    run: RunResult,
+    principal: str | None,
+    now_ms: int,
+    *,
+    unlisted: bool = False,
+    stamp: bool = True,
+) -> Track:
+    """Check `run` in full (its seal, when there are keys) and say what continues it.
+    `unlisted`: a run stored before `requests` existed (it can only be unsealed). Without
+    `stamp`, the sealed expiry and principal are not checked (the run is settled, not resumed:
+    no tool runs) and the run keeps its binding."""
+    turn = turn_of(run.order, run.turn, active)
+    if active is None:
+        if run.seal is not None:
+            raise ResumeError("seal", "the run is sealed, but this toolkit has no secret to check it")
+        if not unlisted:
+            for call, request in zip(run.calls, run.requests, strict=True):
+                turn.wait(call, request)
+        return track_of(run, turn)
+    try:
+        checked = _seal.check(keys, run, turn)
+    except SealBroken as exc:
+        raise ResumeError("seal", str(exc)) from None
+    except NotJSON as exc:
+        raise ResumeError(
+            "seal", f"the run holds a value that is not JSON ({exc}); it was not sealed here"
+        ) from None
+    places = [turn.position(r.id) for r in run.results]
+    waits = [turn.position(c.id) for c in run.calls]
+    if any(a > b for a, b in itertools.pairwise(places)) or any(a >= b for a, b in itertools.pairwise(waits)):
+        raise ResumeError("seal", "the run's results or calls are out of call order: it was altered")
+    if waits and waits[-1] >= len(turn.positions):
+        raise ResumeError("seal", "a waiting call is not in the run's order: it was altered")
+    if stamp:
+        check_stamp(checked.key, checked.expires, checked.principal_tag, principal, now_ms)
+    # From here on the run is sealed under the active key: rotation moves it forward.
+    turn.expires = checked.expires
+    turn.principal_tag = _rebound(checked, active, principal, now_ms) if checked.principal_tag else ""
+    pairs = zip(run.calls, run.requests, checked.call_digests, checked.request_digests, strict=True)
+    if checked.key is active:  # the sums hold as they are
+        for (call, request, c, r), term in zip(pairs, checked.waiting_terms, strict=True):
+            turn.wait(call, request, (c, r), term)
+        return track_of(run, turn, checked.results_total, checked.waiting_total)
+    results_total = waiting_total = 0
+    for item, digest in zip(run.results, checked.result_digests, strict=True):
+        results_total = _seal.add(results_total, active.term(turn.position(item.id), digest))
+    for call, request, c, r in pairs:
+        turn.wait(call, request, (c, r))
+        waiting_total = _seal.add(waiting_total, turn.terms[(call.id, request.id)])
+    return track_of(run, turn, results_total, waiting_total)
+
+
+def _rebound(checked: Checked, active: SealKey, principal: str | None, now_ms: int) -> str:
+    """The principal tag of a bound run sealed afresh under the active key."""
+    if checked.key is active and principal is None:  # settled unasked
+        return checked.principal_tag  # the binding stays as it is
+    check_stamp(checked.key, None, checked.principal_tag, principal, now_ms)
+    return active.principal_tag(principal)
+
+
+# -- refusals: every `ResumeError` a host raises is made here -----------------------------------
+#
+# The Toolkit, the store, the MCP bridge and the Temporal host check what they keep (a run, a
+# row, a workflow's state) and refuse with these, so a refusal reads the same from every host.
+# `what` names the thing refused ("the run", "the turn", "run 7"): the only word that differs.
+
+
+def refuse_replayed(request_id: str) -> ResumeError:
+    """`replayed`: an answer to `request_id` was taken already."""
+    return ResumeError("replayed", f"request {request_id!r} was already answered")
+
+
+def refuse_answering(request_id: str) -> ResumeError:
+    """`replayed`: another process is taking an answer to `request_id` now."""
+    return ResumeError("replayed", f"request {request_id!r} is being answered by another process")
+
+
+def refuse_idle(answer_id: str, what: str = "the run") -> ResumeError:
+    """`not_pending`: nothing waits, so the answer `answer_id` has no use."""
+    return ResumeError("not_pending", f"{what} waits on no request, so answer {answer_id!r} has no use")
+
+
+def refuse_lapsed(request_id: str) -> ResumeError:
+    """`not_pending`: the request expired (and settled its call) before it was answered."""
+    return ResumeError("not_pending", f"request {request_id!r} expired before it was answered")
+
+
+def refuse_over(what: str, answer_ids: Sequence[str]) -> ResumeError:
+    """`not_pending`: `what` ("turn 't1' has finished", "run 7 is done") takes no answers."""
+    if len(answer_ids) == 1:
+        return ResumeError("not_pending", f"{what}, so answer {answer_ids[0]!r} has no use")
+    return ResumeError("not_pending", f"{what}, so the answers {list(answer_ids)} have no use")
+
+
+def refuse_missing(what: str) -> ResumeError:
+    """`not_pending`: there is no such run or turn (`what`: "run 7", "turn 't1' to answer")."""
+    return ResumeError("not_pending", f"there is no {what}")
+
+
+def refuse_expired(what: str = "the run") -> ResumeError:
+    """`expired`: the time the run (or turn) allowed for answers has passed."""
+    if what == "the run":
+        return ResumeError("expired", "the run has expired: its seal's time to resume has passed")
+    return ResumeError("expired", f"{what} has expired: its time to answer has passed")
+
+
+def refuse_principal(principal: str | None, what: str = "the run") -> ResumeError:
+    """`principal`: `what` is bound to a principal, and `principal` is not it (or None)."""
+    who = "no principal was given" if principal is None else "the principal given is not it"
+    return ResumeError("principal", f"{what} is bound to a principal, and {who}")
+
+
+def refuse_unreadable(what: str, why: object) -> ResumeError:
+    """`mismatch`: the answers (or a cancellation) given are not what `what` names ("an Answer")."""
+    return ResumeError("mismatch", f"not {what}: {why}")
+
+
+def refuse_wait_for(answer_id: str, request_id: str) -> ResumeError:
+    """`mismatch`: a host's `wait_for` answered another request than the one it was given."""
+    return ResumeError("mismatch", f"wait_for answered {answer_id!r}, but the request is {request_id!r}")
+
+
+def refuse_seal(why: str) -> ResumeError:
+    """`seal`: the run is not one this toolkit sealed, or was altered since (`why`)."""
+    return ResumeError("seal", why)
+
+
+def refusal(reason: str, message: str) -> ResumeError | None:
+    """A refusal carried across a process boundary (its reason and message), read back; None
+    for a reason that is not one (`RESUME_REASONS`)."""
+    for known in get_args(ResumeReason):
+        if reason == known:
+            return ResumeError(known, message)
+    return None
+
+
+def pick_waiting(
+    answers: Sequence[Answer],
+    waiting: Sequence[tuple[str, str]],
+    answered: Collection[tuple[str, str]],
+    lapsed: Callable[[str], bool],
+    what: str = "the run",
+) -> list[int]:
+    """Which of the `waiting` (call id, request id) pairs, in call order, each answer answers
+    (`_engine.match`), for a host that keeps its waiting calls itself (the Temporal workflow);
+    refused whole: `replayed` for an answer already taken (its pair, or its request id, among
+    the pairs `answered`), `not_pending` for one whose request `lapsed` first or when nothing
+    waits, `mismatch` otherwise."""
+    asked = {request_id for _, request_id in waiting}
+    for answer in answers:  # a request that waits no more: answered, or settled by its expiry
+        if answer.id in asked:
+            continue
+        if any(request_id == answer.id for _, request_id in answered):
+            raise refuse_replayed(answer.id)
+        if lapsed(answer.id):
+            raise refuse_lapsed(answer.id)
+    if not waiting:
+        raise refuse_idle(answers[0].id, what)
+    return matched(
+        answers,
+        lambda request_id: [(i, call_id) for i, (call_id, r) in enumerate(waiting) if r == request_id],
+        lambda call_id, request_id: (call_id, request_id) in answered,
+        waiting[0][1],
+    )
+
+
+def matched(
+    answers: Sequence[Answer],
+    candidates: Callable[[str], Iterable[tuple[int, str]]],
+    answered: Callable[[str, str], bool],
+    first: str,
+) -> list[int]:
+    """`_engine.match`'s picks, or its refusal raised: `replayed`, or `mismatch` naming `first`."""
+    picks = match(answers, candidates, answered)
+    if isinstance(picks, Unmatched):
+        if picks.replayed:
+            raise refuse_replayed(picks.answer_id)
+        raise ResumeError(
+            "mismatch",
+            f"answer {picks.answer_id!r} does not answer the pending request {first!r}"
+            " nor any other request the run waits on",
+        )
+    return picks
+
+
 def answers_of(answers: Answer | Iterable[Answer]) -> list[Answer]:
     """`answers` as a non-empty list of `Answer`s; `ValueError`/`TypeError` otherwise."""
     batch = [answers] if isinstance(answers, Answer) else list(answers)
     if not batch:
-        raise ValueError("resume needs at least one Answer")
+        raise UsageError("resume needs at least one Answer")
     for answer in batch:
         if not isinstance(answer, Answer):
             raise TypeError(f"resume takes Answers, got {type(answer).__name__}")

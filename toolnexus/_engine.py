@@ -65,10 +65,9 @@ from toolnexus_wire import MAX_DEPTH, dumps
 from toolnexus_wire import loop_data as texts  # the texts a model reads, and MESSAGE_LIMIT (idl/loop.json)
 from toolnexus_wire.loop_data import MESSAGE_LIMIT
 
-from ._errors import ResumeError
 from ._result import Answer, Request, RunResult, ToolCall, ToolResult
 from ._suspend import pending_of
-from ._tool import Tool, normalize_tool_name
+from ._tool import Tool, checked_arguments, normalize_tool_name
 
 __all__ = [
     "APPROVAL_PREFIX",
@@ -83,6 +82,7 @@ __all__ = [
     "ScopeKind",
     "Settle",
     "Stop",
+    "Unmatched",
     "answered",
     "applicable",
     "by_policy",
@@ -218,7 +218,7 @@ def gate(tool: Tool | None, call: ToolCall) -> Request | ToolResult | None:
     rule = tool.needs_approval
     if rule is not True:
         try:
-            checked = tool._prepare(arguments) if isinstance(arguments, dict) else None
+            checked = checked_arguments(tool, arguments) if isinstance(arguments, dict) else None
         except Exception:  # the run fails the same way, before its handler: nothing to approve
             return None
         if checked is None or isinstance(checked, ToolResult):
@@ -244,21 +244,27 @@ def gate(tool: Tool | None, call: ToolCall) -> Request | ToolResult | None:
     return request
 
 
+@dataclass(frozen=True, slots=True)
+class Unmatched:
+    """`match`'s verdict on a list with an answer that answers no waiting call: `replayed` when
+    it, or another in the list with its id, already took the call it would answer (the host
+    refuses the whole list: `_book.matched`)."""
+
+    answer_id: str
+    replayed: bool
+
+
 def match(
     answers: Sequence[Answer],
     candidates: Callable[[str], Iterable[tuple[int, str]]],
     answered: Callable[[str, str], bool],
-    first: str,
-) -> list[int]:
-    """Which waiting call each answer answers (their indices), or `ResumeError` for the whole
+) -> list[int] | Unmatched:
+    """Which waiting call each answer answers (their indices), or `Unmatched` for the whole
     list: an answer goes to the first call, in call order, that waits on its request id and
     has not taken an answer (two calls may ask under one fixed id: each takes one answer).
 
     `candidates(request_id)` lists `(index, call id)` of the calls waiting on that id, in call
     order; `answered(call_id, request_id)` says whether that call took an answer to it before.
-    An answer that finds no call is `replayed` when it, or another in the list with its id,
-    already took the call it would answer, and `mismatch` otherwise (`first` is the id of the
-    first request waited on, for the message).
     """
     taken: set[str] = set()
     seen: set[str] = set()
@@ -277,13 +283,7 @@ def match(
             taken.add(call_id)
             break
         if found is None:
-            if replayed:
-                raise ResumeError("replayed", f"request {answer.id!r} was already answered")
-            raise ResumeError(
-                "mismatch",
-                f"answer {answer.id!r} does not answer the pending request {first!r}"
-                " nor any other request the run waits on",
-            )
+            return Unmatched(answer.id, replayed)
         picks.append(found)
     return picks
 

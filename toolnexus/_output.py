@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from toolnexus_wire import MAX_DEPTH, dumps, json_path
 
+from ._errors import UsageError
 from ._result import ToolResult
 
 __all__ = ["Output", "inferred_output"]
@@ -41,7 +42,7 @@ class Output:
             try:
                 cls.check_schema(schema)
             except jsonschema.SchemaError as exc:
-                raise ValueError(f"output_schema is not a valid JSON Schema: {exc.message}") from None
+                raise UsageError(f"output_schema is not a valid JSON Schema: {exc.message}") from None
             self._validator = cls(schema)
 
     def result(self, value: Any) -> ToolResult:

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from ._engine import Ask, Decision, Policy, Run, Settle, decided, gated, policy_of
+from ._errors import UsageError
 from ._result import Answer, Request, ToolCall, ToolResult
 from ._tool import Tool
 
@@ -70,7 +71,7 @@ class Decisions:
 
     def __init__(self, store: PolicyStore | None, log: DecisionLog | None, lifetime: float) -> None:
         if not lifetime > 0:
-            raise ValueError(f"policy_lifetime must be a positive number of seconds, got {lifetime!r}")
+            raise UsageError(f"policy_lifetime must be a positive number of seconds, got {lifetime!r}")
         self.store: PolicyStore = store if store is not None else PolicyMemory()
         self._log = log
         self._lifetime = timedelta(seconds=lifetime)

@@ -26,73 +26,69 @@ counts of both sets are sealed too, and the order of the lists, which a sum does
 checked on its own (results and waiting calls must be in call order).
 
 A run the toolkit itself returned and that comes back as the same object is continued from
-the terms kept for it; any other run (parsed from storage, or an object not returned here)
-is digested in full. Version 3 (the same layout over Python's own canonical JSON, with keyed
-BLAKE2b terms), version 2 (hash chains over the waiting calls: only the first could be
-answered in constant time) and version 1 (one HMAC over the whole canonical run) are still
-verified, in Python, and a run resumed from one is sealed as version 4. Versions 1 and 2 name
-no key: they are checked against each of the toolkit's keys in turn.
+the terms kept for it (`Turn`); any other run (parsed from storage, or an object not returned
+here) is checked in full (`check`), which raises `SealBroken` saying why it does not hold; the
+book (`_book`) turns that into `ResumeError("seal")`. Versions 1 to 3 were written only by
+unreleased versions of this project (no package that wrote them was published), so they are
+refused, as in TypeScript and Rust.
+
+Here too: what identifies a turn (`turn_digest`) and its calls' idempotency keys
+(`idempotency_key`), and `Turn`, what every pending run of one turn shares.
 """
 
 from __future__ import annotations
 
 import base64
+import bisect
 import hashlib
 import hmac
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 import rfc8785
-from toolnexus_wire import dumps
 
+from ._errors import UsageError
 from ._result import Request, RunResult, ToolCall, ToolCallResult
 
 __all__ = [
-    "CALLS_END",
     "KEY_ID",
     "NO_PENDING",
-    "REQUESTS_END",
-    "V1_PREFIX",
-    "V2_PREFIX",
-    "V3_PREFIX",
     "V4_PREFIX",
+    "Checked",
     "NotJSON",
+    "SealBroken",
     "SealKey",
     "Stamp",
+    "Turn",
     "add",
     "canonical",
-    "canonical_v3",
-    "chain",
+    "check",
     "digest",
-    "digest_v3",
+    "idempotency_key",
     "key_set",
     "parse_stamp",
     "same",
     "sub",
+    "turn_digest",
+    "turn_of",
 ]
 
-V1_PREFIX = "v1.hmac-sha256."
-V2_PREFIX = "v2.hmac-sha256."
-V3_PREFIX = "v3.hmac-sha256."
 V4_PREFIX = "v4.hmac-sha256."
-_V1_DOMAIN = b"toolnexus.RunResult.seal.v1\n"
-_V2_DOMAIN = b"toolnexus.RunResult.seal.v2\n"
-_V3_DOMAIN = b"toolnexus.RunResult.seal.v3\n"
+#: The prefixes of the seal versions before 4: refused (see the module's documentation).
+_RETIRED = {"v1.hmac-sha256.": 1, "v2.hmac-sha256.": 2, "v3.hmac-sha256.": 3}
 _V4_DOMAIN = b"toolnexus.RunResult.seal.v4\n"
 _SAFE = (1 << 53) - 1  # the largest integer a double holds exactly, and RFC 8785 writes
-_V1_KEYS = ("status", "results", "pending", "calls", "order")
 _MOD = 1 << 256
 _sha256 = hashlib.sha256
-CALLS_END = _sha256(b"toolnexus.RunResult.seal.v2.calls.end").digest()
-REQUESTS_END = _sha256(b"toolnexus.RunResult.seal.v2.requests.end").digest()
+#: The digest a run without a pending request seals in its place (its label dates from version 2).
 NO_PENDING = _sha256(b"toolnexus.RunResult.seal.v2.no-pending").digest()
 #: What a key id may hold: it is written into the seal between dots.
 KEY_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _STAMPED = re.compile(
-    r"v([34])\.hmac-sha256\.([A-Za-z0-9_-]{1,64})\.([0-9]{0,20})\.([A-Za-z0-9_-]{0,43})\.([A-Za-z0-9_-]{43})"
+    r"v4\.hmac-sha256\.([A-Za-z0-9_-]{1,64})\.([0-9]{0,20})\.([A-Za-z0-9_-]{0,43})\.([A-Za-z0-9_-]{43})"
 )
 
 
@@ -114,14 +110,6 @@ def canonical(value: Any) -> bytes:
         return rfc8785.dumps(_doubles(value))
     except (rfc8785.CanonicalizationError, TypeError, ValueError, RecursionError) as exc:
         raise NotJSON(_why(exc)) from None
-
-
-def canonical_v3(value: Any) -> bytes:
-    """The canonical JSON of seal version 3 (Python's: keys sorted, compact, UTF-8)."""
-    try:
-        return dumps(value, sort_keys=True).encode("utf-8")
-    except (ValueError, TypeError, RecursionError, UnicodeEncodeError) as exc:
-        raise NotJSON(str(exc) or type(exc).__name__) from None
 
 
 _SORTED_STRICT = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
@@ -177,57 +165,32 @@ def digest(model: ToolCall | Request | ToolCallResult) -> bytes:
     return _sha256(canonical(model.to_wire())).digest()
 
 
-def digest_v3(model: ToolCall | Request | ToolCallResult) -> bytes:
-    """SHA-256 of the canonical JSON of seal version 3 of a wire element."""
-    return _sha256(canonical_v3(model.to_wire())).digest()
-
-
-def chain(digests: Sequence[bytes], end: bytes) -> bytes:
-    """The head of the hash chain of version 2: `c[i] = H(digests[i] + c[i+1])`, `c[len] = end`."""
-    value = end
-    for d in reversed(digests):
-        value = _sha256(d + value).digest()
-    return value
-
-
 def _b64(mac: bytes) -> str:
     return base64.urlsafe_b64encode(mac).rstrip(b"=").decode("ascii")
 
 
 @dataclass(frozen=True, slots=True)
 class Stamp:
-    """What a seal of version 3 or 4 says in the clear: its version, key id, expiry (ms) and
-    principal tag."""
+    """What a seal says in the clear: its key id, expiry (ms) and principal tag."""
 
-    version: int
     key_id: str
     expires: int | None
     principal_tag: str
 
 
 def parse_stamp(seal: str) -> Stamp | None:
-    """The clear parts of a seal of version 3 or 4, or None when `seal` is neither."""
+    """The clear parts of a seal, or None when `seal` is not one of version 4."""
     match = _STAMPED.fullmatch(seal)
     if match is None:
         return None
-    version, kid, expires, tag, _ = match.groups()  # the mac is checked whole, by `same`
-    return Stamp(int(version), kid, int(expires) if expires else None, tag)
+    kid, expires, tag, _ = match.groups()  # the mac is checked whole, by `same`
+    return Stamp(kid, int(expires) if expires else None, tag)
 
 
 class SealKey:
-    """One toolkit key, with its id and the subkeys of the terms derived from it (version 4's,
-    and version 3's to verify runs sealed by it)."""
+    """One toolkit key, with its id and the subkeys of the terms derived from it."""
 
-    __slots__ = (
-        "_principal_key",
-        "_principal_key_v3",
-        "_results_key",
-        "_results_key_v3",
-        "_secret",
-        "_waiting_key",
-        "_waiting_key_v3",
-        "key_id",
-    )
+    __slots__ = ("_principal_key", "_results_key", "_secret", "_waiting_key", "key_id")
 
     def __init__(self, secret: bytes, key_id: str = "default") -> None:
         self._secret = secret
@@ -235,9 +198,6 @@ class SealKey:
         self._results_key = hmac.new(secret, b"toolnexus.RunResult.seal.v4.results", "sha256").digest()
         self._waiting_key = hmac.new(secret, b"toolnexus.RunResult.seal.v4.waiting", "sha256").digest()
         self._principal_key = hmac.new(secret, b"toolnexus.RunResult.seal.v4.principal", "sha256").digest()
-        self._results_key_v3 = hmac.new(secret, b"toolnexus.RunResult.seal.v2.results", "sha256").digest()
-        self._waiting_key_v3 = hmac.new(secret, b"toolnexus.RunResult.seal.v3.waiting", "sha256").digest()
-        self._principal_key_v3 = hmac.new(secret, b"toolnexus.RunResult.seal.v3.principal", "sha256").digest()
 
     def term(self, position: int, element: bytes) -> int:
         """The summand of a finished result at `position` in call order, digest `element`."""
@@ -249,13 +209,12 @@ class SealKey:
         mac = hmac.new(self._waiting_key, position.to_bytes(8, "big") + call + request, "sha256").digest()
         return int.from_bytes(mac, "big")
 
-    def principal_tag(self, principal: str | None, version: int = 4) -> str:
+    def principal_tag(self, principal: str | None) -> str:
         """The keyed digest of `principal` written into a seal; empty for None."""
         if principal is None:
             return ""
         raw = principal.encode("utf-8", "surrogatepass")
-        key = self._principal_key if version == 4 else self._principal_key_v3
-        return _b64(hmac.new(key, raw, "sha256").digest()[:18])
+        return _b64(hmac.new(self._principal_key, raw, "sha256").digest()[:18])
 
     def seal_v4(
         self,
@@ -269,58 +228,12 @@ class SealKey:
         n_waiting: int,
         waiting: int,
     ) -> str:
-        terms = (pending, order, n_results, results, n_waiting, waiting)
-        return self._sealed(_V4_DOMAIN, V4_PREFIX, expires, principal_tag, *terms)
-
-    def term_v3(self, position: int, element: bytes) -> int:
-        """Version 3's summand of a finished result (keyed BLAKE2b)."""
-        mac = hashlib.blake2b(
-            position.to_bytes(8, "big") + element, key=self._results_key_v3, digest_size=32
-        ).digest()
-        return int.from_bytes(mac, "big")
-
-    def waiting_term_v3(self, position: int, call: bytes, request: bytes) -> int:
-        """Version 3's summand of a waiting call (keyed BLAKE2b)."""
-        mac = hashlib.blake2b(
-            position.to_bytes(8, "big") + call + request, key=self._waiting_key_v3, digest_size=32
-        ).digest()
-        return int.from_bytes(mac, "big")
-
-    def seal_v3(
-        self,
-        *,
-        expires: int | None,
-        principal_tag: str,
-        pending: bytes,
-        order: bytes,
-        n_results: int,
-        results: int,
-        n_waiting: int,
-        waiting: int,
-    ) -> str:
-        """The version-3 seal, to verify runs sealed before version 4."""
-        terms = (pending, order, n_results, results, n_waiting, waiting)
-        return self._sealed(_V3_DOMAIN, V3_PREFIX, expires, principal_tag, *terms)
-
-    def _sealed(
-        self,
-        domain: bytes,
-        prefix: str,
-        expires: int | None,
-        principal_tag: str,
-        pending: bytes,
-        order: bytes,
-        n_results: int,
-        results: int,
-        n_waiting: int,
-        waiting: int,
-    ) -> str:
-        """The layout versions 3 and 4 share: the clear part, then an HMAC-SHA256 over the
-        domain, the clear part and the run's terms (docs/seal.md)."""
+        """The seal: the clear part, then an HMAC-SHA256 over the domain, the clear part and the
+        run's terms (docs/seal.md)."""
         clear = f"{self.key_id}.{'' if expires is None else expires}.{principal_tag}"
         body = b"".join(
             (
-                domain,
+                _V4_DOMAIN,
                 clear.encode("ascii"),
                 b"\npending\n",
                 pending,
@@ -331,34 +244,7 @@ class SealKey:
                 waiting.to_bytes(32, "big"),
             )
         )
-        return f"{prefix}{clear}.{_b64(hmac.new(self._secret, body, 'sha256').digest())}"
-
-    def seal_v2(
-        self, status: str, pending: bytes, order: bytes, results: int, calls: bytes, requests: bytes
-    ) -> str:
-        """The version-2 seal, for runs stored before version 3."""
-        body = b"".join(
-            (
-                _V2_DOMAIN,
-                status.encode("ascii"),
-                b"\n",
-                pending,
-                order,
-                results.to_bytes(32, "big"),
-                calls,
-                requests,
-            )
-        )
-        return V2_PREFIX + _b64(hmac.new(self._secret, body, "sha256").digest())
-
-    def seal_v1(self, run: RunResult) -> str:
-        """The version-1 seal of `run`, for runs stored before version 2; `NotJSON` as `canonical`."""
-        wire = run.to_wire()
-        sealed = {key: wire.get(key) for key in _V1_KEYS}
-        if "requests" in wire:  # only when present, so runs sealed before it existed still verify
-            sealed["requests"] = wire["requests"]
-        body = canonical_v3(sealed)
-        return V1_PREFIX + _b64(hmac.new(self._secret, _V1_DOMAIN + body, "sha256").digest())
+        return f"{V4_PREFIX}{clear}.{_b64(hmac.new(self._secret, body, 'sha256').digest())}"
 
 
 #: The fewest bytes a toolkit key may have.
@@ -371,31 +257,31 @@ def key_set(
     """The toolkit's keys by id and the active one, from `Toolkit`'s arguments; `ValueError`
     or `TypeError` for arguments that do not make a key set."""
     if secret is not None and secrets_ is not None:
-        raise ValueError("give either secret= (one key) or secrets= (keys by id), not both")
+        raise UsageError("give either secret= (one key) or secrets= (keys by id), not both")
     if secret is not None:
         if active_key is not None:
-            raise ValueError("active_key names one of secrets=; with secret= there is one key")
+            raise UsageError("active_key names one of secrets=; with secret= there is one key")
         secrets_ = {"default": secret}
         active_key = "default"
     if secrets_ is None:
         if active_key is not None:
-            raise ValueError("active_key names one of secrets=, and no secrets were given")
+            raise UsageError("active_key names one of secrets=, and no secrets were given")
         return {}, None
     if not isinstance(secrets_, Mapping) or not secrets_:
-        raise ValueError("secrets must be a non-empty dict of key id to key bytes")
+        raise UsageError("secrets must be a non-empty dict of key id to key bytes")
     keys: dict[str, SealKey] = {}
     for key_id, key in secrets_.items():
         if not isinstance(key_id, str) or not KEY_ID.fullmatch(key_id):
-            raise ValueError(f"a key id must be 1 to 64 of [A-Za-z0-9_-], got {key_id!r}")
+            raise UsageError(f"a key id must be 1 to 64 of [A-Za-z0-9_-], got {key_id!r}")
         if not isinstance(key, bytes) or len(key) < MIN_SECRET_BYTES:
-            raise ValueError(f"secret must be bytes, at least {MIN_SECRET_BYTES} of them (key {key_id!r})")
+            raise UsageError(f"secret must be bytes, at least {MIN_SECRET_BYTES} of them (key {key_id!r})")
         keys[key_id] = SealKey(key, key_id)
     if active_key is None:
         if len(keys) > 1:
-            raise ValueError(f"active_key must name the key that seals new runs, one of {sorted(keys)}")
+            raise UsageError(f"active_key must name the key that seals new runs, one of {sorted(keys)}")
         active_key = next(iter(keys))
     if active_key not in keys:
-        raise ValueError(f"active_key {active_key!r} is not one of the secrets' ids {sorted(keys)}")
+        raise UsageError(f"active_key {active_key!r} is not one of the secrets' ids {sorted(keys)}")
     return keys, keys[active_key]
 
 
@@ -413,3 +299,174 @@ def same(given: str, expected: str) -> bool:
         return hmac.compare_digest(given.encode("ascii"), expected.encode("ascii"))
     except UnicodeEncodeError:
         return False
+
+
+# -- a turn: what identifies it, and the terms its pending runs are sealed with -----------------
+
+
+def turn_digest(order: Sequence[str], turn_id: str = "") -> bytes:
+    """What identifies a turn: a digest of its id (`RunResult.turn`, when it has one) and its
+    call ids, in call order."""
+    h = hashlib.sha256(b"toolnexus.turn.v1\n")
+    for call_id in [turn_id, *order] if turn_id else order:
+        raw = call_id.encode("utf-8", "surrogatepass")
+        h.update(len(raw).to_bytes(8, "big"))
+        h.update(raw)
+    return h.digest()
+
+
+def idempotency_key(turn: bytes, call_id: str) -> str:
+    """`ToolContext.idempotency_key` of the call `call_id` in the turn `turn` (`turn_digest`)."""
+    h = hashlib.sha256(b"toolnexus.idempotency.v1\n" + turn)
+    h.update(call_id.encode("utf-8", "surrogatepass"))
+    return "idk-" + h.hexdigest()[:32]
+
+
+@dataclass(slots=True, eq=False)
+class Turn:
+    """What every pending run of one turn shares: kept once, read by each of its resumes.
+
+    `terms` and `digests` hold, by (call id, request id), the sealing term of a waiting call
+    and the digest of its request (under `key`, the toolkit's active key); `asked` lists the
+    call ids waiting on each request id. They only grow: a call asked afresh (after its
+    approval) is a new pair, so the runs returned before it still read theirs.
+    """
+
+    order: list[str]
+    positions: dict[str, int]
+    digest: bytes
+    key: SealKey | None = None
+    #: The run's `turn` on the wire (empty for a run stored before it existed).
+    tid: str = ""
+    order_digest: bytes = b""
+    expires: int | None = None
+    principal_tag: str = ""
+    terms: dict[tuple[str, str], int] = field(default_factory=dict)
+    digests: dict[tuple[str, str], bytes] = field(default_factory=dict)
+    asked: dict[str, list[str]] = field(default_factory=dict)
+
+    def position(self, call_id: str) -> int:
+        return self.positions.get(call_id, len(self.positions))
+
+    def idempotency_key(self, call_id: str) -> str:
+        """The `ToolContext.idempotency_key` of the call `call_id` of this turn."""
+        return idempotency_key(self.digest, call_id)
+
+    def wait(
+        self,
+        call: ToolCall,
+        request: Request,
+        digests: tuple[bytes, bytes] | None = None,
+        term: int | None = None,
+    ) -> None:
+        """Note that `call` waits on `request` (their `digests`, and their keyed `term`, when known)."""
+        if self.key is not None:
+            call_digest, request_digest = digests or (digest(call), digest(request))
+            pair = (call.id, request.id)
+            if term is None:
+                term = self.key.waiting_term(self.position(call.id), call_digest, request_digest)
+            self.terms[pair] = term
+            self.digests[pair] = request_digest
+        self.asked.setdefault(request.id, []).append(call.id)
+
+    def index_of(self, run: RunResult, call_id: str) -> int | None:
+        """Where `call_id` waits in `run.calls` (which are in call order), or None."""
+        calls = run.calls
+        place = self.position(call_id)
+        i = bisect.bisect_left(calls, place, key=lambda c: self.position(c.id))
+        if i < len(calls) and calls[i].id == call_id:
+            return i
+        for j, call in enumerate(calls):  # calls not in call order (a run from an older version)
+            if call.id == call_id:
+                return j
+        return None
+
+
+def turn_of(order: list[str], tid: str, key: SealKey | None) -> Turn:
+    """A fresh `Turn` of the calls `order` with the id `tid`, sealed under `key`."""
+    turn = Turn(order, {call_id: i for i, call_id in enumerate(order)}, turn_digest(order, tid), key, tid)
+    if key is not None:
+        turn.order_digest = _order_digest(tid, order)
+    return turn
+
+
+def _order_digest(turn_id: str, order: list[str]) -> bytes:
+    """What the seal holds of a run's `order` and `turn`."""
+    return _sha256(canonical([turn_id, order] if turn_id else order)).digest()
+
+
+# -- checking the seal of a run from outside ---------------------------------------------------
+
+
+class SealBroken(ValueError):
+    """A run's seal does not hold (missing, altered, forged, of a retired version, or under a
+    key the toolkit does not have); the message says which. `_book` refuses the run with it."""
+
+
+@dataclass(slots=True, eq=False)
+class Checked:
+    """What a seal that holds gives: the key it was made with, its expiry and principal tag,
+    the digests of the run's results, calls and requests, its keyed sums and each waiting
+    call's term (which hold as they are while that key is the active one)."""
+
+    key: SealKey
+    expires: int | None
+    principal_tag: str
+    result_digests: list[bytes]
+    call_digests: list[bytes]
+    request_digests: list[bytes]
+    results_total: int
+    waiting_total: int
+    waiting_terms: list[int]
+
+
+def check(keys: Mapping[str, SealKey], run: RunResult, turn: Turn) -> Checked:
+    """What `run`'s seal holds, once it holds (positions by `turn`); `SealBroken` when it does
+    not, `NotJSON` when the run holds a value without a canonical form."""
+    given = run.seal
+    if given is None:
+        raise SealBroken("the run has no seal; this toolkit only resumes runs it sealed")
+    stamp = parse_stamp(given)
+    if stamp is None:
+        version = next((v for prefix, v in _RETIRED.items() if given.startswith(prefix)), None)
+        if version is not None:
+            raise SealBroken(
+                f"the run is sealed by seal version {version}, which no released package wrote and "
+                "this version no longer reads: run the turn again"
+            )
+        if given.startswith(V4_PREFIX):
+            raise SealBroken("the run's seal is malformed: it was altered or not sealed here")
+        raise SealBroken("the run's seal does not match: it was altered or not sealed here")
+    if len(run.requests) != len(run.calls):  # (a run stored before `requests`: never version 4)
+        raise SealBroken("the run's seal does not match: it was altered or not sealed here")
+    key = keys.get(stamp.key_id)
+    if key is None:
+        raise SealBroken(f"the run is sealed under key {stamp.key_id!r}, which this toolkit does not have")
+    results = [digest(item) for item in run.results]
+    call_digests = [digest(c) for c in run.calls]
+    request_digests = [digest(r) for r in run.requests]
+    results_total = waiting_total = 0
+    for item, d in zip(run.results, results, strict=True):
+        results_total = add(results_total, key.term(turn.position(item.id), d))
+    terms = [
+        key.waiting_term(turn.position(call.id), c, r)
+        for call, c, r in zip(run.calls, call_digests, request_digests, strict=True)
+    ]
+    for term in terms:
+        waiting_total = add(waiting_total, term)
+    expected = key.seal_v4(
+        expires=stamp.expires,
+        principal_tag=stamp.principal_tag,
+        pending=digest(run.pending) if run.pending is not None else NO_PENDING,
+        order=_order_digest(run.turn, run.order),
+        n_results=len(results),
+        results=results_total,
+        n_waiting=len(call_digests),
+        waiting=waiting_total,
+    )
+    if not same(given, expected):
+        raise SealBroken("the run's seal does not match: it was altered or not sealed here")
+    return Checked(
+        key, stamp.expires, stamp.principal_tag, results, call_digests, request_digests,
+        results_total, waiting_total, terms,
+    )  # fmt: skip

@@ -30,6 +30,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from ._errors import UsageError
+
 __all__ = ["drop_added_nulls", "strict_problems", "strict_schema"]
 
 _STRING_FORMATS = frozenset(
@@ -52,8 +54,10 @@ _MAX_ENUM_VALUES = 1000
 _NULL = {"type": "null"}
 
 
-class StrictSchemaError(ValueError):
-    """A schema that cannot be written in OpenAI's strict subset; `where` is its JSON path."""
+class StrictSchemaError(UsageError):
+    """A tool's schema that cannot be written in OpenAI's strict subset; `where` is its JSON
+    path. A `UsageError` (the tool is defined wrong), raised when a strict schema is asked for;
+    `define_tool(..., strict=True)` says the same with every problem listed."""
 
     def __init__(self, where: str, message: str) -> None:
         super().__init__(f"{where}: {message}")

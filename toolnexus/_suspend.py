@@ -6,7 +6,7 @@ import secrets
 
 from toolnexus_wire import check_url
 
-from ._errors import WireError
+from ._errors import UsageError, WireError
 from ._result import Request, ToolResult
 
 __all__ = ["DEFAULT_AUTH_PROMPT", "auth_required", "new_request_id", "pending", "pending_of"]
@@ -35,7 +35,7 @@ def pending(request: Request) -> ToolResult:
         try:
             check_url(request.url)
         except ValueError as exc:
-            raise ValueError(f"cannot ask {request.kind!r}: the request's url is refused: {exc}") from None
+            raise UsageError(f"cannot ask {request.kind!r}: the request's url is refused: {exc}") from None
     if not request.id:
         request = request.model_copy(update={"id": new_request_id()})
     output = f"{request.prompt}\n{request.url}" if request.url else request.prompt
@@ -46,7 +46,7 @@ def auth_required(url: str, prompt: str = "") -> ToolResult:
     """A suspension asking the person to authorize at `url`, an `http` or `https` URL
     (`ValueError` for any other, an empty one included)."""
     if not url:
-        raise ValueError("auth_required needs the http or https URL to authorize at, got ''")
+        raise UsageError("auth_required needs the http or https URL to authorize at, got ''")
     return pending(Request(kind="authorization", prompt=prompt or DEFAULT_AUTH_PROMPT, url=url))
 
 

@@ -17,11 +17,20 @@ from pydantic.json_schema import GenerateJsonSchema
 from pydantic_core import SchemaValidator, core_schema
 from toolnexus_wire import WireError, WireModel, dumps, json_path
 
+from ._errors import UsageError
 from ._output import Output, inferred_output
 from ._result import Answer, Request, ToolHints, ToolResult, ToolSpec
 from ._strict import StrictSchemaError, drop_added_nulls, strict_problems, strict_schema
 
-__all__ = ["ErrorText", "Tool", "ToolContext", "define_tool", "normalize_tool_name", "tool"]
+__all__ = [
+    "ErrorText",
+    "Tool",
+    "ToolContext",
+    "checked_arguments",
+    "define_tool",
+    "normalize_tool_name",
+    "tool",
+]
 
 #: The `toolnexus` logger: a tool's exception is logged here, with its traceback, at ERROR.
 logger = logging.getLogger("toolnexus")
@@ -74,7 +83,7 @@ class ToolContext:
             or isinstance(self.timeout, bool)
             or math.isnan(self.timeout)
         ):
-            raise ValueError(f"timeout must be a number of seconds or None, got {self.timeout!r}")
+            raise UsageError(f"timeout must be a number of seconds or None, got {self.timeout!r}")
 
     def progress(self, fraction: float, message: str = "") -> None:
         """Report how far the call has got: `fraction` from 0 to 1, and a short message.
@@ -84,7 +93,7 @@ class ToolContext:
         `fraction` outside 0..1, or not a number, raises `ValueError`.
         """
         if not isinstance(fraction, (int, float)) or isinstance(fraction, bool) or not 0.0 <= fraction <= 1.0:
-            raise ValueError(f"progress takes a fraction from 0 to 1, got {fraction!r}")
+            raise UsageError(f"progress takes a fraction from 0 to 1, got {fraction!r}")
         if not isinstance(message, str):
             raise TypeError(f"progress takes a str message, got {type(message).__name__}")
         if self.on_progress is not None:
@@ -434,7 +443,7 @@ def _json_schema_check(
     try:
         cls.check_schema(schema)
     except jsonschema.SchemaError as exc:
-        raise ValueError(f"input_schema is not a valid JSON Schema: {exc.message}") from None
+        raise UsageError(f"input_schema is not a valid JSON Schema: {exc.message}") from None
     validator = cls(schema)
     accept = fast_acceptor(schema)
 
@@ -505,7 +514,7 @@ def define_tool(
         raise TypeError(f"output_schema must be a dict or None, got {type(output_schema).__name__}")
     if input_schema is None:
         if strict:
-            raise ValueError(
+            raise UsageError(
                 f"define_tool {name!r}: strict=True needs an input_schema in OpenAI's strict subset"
             )
         schema: dict[str, Any] = {"type": "object"}
@@ -517,7 +526,7 @@ def define_tool(
         check = _json_schema_check(input_schema)
         problems = strict_problems(input_schema) if strict else []
         if problems:
-            raise ValueError(
+            raise UsageError(
                 f"define_tool {name!r}: strict=True, but the input schema is outside OpenAI's strict subset: "
                 + "; ".join(problems)
             )
@@ -819,3 +828,9 @@ def tool(
         return _from_function(f, name, description, hints, needs_approval, strict, error_text)
 
     return decorate
+
+
+def checked_arguments(tool: Tool, args: dict[str, Any]) -> dict[str, Any] | ToolResult:
+    """The arguments `tool`'s handler would get for `args` (checked against its schema, a copy),
+    or the error result saying why not: for the engine's approval rules, which read them."""
+    return tool._prepare(args)

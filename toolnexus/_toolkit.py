@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeAlias
 
-from ._book import RunBook, answers_of
+from ._book import RunBook, answers_of, refuse_wait_for
 from ._engine import (
     STOP,
     Ask,
@@ -34,17 +34,27 @@ from ._engine import (
     reached,
     start,
 )
-from ._errors import ResumeError
+from ._errors import UsageError
 from ._policies import DecisionLog, Decisions, PolicyStore
 from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolEvent, ToolResult
-from ._seal import SealKey, key_set
-from ._stored import Turn, legacy_seal_v2
+from ._seal import Turn, key_set
 from ._suspend import pending, pending_of
 from ._tool import Tool, ToolContext, normalize_tool_name
 
 logger = logging.getLogger("toolnexus")
 
-__all__ = ["Clock", "EventHook", "ProgressHook", "ResultHook", "Toolkit", "WaitFor"]
+__all__ = [
+    "Clock",
+    "EventHook",
+    "ProgressHook",
+    "ResultHook",
+    "Toolkit",
+    "WaitFor",
+    "cancel_grace",
+    "forget_answers",
+    "keep_decision",
+    "seals",
+]
 
 #: Answers a request during `run_calls`; sync (run off the event loop) or async.
 WaitFor: TypeAlias = Callable[[Request], "Answer | Awaitable[Answer]"]
@@ -128,10 +138,10 @@ class Toolkit:
             raise TypeError(f"expected a Tool, got {type(tool).__name__}")
         name = normalize_tool_name(tool.name)
         if not name:
-            raise ValueError("a tool needs a non-empty name")
+            raise UsageError("a tool needs a non-empty name")
         if name in self._tools:
             was = f" (normalised from {tool.name!r})" if name != tool.name else ""
-            raise ValueError(f"a tool named {name!r}{was} is already registered")
+            raise UsageError(f"a tool named {name!r}{was} is already registered")
         if name != tool.name:
             tool = copy.copy(tool)
             tool.name = name
@@ -352,18 +362,40 @@ class Toolkit:
             self._decisions.decide(Ask(pick.call, pick.request), None, step, None, None, now)
         return self._book.advance(opening, settled)
 
-    def _forget(self, run: RunResult, answers: list[Answer]) -> None:  # for hosts: see RunBook.forget
-        self._book.forget(run, answers)
 
-    # -- for tests of runs stored by earlier versions ----------------------------------------
+# -- for hosts built on a toolkit (the store, the MCP bridge, the Temporal worker) --------------
 
-    @property
-    def _key(self) -> SealKey | None:  # the active key, to seal runs as earlier versions did
-        return self._book.active
 
-    def _seal_of(self, run: RunResult) -> str:  # the version-2 seal of `run`, as earlier versions wrote it
-        assert self._book.active is not None
-        return legacy_seal_v2(self._book.active, run)
+def seals(toolkit: Toolkit) -> bool:
+    """Whether `toolkit` seals its pending runs (it has a key), and so can keep an expiry and
+    a principal in them."""
+    return toolkit._book.active is not None
+
+
+def forget_answers(toolkit: Toolkit, run: RunResult, answers: list[Answer]) -> None:
+    """Take back the answers `run` took (`RunBook.forget`): a host whose storage did not keep
+    the outcome hands the run back, and the same answers may then be given again."""
+    toolkit._book.forget(run, answers)
+
+
+def keep_decision(
+    toolkit: Toolkit,
+    ask: Ask,
+    answer: Answer,
+    session: str | None,
+    principal: str | None,
+    now: datetime,
+    *,
+    policy_id: str,
+) -> Policy | None:
+    """Keep, in `toolkit`'s policy store, the policy `answer` makes (`Decisions.keep`), under
+    `policy_id`; None when it makes none."""
+    return toolkit._decisions.keep(ask, answer, session, principal, now, policy_id=policy_id)
+
+
+def cancel_grace(toolkit: Toolkit) -> float:
+    """How long (seconds) a cancelled handler of `toolkit` has to stop before it is abandoned."""
+    return toolkit._cancel_grace
 
 
 class _Effects:
@@ -483,7 +515,7 @@ async def _ask(wait_for: WaitFor, request: Request) -> Answer:
     if not isinstance(answer, Answer):
         raise TypeError(f"wait_for must return an Answer, got {type(answer).__name__}")
     if answer.id != request.id:
-        raise ResumeError("mismatch", f"wait_for answered {answer.id!r}, but the request is {request.id!r}")
+        raise refuse_wait_for(answer.id, request.id)
     return answer
 
 

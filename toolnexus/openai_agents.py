@@ -47,6 +47,7 @@ except ImportError as exc:  # pragma: no cover - exercised by the packaging test
         "pip install 'toolnexus-contract[openai-agents]'"
     ) from exc
 
+from ._book import refuse_wait_for
 from ._engine import STOP, Ask, Run, Settle, Stop, drive, gate
 from ._errors import ResumeError
 from ._result import Answer, ContentPart, Request, ToolCall, ToolResult
@@ -136,9 +137,7 @@ class _InPlace:
         if not isinstance(answer, Answer):
             raise TypeError(f"wait_for returned {type(answer).__name__}, not an Answer")
         if answer.id != step.request.id:
-            raise ResumeError(
-                "mismatch", f"wait_for answered {answer.id!r}, but the request is {step.request.id!r}"
-            )
+            raise refuse_wait_for(answer.id, step.request.id)
         return answer
 
     def now(self) -> datetime:

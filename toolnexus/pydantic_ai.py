@@ -59,6 +59,7 @@ except ImportError as exc:  # pragma: no cover - exercised by the packaging test
     ) from exc
 
 from ._engine import Ask, Run, Settle, answered, gate, ran
+from ._errors import UsageError
 from ._result import Answer, ContentPart, Request, ToolCall, ToolResult
 from ._suspend import pending, pending_of
 from ._tool import Tool, ToolContext
@@ -197,7 +198,7 @@ class ToolnexusToolset(FunctionToolset[Any]):
                 )
         unknown = sorted(given.keys() - known)
         if unknown:
-            raise ValueError(f"no deferred toolnexus request has the id {unknown[0]!r}")
+            raise UsageError(f"no deferred toolnexus request has the id {unknown[0]!r}")
         return out
 
     @staticmethod

@@ -48,13 +48,14 @@ from datetime import datetime
 from typing import Any, Literal
 
 from . import _seal
+from ._book import refuse_answering, refuse_missing, refuse_over, refuse_replayed, refuse_seal
 from ._engine import parse_time
-from ._errors import ResumeError, ToolnexusError, WireError
+from ._errors import ResumeError, ToolnexusError, UsageError, WireError
 from ._result import Answer, Request, RunResult
 from ._sqlite_log import SqliteDecisionLog, SqlitePolicies, create_tables
 from ._sqlite_tasks import SqliteTasks
 from ._sqlite_tasks import create_tables as create_task_tables
-from ._toolkit import ProgressHook, Toolkit
+from ._toolkit import ProgressHook, Toolkit, forget_answers
 
 __all__ = ["Claim", "OutcomeNotStored", "PendingRequest", "SqliteRunStore", "StoredRun"]
 
@@ -189,9 +190,9 @@ class SqliteRunStore:
         synchronous: Literal["NORMAL", "FULL"] = "NORMAL",
     ) -> None:
         if synchronous not in ("NORMAL", "FULL"):
-            raise ValueError(f"synchronous must be 'NORMAL' or 'FULL', got {synchronous!r}")
+            raise UsageError(f"synchronous must be 'NORMAL' or 'FULL', got {synchronous!r}")
         if not lease > 0:
-            raise ValueError(f"lease must be a positive number of seconds, got {lease!r}")
+            raise UsageError(f"lease must be a positive number of seconds, got {lease!r}")
         self.path = os.fspath(path)
         self.lease = lease
         self._timeout = timeout
@@ -346,7 +347,7 @@ class SqliteRunStore:
                 "SELECT status, answered, body, lease_until FROM runs WHERE id = ?", (run_id,)
             ).fetchone()
             if row is None:
-                raise ResumeError("not_pending", f"there is no run {run_id}")
+                raise refuse_missing(f"run {run_id}")
             status, answered, body, until = row
             if status == "claimed" and until is not None and until < now:
                 status = "pending"  # its holder is gone
@@ -357,13 +358,11 @@ class SqliteRunStore:
             # (two calls may suspend with one fixed request id; each takes one answer).
             taken = set(json.loads(answered)) - (waiting if status == "pending" else set())
             if again := next((i for i in ids if i in taken), None):
-                raise ResumeError("replayed", f"request {again!r} was already answered")
+                raise refuse_replayed(again)
             if status == "claimed" and (busy := next((i for i in ids if i in waiting), None)):
-                raise ResumeError("replayed", f"request {busy!r} is being answered by another process")
+                raise refuse_answering(busy)
             if status != "pending":
-                raise ResumeError(
-                    "not_pending", f"run {run_id} is {status}, so the answers {ids} have no use"
-                )
+                raise refuse_over(f"run {run_id} is {status}", ids)
             why: str | None = None
             try:
                 run = RunResult.from_json(body)
@@ -376,7 +375,7 @@ class SqliteRunStore:
                     (lease, now + self.lease, now, run_id),
                 )
         if why is not None:
-            raise ResumeError("seal", f"run {run_id} is not a valid run ({why}); it is quarantined")
+            raise refuse_seal(f"run {run_id} is not a valid run ({why}); it is quarantined")
         return Claim(run, lease)
 
     def renew(self, run_id: int, lease: str) -> bool:
@@ -509,7 +508,7 @@ async def _under_lease(
     except OutcomeNotStored:
         # Storage does not hold that the answers were taken, so this process does not either:
         # after `release`, they may be given again here as in any other process.
-        toolkit._forget(run, batch)
+        forget_answers(toolkit, run, batch)
         raise
 
 
@@ -647,3 +646,10 @@ def _migrate(conn: sqlite3.Connection, columns: set[str]) -> None:
 
 def _answers(answers: Answer | Iterable[Answer]) -> list[Answer]:
     return [answers] if isinstance(answers, Answer) else list(answers)
+
+
+def run_expiry(store: SqliteRunStore, run_id: int) -> float | None:
+    """When something of the stored run expires first (a Unix time), or None: for the MCP
+    bridge's tasks, kept in the same database."""
+    row = store._conn().execute("SELECT expires_at FROM runs WHERE id = ?", (run_id,)).fetchone()
+    return None if row is None else row[0]

@@ -71,6 +71,8 @@ describe("toolnexus-contract/runtime, apart from the wire types", () => {
       "Tool",
       "ToolContext",
       "Toolkit",
+      "ToolnexusError",
+      "WireError",
       "answered",
       "applicable",
       "byPolicy",

@@ -40,6 +40,7 @@ from typing import Any, NamedTuple
 
 from toolnexus_wire import MAX_DEPTH, dumps
 
+from .._errors import UsageError
 from .._result import ToolCall, ToolCallResult, ToolResult
 
 __all__ = [
@@ -218,7 +219,7 @@ def mcp_tool_calls(request: Any) -> ParsedCalls:
     or its `params` (the call's id is then empty); SDK objects or dicts. Absent `arguments`
     are `{}`."""
     if _get(request, "method") not in (None, "tools/call"):
-        raise ValueError(f"expected a tools/call request, got {_get(request, 'method')!r}")
+        raise UsageError(f"expected a tools/call request, got {_get(request, 'method')!r}")
     params = _get(request, "params")
     call_id = _get(request, "id") if params is not None else None
     params = request if params is None else params

@@ -16,6 +16,7 @@ from urllib.parse import quote, unquote, urlsplit
 from toolnexus_wire import MAX_DEPTH, WireError, check_mime_type, check_url, displayable, dumps
 
 from .._engine import is_approval
+from .._errors import UsageError
 from .._result import Annotations, Answer, ContentPart, Request, ToolResult
 from .._suspend import pending, pending_of
 from ._common import ToolLike, omitted, shape, specs_of
@@ -497,18 +498,18 @@ def mcp_input_responses(request: Request, answer: Answer) -> dict[str, Any]:
     than an elicitation (sampling, roots), which the host answers itself.
     """
     if answer.id != request.id:
-        raise ValueError(f"the answer is for {answer.id!r}, not for the request {request.id!r}")
+        raise UsageError(f"the answer is for {answer.id!r}, not for the request {request.id!r}")
     mcp = (request.data or {}).get("mcp")
     if not isinstance(mcp, Mapping):
-        raise ValueError("the request did not come from an MCP input_required result")
+        raise UsageError("the request did not come from an MCP input_required result")
     requests = mcp.get("inputRequests") or {}
     if not isinstance(requests, Mapping) or not all(
         isinstance(r, Mapping) and isinstance(r.get("params"), Mapping) for r in requests.values()
     ):
-        raise ValueError("the request's data['mcp']['inputRequests'] is not a map of MCP requests")
+        raise UsageError("the request's data['mcp']['inputRequests'] is not a map of MCP requests")
     for key, item in requests.items():
         if item.get("method") != _ELICIT:
-            raise ValueError(f"inputRequests[{key!r}] is {item.get('method')!r}: the host answers it itself")
+            raise UsageError(f"inputRequests[{key!r}] is {item.get('method')!r}: the host answers it itself")
     forms = [key for key, item in requests.items() if item["params"].get("mode") != "url"]
     responses: dict[str, Any] = {}
     for key in requests:

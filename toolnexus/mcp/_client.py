@@ -27,7 +27,7 @@ from mcp.client.extension import ClaimContext, ClientExtension, ResultClaim
 from mcp.client.session import ClientRequestContext, ClientSession
 from mcp.shared.exceptions import MCPError
 
-from toolnexus._errors import WireError
+from toolnexus._errors import UsageError, WireError
 from toolnexus._output import Output
 from toolnexus._result import Answer, Request, ToolHints, ToolIcon, ToolResult
 from toolnexus._suspend import pending, pending_of
@@ -631,7 +631,7 @@ async def mcp_tools_from(
     rename = dict(rename or {})
     unknown = sorted(set(rename) - {t.name for t in listed})
     if unknown:
-        raise ValueError(f"rename names a tool the server does not list: {', '.join(map(repr, unknown))}")
+        raise UsageError(f"rename names a tool the server does not list: {', '.join(map(repr, unknown))}")
     timeouts = dict(timeouts or {})
     source = f"mcp:{session.server_info.name}" if session.server_info is not None else "mcp"
     tools = []

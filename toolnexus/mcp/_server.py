@@ -31,10 +31,10 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from toolnexus_wire import SCHEMA_VERSION as __version__
 from toolnexus_wire import WireError, dumps
 
-from toolnexus._errors import ResumeError
+from toolnexus._errors import ResumeError, UsageError
 from toolnexus._result import Answer, Request, RunResult, ToolCall, ToolResult
 from toolnexus._suspend import pending
-from toolnexus._toolkit import Toolkit
+from toolnexus._toolkit import Toolkit, seals
 from toolnexus.adapters.mcp import answer_from_mcp, mcp_call_tool_result, mcp_input_required, mcp_tools
 
 from ._tasks import (
@@ -157,8 +157,8 @@ class _Bridge:
         if params.request_state is None and self.tasks is not None and self.tasks.wanted(ctx, params.name):
             call = ToolCall("mcp-" + secrets.token_hex(8), params.name, dict(params.arguments or {}))
             return await self.tasks.start(call, principal)
-        if (
-            self.toolkit._key is None
+        if not seals(
+            self.toolkit
         ):  # the toolkit keeps a principal in its seal: without a key, the SDK's alone
             principal = None
         progress = _Progress(ctx)
@@ -334,7 +334,7 @@ def mcp_server(
     store keeps it (Temporal keeps a turn for the namespace's retention).
     """
     if store is not None and temporal is not None:
-        raise ValueError("a task lives in one place: give mcp_server store= or temporal=, not both")
+        raise UsageError("a task lives in one place: give mcp_server store= or temporal=, not both")
     backend: TaskBackend | None = None
     if tasks is not None and (store is not None or temporal is not None):
         ttl, poll = checked_ttl(task_ttl), poll_ms(poll_interval)
@@ -396,7 +396,7 @@ async def serve_async(
         config = uvicorn.Config(app, host=host, port=port, log_level="warning")
         await uvicorn.Server(config).serve()
     else:
-        raise ValueError(f"transport must be 'stdio' or 'http', got {transport!r}")
+        raise UsageError(f"transport must be 'stdio' or 'http', got {transport!r}")
 
 
 def serve(

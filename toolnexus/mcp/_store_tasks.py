@@ -26,8 +26,9 @@ from mcp_types.jsonrpc import INTERNAL_ERROR
 from toolnexus._errors import ResumeError
 from toolnexus._result import Answer, Request, RunResult, ToolCall
 from toolnexus._sqlite_tasks import StoredTask
-from toolnexus._toolkit import Toolkit
+from toolnexus._toolkit import Toolkit, seals
 from toolnexus.adapters.mcp import mcp_call_tool_result
+from toolnexus.store import run_expiry
 
 from ._tasks import CANCELLED_MESSAGE, TaskView, settled_status, waiting_requests
 
@@ -114,7 +115,7 @@ class StoreTasks:
         def first(notes: _Notes) -> Awaitable[RunResult]:
             # The run's expiry and principal go into its seal (a toolkit without a key keeps
             # neither; the task's owner still binds the task).
-            sealed = toolkit._key is not None
+            sealed = seals(toolkit)
             return toolkit.run_calls(
                 [call],
                 expires_in=self.ttl if sealed else None,
@@ -171,7 +172,7 @@ class StoreTasks:
         if run_id is None:  # the first suspension: the run is stored (a resume stored it already)
             run_id = await asyncio.to_thread(self.store.save, run)
         stored = await asyncio.to_thread(self.store.get, run_id)
-        expiry = _run_expiry(self.store, run_id)
+        expiry = run_expiry(self.store, run_id)
         ttl_ms = None if expiry is None else max(0, round((expiry - task.created_at) * 1000))
         waiting = waiting_requests(run if stored is None or stored.run is None else stored.run)
         await asyncio.to_thread(
@@ -248,7 +249,7 @@ class StoreTasks:
         """An `input_required` task whose run has expired is settled as the loop settles an
         expiry (`Toolkit.expire`, through the store), and reads as what came of it."""
         assert task.run_id is not None
-        expiry = _run_expiry(self.store, task.run_id)
+        expiry = run_expiry(self.store, task.run_id)
         if expiry is None or expiry > time.time():
             return task
         lease = secrets.token_hex(8)
@@ -292,7 +293,7 @@ class StoreTasks:
         run_id, store, toolkit = task.run_id, self.store, self.toolkit
 
         def step(notes: _Notes) -> Awaitable[RunResult]:
-            bound = principal if toolkit._key is not None else None
+            bound = principal if seals(toolkit) else None
             return store.resume(toolkit, run_id, answers, principal=bound, progress=notes)
 
         self._launch(task, lease, step)
@@ -326,9 +327,3 @@ def _view(task: StoredTask, requests: tuple[Request, ...] = ()) -> TaskView:
         error=task.error,
         requests=requests,
     )
-
-
-def _run_expiry(store: SqliteRunStore, run_id: int) -> float | None:
-    """When something of the stored run expires first (a Unix time), or None."""
-    row = store._conn().execute("SELECT expires_at FROM runs WHERE id = ?", (run_id,)).fetchone()
-    return None if row is None else row[0]

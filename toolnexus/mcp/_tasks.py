@@ -31,7 +31,7 @@ from mcp_types.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import Field
 
-from toolnexus._errors import WireError
+from toolnexus._errors import UsageError, WireError
 from toolnexus._result import Answer, Request, RunResult, ToolCall, ToolResult
 from toolnexus._sqlite_tasks import TERMINAL, TaskStatus
 from toolnexus._suspend import pending
@@ -196,7 +196,7 @@ class _ServedTasks:
         principal: Callable[[ServerRequestContext[Any, Any]], str | None],
     ) -> None:
         if mode not in ("long_running", "always"):
-            raise ValueError(f"tasks must be 'long_running' or 'always', got {mode!r}")
+            raise UsageError(f"tasks must be 'long_running' or 'always', got {mode!r}")
         self.toolkit = toolkit
         self.backend = backend
         self.mode = mode
@@ -295,12 +295,12 @@ def shape(task: TaskView, *, detailed: bool = False) -> dict[str, Any]:
 def poll_ms(poll_interval: float) -> int:
     """`pollIntervalMs` from `mcp_server(poll_interval=...)` seconds, checked."""
     if not poll_interval > 0:
-        raise ValueError(f"poll_interval must be a positive number of seconds, got {poll_interval!r}")
+        raise UsageError(f"poll_interval must be a positive number of seconds, got {poll_interval!r}")
     return max(1, round(poll_interval * 1000))
 
 
 def checked_ttl(ttl: float | None) -> float | None:
     """`mcp_server(task_ttl=...)` seconds, checked."""
     if ttl is not None and not ttl > 0:
-        raise ValueError(f"task_ttl must be a positive number of seconds or None, got {ttl!r}")
+        raise UsageError(f"task_ttl must be a positive number of seconds or None, got {ttl!r}")
     return ttl

@@ -36,7 +36,9 @@ from toolnexus._engine import parse_time
 from toolnexus._errors import ResumeError, WireError
 from toolnexus._result import Answer, RunResult, ToolCall, ToolEvent
 from toolnexus.adapters.mcp import mcp_call_tool_result
-from toolnexus.temporal import _RUN_TOOL, WORKFLOW, TurnClient, _principal_digest
+from toolnexus.temporal import WORKFLOW, TurnClient
+from toolnexus.temporal._client import state_document, workflow_client
+from toolnexus.temporal._protocol import RUN_TOOL, principal_digest
 
 from ._tasks import CANCELLED_MESSAGE, TaskView, settled_status, waiting_requests
 
@@ -62,14 +64,16 @@ class TemporalTasks:
         task_id = str(uuid.uuid4())
         turn = TURN_PREFIX + task_id
         await self.turns.start(turn, [call], expires_in=self.ttl, principal=principal)
-        started = (await self.turns._client.get_workflow_handle(turn).describe()).start_time.timestamp()
+        started = (
+            await workflow_client(self.turns).get_workflow_handle(turn).describe()
+        ).start_time.timestamp()
         ttl_ms = None if self.ttl is None else round(self.ttl * 1000)
         return TaskView(task_id, "working", started, started, ttl_ms, self.poll_ms)
 
     async def find(self, task_id: str, principal: str | None) -> TaskView | None:
         turn = TURN_PREFIX + task_id
         try:
-            described = await self.turns._client.get_workflow_handle(turn).describe()
+            described = await workflow_client(self.turns).get_workflow_handle(turn).describe()
         except RPCError as exc:
             if exc.status == RPCStatusCode.NOT_FOUND:
                 return None
@@ -78,13 +82,13 @@ class TemporalTasks:
             return None
         running = described.status == WorkflowExecutionStatus.RUNNING
         try:
-            doc = await self.turns._state(turn)
+            doc = await state_document(self.turns, turn)
         except _UNREADABLE as exc:
             if not running:  # its state (and so its owner) cannot be told: not there for anyone
                 logger.info("task %s: the state of its closed turn could not be read", task_id, exc_info=True)
                 return None
             raise MCPError(INTERNAL_ERROR, f"the task's turn could not be read: {exc}") from None
-        if doc.get("principal", "") != _principal_digest(principal):
+        if doc.get("principal", "") != principal_digest(principal):
             return None
         return await self._view(task_id, described, doc, running)
 
@@ -144,10 +148,12 @@ class TemporalTasks:
     async def _last_event(self, described: WorkflowExecutionDescription) -> tuple[str | None, float | None]:
         """The message of the tool activity's last heartbeat `ToolEvent`, and when it was sent."""
         for activity in described.raw_description.pending_activities:
-            if activity.activity_type.name != _RUN_TOOL or not activity.heartbeat_details.payloads:
+            if activity.activity_type.name != RUN_TOOL or not activity.heartbeat_details.payloads:
                 continue
             try:
-                [detail] = await self.turns._client.data_converter.decode(activity.heartbeat_details.payloads)
+                [detail] = await workflow_client(self.turns).data_converter.decode(
+                    activity.heartbeat_details.payloads
+                )
                 event = ToolEvent.from_wire(detail)
             except (ValueError, TypeError, WireError):
                 continue

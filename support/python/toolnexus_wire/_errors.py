@@ -3,8 +3,10 @@
 it reports.
 
     ToolnexusError            the root: catch it to catch any error toolnexus raises
-    ├── WireError             a document is not valid wire data (parsing)
-    └── ResumeError           (toolnexus) a well-formed run or answer cannot be resumed
+    └── WireError             a document is not valid wire data (parsing)
+
+The runtime (`toolnexus`) builds the rest of the tree on this root, and draws it whole in
+`toolnexus/_errors.py`: `ResumeError`, `UsageError` and the errors of its store and inbox.
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ mod toolkit;
 
 pub use book::{idempotency_key, turn_digest};
 pub use engine::{Decision, DecisionKind, MESSAGE_LIMIT, Policy, PolicyScope};
-pub use errors::{ResumeError, ResumeReason, RunError, SchemaError, ToolkitError};
+pub use errors::{Error, ResumeError, ResumeReason, RunError, SchemaError, ToolkitError};
 pub use join::BoxFuture;
 pub use policies::{DecisionLog, PolicyMemory, PolicyStore};
 pub use tool::{

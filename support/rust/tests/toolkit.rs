@@ -566,3 +566,32 @@ async fn a_turn_and_a_resume_run_on_any_tokio_worker() {
         .unwrap();
     assert_eq!(done.results[0].result.output, "told null");
 }
+
+#[test]
+fn every_error_of_the_crate_converts_into_the_root_and_keeps_its_source() {
+    use std::error::Error as _;
+
+    fn build_and_parse() -> Result<RunResult, toolnexus::Error> {
+        Toolkit::builder().secret("k1", K1).build()?;
+        Ok(RunResult::from_json("{")?)
+    }
+    let wire = build_and_parse().unwrap_err();
+    assert!(matches!(wire, toolnexus::Error::Wire(_)), "{wire:?}");
+    assert!(
+        wire.source()
+            .is_some_and(|s| s.to_string() == wire.to_string())
+    );
+    let toolkit: toolnexus::Error = Toolkit::builder()
+        .secret("k1", b"too short")
+        .build()
+        .unwrap_err()
+        .into();
+    assert!(
+        matches!(toolkit, toolnexus::Error::Toolkit(_)),
+        "{toolkit:?}"
+    );
+    assert!(
+        toolkit.to_string().contains("at least 16 bytes"),
+        "{toolkit}"
+    );
+}

@@ -22,7 +22,9 @@
  */
 
 import { toJsonRunResult, toWireRequest, toWireToolCall, toWireToolCallResult } from "./codec.js";
-import { Ask, ResumeError, Settle, errorResult, expired, match, messageOf, quote, randomHex, reach } from "./engine.js";
+import { Ask, Settle, errorResult, expired, match, messageOf, quote, reach } from "./engine.js";
+import { ResumeError } from "./errors.js";
+import { randomHex } from "./suspend.js";
 import { NotJSON, SealKey, add, canonical, digest, hex, orderDigest, parseStamp, same, sha256, sub, turnDigest, idempotencyKey, utf8 } from "./seal.js";
 import type { Answer, Request, RunResult, ToolCall, ToolCallResult } from "./types.js";
 import { cannotWait } from "./loop.js";

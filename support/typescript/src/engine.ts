@@ -51,50 +51,20 @@
 
 import { toJsonRunResult } from "./codec.js";
 import { isPlainObject, readJson, writeJson, type JsonObject, type JsonValue } from "./json.js";
+import { ResumeError, type ResumeReason } from "./errors.js";
 import * as texts from "./loop.js";
-import { MESSAGE_LIMIT, type ResumeReason } from "./loop.js";
-import { pendingOf } from "./suspend.js";
-import type { Tool } from "./tool.js";
-import { normalizeToolName } from "./tool.js";
+import { MESSAGE_LIMIT, RESUME_REASONS } from "./loop.js";
+import { pendingOf, randomHex } from "./suspend.js";
+import { normalizeToolName, type Tool } from "./tool.js";
 import type { Answer, Request, ToolCall, ToolResult } from "./types.js";
 
 /** Ids of the approval requests the toolkit asks before a tool runs (`needsApproval`). */
 export const APPROVAL_PREFIX = "apr-";
 
-// -- errors ---------------------------------------------------------------------------------------
-
-/** Why `resume` refused a run (`ResumeError.reason`; idl/loop.json). */
-export type { ResumeReason };
-
-/**
- * Thrown when an `Answer` cannot continue a run; the run is left as it was, and nothing ran.
- *
- * You get it from `Toolkit.resume` (and from `Toolkit.runCalls` when `waitFor` answers a request
- * other than the one it was given). `reason` names the check that failed:
- *
- * - `"mismatch"`: the answer's id is not the id of a request the run waits on;
- * - `"replayed"`: this toolkit already took an answer to that request (the same answer given
- *   twice, or an old copy of the run resumed again);
- * - `"not_pending"`: the run waits on nothing;
- * - `"seal"`: the toolkit has keys and the run's seal is missing, altered or forged, or names a key
- *   the toolkit does not have, or the run is sealed and the toolkit has no key to check it;
- * - `"expired"`: the seal holds, and the time it allows for resuming has passed (unlike a
- *   request's own `expiresAt`, which expires one question and leaves the run resumable);
- * - `"principal"`: the seal holds, and the run is bound to a principal other than the one given.
- *
- * It differs from `WireError`, thrown while *parsing* a document that is not valid wire data: a
- * run that parses cleanly can still be refused here. Neither is thrown for a tool failure, which
- * is always an error result.
- */
-export class ResumeError extends Error {
-  readonly reason: ResumeReason;
-
-  constructor(reason: ResumeReason, message: string) {
-    super(message);
-    this.name = "ResumeError";
-    this.reason = reason;
-  }
-}
+// ResumeReason (errors.ts, where the wire-only package has it too) names exactly the reasons of
+// idl/loop.json: this line fails to compile otherwise.
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+true satisfies Exactly<ResumeReason, (typeof RESUME_REASONS)[number]>;
 
 // -- the steps --------------------------------------------------------------------------------------
 
@@ -817,18 +787,4 @@ export function messageOf(err: unknown): string {
 
 export function quote(text: string): string {
   return `'${text.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
-}
-
-interface RandomSource {
-  getRandomValues(array: Uint8Array): Uint8Array;
-}
-
-/** `n` random bytes (Web Crypto) as lowercase hex. */
-export function randomHex(n: number): string {
-  const { crypto } = globalThis as unknown as { crypto: RandomSource };
-  let out = "";
-  for (const b of crypto.getRandomValues(new Uint8Array(n))) {
-    out += b.toString(16).padStart(2, "0");
-  }
-  return out;
 }

@@ -14,7 +14,8 @@
  * - {@link Toolkit}: `runCalls`, `resume`, `expire`, `policies`, `revokePolicy`; runs sealed by
  *   the Python and Rust packages resume here, and the other way round (seal version 4,
  *   `docs/seal.md`);
- * - {@link ResumeError}: `resume` refused a run (`.reason`);
+ * - the errors ({@link ToolnexusError}, the root, with the realm-proof guard
+ *   `ToolnexusError.isToolnexusError`; {@link ResumeError}: `resume` refused a run, `.reason`);
  * - decisions: {@link Decision} (what the decision log takes), {@link Policy} (a decision kept
  *   beyond its turn), {@link PolicyMemory} and the {@link PolicyStore} and {@link DecisionLog}
  *   interfaces a host's own stores implement;
@@ -25,13 +26,13 @@
  * @packageDocumentation
  */
 
+export { ResumeError, ToolnexusError, WireError, type ResumeReason } from "./errors.js";
 export {
   APPROVAL_PREFIX,
   Ask,
   Decision,
   MESSAGE_LIMIT,
   Policy,
-  ResumeError,
   Run,
   STOP,
   Settle,
@@ -62,7 +63,6 @@ export {
   type Gated,
   type PolicyInit,
   type PolicyScope,
-  type ResumeReason,
   type ScopeKind,
 } from "./engine.js";
 export { PolicyMemory, type DecisionLog, type DecisionMade, type PolicyStore } from "./policies.js";

@@ -14,15 +14,19 @@ interface RandomSource {
   getRandomValues(array: Uint8Array): Uint8Array;
 }
 
+/** `n` random bytes (Web Crypto) as lowercase hex. */
+export function randomHex(n: number): string {
+  const { crypto } = globalThis as unknown as { crypto: RandomSource };
+  let out = "";
+  for (const b of crypto.getRandomValues(new Uint8Array(n))) {
+    out += b.toString(16).padStart(2, "0");
+  }
+  return out;
+}
+
 /** `pnd-` and 32 random lowercase hex digits (128 bits from Web Crypto). */
 function pendingId(): string {
-  const { crypto } = globalThis as unknown as { crypto: RandomSource };
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  let hex = "pnd-";
-  for (const b of bytes) {
-    hex += b.toString(16).padStart(2, "0");
-  }
-  return hex;
+  return "pnd-" + randomHex(16);
 }
 
 /**

@@ -5,11 +5,10 @@
 // throw across `call`.
 
 import { parseToolResult } from "./codec.js";
-import { randomHex } from "./engine.js";
 import { WireError } from "./errors.js";
 import { describe, isPlainObject, keepOrder, orderedKeys, readJson, setKey, writeJson, type JsonObject, type JsonValue } from "./json.js";
 import { compileSchema, type ArgumentsCheck, type SchemaCheck } from "./schema.js";
-import { pending } from "./suspend.js";
+import { pending, randomHex } from "./suspend.js";
 import type { Answer, Request, ToolResult, ToolSpec } from "./types.js";
 
 declare global {

@@ -14,7 +14,8 @@
 
 import { parseAnswer, parseRunResult } from "./codec.js";
 import { RunBook, type Turn } from "./book.js";
-import { Ask, ResumeError, Run, STOP, Settle, answered, drive, lapsed, quote, reached, start, type Effects, type Policy } from "./engine.js";
+import { ResumeError } from "./errors.js";
+import { Ask, Run, STOP, Settle, answered, drive, lapsed, quote, reached, start, type Effects, type Policy } from "./engine.js";
 import { describe, isPlainObject, type JsonObject } from "./json.js";
 import { Decisions, type DecisionLog, type PolicyStore } from "./policies.js";
 import { keySet } from "./seal.js";

@@ -5,11 +5,18 @@
 //! error result.
 //!
 //! ```text
-//! ResumeError    resume/expire refused a run; .reason() names the check (the run is unchanged)
-//! RunError       run_calls refused the turn (Invalid) or wait_for answered another request (Resume)
-//! ToolkitError   a toolkit cannot be built as asked: a key, a key id, a tool's name
-//! SchemaError    a tool's input schema is not a JSON Schema the crate can check
+//! Error              the root: any error below, for a host that handles them in one place (`?`)
+//! ├── WireError      (crate root) a document is not valid wire data (parsing; .path())
+//! ├── ResumeError    resume/expire refused a run; .reason() names the check (the run is unchanged)
+//! ├── RunError       run_calls refused the turn (Invalid) or wait_for answered another request (Resume)
+//! ├── ToolkitError   a developer's mistake: a toolkit cannot be built as asked (a key, a key id, a name)
+//! └── SchemaError    a developer's mistake: a tool's input schema is not a JSON Schema the crate checks
 //! ```
+//!
+//! Each function returns its own error type, as before; [`Error`] takes any of them through
+//! `From`, so `?` collects them, and [`std::error::Error::source`] gives the one inside. The
+//! crate's file and media errors (`FileError`, `BytesError`, ...) stay apart: they are about
+//! reading a file or building a part, not about the loop.
 
 use std::fmt;
 
@@ -155,3 +162,77 @@ impl fmt::Display for SchemaError {
 }
 
 impl std::error::Error for SchemaError {}
+
+/// The root of the crate's errors: a [`WireError`](crate::WireError), a [`ResumeError`], a
+/// [`RunError`], a [`ToolkitError`] or a [`SchemaError`], for a host that handles them in one
+/// place. Every one converts into it (`?` in a function returning `Result<_, Error>`); match on
+/// the variant for what went wrong, and `source()` is the error inside. New variants may come
+/// (`#[non_exhaustive]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A document is not valid wire data.
+    Wire(crate::WireError),
+    /// A run was refused.
+    Resume(ResumeError),
+    /// A turn could not run.
+    Run(RunError),
+    /// A toolkit cannot be built as asked.
+    Toolkit(ToolkitError),
+    /// A tool's input schema is not one the crate can check.
+    Schema(SchemaError),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Wire(e) => e.fmt(f),
+            Error::Resume(e) => e.fmt(f),
+            Error::Run(e) => e.fmt(f),
+            Error::Toolkit(e) => e.fmt(f),
+            Error::Schema(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(match self {
+            Error::Wire(e) => e,
+            Error::Resume(e) => e,
+            Error::Run(e) => e,
+            Error::Toolkit(e) => e,
+            Error::Schema(e) => e,
+        })
+    }
+}
+
+impl From<crate::WireError> for Error {
+    fn from(e: crate::WireError) -> Self {
+        Error::Wire(e)
+    }
+}
+
+impl From<ResumeError> for Error {
+    fn from(e: ResumeError) -> Self {
+        Error::Resume(e)
+    }
+}
+
+impl From<RunError> for Error {
+    fn from(e: RunError) -> Self {
+        Error::Run(e)
+    }
+}
+
+impl From<ToolkitError> for Error {
+    fn from(e: ToolkitError) -> Self {
+        Error::Toolkit(e)
+    }
+}
+
+impl From<SchemaError> for Error {
+    fn from(e: SchemaError) -> Self {
+        Error::Schema(e)
+    }
+}
