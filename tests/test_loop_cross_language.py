@@ -144,7 +144,7 @@ _FRESH_ID = re.compile(r"(?:pnd|apr|res)-[0-9a-f]{32}")
 
 def _outcome(out: dict[str, Any]) -> lv.Outcome:
     if "error" in out:
-        return lv.Outcome(error=out["error"])
+        return lv.Outcome(error=out["error"], message=out.get("message", ""))
     run = RunResult.from_wire(out["run"])
     return lv.Outcome(
         status=run.status, results=list(run.results), waiting=list(zip(run.calls, run.requests, strict=True))

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from . import _seal
-from ._engine import Ask, Settle, expired, match, reach
+from ._engine import Ask, Settle, check_answer, expired, match, reach
 from ._errors import ResumeError
 from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 from ._seal import NotJSON, SealKey
@@ -298,6 +298,9 @@ class RunBook:
         first = run.pending.id if run.pending is not None else ""
         indices = match(batch, candidates, answered, first)
         picks = [Pick(i, run.calls[i], run.requests[i], a) for i, a in zip(indices, batch, strict=True)]
+        for pick in picks:
+            assert pick.answer is not None
+            check_answer(Ask(pick.call, pick.request), pick.answer)
         if all(not a.scope or a.scope == "once" for a in batch):
             return picks
         # A decision that reaches beyond its call settles the run's other approvals of its tool.
@@ -324,6 +327,7 @@ class RunBook:
             raise ResumeError(
                 "mismatch", f"answer {wrong!r} does not answer the pending request {request.id!r}"
             )
+        check_answer(Ask(head, request), batch[0])
         self._remember((track.turn.digest, head.id, request.id))
         return Opening(run, track, [Pick(0, head, request, batch[0])], list(run.calls[1:]))
 

@@ -8,6 +8,7 @@ import math
 import re
 import secrets
 import types
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeAlias, Union, get_args, get_origin, overload
@@ -133,6 +134,8 @@ def _as_result(value: Any) -> ToolResult:
     """The rules of `call` for what a handler returns."""
     if isinstance(value, str):
         return ToolResult.ok(value)
+    if value is None:  # nothing returned: done, with nothing to say (not the text `null`)
+        return ToolResult.ok("")
     if isinstance(value, ToolResult):
         return value
     if isinstance(value, WireModel):  # a ToolCallResult, a RunResult...: their metadata is host-only
@@ -676,6 +679,29 @@ def _strict_error(tool_name: str, exc: StrictSchemaError) -> TypeError:
     return TypeError(f"@tool {tool_name!r}: strict=True, but {where}{at}: {exc.message}")
 
 
+def _warn_undescribed(fn: Callable[..., Any], tool_name: str, nameless: bool, untyped: list[str]) -> None:
+    """A `UserWarning`, at the function's definition, for what the model will not be told: a
+    tool with no description (no docstring and no `description=`), parameters with no type hint
+    (they take any JSON value). `description=""` and a hint of `Any` say it is meant."""
+    if not nameless and not untyped:
+        return
+    gaps = []
+    if nameless:
+        gaps.append("no description (give the function a docstring, or description=...)")
+    if untyped:
+        names = ", ".join(repr(n) for n in untyped)
+        gaps.append(f"no type hint for {names}, which so take any JSON value (annotate them; `Any` if meant)")
+    told = "the model is told nothing of what it does: " if nameless else ""
+    message = f"@tool {tool_name!r}: {told}{'; '.join(gaps)}"
+    code = getattr(inspect.unwrap(fn), "__code__", None)
+    if code is None:
+        warnings.warn(message, UserWarning, stacklevel=4)
+        return
+    warnings.warn_explicit(
+        message, UserWarning, code.co_filename, code.co_firstlineno, module=getattr(fn, "__module__", None)
+    )
+
+
 def _from_function(
     fn: Callable[..., Any],
     name: str | None,
@@ -693,7 +719,10 @@ def _from_function(
         raise TypeError(f"@tool {tool_name!r}: its type hints cannot be read: {_first_line(exc)}") from None
     fields: dict[str, Any] = {}
     ctx_param: str | None = None
+    untyped: list[str] = []
     for param in sig.parameters.values():
+        if param.name not in hints and param.kind not in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            untyped.append(param.name)
         annotation = hints.get(param.name, Any)
         if _is_context(annotation):
             if ctx_param is not None:
@@ -709,6 +738,7 @@ def _from_function(
         default = ... if param.default is param.empty else param.default
         fields[param.name] = (annotation, default)
     doc, param_docs = _docstring(fn)
+    _warn_undescribed(fn, tool_name, description is None and not doc.strip(), untyped)
     try:
         model = create_model(f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
         schema = model.model_json_schema(schema_generator=_ToolSchema)

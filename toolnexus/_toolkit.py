@@ -29,6 +29,7 @@ from ._engine import (
     Stop,
     answered,
     cancelled,
+    check_answer,
     drive,
     lapsed,
     reached,
@@ -462,7 +463,7 @@ class _Effects:
             return STOP
         async with self._lock:  # one question at a time, in the order asked
             earlier = reached(self._decisions, step)  # decided already, with a scope beyond once
-            return earlier if earlier is not None else await _ask(self._wait_for, step.request)
+            return earlier if earlier is not None else await _ask(self._wait_for, step)
 
     def decide(self, step: Ask, answer: Answer | None, after: Run | Settle) -> None:
         if answer is not None:
@@ -473,7 +474,8 @@ class _Effects:
         return self._kit.now()
 
 
-async def _ask(wait_for: WaitFor, request: Request) -> Answer:
+async def _ask(wait_for: WaitFor, step: Ask) -> Answer:
+    request = step.request
     if inspect.iscoroutinefunction(wait_for):
         answer: Any = await wait_for(request)
     else:
@@ -484,6 +486,7 @@ async def _ask(wait_for: WaitFor, request: Request) -> Answer:
         raise TypeError(f"wait_for must return an Answer, got {type(answer).__name__}")
     if answer.id != request.id:
         raise ResumeError("mismatch", f"wait_for answered {answer.id!r}, but the request is {request.id!r}")
+    check_answer(step, answer)
     return answer
 
 

@@ -54,6 +54,7 @@ with workflow.unsafe.imports_passed_through():
         Run,
         Settle,
         cancelled,
+        check_answer,
         decided,
         drive,
         gate,
@@ -718,12 +719,15 @@ class TurnWorkflow:
                 raise ResumeError("replayed", f"request {answer.id!r} was already answered")
             if any(_declined_request(r) == answer.id for r in self._settled.values()):
                 raise ResumeError("not_pending", f"request {answer.id!r} expired before it was answered")
-        return match(
+        picks = match(
             answers,
             lambda request_id: [(i, w.call.id) for i, w in enumerate(waiting) if w.request.id == request_id],
             lambda call_id, request_id: (call_id, request_id) in self._answered,
             asked[0],
         )
+        for index, answer in zip(picks, answers, strict=True):
+            check_answer(Ask(waiting[index].call, waiting[index].request), answer)
+        return picks
 
 
 def _update_of(text: str) -> tuple[list[Answer], str | None]:

@@ -15,7 +15,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 from toolnexus_wire import MAX_DEPTH, WireError, check_mime_type, check_url, displayable, dumps
 
-from .._engine import is_approval
+from .._engine import approval_form, is_approval
 from .._result import Annotations, Answer, ContentPart, Request, ToolResult
 from .._suspend import pending, pending_of
 from ._common import ToolLike, omitted, shape, specs_of
@@ -366,9 +366,10 @@ def mcp_input_required(result: ToolResult) -> dict[str, Any] | None:
 
     An `authorization` request with a url becomes a URL-mode elicitation; any other a
     form, whose `requestedSchema` is the request's `data["schema"]` when it has one (else
-    an empty form: a confirmation). An approval of a call (`data["arguments"]`, as the
-    toolkit asks it) shows the arguments under its prompt, as indented JSON, so the person
-    sees what they approve. A server answers with `answer_from_mcp` on the retry.
+    an empty form: a confirmation). The toolkit's own approval of a call is the engine's
+    `approval_form`: one text field, `arguments`, holding the call's arguments as JSON (the
+    asked ones its default), so a generic client shows them to edit; its prompt shows them
+    too, as indented JSON. A server answers with `answer_from_mcp` on the retry.
     """
     request = pending_of(result)
     if request is None:
@@ -377,7 +378,7 @@ def mcp_input_required(result: ToolResult) -> dict[str, Any] | None:
     if request.kind == "authorization" and request.url:
         params = {"mode": "url", "message": request.prompt, "url": request.url}
     else:
-        schema = (request.data or {}).get("schema")
+        schema = approval_form(request) or (request.data or {}).get("schema")
         if not isinstance(schema, Mapping):
             schema = {"type": "object", "properties": {}}
         params = {"mode": "form", "message": _message(request), "requestedSchema": dict(schema)}

@@ -177,6 +177,8 @@ class _Bridge:
                 )
             except _Unaskable as exc:  # the client cannot be asked this: the prompt, as an error
                 return _result(pending(exc.request))
+            except ResumeError as exc:  # the elicitation's answer does not fit it (`check_answer`)
+                return _result(ToolResult.error(str(exc)))
             return self._reply(run, modern)
         finally:
             await progress.close()

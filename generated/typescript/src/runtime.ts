@@ -22,13 +22,14 @@
  *   beyond its turn), {@link PolicyMemory} and the {@link PolicyStore} and {@link DecisionLog}
  *   interfaces a host's own stores implement;
  * - the engine's steps and transitions (`start`, `ran`, `answered`, `timed`, `lapsed`, `gate`,
- *   `match`, `drive`, and for decisions `scopeOf`, `decided`, `reached`, `reach`, `policyOf`,
+ *   `match`, `checkAnswer`, `approvalForm`, `drive`, and for decisions `scopeOf`, `decided`, `reached`, `reach`, `policyOf`,
  *   `applicable`, `gated`, `byPolicy`), for hosts of the loop other than the toolkit.
  *
  * @packageDocumentation
  */
 
 export {
+  APPROVAL_DATA,
   APPROVAL_PREFIX,
   Ask,
   Decision,
@@ -40,7 +41,9 @@ export {
   Settle,
   answered,
   applicable,
+  approvalForm,
   byPolicy,
+  checkAnswer,
   decided,
   drive,
   expired,
