@@ -39,6 +39,17 @@ Handler: TypeAlias = Callable[[dict[str, Any], "ToolContext"], Any]
 
 
 ProgressHook: TypeAlias = Callable[[float, str], None]
+#: `ToolContext.on_log(level, message, data)`: a log line of the call (`ToolContext.log`).
+LogHook: TypeAlias = Callable[[str, str, dict[str, Any]], None]
+#: The levels of `ToolContext.log`, lowest first: MCP's, which are RFC 5424's syslog severities.
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+_PYTHON_LEVELS = {
+    "debug": logging.DEBUG, "info": logging.INFO, "notice": logging.INFO, "warning": logging.WARNING,
+    "error": logging.ERROR, "critical": logging.CRITICAL, "alert": logging.CRITICAL,
+    "emergency": logging.CRITICAL,
+}  # fmt: skip
+#: Where `ToolContext.log` writes, besides its listeners.
+tool_logger = logging.getLogger("toolnexus.tools")
 #: `needs_approval`: always, never, or a function of the checked arguments.
 NeedsApproval: TypeAlias = "bool | Callable[[dict[str, Any]], bool]"
 #: `error_text`: the model-facing text of the error result for an exception a handler raised.
@@ -57,8 +68,9 @@ class ToolContext:
     an answer and any process that resumes the run: a tool with side effects passes it to
     the system it changes, so that a call run twice takes effect once. The toolkit derives
     it from the turn's call ids and the call's id; it is empty when the tool is called directly.
-    `on_progress` receives what the tool reports through `progress`, and `on_partial` the
-    partial results it reports through `partial` (or yields, as an async generator).
+    `on_progress` receives what the tool reports through `progress`, `on_partial` the
+    partial results it reports through `partial` (or yields, as an async generator), and
+    `on_log` the lines it logs through `log`.
     """
 
     timeout: float | None = None
@@ -68,6 +80,7 @@ class ToolContext:
     idempotency_key: str = ""
     on_progress: ProgressHook | None = None
     on_partial: Callable[[ToolResult], None] | None = None
+    on_log: LogHook | None = None
 
     def __post_init__(self) -> None:
         if self.timeout is not None and (
@@ -90,6 +103,32 @@ class ToolContext:
             raise TypeError(f"progress takes a str message, got {type(message).__name__}")
         if self.on_progress is not None:
             self.on_progress(float(fraction), message)
+
+    def log(self, level: str, message: str, **data: Any) -> None:
+        """Log a line of the call, for the people who run it (never the model): `level` one of
+        `LOG_LEVELS` (`debug`, `info`, `notice`, `warning`, `error`, `critical`, `alert`,
+        `emergency`), `message` text, and `data` JSON values to go with it.
+
+        It goes to Python's `logging` (the logger `toolnexus.tools`; `notice` as INFO, `alert`
+        and `emergency` as CRITICAL; the call id and the data in the record's `toolnexus_call`
+        and `toolnexus_data`), to `Toolkit(on_log=...)`, and, when the toolkit is served over
+        MCP, to the client as `notifications/message` (at the level it asked for with
+        `logging/setLevel`, or on the 2026-07-28 protocol with the request's log level). An
+        unknown level raises `ValueError`, a message that is not text `TypeError`."""
+        python_level = _PYTHON_LEVELS.get(level) if isinstance(level, str) else None
+        if python_level is None:
+            raise ValueError(f"log takes a level of {', '.join(LOG_LEVELS)}; got {level!r}")
+        if not isinstance(message, str):
+            raise TypeError(f"log takes a str message, got {type(message).__name__}")
+        tool_logger.log(
+            python_level,
+            "%s%s",
+            f"call {self.call_id}: " if self.call_id else "",
+            message,
+            extra={"toolnexus_call": self.call_id, "toolnexus_data": data},
+        )
+        if self.on_log is not None:
+            self.on_log(level, message, data)
 
     def partial(self, result: ToolResult | str) -> None:
         """Report the result so far (a `ToolResult`, or text): it reaches `Toolkit(on_event=...)`
