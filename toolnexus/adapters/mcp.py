@@ -427,6 +427,42 @@ def answer_from_mcp(request: Request, input_responses: Mapping[str, Any]) -> Ans
     raise WireError("InputResponses", [(f"{where}.action", "expected accept, decline or cancel")])
 
 
+def _defaults(schema: Any) -> dict[str, Any]:
+    """The `default` of each field of a form's JSON Schema that declares one, by field name."""
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    if not isinstance(properties, Mapping):
+        return {}
+    return {
+        name: field["default"]
+        for name, field in properties.items()
+        if isinstance(field, Mapping) and "default" in field
+    }
+
+
+def form_defaults(request: Request) -> dict[str, Any]:
+    """What an answer to `request` holds before a person types anything (an inbox pre-fills
+    its form with it): the `default` of each field of its form, as `mcp_input_responses`
+    fills in the fields an answer leaves out. A request from an MCP server's elicitation
+    (`data["mcp"]`) has the `requestedSchema` of its form (of each, keyed by input request,
+    when it has several); any other, its `data["schema"]`."""
+    data = request.data if isinstance(request.data, Mapping) else {}
+    mcp = data.get("mcp")
+    requests = mcp.get("inputRequests") if isinstance(mcp, Mapping) else None
+    if not isinstance(requests, Mapping):
+        return _defaults(data.get("schema"))
+    forms = {
+        key: item["params"].get("requestedSchema")
+        for key, item in requests.items()
+        if isinstance(item, Mapping)
+        and item.get("method") == _ELICIT
+        and isinstance(item.get("params"), Mapping)
+        and item["params"].get("mode") != "url"
+    }
+    if len(forms) == 1:
+        return _defaults(next(iter(forms.values())))
+    return {key: found for key, schema in forms.items() if (found := _defaults(schema))}
+
+
 def _tool_of(request: Request) -> str:
     tool = (request.data or {}).get("tool")
     return tool if isinstance(tool, str) else ""
@@ -493,7 +529,9 @@ def mcp_input_responses(request: Request, answer: Answer) -> dict[str, Any]:
     """The params to add to the retried `tools/call` for a suspension that came from an
     `input_required` result: `inputResponses` (one `ElicitResult` per elicitation) and the
     `requestState` echoed. With one form, `answer.data` is its content; with several,
-    `answer.data` maps each input request's key to its content. Raises `ValueError` when
+    `answer.data` maps each input request's key to its content. A form's content holds the
+    `default` of every field of its `requestedSchema` the answer leaves out (SEP-1034), so a
+    person who accepts a form as offered sends what it offered. Raises `ValueError` when
     the answer is for another request, or when the server asked for something other
     than an elicitation (sampling, roots), which the host answers itself.
     """
@@ -519,7 +557,8 @@ def mcp_input_responses(request: Request, answer: Answer) -> dict[str, Any]:
         response: dict[str, Any] = {"action": "accept"}
         if key in forms:
             content = answer.data if len(forms) == 1 else (answer.data or {}).get(key)
-            response["content"] = dict(content or {})
+            given = dict(content) if isinstance(content, Mapping) else {}
+            response["content"] = {**_defaults(requests[key]["params"].get("requestedSchema")), **given}
         responses[key] = response
     out: dict[str, Any] = {"inputResponses": responses}
     if "requestState" in mcp:
