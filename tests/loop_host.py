@@ -7,7 +7,7 @@ the protocol every language's host speaks (`tests/typescript/loop-host.ts` is Ty
         {"run": <RunResult wire>, "ran": [{"id", "arguments", "retry", "data", "key"}...]}
     python -m tests.loop_host resume <vector-name>
         reads {"run": <RunResult wire>, "answers": [<Answer wire>...], "principal": null | str}
-        on stdin; prints {"run": ...} or {"error": "<ResumeError reason>"}, and "ran"
+        on stdin; prints {"run": ...} or {"error": "<ResumeError reason>", "message"}, and "ran"
 
 Runs are sealed under the key `k1`, the secret `k1` of `idl/seal/vectors.json`; the clock is the
 wall clock unless the input has "now" (ms since the epoch). `ran` lists the step's handler runs,
@@ -61,6 +61,7 @@ async def step(command: str, name: str, given: dict[str, Any]) -> str:
             out["run"] = run.to_wire()
         except ResumeError as exc:
             out["error"] = exc.reason
+            out["message"] = str(exc)
     out["ran"] = [
         {"id": r.id, "arguments": r.arguments, "retry": r.retry, "data": r.data, "key": r.key}
         for r in script.log

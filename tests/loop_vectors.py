@@ -150,6 +150,8 @@ class Script:
                     expires_at=expires,
                 )
             )
+        if b["return"] is None:  # returns nothing
+            return None
         text = fill(b["return"], name, args, answer)
         if "parts" not in b and "structuredContent" not in b:
             return text
@@ -165,6 +167,10 @@ class Outcome:
     status: str | None = None
     results: list[ToolCallResult] = field(default_factory=list)
     waiting: list[tuple[ToolCall, Request]] = field(default_factory=list)
+    message: str = ""  # a refusal's text
+    #: The form each waiting call's person is shown, by call id, when the host shows one itself
+    #: (MCP's requestedSchema); absent: the engine's `approval_form` of the request.
+    forms: dict[str, Any] | None = None
 
 
 def answers_of(specs: list[dict[str, Any]], waiting: list[tuple[ToolCall, Request]]) -> list[Answer]:
@@ -238,6 +244,8 @@ class Checker:
             assert got.error == expect["error"], (
                 f"{where}: expected the refusal {expect['error']!r}, got {got}"
             )
+            if "errorIncludes" in expect:
+                assert expect["errorIncludes"] in got.message, f"{where}: refusal {got.message!r}"
         else:
             assert got.error is None, f"{where}: refused ({got.error}), expected {expect}"
         if "status" in expect:
@@ -248,6 +256,7 @@ class Checker:
             self._results(where, expect["results"], got.results, metadata)
         if "waiting" in expect:
             self._waiting(where, expect["waiting"], got.waiting, kinds)
+            self._forms(where, expect["waiting"], got)
         if "ran" in expect:
             self._ran(where, expect["ran"], runs)
         if "decisions" in expect and decisions is not None:
@@ -331,6 +340,15 @@ class Checker:
                     assert request.id.startswith("apr-"), f"{at}: id {request.id!r}"
             if "arguments" in e and kinds:
                 assert call.arguments == e["arguments"], f"{at}: arguments {call.arguments}"
+
+    @staticmethod
+    def _forms(where: str, expected: list[dict[str, Any]], got: Outcome) -> None:
+        from toolnexus._engine import approval_form
+
+        for e, (call, request) in zip(expected, got.waiting, strict=True):
+            if "form" in e:
+                form = approval_form(request) if got.forms is None else got.forms.get(call.id)
+                assert form == e["form"], f"{where}: waiting {call.id}: form {form}"
 
     def _ran(self, where: str, expected: list[dict[str, Any]], runs: list[Ran]) -> None:
         def key(r: dict[str, Any]) -> str:

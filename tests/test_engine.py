@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from toolnexus import Answer, Request, ToolCall, ToolResult, define_tool, pending
+from toolnexus import Answer, Request, ResumeError, ToolCall, Toolkit, ToolResult, define_tool, pending
 from toolnexus._engine import (
     APPROVAL_PREFIX,
     STOP,
@@ -17,6 +17,8 @@ from toolnexus._engine import (
     Run,
     Settle,
     answered,
+    approval_form,
+    check_answer,
     decided,
     drive,
     expired,
@@ -164,12 +166,29 @@ def _nested(depth: int) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("depth", [99, 500, 5000])
-def test_arguments_too_deep_to_store_settle_at_the_gate_and_never_raise(depth: int) -> None:
+async def test_arguments_too_deep_to_store_settle_unasked_and_never_raise(depth: int) -> None:
     tool = define_tool("send", "Sends", None, handler, needs_approval=True)
     step = gate(tool, ToolCall("c1", "send", _nested(depth)))
-    assert isinstance(step, ToolResult) and step.is_error
-    assert step.output.startswith("the call cannot wait for its approval: ")
-    assert "nested more than 100 levels" in step.output
+    run = await Toolkit([tool]).run_calls([ToolCall("c1", "send", _nested(depth))])
+    assert run.status == "done" and run.results[0].result.is_error
+    if depth == 99:  # checked, but too deep to wait for an answer: settled at the gate
+        assert isinstance(step, ToolResult) and step.is_error
+        assert step.output.startswith("the call cannot wait for its approval: ")
+        assert "nested more than 100 levels" in step.output
+        assert run.results[0].result == step
+    else:  # too deep to check: not asked about, and the run refuses them before the handler
+        assert step is None
+        assert run.results[0].result.output == (
+            "invalid arguments for send: $: nested too deeply to check"
+            " (over the interpreter's recursion limit)"
+        )
+
+
+def test_arguments_that_fail_the_schema_are_never_put_to_a_person() -> None:
+    always = define_tool("w", "W", SCHEMA, handler, needs_approval=True)
+    assert gate(always, ToolCall("c1", "w", {"n": "three"})) is None  # the run refuses them
+    asked = gate(always, ToolCall("c1", "w", {"n": 3}))
+    assert isinstance(asked, Request) and asked.kind == "approval"
 
 
 def test_a_question_that_cannot_be_stored_settles_as_an_error() -> None:
@@ -245,3 +264,52 @@ async def test_drive_never_asks_a_request_that_has_expired() -> None:
     outcome = await drive(start(CALL), effects)
     assert isinstance(outcome, Settle) and outcome.result.output == "declined/expired: Which one?"
     assert effects.log[0][0] == "run" and effects.log[1:] == [("decide", "expire")], "never asked"
+
+
+def _approval() -> Ask:
+    call = ToolCall("c1", "w", {"n": 3})
+    asked = gate(define_tool("w", "W", SCHEMA, handler, needs_approval=True), call)
+    assert isinstance(asked, Request)
+    return Ask(call, asked)
+
+
+def test_an_approval_answered_with_a_key_it_does_not_take_is_refused_naming_it() -> None:
+    step = _approval()
+    with pytest.raises(ResumeError) as caught:
+        check_answer(step, Answer(step.request.id, True, data={"args": {"n": 4}}))
+    assert caught.value.reason == "mismatch"
+    assert "with data holding 'args': an approval's data holds only 'arguments'" in str(caught.value)
+    # What it takes: edited arguments, nothing, or anything on a refusal (its data is not read).
+    check_answer(step, Answer(step.request.id, True, data={"arguments": {"n": 4}}))
+    check_answer(step, Answer(step.request.id, True))
+    check_answer(step, Answer(step.request.id, False, data={"why": "not today"}))
+    # A tool's own question takes any data.
+    question = Ask(CALL, Request("input", "Which?", id="pnd-1"))
+    check_answer(question, Answer("pnd-1", True, data={"args": 1}))
+
+
+def test_the_arguments_asked_sent_back_are_an_approval_not_an_edit() -> None:
+    step = _approval()
+    same = Answer(step.request.id, True, data={"arguments": {"n": 3}})
+    after = answered(step, same, NOW)
+    assert after == Run(step.call)
+    assert decided(step, same, after).kind == "approve"
+    other = Answer(step.request.id, True, data={"arguments": {"n": 3.0}})  # another number, as JSON
+    assert decided(step, other, answered(step, other, NOW)).kind == "edit"
+
+
+def test_the_approval_form_declares_the_arguments_to_edit() -> None:
+    step = _approval()
+    form = approval_form(step.request)
+    assert form == {
+        "type": "object",
+        "properties": {
+            "arguments": {
+                "type": "string",
+                "title": "Arguments",
+                "description": "The arguments w runs with, as JSON: edit them to run it with others.",
+                "default": '{"n":3}',
+            }
+        },
+    }
+    assert approval_form(Request("input", "Which?", id="pnd-1", data={"tool": "w", "arguments": {}})) is None

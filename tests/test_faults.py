@@ -59,7 +59,7 @@ RESULT_CASES = [
     ("exception, empty message", _raise(ValueError()), ToolResult.error("ValueError")),
     ("exception, __str__ raises", _raise(_BadStr("x")), ToolResult.error("_BadStr")),
     ("exception group", _raise(ExceptionGroup("two failed", [ValueError("a")])), None),
-    ("returns None", _return(None), ToolResult.ok("null")),
+    ("returns None", _return(None), ToolResult.ok("")),  # nothing returned: nothing to say
     ("returns int", _return(7), ToolResult.ok("7")),
     ("returns dict", _return({"b": 1, "a": [True, None]}), ToolResult.ok('{"b":1,"a":[true,null]}')),
     (

@@ -14,7 +14,9 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -532,3 +534,33 @@ def test_hostile_strings_are_shown_escaped_and_never_run(browser: Any, served: S
     assert json.loads(page.locator("#edit-arguments").input_value()) == {"text": HOSTILE}
     assert page.evaluate("window.__pwned") is None and page.locator("main script, main img").count() == 0
     page.context.close()
+
+
+def test_a_questions_form_is_pre_filled_with_its_defaults(tmp_path: Path) -> None:
+    from toolnexus import Request, ToolContext, Toolkit, define_tool, pending
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "size": {"type": "string", "default": "M"},
+            "gift": {"type": "boolean", "default": True},
+        },
+    }
+
+    def shirt(args: dict[str, Any], ctx: ToolContext) -> Any:
+        if ctx.answer is None:
+            return pending(Request("input", "Which size?", data={"schema": schema}))
+        return f"size {ctx.answer.data}"
+
+    store = SqliteRunStore(tmp_path / "runs.sqlite3")
+    kit = Toolkit([define_tool("shirt", "Order a shirt", None, shirt)])
+    with ThreadPoolExecutor(1) as pool:  # a loop of its own: a browser test may hold this thread's
+        store.save(pool.submit(asyncio.run, kit.run_calls([ToolCall("c1", "shirt", {})])).result())
+    app = create_app(Inbox(store, kit, principal="ana"), token=TOKEN, hosts=["testserver"])
+    with TestClient(app, follow_redirects=False) as client:
+        assert client.get("/", params={"token": TOKEN}).status_code == 303
+        [w] = Inbox(store).waiting()
+        page = client.get("/request", params={"run": w.run_id, "id": w.request.id}).text
+    found = re.search(r'<textarea id="edit-data" name="data"[^>]*>(.*?)</textarea>', page, re.DOTALL)
+    assert found is not None
+    assert json.loads(unescape(found.group(1))) == {"size": "M", "gift": True}

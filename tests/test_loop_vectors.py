@@ -94,7 +94,7 @@ class ToolkitHost:
                 given, answers, principal=step.get("principal"), session=step.get("session")
             )
         except ResumeError as exc:
-            return lv.Outcome(error=exc.reason)
+            return lv.Outcome(error=exc.reason, message=str(exc))
         return _outcome(self.run)
 
     async def expire(self) -> lv.Outcome:
@@ -139,7 +139,7 @@ class StoreHost(ToolkitHost):
                 self.kit, self.run_id, answers, principal=step.get("principal"), session=step.get("session")
             )
         except ResumeError as exc:
-            return lv.Outcome(error=exc.reason)
+            return lv.Outcome(error=exc.reason, message=str(exc))
         return _outcome(self.run)
 
     async def expire(self) -> lv.Outcome:
@@ -268,11 +268,15 @@ class McpHost:
             ToolCallResult(c.id, c.name, self.settled[c.id]) for c in self.calls if c.id in self.settled
         ]
         waiting = []
+        forms = {}
         for c in self.calls:
             if c.id in self.asked:
                 key, params, _ = self.asked[c.id]
                 waiting.append((c, Request("input", params.message, id=key)))
-        return lv.Outcome(status="pending" if waiting else "done", results=results, waiting=waiting)
+                forms[c.id] = getattr(params, "requested_schema", None)
+        return lv.Outcome(
+            status="pending" if waiting else "done", results=results, waiting=waiting, forms=forms
+        )
 
     def decisions(self) -> list[dict[str, Any]]:
         return list(self.log.entries)
@@ -316,7 +320,7 @@ class McpHost:
             answers = {k: types.ElicitResult.model_validate(v) for k, v in responses.items()}
             got = await self._call(call, input_responses=answers, request_state=state)
             if isinstance(got, types.CallToolResult) and got.is_error and (refusal := _refusal(got)):
-                return lv.Outcome(error=refusal)
+                return lv.Outcome(error=refusal, message=_text(got))
             self._take(call, got)
         return self._outcome()
 
@@ -440,7 +444,7 @@ class TemporalHost:
         try:
             await self.turns.answer(self.turn_id, answers, principal=step.get("principal"))
         except ResumeError as exc:
-            return lv.Outcome(error=exc.reason)
+            return lv.Outcome(error=exc.reason, message=str(exc))
         return await self._settled()
 
     async def expire(self) -> lv.Outcome:
@@ -454,10 +458,14 @@ def _approval_of(vector: dict[str, Any], answer: dict[str, Any]) -> bool:
     return bool(needs.get(calls.get(answer.get("to", ""), ""), False))
 
 
+def _text(result: Any) -> str:
+    return "\n".join(getattr(block, "text", "") for block in result.content)
+
+
 def _refusal(result: Any) -> str | None:
     """The `ResumeError` reason an MCP error result stands for, when it is a refusal of the
     retry (the call still waits on its question) rather than the call's own result."""
-    text = "\n".join(getattr(block, "text", "") for block in result.content)
+    text = _text(result)
     for start, reason in (
         ("request ", "replayed"),
         ("answer ", "mismatch"),

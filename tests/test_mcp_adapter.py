@@ -440,3 +440,37 @@ def test_an_audience_naming_the_assistant_or_none_reaches_the_model():
     ]
     [tool] = openai_chat_messages(ToolCallResult("c", "t", ToolResult(output="", parts=parts)))
     assert tool["content"] == "both\nmodel\nnone"
+
+
+def test_an_accepted_form_holds_the_defaults_of_the_fields_its_answer_leaves_out() -> None:
+    from toolnexus import Answer, Request
+    from toolnexus.adapters import mcp_input_responses
+    from toolnexus.adapters.mcp import form_defaults
+
+    schema = {
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "seats": {"type": "integer", "default": 2}},
+    }
+    asks = "elicitation/create"
+    form = {"method": asks, "params": {"mode": "form", "message": "?", "requestedSchema": schema}}
+    link = {"method": asks, "params": {"mode": "url", "message": "?", "url": "https://a.example"}}
+    one = Request("input", "?", id="pnd-1", data={"mcp": {"inputRequests": {"trip": form}}})
+    assert form_defaults(one) == {"seats": 2}
+    sent = mcp_input_responses(one, Answer("pnd-1", True, {"city": "Rome"}))["inputResponses"]["trip"]
+    assert sent == {"action": "accept", "content": {"seats": 2, "city": "Rome"}}
+    sent = mcp_input_responses(one, Answer("pnd-1", True, {"seats": 5}))["inputResponses"]["trip"]
+    assert sent["content"] == {"seats": 5}  # what the answer holds wins
+    refused = Answer("pnd-1", False, reason="declined")
+    assert mcp_input_responses(one, refused)["inputResponses"]["trip"] == {"action": "decline"}
+    three = {"a": form, "b": form, "c": link}
+    two = Request("input", "?", id="pnd-2", data={"mcp": {"inputRequests": three}})
+    assert form_defaults(two) == {"a": {"seats": 2}, "b": {"seats": 2}}
+    sent = mcp_input_responses(two, Answer("pnd-2", True, {"a": {"seats": 1}}))["inputResponses"]
+    assert sent == {
+        "a": {"action": "accept", "content": {"seats": 1}},
+        "b": {"action": "accept", "content": {"seats": 2}},
+        "c": {"action": "accept"},
+    }
+    own = Request("input", "?", id="pnd-3", data={"schema": schema})  # a toolnexus tool's own form
+    assert form_defaults(own) == {"seats": 2}
+    assert form_defaults(Request("input", "?", id="pnd-4")) == {}

@@ -272,3 +272,52 @@ async def test_a_prefix_or_a_rename_keeps_a_server_from_clashing_with_local_tool
         assert (await renamed.execute("search", {})).output == "local"
         with pytest.raises(ValueError, match="rename names a tool the server does not list: 'nope'"):
             await mcp_tools_from(client.session, rename={"nope": "x"})
+
+
+# --- SEP-1034: an answer leaves a field out, and the form's default is sent -------------------------
+
+TRIP_FORM: Any = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string"},
+        "seats": {"type": "integer", "default": 2},
+        "window": {"type": "boolean", "default": True},
+    },
+    "required": ["city"],
+}
+
+
+def _trip_server(received: list[Any]) -> Server:
+    """A pre-2026 server whose `book` elicits `TRIP_FORM` and returns the content it received."""
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[types.Tool(name="book", input_schema=OBJECT)])
+
+    async def call_tool(ctx: Any, params: Any) -> types.CallToolResult:
+        asked = types.ElicitRequestFormParams(message="Which trip?", requested_schema=TRIP_FORM)
+        reply = await ctx.session.send_request(types.ElicitRequest(params=asked), types.ElicitResult)
+        received.append(reply.content)
+        return types.CallToolResult(content=[types.TextContent(text=f"{reply.action} {reply.content}")])
+
+    return Server("trips", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+@pytest.mark.parametrize(
+    ("data", "content"),
+    [
+        ({"city": "Rome"}, {"seats": 2, "window": True, "city": "Rome"}),  # the defaults filled in
+        ({"city": "Oslo", "seats": 1, "window": False}, {"seats": 1, "window": False, "city": "Oslo"}),
+    ],
+)
+async def test_the_relay_sends_the_forms_defaults_for_the_fields_an_answer_leaves_out(
+    data: dict[str, Any], content: dict[str, Any]
+) -> None:
+    relay = ElicitationRelay()
+    received: list[Any] = []
+    async with Client(_trip_server(received), mode="legacy", elicitation_callback=relay) as client:
+        kit = Toolkit(await mcp_tools_from(client.session, elicitations=relay))
+        run = await kit.run_calls([ToolCall("b", "book", {})])
+        assert run.status == "pending" and run.pending is not None
+        done = await kit.resume(run, Answer(run.pending.id, True, data))
+    assert received == [content]
+    assert done.results[0].result.output == f"accept {content}"

@@ -453,7 +453,8 @@ async def test_consumed_suspension_with_wait_for(where: Any, era: tuple[str, str
 
     def wait_for(request: Any) -> Answer:
         asked.append(request)
-        return Answer(request.id, True, {"reason": "consumed"})
+        approves = request.prompt.startswith("Allow ")  # the server's approval takes no `reason`
+        return Answer(request.id, True, None if approves else {"reason": "consumed"})
 
     async with connect(where, era, **kw) as client:
         toolkit = Toolkit(await mcp_tools_from(client.session, elicitations=relay))
@@ -462,6 +463,13 @@ async def test_consumed_suspension_with_wait_for(where: Any, era: tuple[str, str
         )
         # The server's own approval of a `needs_approval` tool is a question like any other.
         wiped = await toolkit.run_calls([ToolCall("w", "wipe", {"disk": "d2"})], wait_for=wait_for)
+        # Answered with a field its form does not declare, it is refused, naming the field.
+        misspelled = await toolkit.run_calls(
+            [ToolCall("w", "wipe", {"disk": "d3"})], wait_for=lambda r: Answer(r.id, True, {"args": "{}"})
+        )
+    assert "with data holding 'args': an approval's data holds only 'arguments'" in (
+        misspelled.results[0].result.output
+    )
     assert run.status == "done"
     request, approval = asked
     assert (request.kind, request.prompt) == ("input", "Delete 4 files?")

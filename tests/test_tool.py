@@ -26,11 +26,24 @@ async def test_a_str_is_ok_and_a_tool_result_passes_through():
 
 @pytest.mark.parametrize(
     ("value", "output"),
-    [({"a": [1, 2]}, '{"a":[1,2]}'), (42, "42"), (None, "null"), ([], "[]"), ("ünï", "ünï")],
+    [({"a": [1, 2]}, '{"a":[1,2]}'), (42, "42"), ([], "[]"), ("ünï", "ünï")],
 )
 async def test_any_other_json_value_becomes_its_json_text(value, output):
     result = await define_tool("t", "", None, lambda args, ctx: value).call({})
     assert result == ToolResult.ok(output)
+
+
+async def test_a_handler_that_returns_nothing_succeeds_with_an_empty_output():
+    def touch(args, ctx):
+        pass
+
+    async def touch_async(args, ctx):
+        return None
+
+    for handler in (touch, touch_async):
+        result = await define_tool("touch", "", None, handler).call({})
+        assert result == ToolResult.ok("")
+        assert result.to_wire() == {"output": "", "isError": False}
 
 
 async def test_an_exception_is_an_error_result_with_its_message_or_class_name():

@@ -4,6 +4,7 @@ and one clear error for a signature that cannot become a schema."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Annotated, Any, Optional
 
@@ -51,7 +52,7 @@ def test_two_context_parameters_are_refused() -> None:
             return ""
 
 
-GOOGLE = '''Find documents.
+GOOGLE = """Find documents.
 
     Ranked by relevance.
 
@@ -61,7 +62,7 @@ GOOGLE = '''Find documents.
 
     Returns:
         The documents' titles.
-    '''
+    """
 NUMPY = """Find documents.
 
     Ranked by relevance.
@@ -198,3 +199,41 @@ def test_unreadable_type_hints_name_the_tool() -> None:
 
     with pytest.raises(TypeError, match=r"@tool 'odd': its type hints cannot be read: name 'NotDefined"):
         tool(odd)
+
+
+def test_a_tool_with_nothing_to_describe_it_is_warned_of_where_it_is_defined():
+    with pytest.warns(UserWarning) as caught:
+
+        @tool
+        def ping(host, count=1):
+            return host
+
+    [warning] = caught
+    text = str(warning.message)
+    assert text.startswith("@tool 'ping': the model is told nothing of what it does: no description")
+    assert "no type hint for 'host', 'count'" in text
+    assert warning.filename == __file__
+    assert ping.description == ""
+    assert ping.input_schema["properties"] == {"host": {}, "count": {"default": 1}}
+
+
+def test_a_parameter_without_a_type_hint_is_warned_of_and_any_says_it_is_meant():
+    untyped = r"^@tool 'lookup': no type hint for 'key', which so take any JSON value"
+    with pytest.warns(UserWarning, match=untyped):
+
+        @tool
+        def lookup(key, ctx: ToolContext):
+            """Look a key up."""
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+
+        @tool(description="")
+        def quiet() -> None:
+            pass
+
+        @tool
+        def anything(value: Any) -> None:
+            """Take anything."""
+
+    assert quiet.description == "" and anything.input_schema["properties"] == {"value": {}}

@@ -35,7 +35,7 @@ from typing import get_args
 from toolnexus_wire import loop_data as texts
 
 from . import _seal
-from ._engine import Ask, Settle, Unmatched, expired, match, reach
+from ._engine import Ask, Settle, Unmatched, expired, match, reach, unfit_answer
 from ._errors import ResumeError, ResumeReason, UsageError
 from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 from ._seal import Checked, NotJSON, SealBroken, SealKey, Turn, turn_of
@@ -300,6 +300,9 @@ class RunBook:
         first = run.pending.id if run.pending is not None else ""
         indices = matched(batch, candidates, answered, first)
         picks = [Pick(i, run.calls[i], run.requests[i], a) for i, a in zip(indices, batch, strict=True)]
+        for pick in picks:
+            assert pick.answer is not None
+            check_answer(Ask(pick.call, pick.request), pick.answer)
         if all(not a.scope or a.scope == "once" for a in batch):
             return picks
         # A decision that reaches beyond its call settles the run's other approvals of its tool.
@@ -326,6 +329,7 @@ class RunBook:
             raise ResumeError(
                 "mismatch", f"answer {wrong!r} does not answer the pending request {request.id!r}"
             )
+        check_answer(Ask(head, request), batch[0])
         self._remember((track.turn.digest, head.id, request.id))
         return Opening(run, track, [Pick(0, head, request, batch[0])], list(run.calls[1:]))
 
@@ -656,6 +660,14 @@ def refuse_unreadable(what: str, why: object) -> ResumeError:
 def refuse_wait_for(answer_id: str, request_id: str) -> ResumeError:
     """`mismatch`: a host's `wait_for` answered another request than the one it was given."""
     return ResumeError("mismatch", f"wait_for answered {answer_id!r}, but the request is {request_id!r}")
+
+
+def check_answer(step: Ask, answer: Answer) -> None:
+    """`mismatch`: `answer` does not fit the request of `step` (`_engine.unfit_answer`: an
+    approval's data holding a key other than `arguments`); nothing is taken."""
+    why = unfit_answer(step, answer)
+    if why is not None:
+        raise ResumeError("mismatch", why)
 
 
 def refuse_seal(why: str) -> ResumeError:

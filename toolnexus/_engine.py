@@ -12,13 +12,19 @@ The rules, in the order a call meets them (each pinned by the loop vectors in `i
 
 1. **Approval before the run.** A first run is gated (`start`): a tool with `needs_approval`
    (True, or a rule over the checked arguments) does not run; it asks the toolkit's own
-   approval (`gate`: kind `approval`, id `apr-…`, data `{"tool", "arguments"}`).
+   approval (`gate`: kind `approval`, id `apr-…`, data `{"tool", "arguments"}`). Arguments
+   that fail the tool's input schema are never put to a person: the call runs ungated, and
+   its run refuses them (`invalid arguments for <tool>: …`), its handler unrun. The form a
+   person answers an approval with (`approval_form`) holds the arguments, to edit.
 2. **The answer to an approval** (`answered`): refused or expired, the call settles as
    `declined: the call to <tool> was not approved` and never runs; approved, the handler runs
    for the first time, with the person's edited arguments when the answer's
-   `data["arguments"]` holds them. Edited arguments must be an object: anything else
-   (null, a list, a string, a number) settles the call as invalid arguments, unrun. A
-   question's answer never changes the arguments.
+   `data["arguments"]` holds them (the same arguments as asked are no edit). Edited
+   arguments must be an object: anything else (null, a list, a string, a number) settles the
+   call as invalid arguments, unrun. An approving answer's data holds nothing else
+   (`APPROVAL_DATA`): any other key, a misspelling such as `args`, refuses the answer
+   (`unfit_answer`, refused by the book: `ResumeError("mismatch")` naming the key, nothing
+   taken, the call still waits). A question's answer never changes the arguments.
 3. **A question from the tool** (`ran`): a first run that suspends waits on its request. A
    call whose arguments or request cannot be stored settles instead as an error saying so,
    so the turn is always storable.
@@ -70,6 +76,7 @@ from ._suspend import pending_of
 from ._tool import Tool, checked_arguments, normalize_tool_name
 
 __all__ = [
+    "APPROVAL_DATA",
     "APPROVAL_PREFIX",
     "MESSAGE_LIMIT",
     "STOP",
@@ -85,6 +92,7 @@ __all__ = [
     "Unmatched",
     "answered",
     "applicable",
+    "approval_form",
     "by_policy",
     "cancelled",
     "decided",
@@ -104,11 +112,15 @@ __all__ = [
     "scope_of",
     "start",
     "timed",
+    "unfit_answer",
     "unstorable",
 ]
 
 #: Ids of the approval requests the toolkit asks before a tool runs (`needs_approval`).
 APPROVAL_PREFIX = "apr-"
+#: The keys an approving answer to the toolkit's approval may hold in its `data`: the edited
+#: arguments. Any other refuses the answer (`unfit_answer`).
+APPROVAL_DATA = ("arguments",)
 
 # -- the steps ------------------------------------------------------------------------------
 
@@ -182,6 +194,8 @@ def answered(step: Ask, answer: Answer | None, now: datetime) -> Run | Settle:
     if not isinstance(data, dict) or "arguments" not in data:
         return Run(call)  # approved as asked
     edited = data["arguments"]
+    if _same_json(edited, call.arguments):
+        return Run(call)  # the arguments asked, sent back (a form's default): approved as asked
     if not isinstance(edited, dict):
         what = "null" if edited is None else f"a {_json_kind(edited)}"
         message = (
@@ -208,21 +222,22 @@ def gate(tool: Tool | None, call: ToolCall) -> Request | ToolResult | None:
     """The approval `call` needs before its handler runs (`Request`), None when it needs none,
     or the error result that settles it when its arguments cannot be asked about or stored.
 
-    `needs_approval` may be a rule over the checked arguments: arguments that fail the input
-    schema are not asked about (the run refuses them anyway), and a rule that raises asks (an
+    Arguments that fail the input schema are not asked about: the call runs ungated and its
+    run refuses them, before its handler (a person never approves what cannot run).
+    `needs_approval` may be a rule over the checked arguments; a rule that raises asks (an
     approval too many is the safe side).
     """
     if tool is None or tool.needs_approval is False:
         return None
     arguments = call.arguments
     rule = tool.needs_approval
+    try:
+        checked = checked_arguments(tool, arguments) if isinstance(arguments, dict) else None
+    except Exception:  # the run fails the same way, before its handler: nothing to approve
+        return None
+    if checked is None or isinstance(checked, ToolResult):
+        return None
     if rule is not True:
-        try:
-            checked = checked_arguments(tool, arguments) if isinstance(arguments, dict) else None
-        except Exception:  # the run fails the same way, before its handler: nothing to approve
-            return None
-        if checked is None or isinstance(checked, ToolResult):
-            return None
         try:
             if not rule(checked):
                 return None
@@ -286,6 +301,44 @@ def match(
             return Unmatched(answer.id, replayed)
         picks.append(found)
     return picks
+
+
+def unfit_answer(step: Ask, answer: Answer) -> str | None:
+    """Why `answer` does not fit `step`, or None when it does: an approving answer to the
+    toolkit's approval holds only `APPROVAL_DATA` (`arguments`) in its data, so a misspelled
+    key (`args`) is not silently ignored while the call runs as first asked. The book refuses
+    such an answer (`check_answer`: `mismatch`, naming the key) before it takes any answer of
+    the list, so nothing is taken and the call still waits."""
+    if not answer.ok or not isinstance(answer.data, dict) or not step.approval:
+        return None
+    extra = [key for key in answer.data if key not in APPROVAL_DATA]
+    if not extra:
+        return None
+    return (
+        f"answer {answer.id!r} approves the call to {step.call.name} with data "
+        f"holding {', '.join(repr(k) for k in extra)}: an approval's data holds only "
+        f"'arguments' (the edited arguments); nothing was taken, the call still waits"
+    )
+
+
+def approval_form(request: Request) -> dict[str, Any] | None:
+    """The form a person answers the toolkit's approval `request` with, as the JSON Schema of
+    an MCP elicitation's `requestedSchema` (an object of text, number and boolean fields), or
+    None for any other request. Its one field, `arguments`, is the arguments the call runs
+    with, as JSON text, and the asked ones are its default: a person edits them there, and an
+    answer that leaves them as they are approves the call as asked."""
+    data = request.data
+    if not isinstance(data, dict) or not isinstance(data.get("tool"), str):
+        return None
+    if not is_approval(data["tool"], request):
+        return None
+    field = {
+        "type": "string",
+        "title": "Arguments",
+        "description": f"The arguments {data['tool']} runs with, as JSON: edit them to run it with others.",
+        "default": dumps(data["arguments"]),
+    }
+    return {"type": "object", "properties": {"arguments": field}}
 
 
 # -- decisions: what a person decided, and decisions that reach beyond one call -------------------
@@ -684,6 +737,15 @@ def unstorable(call: ToolCall, request: Request) -> str | None:
     except (TypeError, ValueError, RecursionError) as exc:
         return str(exc) or type(exc).__name__
     return None
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Whether two JSON values write the same JSON, keys in any order (a number as written:
+    `1` and `1.0` differ, as they do in every language's JSON)."""
+    try:
+        return dumps(a, sort_keys=True) == dumps(b, sort_keys=True)
+    except (TypeError, ValueError):
+        return False
 
 
 def _json_kind(value: Any) -> str:

@@ -8,6 +8,7 @@ import math
 import re
 import secrets
 import types
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeAlias, Union, get_args, get_origin, overload
@@ -47,6 +48,17 @@ Handler: TypeAlias = Callable[[dict[str, Any], "ToolContext"], Any]
 
 
 ProgressHook: TypeAlias = Callable[[float, str], None]
+#: `ToolContext.on_log(level, message, data)`: a log line of the call (`ToolContext.log`).
+LogHook: TypeAlias = Callable[[str, str, dict[str, Any]], None]
+#: The levels of `ToolContext.log`, lowest first: MCP's, which are RFC 5424's syslog severities.
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+_PYTHON_LEVELS = {
+    "debug": logging.DEBUG, "info": logging.INFO, "notice": logging.INFO, "warning": logging.WARNING,
+    "error": logging.ERROR, "critical": logging.CRITICAL, "alert": logging.CRITICAL,
+    "emergency": logging.CRITICAL,
+}  # fmt: skip
+#: Where `ToolContext.log` writes, besides its listeners.
+tool_logger = logging.getLogger("toolnexus.tools")
 #: `needs_approval`: always, never, or a function of the checked arguments.
 NeedsApproval: TypeAlias = "bool | Callable[[dict[str, Any]], bool]"
 #: `error_text`: the model-facing text of the error result for an exception a handler raised.
@@ -65,8 +77,9 @@ class ToolContext:
     an answer and any process that resumes the run: a tool with side effects passes it to
     the system it changes, so that a call run twice takes effect once. The toolkit derives
     it from the turn's call ids and the call's id; it is empty when the tool is called directly.
-    `on_progress` receives what the tool reports through `progress`, and `on_partial` the
-    partial results it reports through `partial` (or yields, as an async generator).
+    `on_progress` receives what the tool reports through `progress`, `on_partial` the
+    partial results it reports through `partial` (or yields, as an async generator), and
+    `on_log` the lines it logs through `log`.
     """
 
     timeout: float | None = None
@@ -76,6 +89,7 @@ class ToolContext:
     idempotency_key: str = ""
     on_progress: ProgressHook | None = None
     on_partial: Callable[[ToolResult], None] | None = None
+    on_log: LogHook | None = None
 
     def __post_init__(self) -> None:
         if self.timeout is not None and (
@@ -98,6 +112,32 @@ class ToolContext:
             raise TypeError(f"progress takes a str message, got {type(message).__name__}")
         if self.on_progress is not None:
             self.on_progress(float(fraction), message)
+
+    def log(self, level: str, message: str, **data: Any) -> None:
+        """Log a line of the call, for the people who run it (never the model): `level` one of
+        `LOG_LEVELS` (`debug`, `info`, `notice`, `warning`, `error`, `critical`, `alert`,
+        `emergency`), `message` text, and `data` JSON values to go with it.
+
+        It goes to Python's `logging` (the logger `toolnexus.tools`; `notice` as INFO, `alert`
+        and `emergency` as CRITICAL; the call id and the data in the record's `toolnexus_call`
+        and `toolnexus_data`), to `Toolkit(on_log=...)`, and, when the toolkit is served over
+        MCP, to the client as `notifications/message` (at the level it asked for with
+        `logging/setLevel`, or on the 2026-07-28 protocol with the request's log level). An
+        unknown level raises `ValueError`, a message that is not text `TypeError`."""
+        python_level = _PYTHON_LEVELS.get(level) if isinstance(level, str) else None
+        if python_level is None:
+            raise ValueError(f"log takes a level of {', '.join(LOG_LEVELS)}; got {level!r}")
+        if not isinstance(message, str):
+            raise TypeError(f"log takes a str message, got {type(message).__name__}")
+        tool_logger.log(
+            python_level,
+            "%s%s",
+            f"call {self.call_id}: " if self.call_id else "",
+            message,
+            extra={"toolnexus_call": self.call_id, "toolnexus_data": data},
+        )
+        if self.on_log is not None:
+            self.on_log(level, message, data)
 
     def partial(self, result: ToolResult | str) -> None:
         """Report the result so far (a `ToolResult`, or text): it reaches `Toolkit(on_event=...)`
@@ -142,6 +182,8 @@ def _as_result(value: Any) -> ToolResult:
     """The rules of `call` for what a handler returns."""
     if isinstance(value, str):
         return ToolResult.ok(value)
+    if value is None:  # nothing returned: done, with nothing to say (not the text `null`)
+        return ToolResult.ok("")
     if isinstance(value, ToolResult):
         return value
     if isinstance(value, WireModel):  # a ToolCallResult, a RunResult...: their metadata is host-only
@@ -685,6 +727,29 @@ def _strict_error(tool_name: str, exc: StrictSchemaError) -> TypeError:
     return TypeError(f"@tool {tool_name!r}: strict=True, but {where}{at}: {exc.message}")
 
 
+def _warn_undescribed(fn: Callable[..., Any], tool_name: str, nameless: bool, untyped: list[str]) -> None:
+    """A `UserWarning`, at the function's definition, for what the model will not be told: a
+    tool with no description (no docstring and no `description=`), parameters with no type hint
+    (they take any JSON value). `description=""` and a hint of `Any` say it is meant."""
+    if not nameless and not untyped:
+        return
+    gaps = []
+    if nameless:
+        gaps.append("no description (give the function a docstring, or description=...)")
+    if untyped:
+        names = ", ".join(repr(n) for n in untyped)
+        gaps.append(f"no type hint for {names}, which so take any JSON value (annotate them; `Any` if meant)")
+    told = "the model is told nothing of what it does: " if nameless else ""
+    message = f"@tool {tool_name!r}: {told}{'; '.join(gaps)}"
+    code = getattr(inspect.unwrap(fn), "__code__", None)
+    if code is None:
+        warnings.warn(message, UserWarning, stacklevel=4)
+        return
+    warnings.warn_explicit(
+        message, UserWarning, code.co_filename, code.co_firstlineno, module=getattr(fn, "__module__", None)
+    )
+
+
 def _from_function(
     fn: Callable[..., Any],
     name: str | None,
@@ -702,7 +767,10 @@ def _from_function(
         raise TypeError(f"@tool {tool_name!r}: its type hints cannot be read: {_first_line(exc)}") from None
     fields: dict[str, Any] = {}
     ctx_param: str | None = None
+    untyped: list[str] = []
     for param in sig.parameters.values():
+        if param.name not in hints and param.kind not in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            untyped.append(param.name)
         annotation = hints.get(param.name, Any)
         if _is_context(annotation):
             if ctx_param is not None:
@@ -718,6 +786,7 @@ def _from_function(
         default = ... if param.default is param.empty else param.default
         fields[param.name] = (annotation, default)
     doc, param_docs = _docstring(fn)
+    _warn_undescribed(fn, tool_name, description is None and not doc.strip(), untyped)
     try:
         model = create_model(f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
         schema = model.model_json_schema(schema_generator=_ToolSchema)

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeAlias
 
-from ._book import RunBook, answers_of, refuse_wait_for
+from ._book import RunBook, answers_of, check_answer, refuse_wait_for
 from ._engine import (
     STOP,
     Ask,
@@ -62,6 +62,8 @@ WaitFor: TypeAlias = Callable[[Request], "Answer | Awaitable[Answer]"]
 ResultHook: TypeAlias = Callable[[str, ToolResult], None]
 #: `on_progress(call_id, fraction, message)`: what a tool reports through `ToolContext.progress`.
 ProgressHook: TypeAlias = Callable[[str, float, str], None]
+#: `on_log(call_id, level, message, data)`: a line a tool logs through `ToolContext.log`.
+LogHook: TypeAlias = Callable[[str, str, str, dict[str, Any]], None]
 #: `on_event(event)`: what a running call reports (progress, a partial result), as a `ToolEvent`.
 EventHook: TypeAlias = Callable[[ToolEvent], None]
 #: The time, as an aware datetime (`Toolkit(clock=...)`; the wall clock by default).
@@ -89,7 +91,8 @@ class Toolkit:
     answer, and an unknown tool's error). `error_count` counts the runs whose result is an
     error that is not a suspension. The errors the loop itself writes (`declined…`,
     `unresolved: …`) are not tool runs and are counted by neither. `on_progress(call_id,
-    fraction, message)` receives what tools report through `ToolContext.progress`. `clock`
+    fraction, message)` receives what tools report through `ToolContext.progress`, and
+    `on_log(call_id, level, message, data)` what they log through `ToolContext.log`. `clock`
     tells the time (an aware datetime) for every expiry the loop reads; the wall clock by
     default.
     """
@@ -109,8 +112,10 @@ class Toolkit:
         policy_lifetime: float = 8 * 3600,
         on_event: EventHook | None = None,
         cancel_grace: float = 5.0,
+        on_log: LogHook | None = None,
     ) -> None:
         self._tools: dict[str, Tool] = {}
+        self._on_log = on_log
         self._on_result = on_result
         self._on_progress = on_progress
         self._clock = clock or _wall_clock
@@ -225,6 +230,7 @@ class Toolkit:
         on_partial: Callable[[ToolResult], None] | None = None,
         session: str | None = None,
         principal: str | None = None,
+        on_log: Callable[[str, str, dict[str, Any]], None] | None = None,
     ) -> ToolResult:
         """One run of `call`, as the loop asks a host for it: with `gate_first`, a first run
         that suspends on the tool's approval instead when the tool needs one and no policy of
@@ -240,6 +246,7 @@ class Toolkit:
         if on_progress is None and self._on_progress is not None:
             on_progress = functools.partial(self._on_progress, call.id)
         ctx = ToolContext(
+            on_log=self._log_hook(call.id, on_log),
             timeout=timeout,
             answer=answer,
             request=request,
@@ -249,6 +256,22 @@ class Toolkit:
             on_partial=on_partial,
         )
         return await self.execute(call.name, call.arguments, ctx)
+
+    def _log_hook(
+        self, call_id: str, turn: Callable[[str, str, dict[str, Any]], None] | None
+    ) -> Callable[[str, str, dict[str, Any]], None] | None:
+        """`ToolContext.on_log` of one run: the turn's hook (`run_calls(log=...)`), then the
+        toolkit's `on_log`."""
+        kit = self._on_log
+        if kit is None:
+            return turn
+
+        def told(level: str, message: str, data: dict[str, Any]) -> None:
+            if turn is not None:
+                turn(level, message, data)
+            kit(call_id, level, message, data)
+
+        return told
 
     async def run_calls(
         self,
@@ -260,6 +283,7 @@ class Toolkit:
         turn_id: str | None = None,
         progress: ProgressHook | None = None,
         session: str | None = None,
+        log: LogHook | None = None,
     ) -> RunResult:
         """Run one turn's calls concurrently under the loop's rules (the table in the README's
         "Human in the loop"; the rules themselves in `toolnexus._engine`).
@@ -274,16 +298,17 @@ class Toolkit:
 
         `turn_id` names the turn (random when None): with the call ids it makes each call's
         `ToolContext.idempotency_key`, kept by a pending run (`RunResult.turn`). `progress(call_id,
-        fraction, message)` hears this turn's progress too. `session` names the host's session:
+        fraction, message)` hears this turn's progress too, and `log(call_id, level, message,
+        data)` its tools' log lines (`ToolContext.log`). `session` names the host's session:
         policies made with the scope `session:<id>` decide its turns' approvals.
         """
         calls = list(calls)
         turn = self._book.begin(calls, turn_id, expires_in, principal)
-        effects = _Effects(self, turn, progress=progress, session=session, principal=principal)
+        effects = _Effects(self, turn, progress=progress, session=session, principal=principal, log=log)
         outcomes = await _gather([drive(start(c), effects) for c in calls])
         if wait_for is None:
             return self._book.close(turn, outcomes)
-        effects = _Effects(self, turn, wait_for, progress, session=session, principal=principal)
+        effects = _Effects(self, turn, wait_for, progress, session=session, principal=principal, log=log)
         settled = await _gather([drive(outcome, effects) for outcome in outcomes])
         return RunResult("done", [_item(s) for s in settled])
 
@@ -295,6 +320,7 @@ class Toolkit:
         principal: str | None = None,
         progress: ProgressHook | None = None,
         session: str | None = None,
+        log: LogHook | None = None,
     ) -> RunResult:
         """Continue a pending run with answers to any of the requests it waits on.
 
@@ -314,13 +340,16 @@ class Toolkit:
         An approval's `Answer.scope` may reach beyond its call: `turn` decides the run's other
         approvals of the same tool alike; `session:<id>`, `principal` and `tool` also keep a
         policy (`policies()`) deciding later calls unasked, for `policy_lifetime` seconds.
-        Every decision goes to the `decision_log`, with `principal` as who made it.
+        Every decision goes to the `decision_log`, with `principal` as who made it. `progress`
+        and `log` hear the resumed calls as `run_calls`'s do.
         """
         batch = answers_of(answers)
         if principal is not None and not isinstance(principal, str):
             raise TypeError(f"principal must be a str or None, got {type(principal).__name__}")
         opening = self._book.open(run, batch, principal)
-        effects = _Effects(self, opening.turn, progress=progress, session=session, principal=principal)
+        effects = _Effects(
+            self, opening.turn, progress=progress, session=session, principal=principal, log=log
+        )
         now = self.now()
         steps: list[Run | Settle] = []
         for pick in opening.picks:
@@ -402,7 +431,9 @@ class _Effects:
     """The toolkit's effects for the engine's steps of one turn: handlers run in process, asks
     go to `wait_for` one at a time (or leave the call waiting), and the time is the toolkit's."""
 
-    __slots__ = ("_decisions", "_kit", "_lock", "_principal", "_progress", "_session", "_turn", "_wait_for")
+    __slots__ = (
+        "_decisions", "_kit", "_lock", "_log", "_principal", "_progress", "_session", "_turn", "_wait_for",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -413,9 +444,11 @@ class _Effects:
         *,
         session: str | None = None,
         principal: str | None = None,
+        log: LogHook | None = None,
     ) -> None:
         self._kit = kit
         self._turn = turn
+        self._log = log
         self._wait_for = wait_for
         self._progress = progress
         self._session = session
@@ -437,6 +470,7 @@ class _Effects:
                 on_partial=on_partial,
                 session=self._session,
                 principal=self._principal,
+                on_log=None if self._log is None else functools.partial(self._log, call.id),
             )
         )
         running = _Running(self._turn.tid, task)
@@ -494,7 +528,7 @@ class _Effects:
             return STOP
         async with self._lock:  # one question at a time, in the order asked
             earlier = reached(self._decisions, step)  # decided already, with a scope beyond once
-            return earlier if earlier is not None else await _ask(self._wait_for, step.request)
+            return earlier if earlier is not None else await _ask(self._wait_for, step)
 
     def decide(self, step: Ask, answer: Answer | None, after: Run | Settle) -> None:
         if answer is not None:
@@ -505,7 +539,8 @@ class _Effects:
         return self._kit.now()
 
 
-async def _ask(wait_for: WaitFor, request: Request) -> Answer:
+async def _ask(wait_for: WaitFor, step: Ask) -> Answer:
+    request = step.request
     if inspect.iscoroutinefunction(wait_for):
         answer: Any = await wait_for(request)
     else:
@@ -516,6 +551,7 @@ async def _ask(wait_for: WaitFor, request: Request) -> Answer:
         raise TypeError(f"wait_for must return an Answer, got {type(answer).__name__}")
     if answer.id != request.id:
         raise refuse_wait_for(answer.id, request.id)
+    check_answer(step, answer)
     return answer
 
 

@@ -159,5 +159,9 @@ def test_a_case_crate_gets_only_the_hand_written_modules_it_can_use() -> None:
     assert not {"src/media.rs", "src/suspend.rs", "tests/seed_example_2.rs"} & set(modules)
     assert "getrandom" not in files["rust/Cargo.toml"] and "base64" not in files["rust/Cargo.toml"]
     assert "[[test]]" not in files["rust/Cargo.toml"]
-    assert re.findall(r"^mod (\w+);", files["rust/src/lib.rs"], re.MULTILINE) == ["loop_data", "types", "wire"]
+    assert re.findall(r"^mod (\w+);", files["rust/src/lib.rs"], re.MULTILINE) == [
+        "loop_data",
+        "types",
+        "wire",
+    ]
     assert not {f"rust/{rel}" for rel in modules} & set(files)

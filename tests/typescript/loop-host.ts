@@ -6,7 +6,7 @@
 //     {"run": <RunResult wire>, "ran": [{"id", "arguments", "retry", "data", "key"}...]}
 //   node tests/typescript/.cache/loop-host.js resume <vector-name>
 //     reads {"run": <RunResult wire>, "answers": [<Answer wire>...], "principal": null | string}
-//     on stdin; prints {"run": ...} or {"error": "<ResumeError reason>"}, and "ran"
+//     on stdin; prints {"run": ...} or {"error": "<ResumeError reason>", "message"}, and "ran"
 //
 // Runs are sealed under the key `k1`, the secret `k1` of idl/seal/vectors.json; the clock is the
 // wall clock unless the input (on stdin, for either command) has "now" (ms since the epoch).
@@ -77,6 +77,7 @@ if (command === "run") {
       throw err;
     }
     out["error"] = err.reason;
+    out["message"] = err.message;
   }
 }
 // The handler runs as plain JSON: a vector's arguments may nest deeper than the wire allows.

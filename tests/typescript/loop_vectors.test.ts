@@ -62,7 +62,7 @@ class ToolkitHost {
       this.run = await this.kit.resume(given, answers, { principal: step.principal ?? undefined, session: step.session });
     } catch (err) {
       if (err instanceof ResumeError) {
-        return { error: err.reason, results: [], waiting: [] };
+        return { error: err.reason, message: err.message, results: [], waiting: [] };
       }
       throw err;
     }

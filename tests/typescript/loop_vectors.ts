@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { JsonNumber, type Answer, type ContentPart, type JsonObject, type JsonValue, type Request, type ToolCall, type ToolCallResult, type ToolResult, authRequired, pending, toWireContentPart } from "toolnexus-contract";
-import { defineTool, type Decision, type DecisionLog, type DecisionMade, type Policy, type Tool, type ToolContext } from "toolnexus-contract/runtime";
+import { approvalForm, defineTool, type Decision, type DecisionLog, type DecisionMade, type Policy, type Tool, type ToolContext } from "toolnexus-contract/runtime";
 import { ROOT } from "./paths.js";
 
 export const LOOP = join(ROOT, "idl", "loop");
@@ -18,7 +18,8 @@ export const SECRET = new TextEncoder().encode("loop-vectors-host-key-0123456789
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 export interface Behaviour {
-  return?: string;
+  /** `null`: returns nothing (`undefined`). */
+  return?: string | null;
   parts?: ContentPart[];
   structuredContent?: JsonValue;
   ask?: { kind: string; prompt: string; id?: string; url?: string; data?: JsonObject; expiresAt?: string; expiresIn?: number };
@@ -66,9 +67,10 @@ export interface Step {
 
 export interface Expect {
   error?: string;
+  errorIncludes?: string;
   status?: string;
   results?: { id: string; output?: string; outputStartsWith?: string; isError: boolean; declined?: string; declinedMessage?: string; parts?: Json[]; structuredContent?: Json }[];
-  waiting?: { id: string; kind: string; prompt: string; arguments?: Json; url?: string; data?: Json; requestId?: string }[];
+  waiting?: { id: string; kind: string; prompt: string; arguments?: Json; url?: string; data?: Json; requestId?: string; form?: Json }[];
   ran?: { id: string; arguments: Json; retry?: boolean; data?: Json; key: string }[];
   decisions?: { kind: string; call: string; scope: string; reason?: string; message?: string; approved?: Json; policy?: boolean }[];
   policies?: { tool: string; approve: boolean; scope: string; key: string }[];
@@ -206,6 +208,9 @@ export class Script {
       if (expires !== undefined) request.expiresAt = expires;
       return pending(request);
     }
+    if (b.return === null) {
+      return undefined; // returns nothing
+    }
     const text = fill(b.return ?? "", name, args, answer);
     if (b.parts === undefined && b.structuredContent === undefined) {
       return text;
@@ -221,6 +226,8 @@ export class Script {
 /** What a host's step gave: a refusal, or a run's results and waiting calls. */
 export interface Outcome {
   error?: string;
+  /** A refusal's text. */
+  message?: string;
   status?: string;
   results: ToolCallResult[];
   waiting: [ToolCall, Request][];
@@ -287,6 +294,9 @@ export class Checker {
     const where = `${this.name} step ${index}`;
     if (expect.error !== undefined) {
       assert.equal(got.error, expect.error, `${where}: expected the refusal ${expect.error}, got ${JSON.stringify(got)}`);
+      if (expect.errorIncludes !== undefined) {
+        assert.ok((got.message ?? "").includes(expect.errorIncludes), `${where}: refusal ${got.message ?? ""}`);
+      }
     } else {
       assert.equal(got.error, undefined, `${where}: refused (${got.error ?? ""}), expected ${JSON.stringify(expect)}`);
     }
@@ -393,6 +403,9 @@ export class Checker {
       }
       if (e.arguments !== undefined) {
         assert.deepEqual(plain(call.arguments), e.arguments, `${at}: arguments`);
+      }
+      if (e.form !== undefined) {
+        assert.deepEqual(plain(approvalForm(request) ?? null), e.form, `${at}: form`);
       }
     });
   }

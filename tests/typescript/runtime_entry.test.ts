@@ -58,6 +58,7 @@ describe("toolnexus-contract/runtime, apart from the wire types", () => {
 
   it("exports exactly these names", () => {
     assert.deepEqual(Object.keys(runtime).sort(), [
+      "APPROVAL_DATA",
       "APPROVAL_PREFIX",
       "Ask",
       "Decision",
@@ -75,7 +76,9 @@ describe("toolnexus-contract/runtime, apart from the wire types", () => {
       "WireError",
       "answered",
       "applicable",
+      "approvalForm",
       "byPolicy",
+      "checkAnswer",
       "decided",
       "defineTool",
       "drive",

@@ -102,7 +102,9 @@ describe("what a handler returns, and what it throws", () => {
     assert.deepEqual(await defineTool("t", "", null, async () => asked).call(), asked);
     assert.equal((await defineTool("t", "", null, () => ({ city: "Oslo", high: 7.5, "ü": [true, null] })).call()).output, '{"city":"Oslo","high":7.5,"ü":[true,null]}');
     assert.equal((await defineTool("t", "", null, () => 42).call()).output, "42");
-    assert.deepEqual(await defineTool("t", "", null, () => undefined).call(), { output: "null", isError: false, parts: [] });
+    // Nothing returned (undefined, or null): a success with an empty output, as Python's None.
+    assert.deepEqual(await defineTool("t", "", null, () => undefined).call(), { output: "", isError: false, parts: [] });
+    assert.deepEqual(await defineTool("t", "", null, async () => null).call(), { output: "", isError: false, parts: [] });
   });
 
   it("bytes, a value that is not JSON and an invalid ToolResult are error results", async () => {

@@ -15,7 +15,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 from toolnexus_wire import MAX_DEPTH, WireError, check_mime_type, check_url, displayable, dumps
 
-from .._engine import is_approval
+from .._engine import approval_form, is_approval
 from .._errors import UsageError
 from .._result import Annotations, Answer, ContentPart, Request, ToolResult
 from .._suspend import pending, pending_of
@@ -367,9 +367,10 @@ def mcp_input_required(result: ToolResult) -> dict[str, Any] | None:
 
     An `authorization` request with a url becomes a URL-mode elicitation; any other a
     form, whose `requestedSchema` is the request's `data["schema"]` when it has one (else
-    an empty form: a confirmation). An approval of a call (`data["arguments"]`, as the
-    toolkit asks it) shows the arguments under its prompt, as indented JSON, so the person
-    sees what they approve. A server answers with `answer_from_mcp` on the retry.
+    an empty form: a confirmation). The toolkit's own approval of a call is the engine's
+    `approval_form`: one text field, `arguments`, holding the call's arguments as JSON (the
+    asked ones its default), so a generic client shows them to edit; its prompt shows them
+    too, as indented JSON. A server answers with `answer_from_mcp` on the retry.
     """
     request = pending_of(result)
     if request is None:
@@ -378,7 +379,7 @@ def mcp_input_required(result: ToolResult) -> dict[str, Any] | None:
     if request.kind == "authorization" and request.url:
         params = {"mode": "url", "message": request.prompt, "url": request.url}
     else:
-        schema = (request.data or {}).get("schema")
+        schema = approval_form(request) or (request.data or {}).get("schema")
         if not isinstance(schema, Mapping):
             schema = {"type": "object", "properties": {}}
         params = {"mode": "form", "message": _message(request), "requestedSchema": dict(schema)}
@@ -425,6 +426,42 @@ def answer_from_mcp(request: Request, input_responses: Mapping[str, Any]) -> Ans
     if action in ("decline", "cancel"):
         return Answer(request.id, False, reason="declined" if action == "decline" else "cancelled")
     raise WireError("InputResponses", [(f"{where}.action", "expected accept, decline or cancel")])
+
+
+def _defaults(schema: Any) -> dict[str, Any]:
+    """The `default` of each field of a form's JSON Schema that declares one, by field name."""
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    if not isinstance(properties, Mapping):
+        return {}
+    return {
+        name: field["default"]
+        for name, field in properties.items()
+        if isinstance(field, Mapping) and "default" in field
+    }
+
+
+def form_defaults(request: Request) -> dict[str, Any]:
+    """What an answer to `request` holds before a person types anything (an inbox pre-fills
+    its form with it): the `default` of each field of its form, as `mcp_input_responses`
+    fills in the fields an answer leaves out. A request from an MCP server's elicitation
+    (`data["mcp"]`) has the `requestedSchema` of its form (of each, keyed by input request,
+    when it has several); any other, its `data["schema"]`."""
+    data = request.data if isinstance(request.data, Mapping) else {}
+    mcp = data.get("mcp")
+    requests = mcp.get("inputRequests") if isinstance(mcp, Mapping) else None
+    if not isinstance(requests, Mapping):
+        return _defaults(data.get("schema"))
+    forms = {
+        key: item["params"].get("requestedSchema")
+        for key, item in requests.items()
+        if isinstance(item, Mapping)
+        and item.get("method") == _ELICIT
+        and isinstance(item.get("params"), Mapping)
+        and item["params"].get("mode") != "url"
+    }
+    if len(forms) == 1:
+        return _defaults(next(iter(forms.values())))
+    return {key: found for key, schema in forms.items() if (found := _defaults(schema))}
 
 
 def _tool_of(request: Request) -> str:
@@ -493,7 +530,9 @@ def mcp_input_responses(request: Request, answer: Answer) -> dict[str, Any]:
     """The params to add to the retried `tools/call` for a suspension that came from an
     `input_required` result: `inputResponses` (one `ElicitResult` per elicitation) and the
     `requestState` echoed. With one form, `answer.data` is its content; with several,
-    `answer.data` maps each input request's key to its content. Raises `ValueError` when
+    `answer.data` maps each input request's key to its content. A form's content holds the
+    `default` of every field of its `requestedSchema` the answer leaves out (SEP-1034), so a
+    person who accepts a form as offered sends what it offered. Raises `ValueError` when
     the answer is for another request, or when the server asked for something other
     than an elicitation (sampling, roots), which the host answers itself.
     """
@@ -519,7 +558,8 @@ def mcp_input_responses(request: Request, answer: Answer) -> dict[str, Any]:
         response: dict[str, Any] = {"action": "accept"}
         if key in forms:
             content = answer.data if len(forms) == 1 else (answer.data or {}).get(key)
-            response["content"] = dict(content or {})
+            given = dict(content) if isinstance(content, Mapping) else {}
+            response["content"] = {**_defaults(requests[key]["params"].get("requestedSchema")), **given}
         responses[key] = response
     out: dict[str, Any] = {"inputResponses": responses}
     if "requestState" in mcp:

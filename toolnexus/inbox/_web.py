@@ -47,6 +47,7 @@ except ImportError as exc:  # pragma: no cover - exercised by tests/test_inbox.p
     ) from exc
 
 from .._errors import ResumeError
+from ..adapters.mcp import form_defaults
 from ..store import OutcomeNotStored
 from ._inbox import Inbox, InboxError, Outcome, Waiting, parse_json_object
 from ._text import shown, shown_json
@@ -196,6 +197,8 @@ class _Site:
         """What `request.html` shows of `waiting`; after a refused form, its error and what was typed."""
         request = waiting.request
         data_edit = '{\n  "output": "",\n  "isError": false\n}' if waiting.asks == "result" else "{}"
+        if waiting.asks != "result" and (offered := form_defaults(request)):  # its form's defaults
+            data_edit = shown_json(offered, indent=2)
         typed = {k: v for k, v in (form or {}).items() if isinstance(v, str)}
         return {
             "w": _row(waiting),

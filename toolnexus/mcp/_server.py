@@ -19,6 +19,7 @@ import logging
 import secrets
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -34,6 +35,7 @@ from toolnexus_wire import WireError, dumps
 from toolnexus._errors import ResumeError, UsageError
 from toolnexus._result import Answer, Request, RunResult, ToolCall, ToolResult
 from toolnexus._suspend import pending
+from toolnexus._tool import LOG_LEVELS
 from toolnexus._toolkit import Toolkit, seals
 from toolnexus.adapters.mcp import answer_from_mcp, mcp_call_tool_result, mcp_input_required, mcp_tools
 
@@ -68,27 +70,26 @@ def _wire(model: Any) -> dict[str, Any]:
     return out
 
 
-class _Progress:
-    """`ToolContext.on_progress` for one MCP call: each report becomes `notifications/progress`
-    (fraction of a total of 1), sent in order by one task. Safe to call from a sync tool's
-    worker thread. Reports are dropped by the SDK when the client sent no progress token."""
+class _Relay:
+    """What one MCP call reports as it runs, sent to the client in order by one task (`_deliver`
+    each item). Safe to call from a sync tool's worker thread."""
 
     def __init__(self, ctx: ServerRequestContext[Any, Any]) -> None:
         self._session = ctx.session
         self._loop = asyncio.get_running_loop()
         self._thread = threading.get_ident()
-        self._queue: asyncio.Queue[tuple[float, str] | None] | None = None
+        self._queue: asyncio.Queue[Any] | None = None
         self._task: asyncio.Task[None] | None = None
         self._closed = False
 
-    def __call__(self, fraction: float, message: str) -> None:
+    def _report(self, item: Any) -> None:
         if threading.get_ident() == self._thread:
-            self._put((fraction, message))
+            self._put(item)
             return
         with contextlib.suppress(RuntimeError):  # a closed loop: the call is long over
-            self._loop.call_soon_threadsafe(self._put, (fraction, message))
+            self._loop.call_soon_threadsafe(self._put, item)
 
-    def _put(self, item: tuple[float, str] | None) -> None:
+    def _put(self, item: Any) -> None:
         if self._closed:  # a worker thread that outlived its call (a timeout) reports on
             return
         if item is None:
@@ -100,22 +101,83 @@ class _Progress:
             self._task = self._loop.create_task(self._send(self._queue))
         self._queue.put_nowait(item)
 
-    async def _send(self, queue: asyncio.Queue[tuple[float, str] | None]) -> None:
+    async def _send(self, queue: asyncio.Queue[Any]) -> None:
         while (item := await queue.get()) is not None:
             try:
-                await self._session.report_progress(item[0], 1.0, item[1] or None)
-            except Exception:  # a closed stream: progress is advisory, the result still goes out
-                logger.debug("progress notification not sent", exc_info=True)
+                await self._deliver(item)
+            except Exception:  # a closed stream: reports are advisory, the result still goes out
+                logger.debug("notification not sent", exc_info=True)
 
-    def of_call(self, call_id: str, fraction: float, message: str) -> None:
-        """The turn's progress hook (`Toolkit.run_calls(progress=...)`): the call is this one."""
-        self(fraction, message)
+    async def _deliver(self, item: Any) -> None:
+        raise NotImplementedError
 
     async def close(self) -> None:
         """Send what was reported before the tool returned, then stop."""
         self._put(None)
         if self._task is not None:
             await self._task
+
+
+class _Progress(_Relay):
+    """`ToolContext.on_progress` for one MCP call: each report becomes `notifications/progress`
+    (fraction of a total of 1). Reports are dropped by the SDK when the client sent no progress
+    token."""
+
+    def __call__(self, fraction: float, message: str) -> None:
+        self._report((fraction, message))
+
+    async def _deliver(self, item: tuple[float, str]) -> None:
+        await self._session.report_progress(item[0], 1.0, item[1] or None)
+
+    def of_call(self, call_id: str, fraction: float, message: str) -> None:
+        """The turn's progress hook (`Toolkit.run_calls(progress=...)`): the call is this one."""
+        self(fraction, message)
+
+
+#: Where a connection keeps the level its client set with `logging/setLevel` (`Connection.state`).
+_LOG_LEVEL_KEY = "toolnexus.logLevel"
+
+
+class _Log(_Relay):
+    """`ToolContext.log` for one MCP call (`Toolkit.run_calls(log=...)`): each line becomes
+    `notifications/message` (`logger` the tool's name; `data` the message, or `{"message",
+    "data"}` with the line's data), at and above the level the client set with
+    `logging/setLevel` (every level when it set none). On the 2026-07-28 protocol the SDK sends
+    only what the request's `_meta` log level asks for."""
+
+    def __init__(self, ctx: ServerRequestContext[Any, Any], tool: str) -> None:
+        super().__init__(ctx)
+        self._tool = tool
+        state = _connection_state(ctx)
+        level = state.get(_LOG_LEVEL_KEY) if state is not None else None
+        self._lowest = LOG_LEVELS.index(level) if level in LOG_LEVELS else 0
+
+    def of_call(self, call_id: str, level: str, message: str, data: dict[str, Any]) -> None:
+        if LOG_LEVELS.index(level) >= self._lowest:
+            self._report((level, message if not data else {"message": message, "data": data}))
+
+    async def _deliver(self, item: tuple[str, Any]) -> None:
+        with warnings.catch_warnings():  # MCP deprecates logging at 2026-07-28; older clients use it
+            warnings.simplefilter("ignore")
+            await self._session.send_log_message(
+                cast("types.LoggingLevel", item[0]), item[1], logger=self._tool
+            )
+
+
+def _connection_state(ctx: ServerRequestContext[Any, Any]) -> dict[str, Any] | None:
+    """The connection's scratch state (the SDK's `Connection.state`), where the session shows it."""
+    state = getattr(getattr(ctx.session, "_connection", None), "state", None)
+    return state if isinstance(state, dict) else None
+
+
+async def _set_level(
+    ctx: ServerRequestContext[Any, Any], params: types.SetLevelRequestParams
+) -> types.EmptyResult:
+    """`logging/setLevel`: the lowest level of the tools' log lines this connection is sent."""
+    state = _connection_state(ctx)
+    if state is not None:
+        state[_LOG_LEVEL_KEY] = params.level
+    return types.EmptyResult()
 
 
 class _Bridge:
@@ -162,9 +224,10 @@ class _Bridge:
         ):  # the toolkit keeps a principal in its seal: without a key, the SDK's alone
             principal = None
         progress = _Progress(ctx)
+        log = _Log(ctx, params.name)
         try:
             if params.request_state is not None:
-                return await self._retry(ctx, params, progress, principal)
+                return await self._retry(ctx, params, progress, principal, log)
             call = ToolCall("mcp-" + secrets.token_hex(8), params.name, dict(params.arguments or {}))
             modern = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
             asker = None if modern else _Elicitor(ctx)
@@ -173,13 +236,16 @@ class _Bridge:
             wait_for = asker.ask if asker is not None else None
             try:
                 run = await self.toolkit.run_calls(
-                    [call], wait_for, progress=progress.of_call, principal=principal
+                    [call], wait_for, progress=progress.of_call, principal=principal, log=log.of_call
                 )
             except _Unaskable as exc:  # the client cannot be asked this: the prompt, as an error
                 return _result(pending(exc.request))
+            except ResumeError as exc:  # the elicitation's answer does not fit it (`check_answer`)
+                return _result(ToolResult.error(str(exc)))
             return self._reply(run, modern)
         finally:
             await progress.close()
+            await log.close()
 
     async def _retry(
         self,
@@ -187,6 +253,7 @@ class _Bridge:
         params: types.CallToolRequestParams,
         progress: _Progress,
         principal: str | None,
+        log: _Log,
     ) -> types.CallToolResult | types.InputRequiredResult:
         """The client's retry of a call that returned `input_required` (the state was checked
         and unsealed by the SDK's `RequestStateBoundary`: it is what `_reply` wrote, for this
@@ -208,7 +275,9 @@ class _Bridge:
         responses = {key: _wire(value) for key, value in (params.input_responses or {}).items()}
         try:
             answer = answer_from_mcp(run.pending, responses)
-            resumed = await self.toolkit.resume(run, answer, progress=progress.of_call, principal=principal)
+            resumed = await self.toolkit.resume(
+                run, answer, progress=progress.of_call, principal=principal, log=log.of_call
+            )
         except (WireError, ResumeError) as exc:
             return _result(ToolResult.error(str(exc)))
         return self._reply(resumed, modern=True)
@@ -362,6 +431,7 @@ def mcp_server(
         # A task (`CreateTaskResult`) is a result shape the SDK's typing of `tools/call` does not name.
         on_call_tool=cast(Any, bridge.call_tool),
     )
+    server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, _set_level)
     server.middleware.append(RequestStateBoundary(security, default_audience=name))
     if tasks_host is not None:
         server.add_request_handler("tasks/get", TaskParams, tasks_host.get)

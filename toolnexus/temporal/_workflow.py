@@ -16,7 +16,7 @@ from temporalio.exceptions import ActivityError, ApplicationError, CancelledErro
 with workflow.unsafe.imports_passed_through():
     from toolnexus_wire import dumps
 
-    from .._book import pick_waiting, refuse_expired, refuse_principal, refuse_unreadable
+    from .._book import check_answer, pick_waiting, refuse_expired, refuse_principal, refuse_unreadable
     from .._engine import (
         Ask,
         Policy,
@@ -481,13 +481,16 @@ class TurnWorkflow:
         """The waiting call each answer answers, by index into `waiting` (the book's
         `pick_waiting`: the same refusals as `Toolkit.resume`)."""
         settled = self._settled.values()
-        return pick_waiting(
+        picks = pick_waiting(
             answers,
             [(w.call.id, w.request.id) for w in waiting],
             self._answered,
             lambda request_id: any(_declined_request(r) == request_id for r in settled),
             "the turn",
         )
+        for index, answer in zip(picks, answers, strict=True):
+            check_answer(Ask(waiting[index].call, waiting[index].request), answer)
+        return picks
 
 
 def _declined_request(result: ToolResult) -> str | None:

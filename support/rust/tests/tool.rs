@@ -247,3 +247,18 @@ async fn progress_reaches_the_hook_and_a_fraction_outside_0_to_1_is_refused() {
     assert_eq!(r.output, "progress takes a fraction from 0 to 1, got 1.5");
     assert_eq!(*heard.lock().unwrap(), vec![(0.5, "half way".to_owned())]);
 }
+
+#[tokio::test]
+async fn a_handler_that_returns_nothing_succeeds_with_an_empty_output() {
+    let touch = define_tool("touch", "", None, |_args, _ctx| async move {
+        Ok::<_, String>(())
+    });
+    let null = define_tool("touch", "", None, |_args, _ctx| async move {
+        Ok::<_, String>(Value::Null)
+    });
+    for tool in [touch, null] {
+        let result = tool.call(json!({}), ctx()).await;
+        assert_eq!(result, ToolResult::ok(""));
+    }
+    assert_eq!(().into_tool_result().output, "");
+}

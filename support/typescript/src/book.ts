@@ -22,7 +22,7 @@
  */
 
 import { toJsonRunResult, toWireRequest, toWireToolCall, toWireToolCallResult } from "./codec.js";
-import { Ask, Settle, errorResult, expired, match, messageOf, quote, reach } from "./engine.js";
+import { Ask, Settle, checkAnswer, errorResult, expired, match, messageOf, quote, reach } from "./engine.js";
 import { ResumeError } from "./errors.js";
 import { randomHex } from "./suspend.js";
 import { NotJSON, SealKey, add, canonical, digest, hex, orderDigest, parseStamp, same, sha256, sub, turnDigest, idempotencyKey, utf8 } from "./seal.js";
@@ -359,6 +359,9 @@ export class RunBook {
     const answeredBefore = (callId: string, requestId: string): boolean => this.#answered.has(answeredKey(turn.digest, callId, requestId));
     const indices = match(batch, candidates, answeredBefore, run.pending?.id ?? "");
     const picks: Pick[] = indices.map((i, n) => ({ index: i, call: calls[i] as ToolCall, request: requests[i] as Request, answer: batch[n] as Answer }));
+    for (const pick of picks) {
+      checkAnswer(new Ask(pick.call, pick.request), pick.answer as Answer);
+    }
     if (batch.every((a) => !a.scope || a.scope === "once")) {
       return picks;
     }
@@ -393,6 +396,7 @@ export class RunBook {
       const wrong = batch.find((a) => a.id !== request.id)?.id ?? (batch[batch.length - 1] as Answer).id;
       throw new ResumeError("mismatch", `answer ${quote(wrong)} does not answer the pending request ${quote(request.id)}`);
     }
+    checkAnswer(new Ask(head, request), first);
     this.#remember(answeredKey(checked.turn.digest, head.id, request.id));
     return { run, checked, picks: [{ index: 0, call: head, request, answer: first }], restart: calls.slice(1) };
   }

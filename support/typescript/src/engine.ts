@@ -17,12 +17,17 @@
  *
  * 1. Approval before the run. A first run is gated (`start`): a tool with `needsApproval` (true,
  *    or a rule over the checked arguments) does not run; it asks the toolkit's own approval
- *    (`gate`: kind `approval`, id `apr-…`, data `{"tool", "arguments"}`).
+ *    (`gate`: kind `approval`, id `apr-…`, data `{"tool", "arguments"}`). Arguments that fail the
+ *    tool's input schema are never put to a person: the call runs ungated, and its run refuses
+ *    them. The form a person answers an approval with (`approvalForm`) holds the arguments.
  * 2. The answer to an approval (`answered`): refused or expired, the call settles as
  *    `declined: the call to <tool> was not approved` and never runs; approved, the handler runs
  *    for the first time, with the person's edited arguments when the answer's
- *    `data.arguments` holds them. Edited arguments must be an object: anything else settles the
- *    call as invalid arguments, unrun. A question's answer never changes the arguments.
+ *    `data.arguments` holds them (the same arguments as asked are no edit). Edited arguments
+ *    must be an object: anything else settles the call as invalid arguments, unrun. An
+ *    approving answer's data holds nothing else (`APPROVAL_DATA`): any other key refuses the
+ *    answer (`checkAnswer`: `ResumeError("mismatch")` naming it, nothing taken). A question's
+ *    answer never changes the arguments.
  * 3. A question from the tool (`ran`): a first run that suspends waits on its request. A call
  *    whose arguments or request cannot be stored settles instead as an error saying so.
  * 4. The answer to a question: refused or expired, the call settles as
@@ -60,6 +65,9 @@ import type { Answer, Request, ToolCall, ToolResult } from "./types.js";
 
 /** Ids of the approval requests the toolkit asks before a tool runs (`needsApproval`). */
 export const APPROVAL_PREFIX = "apr-";
+/** The keys an approving answer to the toolkit's approval may hold in its `data`: the edited
+ * arguments. Any other refuses the answer (`checkAnswer`). */
+export const APPROVAL_DATA: readonly string[] = ["arguments"];
 
 // ResumeReason (errors.ts, where the wire-only package has it too) names exactly the reasons of
 // idl/loop.json: this line fails to compile otherwise.
@@ -148,6 +156,9 @@ export function answered(step: Ask, answer: Answer | undefined, now: number): Ru
     return new Run(call); // approved as asked
   }
   const edited = data["arguments"];
+  if (sameJson(edited, call.arguments)) {
+    return new Run(call); // the arguments asked, sent back (a form's default): approved as asked
+  }
   if (!isPlainObject(edited)) {
     const what = edited === null ? "null" : `a ${jsonKind(edited)}`;
     return new Settle(call, errorResult(`invalid arguments for ${call.name}: $: the approval's edited arguments are ${what}, not an object`));
@@ -171,9 +182,10 @@ export function lapsed(step: Ask, now: number): Settle {
  * The approval `call` needs before its handler runs (a `Request`), undefined when it needs none,
  * or the error result that settles it when its arguments cannot be asked about or stored.
  *
- * `needsApproval` may be a rule over the checked arguments: arguments that fail the input schema
- * are not asked about (the run refuses them anyway), and a rule that throws asks (an approval too
- * many is the safe side).
+ * Arguments that fail the input schema are not asked about: the call runs ungated and its run
+ * refuses them, before its handler (a person never approves what cannot run). `needsApproval`
+ * may be a rule over the checked arguments; a rule that throws asks (an approval too many is the
+ * safe side).
  */
 export function gate(tool: Tool | undefined, call: ToolCall): { request: Request } | { result: ToolResult } | undefined {
   if (tool === undefined || tool.needsApproval === false) {
@@ -181,17 +193,17 @@ export function gate(tool: Tool | undefined, call: ToolCall): { request: Request
   }
   const args: unknown = call.arguments;
   const rule = tool.needsApproval;
-  if (rule !== true) {
-    let checked: JsonObject;
-    try {
-      const prepared = isPlainObject(args) ? tool.prepare(args as JsonObject) : undefined;
-      if (prepared === undefined || !prepared.ok) {
-        return undefined; // the run refuses them the same way, before its handler: nothing to approve
-      }
-      checked = prepared.args;
-    } catch {
-      return undefined;
+  let checked: JsonObject;
+  try {
+    const prepared = isPlainObject(args) ? tool.prepare(args as JsonObject) : undefined;
+    if (prepared === undefined || !prepared.ok) {
+      return undefined; // the run refuses them the same way, before its handler: nothing to approve
     }
+    checked = prepared.args;
+  } catch {
+    return undefined;
+  }
+  if (rule !== true) {
     let asks = true;
     try {
       asks = Boolean(rule(checked));
@@ -267,6 +279,50 @@ export function match(
     picks.push(found);
   }
   return picks;
+}
+
+/**
+ * Refuse `answer` to `step` when its data holds what the request does not take: an approving
+ * answer to the toolkit's approval holds only `APPROVAL_DATA` (`arguments`), so a misspelled key
+ * (`args`) is not silently ignored while the call runs as first asked. Throws
+ * `ResumeError("mismatch")` naming the key; a host calls it with `match`, before it takes any
+ * answer of the list, so nothing is taken and the call still waits.
+ */
+export function checkAnswer(step: Ask, answer: Answer): void {
+  const data: unknown = answer.data;
+  if (!answer.ok || !isPlainObject(data) || !step.approval) {
+    return;
+  }
+  const extra = Object.keys(data).filter((key) => !APPROVAL_DATA.includes(key));
+  if (extra.length > 0) {
+    throw new ResumeError(
+      "mismatch",
+      `answer ${quote(answer.id)} approves the call to ${step.call.name} with data holding ${extra.map(quote).join(", ")}: ` +
+        "an approval's data holds only 'arguments' (the edited arguments); nothing was taken, the call still waits",
+    );
+  }
+}
+
+/**
+ * The form a person answers the toolkit's approval `request` with, as the JSON Schema of an MCP
+ * elicitation's `requestedSchema` (an object of text, number and boolean fields), or undefined for
+ * any other request. Its one field, `arguments`, is the arguments the call runs with, as JSON
+ * text, the asked ones its default: a person edits them there, and an answer that leaves them as
+ * they are approves the call as asked.
+ */
+export function approvalForm(request: Request): JsonObject | undefined {
+  const data: unknown = request.data;
+  if (!isPlainObject(data) || typeof data["tool"] !== "string" || !isApproval(data["tool"], request)) {
+    return undefined;
+  }
+  const tool = data["tool"];
+  const field: JsonObject = {
+    type: "string",
+    title: "Arguments",
+    description: `The arguments ${tool} runs with, as JSON: edit them to run it with others.`,
+    default: writeJson(data["arguments"]),
+  };
+  return { type: "object", properties: { arguments: field } };
 }
 
 // -- decisions: what a person decided, and decisions that reach beyond one call ----------------------
@@ -678,6 +734,26 @@ export function isApproval(toolName: string, request: Request): boolean {
   }
   const keys = Object.keys(data);
   return keys.length === 2 && keys.includes("tool") && keys.includes("arguments") && data["tool"] === normalizeToolName(toolName);
+}
+
+/** Whether two JSON values write the same JSON, keys in any order (a number as written: `1` and
+ * `1.0` differ, as they do in Python's and Rust's JSON). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
+  }
+  if (isPlainObject(a) || isPlainObject(b)) {
+    if (!isPlainObject(a) || !isPlainObject(b)) {
+      return false;
+    }
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]));
+  }
+  try {
+    return writeJson(a) === writeJson(b);
+  } catch {
+    return false;
+  }
 }
 
 // MESSAGE_LIMIT (idl/loop.json): the most of a refusal's message the model reads (code points); a

@@ -20,7 +20,7 @@
  *   beyond its turn), {@link PolicyMemory} and the {@link PolicyStore} and {@link DecisionLog}
  *   interfaces a host's own stores implement;
  * - the engine's steps and transitions (`start`, `ran`, `answered`, `timed`, `lapsed`, `gate`,
- *   `match`, `drive`, and for decisions `scopeOf`, `decided`, `reached`, `reach`, `policyOf`,
+ *   `match`, `checkAnswer`, `approvalForm`, `drive`, and for decisions `scopeOf`, `decided`, `reached`, `reach`, `policyOf`,
  *   `applicable`, `gated`, `byPolicy`), for hosts of the loop other than the toolkit.
  *
  * @packageDocumentation
@@ -28,6 +28,7 @@
 
 export { ResumeError, ToolnexusError, WireError, type ResumeReason } from "./errors.js";
 export {
+  APPROVAL_DATA,
   APPROVAL_PREFIX,
   Ask,
   Decision,
@@ -38,7 +39,9 @@ export {
   Settle,
   answered,
   applicable,
+  approvalForm,
   byPolicy,
+  checkAnswer,
   decided,
   drive,
   expired,

@@ -222,7 +222,7 @@ function asResult(value: unknown): ToolResult {
     return ok(value);
   }
   if (value === undefined || value === null) {
-    return ok("null"); // what Python's `None` gives
+    return ok(""); // nothing returned: done, with nothing to say (Python's `None` gives the same)
   }
   if (value instanceof Uint8Array || value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
     return error("the tool returned bytes, which are not text; return a ToolResult with a ContentPart instead");

@@ -15,7 +15,7 @@
 import { parseAnswer, parseRunResult } from "./codec.js";
 import { RunBook, type Turn } from "./book.js";
 import { ResumeError } from "./errors.js";
-import { Ask, Run, STOP, Settle, answered, drive, lapsed, quote, reached, start, type Effects, type Policy } from "./engine.js";
+import { Ask, Run, STOP, Settle, answered, checkAnswer, drive, lapsed, quote, reached, start, type Effects, type Policy } from "./engine.js";
 import { describe, isPlainObject, type JsonObject } from "./json.js";
 import { Decisions, type DecisionLog, type PolicyStore } from "./policies.js";
 import { keySet } from "./seal.js";
@@ -415,7 +415,7 @@ class LoopEffects implements Effects {
         throw this.#failed.error;
       }
       // decided already, with a scope beyond once
-      return reached(this.#decided, step) ?? askOnce(waitFor, step.request);
+      return reached(this.#decided, step) ?? askOnce(waitFor, step);
     });
     this.#queue = next.catch((error: unknown) => {
       this.#failed ??= { error };
@@ -435,7 +435,8 @@ class LoopEffects implements Effects {
   }
 }
 
-async function askOnce(waitFor: WaitFor, request: Request): Promise<Answer> {
+async function askOnce(waitFor: WaitFor, step: Ask): Promise<Answer> {
+  const request = step.request;
   const given: unknown = await waitFor(request);
   if (!isPlainObject(given)) {
     throw new TypeError(`waitFor must return an Answer, got ${describe(given)}`);
@@ -444,6 +445,7 @@ async function askOnce(waitFor: WaitFor, request: Request): Promise<Answer> {
   if (answer.id !== request.id) {
     throw new ResumeError("mismatch", `waitFor answered ${quote(answer.id)}, but the request is ${quote(request.id)}`);
   }
+  checkAnswer(step, answer);
   return answer;
 }
 

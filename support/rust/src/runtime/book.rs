@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::engine::{Ask, Outcome, Settle, expired, match_answers, reach};
+use super::engine::{Ask, Outcome, Settle, check_answer, expired, match_answers, reach};
 use super::errors::{ResumeError, ResumeReason};
 use super::seal::{self, NotJson, SealKey, SealParts, Sum};
 use super::time::random_hex;
@@ -606,6 +606,11 @@ impl RunBook {
                 ),
             ));
         }
+        let step = Ask {
+            call: head.clone(),
+            request: request.clone(),
+        };
+        check_answer(&step, &batch[0])?;
         self.remember((turn.digest, head.id.clone(), request.id.clone()));
         let restart = run.calls[1..].to_vec();
         let answer = batch.into_iter().next();
@@ -953,6 +958,15 @@ fn pick(
             answer: Some(answer),
         })
         .collect();
+    for pick in &picks {
+        let step = Ask {
+            call: pick.call.clone(),
+            request: pick.request.clone(),
+        };
+        if let Some(answer) = &pick.answer {
+            check_answer(&step, answer)?;
+        }
+    }
     if once {
         return Ok(picks);
     }

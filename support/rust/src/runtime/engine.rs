@@ -19,12 +19,17 @@
 //! 1. **Approval before the run.** A first run is gated ([`start`]): a tool that needs
 //!    approval (always, or by a rule over the checked arguments) does not run; it asks the
 //!    toolkit's own approval ([`gate`]: kind `approval`, id `apr-…`, data
-//!    `{"tool", "arguments"}`).
+//!    `{"tool", "arguments"}`). Arguments that fail the tool's input schema are never put
+//!    to a person: the call runs ungated, and its run refuses them. The form a person
+//!    answers an approval with ([`approval_form`]) holds the arguments, to edit.
 //! 2. **The answer to an approval** ([`answered`]): refused or expired, the call settles as
 //!    `declined: the call to <tool> was not approved` and never runs; approved, the handler
 //!    runs for the first time, with the person's edited arguments when the answer's
 //!    `data["arguments"]` holds them (an object: anything else settles the call as invalid
-//!    arguments, unrun). A question's answer never changes the arguments.
+//!    arguments, unrun; the same arguments as asked are no edit). An approving answer's
+//!    data holds nothing else ([`APPROVAL_DATA`]): any other key refuses the answer
+//!    ([`check_answer`]: `mismatch`, naming it, nothing taken). A question's answer never
+//!    changes the arguments.
 //! 3. **A question from the tool** ([`ran`]): a first run that suspends waits on its
 //!    request; a call whose arguments or request cannot be stored settles as an error
 //!    saying so.
@@ -67,6 +72,10 @@ use crate::{Answer, MAX_DEPTH, Request, ToolCall, ToolResult, pending_of};
 
 /// Ids of the approval requests the toolkit asks before a tool runs.
 pub const APPROVAL_PREFIX: &str = "apr-";
+
+/// The keys an approving answer to the toolkit's approval may hold in its `data`: the
+/// edited arguments. Any other refuses the answer ([`check_answer`]).
+pub const APPROVAL_DATA: [&str; 1] = ["arguments"];
 
 /// Run `call`'s handler with its arguments: a first run (`answer` `None`), gated by the
 /// tool's approval when `gate`, or a retry with `answer` to `request`.
@@ -213,6 +222,15 @@ pub fn answered(step: Ask, answer: Option<Answer>, now: SystemTime) -> Step {
             gate: false,
         }); // approved as asked
     };
+    if *edited == Value::Object(call.arguments.clone()) {
+        // The arguments asked, sent back (a form's default): approved as asked.
+        return Step::Run(Run {
+            call,
+            answer: None,
+            request: None,
+            gate: false,
+        });
+    }
     let Value::Object(arguments) = edited else {
         let what = match edited {
             Value::Null => "null",
@@ -268,20 +286,23 @@ pub fn lapsed(step: Ask, now: SystemTime) -> Settle {
 /// The approval `call` needs before its handler runs, or the error result that settles it
 /// when its arguments cannot be asked about or stored.
 ///
-/// A rule over the arguments sees them checked: arguments that fail the input schema are
-/// not asked about (the run refuses them anyway), and a rule that panics asks (an approval
-/// too many is the safe side).
+/// Arguments that fail the input schema are not asked about: the call runs ungated and its
+/// run refuses them, before its handler (a person never approves what cannot run). A rule
+/// over the arguments sees them checked; a rule that panics asks (an approval too many is
+/// the safe side).
 pub fn gate(tool: Option<&Tool>, call: &ToolCall) -> Gate {
     let Some(tool) = tool else {
         return Gate::Open;
     };
+    if matches!(tool.approval(), NeedsApproval::Never) {
+        return Gate::Open;
+    }
+    if tool.check_arguments(&call.arguments).is_err() {
+        return Gate::Open;
+    }
     match tool.approval() {
-        NeedsApproval::Never => return Gate::Open,
-        NeedsApproval::Always => {}
+        NeedsApproval::Never | NeedsApproval::Always => {}
         NeedsApproval::Rule(rule) => {
-            if tool.check_arguments(&call.arguments).is_err() {
-                return Gate::Open;
-            }
             let arguments = &call.arguments;
             if let Ok(false) = catch_unwind(AssertUnwindSafe(|| rule(arguments))) {
                 return Gate::Open;
@@ -362,6 +383,65 @@ pub fn match_answers(
         }
     }
     Ok(picks)
+}
+
+/// Refuse `answer` to `step` when its data holds what the request does not take: an
+/// approving answer to the toolkit's approval holds only [`APPROVAL_DATA`] (`arguments`),
+/// so a misspelled key (`args`) is not silently ignored while the call runs as first asked.
+/// A `mismatch` naming the key; a host calls it with [`match_answers`], before it takes
+/// any answer of the list, so nothing is taken and the call still waits.
+pub fn check_answer(step: &Ask, answer: &Answer) -> Result<(), ResumeError> {
+    let Some(data) = answer.data.as_ref().filter(|_| answer.ok) else {
+        return Ok(());
+    };
+    if !step.approval() {
+        return Ok(());
+    }
+    let extra: Vec<String> = data
+        .keys()
+        .filter(|k| !APPROVAL_DATA.contains(&k.as_str()))
+        .map(|k| quoted(k))
+        .collect();
+    if extra.is_empty() {
+        return Ok(());
+    }
+    Err(ResumeError::new(
+        ResumeReason::Mismatch,
+        format!(
+            "answer {} approves the call to {} with data holding {}: an approval's data holds \
+             only 'arguments' (the edited arguments); nothing was taken, the call still waits",
+            quoted(&answer.id),
+            step.call.name,
+            extra.join(", ")
+        ),
+    ))
+}
+
+/// The form a person answers the toolkit's approval `request` with, as the JSON Schema of
+/// an MCP elicitation's `requestedSchema` (an object of text, number and boolean fields),
+/// or `None` for any other request. Its one field, `arguments`, is the arguments the call
+/// runs with, as JSON text, the asked ones its default: a person edits them there, and an
+/// answer that leaves them as they are approves the call as asked. (Without the feature
+/// `lossless` its keys come out sorted, as every map of the crate's does.)
+pub fn approval_form(request: &Request) -> Option<Map<String, Value>> {
+    let data = request.data.as_ref()?;
+    let tool = data.get("tool").and_then(Value::as_str)?;
+    if !is_approval(tool, request) {
+        return None;
+    }
+    let default = serde_json::to_string(&data["arguments"]).ok()?;
+    let field = serde_json::json!({
+        "type": "string",
+        "title": "Arguments",
+        "description": format!("The arguments {tool} runs with, as JSON: edit them to run it with others."),
+        "default": default,
+    });
+    let mut properties = Map::new();
+    properties.insert("arguments".to_owned(), field);
+    let mut form = Map::new();
+    form.insert("type".to_owned(), Value::from("object"));
+    form.insert("properties".to_owned(), Value::Object(properties));
+    Some(form)
 }
 
 // -- decisions: what a person decided, and decisions that reach beyond one call ------------
@@ -526,15 +606,18 @@ pub fn decided(step: &Ask, answer: Option<&Answer>, after: &Step) -> Decision {
     if !step.approval() {
         return Decision::about(DecisionKind::Respond, call, request, scope);
     }
-    // An approval whose answer holds edited arguments runs a call of its own (`answered`).
+    // An approval whose answer holds edited arguments, other than those asked, runs a call
+    // of its own (`answered`).
     let edits = answer
         .data
         .as_ref()
         .is_some_and(|d| d.contains_key("arguments"));
     if let (true, Step::Run(run)) = (edits, after) {
-        let mut d = Decision::about(DecisionKind::Edit, call, request, scope);
-        d.approved = Some(run.call.arguments.clone());
-        return d;
+        if run.call.arguments != call.arguments {
+            let mut d = Decision::about(DecisionKind::Edit, call, request, scope);
+            d.approved = Some(run.call.arguments.clone());
+            return d;
+        }
     }
     Decision::about(DecisionKind::Approve, call, request, scope)
 }

@@ -99,7 +99,8 @@ impl ToolContext {
 }
 
 /// What a handler may return as its success: text for the model (`String`, `&'static
-/// str`), a whole [`ToolResult`] (a suspension, parts, metadata), or any other JSON value,
+/// str`), a whole [`ToolResult`] (a suspension, parts, metadata), nothing (`()`, or JSON
+/// `null`: a success with an empty output, as Python's `None`), or any other JSON value,
 /// which becomes its compact JSON text (a JSON string is the text itself).
 pub trait IntoToolResult {
     /// The result for the model.
@@ -124,10 +125,17 @@ impl IntoToolResult for ToolResult {
     }
 }
 
+impl IntoToolResult for () {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::ok("")
+    }
+}
+
 impl IntoToolResult for Value {
     fn into_tool_result(self) -> ToolResult {
         match self {
             Value::String(text) => ToolResult::ok(text),
+            Value::Null => ToolResult::ok(""), // nothing returned: not the text `null`
             value if depth(&value) > MAX_DEPTH => ToolResult::error(format!(
                 "the tool returned a value that is not JSON: nested more than {MAX_DEPTH} levels"
             )),

@@ -20,8 +20,8 @@ use serde_json::Value;
 
 use super::book::{RunBook, idempotency_key, quoted};
 use super::engine::{
-    Ask, Asked, Circumstances, Effects, Gate, Outcome, Policy, Run, Step, answered, drive, lapsed,
-    reached, start,
+    Ask, Asked, Circumstances, Effects, Gate, Outcome, Policy, Run, Step, answered, check_answer,
+    drive, lapsed, reached, start,
 };
 use super::errors::{ResumeError, ResumeReason, RunError, ToolkitError};
 use super::join::{BoxFuture, TurnLock, try_join_all};
@@ -366,6 +366,7 @@ impl Effects for KitEffects<'_> {
                     ),
                 ));
             }
+            check_answer(step, &answer)?;
             Ok(Asked::Answer(answer))
         })
     }

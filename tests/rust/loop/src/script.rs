@@ -7,8 +7,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use toolnexus::serde_json::{Map, Value};
 use toolnexus::{
-    auth_required, define_supplied_tool, define_tool, pending, ContentPart, Request, Tool,
-    ToolContext, ToolResult, Wire,
+    auth_required, define_supplied_tool, define_tool, pending, ContentPart, IntoToolResult,
+    Request, Tool, ToolContext, ToolResult, Wire,
 };
 
 /// 2026-01-01T00:00:00Z: the instant a vector's turn runs (its steps' `at` count from it).
@@ -268,6 +268,9 @@ async fn behave(
             expires_at,
             ..Request::default()
         }));
+    }
+    if b.get("return") == Some(&Value::Null) {
+        return Ok(().into_tool_result()); // returns nothing
     }
     let output = fill(b["return"].as_str().unwrap_or_default(), name, args, data);
     if b.get("parts").is_none() && b.get("structuredContent").is_none() {

@@ -186,7 +186,8 @@ pub fn tampered(mut wire: Value, edits: &[Value]) -> Value {
 /// What a step gave: a refusal, or a run.
 #[derive(Debug)]
 pub enum Got {
-    Refused(String),
+    /// The reason, and the text.
+    Refused(String, String),
     Run(Box<RunResult>),
 }
 
@@ -218,7 +219,7 @@ impl Checker {
     ) -> Result<(), String> {
         let at = format!("step {index}");
         let refused = match got {
-            Got::Refused(reason) => Some(reason.as_str()),
+            Got::Refused(reason, _) => Some(reason.as_str()),
             Got::Run(_) => None,
         };
         match expect["error"].as_str() {
@@ -228,6 +229,11 @@ impl Checker {
             None => ensure(refused.is_none(), || {
                 format!("{at}: refused ({refused:?}), expected {expect}")
             })?,
+        }
+        if let (Some(part), Got::Refused(_, message)) = (expect["errorIncludes"].as_str(), got) {
+            ensure(message.contains(part), || {
+                format!("{at}: refusal {message:?}")
+            })?;
         }
         if let Got::Run(run) = got {
             if let Some(status) = expect["status"].as_str() {
@@ -454,6 +460,12 @@ fn check_waiting(at: &str, expected: &[Value], run: &RunResult) -> Result<(), St
                 format!("{here}: arguments {:?}", call.arguments)
             })?;
         }
+        if let Some(form) = e.get("form") {
+            let shown = toolnexus::engine::approval_form(request).map(Value::Object);
+            ensure(shown.as_ref() == Some(form), || {
+                format!("{here}: form {shown:?}")
+            })?;
+        }
     }
     Ok(())
 }
@@ -533,7 +545,7 @@ pub async fn play(vector: &Value) -> Result<(), String> {
                 };
                 match kit.resume_with(input, answers, resume_options(step)).await {
                     Ok(next) => Got::Run(Box::new(next)),
-                    Err(e) => Got::Refused(e.reason().as_str().to_owned()),
+                    Err(e) => Got::Refused(e.reason().as_str().to_owned(), e.message().to_owned()),
                 }
             }
             Some("revoke") => {
@@ -554,7 +566,7 @@ pub async fn play(vector: &Value) -> Result<(), String> {
                     .ok_or_else(|| format!("step {index}: no run to expire"))?;
                 match kit.expire(current, None, None).await {
                     Ok(next) => Got::Run(Box::new(next)),
-                    Err(e) => Got::Refused(e.reason().as_str().to_owned()),
+                    Err(e) => Got::Refused(e.reason().as_str().to_owned(), e.message().to_owned()),
                 }
             }
             other => return Err(format!("step {index}: unknown step {other:?}")),
