@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from toolnexus import Answer, Request, ResumeError, ToolCall, Toolkit, ToolResult, define_tool, pending
+from toolnexus._book import check_answer  # the book refuses what the engine's unfit_answer names
 from toolnexus._engine import (
     APPROVAL_PREFIX,
     STOP,
@@ -18,7 +19,6 @@ from toolnexus._engine import (
     Settle,
     answered,
     approval_form,
-    check_answer,
     decided,
     drive,
     expired,

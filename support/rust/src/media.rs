@@ -20,7 +20,6 @@ use crate::{ContentPart, ContentPartKind};
 /// The default size limit of [`ContentPart::from_path`]: 20 MiB.
 pub const DEFAULT_MAX_BYTES: u64 = 20 * 1024 * 1024;
 
-
 /// Standard base64 (RFC 4648 section 4) with padding; decoding, like Python's
 /// `binascii.a2b_base64(strict_mode=True)`, does not insist that unused bits are zero.
 const BASE64: GeneralPurpose = GeneralPurpose::new(
