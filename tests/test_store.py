@@ -554,6 +554,36 @@ async def test_decisions_are_logged_hash_chained_and_a_changed_byte_is_found(tmp
     assert store.log.verify() == 2, "the chain starts at the first entry"
 
 
+@pytest.mark.parametrize(("table", "scope"), [("decisions", None), ("policies", "tool")])
+async def test_a_decision_whose_log_or_policy_write_fails_is_not_taken(
+    tmp_path: Path, table: str, scope: str | None
+) -> None:
+    """The log's or the policy's write fails (a full disk, made by a trigger): nothing runs, the
+    run is pending again, the log holds nothing, and the same answer is taken later, once."""
+    ran: list[object] = []
+    refund = define_tool("refund", "R", None, lambda args, ctx: ran.append(args) or "refunded", needs_approval=True)
+    store = SqliteRunStore(tmp_path / "runs.sqlite3")
+    kit = Toolkit([refund], secret=SECRET, policy_store=store.policies, decision_log=store.log)
+    run_id = store.save(await kit.run_calls([ToolCall("c1", "refund", {"amount": 5})]))
+    [waiting] = store.pending()
+    with closing(sqlite3.connect(store.path)) as conn:
+        conn.execute(
+            f"CREATE TRIGGER full BEFORE INSERT ON {table} BEGIN SELECT RAISE(FAIL, 'disk is full'); END"
+        )
+        conn.commit()
+    with pytest.raises(sqlite3.Error, match="disk is full"):
+        await store.resume(kit, run_id, Answer(waiting.request.id, True, scope=scope))
+    assert ran == [] and store.get(run_id).status == "pending"
+    assert list(store.log.entries()) == [] and store.policies.policies() == [], "no half of the unit"
+    with closing(sqlite3.connect(store.path)) as conn:
+        conn.execute("DROP TRIGGER full")
+        conn.commit()
+    done = await store.resume(kit, run_id, Answer(waiting.request.id, True, scope=scope))
+    assert done.results[0].result.output == "refunded" and len(ran) == 1
+    assert [e["kind"] for e in store.log.entries()] == ["approve"] and store.log.verify() is None
+    assert len(store.policies.policies()) == (1 if scope else 0)
+
+
 async def test_policies_are_kept_in_the_store_and_shared_by_toolkits(tmp_path: Path) -> None:
     store = SqliteRunStore(tmp_path / "runs.sqlite3")
     kit = Toolkit([approve], secret=SECRET, policy_store=store.policies, decision_log=store.log)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import IO, Any, Protocol
@@ -57,6 +57,7 @@ class SqlitePolicies:
 
     def __init__(self, store: _Store) -> None:
         self._store = store
+        self._unit = store  # (one with the store's log: `Decisions.decide_all` writes both in one transaction)
 
     def policies(self, tool: str | None = None) -> list[Policy]:
         """The policies kept (of `tool`, when given), expired ones too, oldest first."""
@@ -85,23 +86,31 @@ class SqliteDecisionLog:
 
     def __init__(self, store: _Store) -> None:
         self._store = store
+        self._unit = store
 
     def record(self, decision: Decision, *, principal: str | None, at: datetime) -> None:
         """Append `decision`, made by `principal` at `at`, chained to the entry before it."""
+        self.record_many([decision], principal=principal, at=at)
+
+    def record_many(self, decisions: Sequence[Decision], *, principal: str | None, at: datetime) -> None:
+        """Append every one of `decisions` in one transaction: all of them, or none."""
         with self._store._transaction() as conn:
             last = conn.execute("SELECT seq, hash FROM decisions ORDER BY seq DESC LIMIT 1").fetchone()
-            seq, previous = (1, _GENESIS) if last is None else (last[0] + 1, last[1])
-            entry = {
-                "seq": seq,
-                "at": at.isoformat(),
-                "by": principal,
-                **decision.to_wire(),
-                "previous": previous,
-            }
-            conn.execute(
-                "INSERT INTO decisions (seq, entry, hash) VALUES (?, ?, ?)",
-                (seq, json.dumps(entry, ensure_ascii=False), _link(entry)),
-            )
+            seq, previous = (0, _GENESIS) if last is None else (last[0], last[1])
+            for decision in decisions:
+                seq += 1
+                entry = {
+                    "seq": seq,
+                    "at": at.isoformat(),
+                    "by": principal,
+                    **decision.to_wire(),
+                    "previous": previous,
+                }
+                previous = _link(entry)
+                conn.execute(
+                    "INSERT INTO decisions (seq, entry, hash) VALUES (?, ?, ?)",
+                    (seq, json.dumps(entry, ensure_ascii=False), previous),
+                )
 
     def entries(self) -> Iterator[dict[str, Any]]:
         """Every entry, oldest first: the decision's fields (`Decision.to_wire`), `seq`, `at`

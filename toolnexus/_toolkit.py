@@ -312,12 +312,12 @@ class Toolkit:
         opening = self._book.open(run, batch, principal)
         effects = _Effects(self, opening.turn, progress=progress, session=session, principal=principal)
         now = self.now()
-        steps: list[Run | Settle] = []
+        taken = []
         for pick in opening.picks:
             ask = Ask(pick.call, pick.request)
-            step = answered(ask, pick.answer, now)
-            steps.append(step)
-            self._decisions.decide(ask, pick.answer, step, session, principal, now)
+            taken.append((ask, pick.answer, answered(ask, pick.answer, now)))
+        self._take(run, batch, taken, session, principal, now)
+        steps: list[Run | Settle] = [step for _, _, step in taken]
         steps.extend(start(call) for call in opening.restart)
         if len(steps) == 1:  # the common case: no task to start
             outcomes = [await drive(steps[0], effects)]
@@ -348,9 +348,26 @@ class Toolkit:
         if opening is None:
             return run
         settled = [lapsed(Ask(p.call, p.request), now) for p in opening.picks]
-        for pick, step in zip(opening.picks, settled, strict=True):
-            self._decisions.decide(Ask(pick.call, pick.request), None, step, None, None, now)
+        taken = [(Ask(p.call, p.request), None, step) for p, step in zip(opening.picks, settled, strict=True)]
+        self._take(run, [], taken, None, None, now)
         return self._book.advance(opening, settled)
+
+    def _take(
+        self,
+        run: RunResult,
+        batch: list[Answer],
+        taken: list[tuple[Ask, Answer | None, Run | Settle]],
+        session: str | None,
+        principal: str | None,
+        now: datetime,
+    ) -> None:
+        """The decisions of one resume, kept and logged as one unit (`Decisions.decide_all`);
+        when that fails nothing was decided, so the answers are not remembered as taken."""
+        try:
+            self._decisions.decide_all(taken, session, principal, now)
+        except BaseException:
+            self._book.forget(run, batch)
+            raise
 
     def _forget(self, run: RunResult, answers: list[Answer]) -> None:  # for hosts: see RunBook.forget
         self._book.forget(run, answers)
