@@ -111,6 +111,8 @@ class Toolkit:
         self._errors = 0
         keys, active = key_set(secret, secrets, active_key)
         self._book = RunBook(keys, active, lambda: int(self._clock().timestamp() * 1000))
+        if active is not None and (use_key := getattr(decision_log, "use_key", None)) is not None:
+            use_key(active.key_id, active._secret)  # the log's head is MAC'd under the toolkit's key
         for t in tools:
             self.register(t)
 
