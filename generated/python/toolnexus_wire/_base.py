@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 6b91a38d4bedd1b463e5362fbb43569b4861fdfffae602b08124cf547ca26429).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 # Source: support/python/toolnexus_wire/_base.py (hand-written, copied verbatim).
 # codegen: copy
@@ -6,11 +6,12 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import sys
 from collections.abc import Callable
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 import orjson
 from pydantic import (
@@ -179,9 +180,20 @@ def wire_init(init: _Init) -> _Init:
     pydantic calls a model's own `__init__` when it validates that model nested in another,
     which would bypass the by-alias, JSON-mode validation of `from_json`. Marked the way
     pydantic marks its own, the constructor is used only when user code calls it.
+
+    A model that checks what code builds beyond what it reads (`ContentPart`: a part that
+    carries nothing is read, never built) has `_check_built`, called after the constructor.
     """
-    setattr(init, "__pydantic_base_init__", True)  # noqa: B010  (a plain attribute on a function)
-    return init
+
+    @functools.wraps(init)
+    def built(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        check = getattr(self, "_check_built", None)
+        if check is not None:
+            check()
+
+    setattr(built, "__pydantic_base_init__", True)  # noqa: B010  (a plain attribute on a function)
+    return cast(_Init, built)
 
 
 def given(**fields: Any) -> dict[str, Any]:

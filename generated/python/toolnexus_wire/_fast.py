@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 6b91a38d4bedd1b463e5362fbb43569b4861fdfffae602b08124cf547ca26429).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """The fast paths of `to_json` and `from_json`, written out field by field from the IDL.
 
@@ -177,14 +177,6 @@ def _decode_ContentPart(d: Any, floats: bool | None) -> Any:
         if annotations is None:
             return None
         fields_set.add("annotations")
-    if kind in ("text",) and not (text):
-        return None
-    if kind in (
-        "image",
-        "audio",
-        "file",
-    ) and not (data or url):
-        return None
     values = {
         "kind": kind,
         "text": text,

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 6b91a38d4bedd1b463e5362fbb43569b4861fdfffae602b08124cf547ca26429).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class Annotations(AnnotationsBase):
 
 class ContentPart(ContentPartBase):
     """
-    One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text, an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. A part carries something: a `text` part its `text`, any other part its `data`, its `url` or both (then `data` is the content and `url` where it came from; adapters send `data`). An empty string field is omitted from the wire, and an absent one reads as empty. `title`, `description` and `annotations` describe the part for the host and change nothing it carries.
+    One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text, an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. A part is built to carry something: a `text` part its `text`, any other part its `data`, its `url` or both (then `data` is the content and `url` where it came from; adapters send `data`). A part that carries nothing (upstream's `ContentPart::text("")` writes `{"type":"text"}`) is read and kept through a round trip, but never built here, and adapters send a note in its place. An empty string field is omitted from the wire, and an absent one reads as empty. `title`, `description` and `annotations` describe the part for the host and change nothing it carries.
 
     Fields (wire key in brackets where it differs):
         kind [type]: What the part holds: `text` (in `text`), `image`, `audio`, or `file` for anything else, video included. The APIs name this field `kind`.

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 6b91a38d4bedd1b463e5362fbb43569b4861fdfffae602b08124cf547ca26429).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what
@@ -8,7 +8,6 @@
 // written.
 
 import {
-  carries,
   expectAny,
   expectArray,
   expectBoolean,
@@ -168,10 +167,7 @@ export function parseContentPart(value: unknown, path: string = "$"): ContentPar
   if (has(src, "annotations")) {
     out["annotations"] = parseAnnotations(src["annotations"], path + ".annotations");
   }
-  const checked = keepUnknown(src, out, CONTENT_PART_KEYS, path);
-  carries(checked, path, "type", ["text"], ["text"]);
-  carries(checked, path, "type", ["image", "audio", "file"], ["data", "url"]);
-  return checked;
+  return keepUnknown(src, out, CONTENT_PART_KEYS, path);
 }
 
 /**
@@ -228,10 +224,7 @@ export function toWireContentPart(value: ContentPart, path: string = "$"): JsonO
   if (has(src, "annotations")) {
     out["annotations"] = toWireAnnotations(src["annotations"] as Annotations, path + ".annotations");
   }
-  const checked = keepUnknown(src, out, CONTENT_PART_KEYS, path);
-  carries(checked, path, "type", ["text"], ["text"]);
-  carries(checked, path, "type", ["image", "audio", "file"], ["data", "url"]);
-  return checked;
+  return keepUnknown(src, out, CONTENT_PART_KEYS, path);
 }
 
 /**

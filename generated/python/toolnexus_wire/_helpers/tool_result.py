@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 3c14617c880ef8ed75c50a48b9016e74430164e8beb66e9b1ad41e9982ac54b3).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 6b91a38d4bedd1b463e5362fbb43569b4861fdfffae602b08124cf547ca26429).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 # Source: support/python/toolnexus_wire/_helpers/tool_result.py (hand-written, copied verbatim).
 # codegen: copy; requires ToolResult
