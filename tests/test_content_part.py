@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from toolnexus import ContentPart, ToolResult, WireError
+from toolnexus import ContentPart, ToolResult
 
 SAMPLES = {
     "a.png": (b"\x89PNG\r\n\x1a\n" + b"\0" * 16, "image/png", "image"),
@@ -59,7 +59,7 @@ def test_an_empty_file_is_no_part(tmp_path):
 
 
 def test_a_part_carries_something_when_built_and_is_kept_as_read():
-    with pytest.raises(ValueError, match='a "text" part needs "text": a part that carries nothing is never built'):
+    with pytest.raises(ValueError, match='a "text" part needs "text": a part that carries nothing is never'):
         ContentPart(kind="text")
     with pytest.raises(ValueError, match='a "image" part needs "data" or "url"'):
         ContentPart(kind="image", mime_type="image/png", name="a.png")
@@ -69,7 +69,10 @@ def test_a_part_carries_something_when_built_and_is_kept_as_read():
     assert ContentPart.from_json(both.to_json()) == both
     # What upstream writes for `ContentPart::text("")` and `from_bytes` of no bytes is read, and
     # written back as it came: a round trip loses nothing.
-    upstream = '{"output":"x","isError":false,"parts":[{"type":"text","text":"a"},{"type":"text"},{"type":"file","mimeType":"application/octet-stream"}]}'
+    upstream = (
+        '{"output":"x","isError":false,"parts":[{"type":"text","text":"a"},{"type":"text"},'
+        '{"type":"file","mimeType":"application/octet-stream"}]}'
+    )
     read = ToolResult.from_json(upstream)
     assert [p.kind for p in read.parts] == ["text", "text", "file"] and read.to_json() == upstream
 

@@ -474,7 +474,10 @@ ODD_NAME = "notes\u202etxt.exe\x1b[2J"
 
 
 def test_a_tools_name_is_shown_by_code_point(store: SqliteRunStore) -> None:
-    odd = define_tool(ODD_NAME, "N", None, lambda a, c: pending(Request("question", "ok?")) if c.answer is None else "x")
+    def asks(a: dict[str, object], c: ToolContext) -> object:
+        return pending(Request("question", "ok?")) if c.answer is None else "x"
+
+    odd = define_tool(ODD_NAME, "N", None, asks)
     store.save(asyncio.run(Toolkit([odd]).run_calls([ToolCall("c1", ODD_NAME, {})])))
     [w] = Inbox(store).waiting()
     code, listed = cli(store, "list")

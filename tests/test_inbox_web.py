@@ -24,7 +24,7 @@ from starlette.testclient import TestClient
 
 from tests.conftest import REPO, free_port
 from tests.inbox_tools import HOSTILE, suspend, toolkit
-from toolnexus import Request, ToolCall, Toolkit, define_tool, pending
+from toolnexus import Request, ToolCall, ToolContext, Toolkit, define_tool, pending
 from toolnexus.inbox import Inbox, Waiting
 from toolnexus.inbox._web import create_app
 from toolnexus.store import SqliteRunStore
@@ -204,10 +204,14 @@ def test_the_login_form_is_small_chunked_or_not(site: Site) -> None:
 def test_a_tools_name_is_shown_by_code_point(tmp_path: Path) -> None:
     name = "notes\u202etxt.exe\x1b[2J"
     store = SqliteRunStore(tmp_path / "odd.sqlite3")
-    odd = define_tool(name, "N", None, lambda a, c: pending(Request("question", "ok?")) if c.answer is None else "x")
+    def asks(a: dict[str, object], c: ToolContext) -> object:
+        return pending(Request("question", "ok?")) if c.answer is None else "x"
+
+    odd = define_tool(name, "N", None, asks)
     kit = Toolkit([odd])
     store.save(asyncio.run(kit.run_calls([ToolCall("c1", name, {})])))
-    with TestClient(create_app(Inbox(store, kit), token=TOKEN, hosts=["testserver"]), follow_redirects=False) as c:
+    app = create_app(Inbox(store, kit), token=TOKEN, hosts=["testserver"])
+    with TestClient(app, follow_redirects=False) as c:
         c.get("/", params={"token": TOKEN})
         [w] = Inbox(store).waiting()
         pages = [c.get("/").text, c.get("/request", params={"run": w.run_id, "id": w.request.id}).text]

@@ -578,7 +578,10 @@ def _rewrite(path: str, entries: list[dict[str, Any]], *, head: bool) -> None:
             previous = _link(entry)
             conn.execute("INSERT INTO decisions VALUES (?, ?, ?)", (seq, json.dumps(entry), previous))
         if head:
-            conn.execute("UPDATE decisions_head SET seq = ?, hash = ?, key_id = NULL, mac = NULL", (len(entries), previous))
+            conn.execute(
+                "UPDATE decisions_head SET seq = ?, hash = ?, key_id = NULL, mac = NULL",
+                (len(entries), previous),
+            )
         conn.commit()
 
 
@@ -613,7 +616,9 @@ async def test_a_decision_whose_log_or_policy_write_fails_is_not_taken(
     """The log's or the policy's write fails (a full disk, made by a trigger): nothing runs, the
     run is pending again, the log holds nothing, and the same answer is taken later, once."""
     ran: list[object] = []
-    refund = define_tool("refund", "R", None, lambda args, ctx: ran.append(args) or "refunded", needs_approval=True)
+    refund = define_tool(
+        "refund", "R", None, lambda args, ctx: ran.append(args) or "refunded", needs_approval=True
+    )
     store = SqliteRunStore(tmp_path / "runs.sqlite3")
     kit = Toolkit([refund], secret=SECRET, policy_store=store.policies, decision_log=store.log)
     run_id = store.save(await kit.run_calls([ToolCall("c1", "refund", {"amount": 5})]))

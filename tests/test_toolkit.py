@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from tests.conftest import SECRET
-from toolnexus._policies import PolicyMemory
 from toolnexus import (
     Answer,
     Request,
@@ -26,6 +25,7 @@ from toolnexus import (
     pending_of,
     tool,
 )
+from toolnexus._policies import PolicyMemory
 
 PAST = "2000-01-01T00:00:00Z"
 FUTURE = "2999-01-01T00:00:00Z"
@@ -703,7 +703,9 @@ class _FailingPolicies(PolicyMemory):
 @pytest.mark.parametrize("failing", ["log", "policies"])
 async def test_a_resume_whose_decision_write_fails_is_not_remembered_as_taken(failing: str) -> None:
     ran: list[object] = []
-    refund = define_tool("refund", "R", None, lambda args, ctx: ran.append(args) or "refunded", needs_approval=True)
+    refund = define_tool(
+        "refund", "R", None, lambda args, ctx: ran.append(args) or "refunded", needs_approval=True
+    )
     log = _FailingLog()
     log.full = failing == "log"
     policies = _FailingPolicies()

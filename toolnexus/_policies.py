@@ -132,7 +132,7 @@ class Decisions:
         together = unit is not None and unit is getattr(self._log, "_unit", None)
         kept: list[Policy] = []
         try:
-            with unit._transaction() if together else contextlib.nullcontext():
+            with unit._transaction() if unit is not None and together else contextlib.nullcontext():
                 for policy in made:
                     self.store.keep(policy)
                     kept.append(policy)

@@ -207,7 +207,8 @@ def is_multiple_of(value: float | int, multiple: float | int) -> bool:
     b, q = _decimal(multiple)
     if b == 0:
         return False
-    return (a * 10 ** (p - q)) % b == 0 if p >= q else a % (b * 10 ** (q - p)) == 0
+    scale: int = 10 ** abs(p - q)
+    return (a * scale) % b == 0 if p >= q else a % (b * scale) == 0
 
 
 # --- a fast acceptor for the common schemas --------------------------------------------------------

@@ -80,7 +80,9 @@ class SqlitePolicies:
 
     def __init__(self, store: _Store) -> None:
         self._store = store
-        self._unit = store  # (one with the store's log: `Decisions.decide_all` writes both in one transaction)
+        self._unit = (
+            store  # (one with the store's log: `Decisions.decide_all` writes both in one transaction)
+        )
 
     def policies(self, tool: str | None = None) -> list[Policy]:
         """The policies kept (of `tool`, when given), expired ones too, oldest first."""
@@ -140,7 +142,9 @@ class SqliteDecisionLog:
                     "INSERT INTO decisions (seq, entry, hash) VALUES (?, ?, ?)",
                     (seq, json.dumps(entry, ensure_ascii=False), previous),
                 )
-            key_id, mac = (None, None) if self._key is None else (self._key[0], _head_mac(self._key[1], seq, previous))
+            key_id, mac = (
+                (None, None) if self._key is None else (self._key[0], _head_mac(self._key[1], seq, previous))
+            )
             conn.execute(_HEAD)
             conn.execute(
                 "INSERT OR REPLACE INTO decisions_head (one, seq, hash, key_id, mac) VALUES (1, ?, ?, ?, ?)",
@@ -152,9 +156,11 @@ class SqliteDecisionLog:
         and `mac` it was made under (None when unkeyed); None before the first entry. Keep it
         elsewhere to check the log against later (`verify(key, head=...)`)."""
         try:
-            row = self._store._conn().execute(
-                "SELECT seq, hash, key_id, mac FROM decisions_head WHERE one = 1"
-            ).fetchone()
+            row = (
+                self._store._conn()
+                .execute("SELECT seq, hash, key_id, mac FROM decisions_head WHERE one = 1")
+                .fetchone()
+            )
         except sqlite3.OperationalError:  # a store made before heads existed, never written since
             return None
         if row is None:

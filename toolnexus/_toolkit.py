@@ -358,7 +358,7 @@ class Toolkit:
         self,
         run: RunResult,
         batch: list[Answer],
-        taken: list[tuple[Ask, Answer | None, Run | Settle]],
+        taken: Sequence[tuple[Ask, Answer | None, Run | Settle]],
         session: str | None,
         principal: str | None,
         now: datetime,

@@ -258,13 +258,20 @@ fn a_part_that_carries_nothing_is_read_and_kept_as_upstream_writes_it() {
     for (doc, emitted) in [
         (r#"{"type":"text"}"#, r#"{"type":"text"}"#),
         (r#"{"type":"text","text":""}"#, r#"{"type":"text"}"#),
-        (r#"{"type":"image","mimeType":"image/png"}"#, r#"{"type":"image","mimeType":"image/png"}"#),
+        (
+            r#"{"type":"image","mimeType":"image/png"}"#,
+            r#"{"type":"image","mimeType":"image/png"}"#,
+        ),
         (
             r#"{"type":"file","mimeType":"application/octet-stream"}"#,
             r#"{"type":"file","mimeType":"application/octet-stream"}"#,
         ),
     ] {
-        assert_eq!(ContentPart::from_json(doc).unwrap().to_json(), emitted, "{doc}");
+        assert_eq!(
+            ContentPart::from_json(doc).unwrap().to_json(),
+            emitted,
+            "{doc}"
+        );
     }
     let doc = r#"{"output":"x","isError":false,"parts":[{"type":"text","text":"a"},{"type":"audio","name":"a.wav"}]}"#;
     assert_eq!(ToolResult::from_json(doc).unwrap().to_json(), doc);

@@ -88,7 +88,9 @@ class ContentPartHelpers(WireModel):
         """A part built in code must carry something (`ValueError`); one read from the wire
         (`from_wire`, `from_json`) may not, as upstream writes such parts (`wire_init`)."""
         if (why := carries_nothing(self)) is not None:
-            raise ValueError(f"{why}: a part that carries nothing is never built (give it content, or no part)")
+            raise ValueError(
+                f"{why}: a part that carries nothing is never built (give it content, or no part)"
+            )
 
     @staticmethod
     def kind_for(mime_type: str) -> Literal["image", "audio", "file"]:
