@@ -747,3 +747,54 @@ def test_input_required_round_trips_between_a_toolnexus_server_and_client():
     params = mcp_input_responses(client_request, Answer(client_request.id, True))
     answer = answer_from_mcp(server_request, params["inputResponses"])
     assert answer.ok and answer.id == server_request.id
+
+
+# -- parts that carry nothing (read from upstream): never sent, a note in their place ----------
+
+#: What upstream writes for `ContentPart::text("")` and `from_bytes` of no bytes, read here.
+UPSTREAM_EMPTY = ToolResult.from_json(
+    '{"output":"two empty parts","isError":false,"parts":'
+    '[{"type":"text"},{"type":"file","mimeType":"application/octet-stream"},{"type":"text","text":"kept"}]}'
+)
+EMPTY_TEXT_NOTE = (
+    "[text (no MIME type, no content) not included: {} does not accept it in a tool result]"
+)
+EMPTY_FILE_NOTE = (
+    "[file (application/octet-stream, no content) not included: {} does not accept it in a tool result]"
+)
+
+
+def _texts(value: Any) -> list[str]:
+    """Every string under a `text`/`content`/`output` key of an adapter's output, in order."""
+    found: list[str] = []
+
+    def walk(v: Any, key: str | None) -> None:
+        if isinstance(v, dict):
+            for k, item in v.items():
+                walk(item, k)
+        elif isinstance(v, list):
+            for item in v:
+                walk(item, key)
+        elif isinstance(v, str) and key in ("text", "content", "output"):
+            found.extend(v.splitlines() or [v])
+
+    walk(value, None)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("target", "convert"),
+    [
+        ("OpenAI Chat", lambda c: openai_chat_messages(c)),
+        ("OpenAI Responses", lambda c: openai_responses_output(c)),
+        ("Anthropic", lambda c: anthropic_tool_result(c)),
+        ("Gemini", lambda c: gemini_function_response(c)),
+        ("MCP", lambda c: mcp_call_tool_result(c.result)),
+    ],
+)
+def test_a_part_that_carries_nothing_is_never_sent_and_a_note_stands_in(target: str, convert: Any) -> None:
+    out = convert(call(UPSTREAM_EMPTY))
+    texts = _texts(out)
+    assert EMPTY_TEXT_NOTE.format(target) in texts and EMPTY_FILE_NOTE.format(target) in texts, texts
+    assert "kept" in texts and "" not in texts, "no empty text block is sent"
+    assert "application/octet-stream" not in json.dumps([t for t in texts if "not included" not in t])

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from tests import inbox_tools
 from tests.conftest import REPO
 from tests.inbox_tools import HOSTILE, REFUND, toolkit
-from toolnexus import Request, ResumeError, ToolCall, ToolContext, Toolkit, pending, tool
+from toolnexus import Request, ResumeError, ToolCall, ToolContext, Toolkit, define_tool, pending, tool
 from toolnexus.inbox import Inbox, InboxError, load_toolkit, parse_json_object, shown, shown_json
 from toolnexus.inbox._cli import toolnexus
 from toolnexus.store import SqliteRunStore
@@ -466,3 +466,22 @@ def test_a_missing_extra_is_named(
     assert done.stderr.strip().endswith("install the extra, pip install 'toolnexus-contract[inbox]'"), (
         done.stderr
     )
+
+
+#: A tool's name with a right-to-left override and a terminal escape (a host's own toolkit may
+#: name a tool so: `define_tool` takes any name).
+ODD_NAME = "notes\u202etxt.exe\x1b[2J"
+
+
+def test_a_tools_name_is_shown_by_code_point(store: SqliteRunStore) -> None:
+    def asks(a: dict[str, object], c: ToolContext) -> object:
+        return pending(Request("question", "ok?")) if c.answer is None else "x"
+
+    odd = define_tool(ODD_NAME, "N", None, asks)
+    store.save(asyncio.run(Toolkit([odd]).run_calls([ToolCall("c1", ODD_NAME, {})])))
+    [w] = Inbox(store).waiting()
+    code, listed = cli(store, "list")
+    _, one = cli(store, "show", w.request.id)
+    for out in (listed, one):
+        assert code == 0 and "notes<U+202E>txt.exe<U+001B>[2J" in out, out
+        assert "\x1b" not in out and "\u202e" not in out

@@ -27,7 +27,7 @@ from starlette.testclient import TestClient
 from tests.conftest import REPO, free_port
 from tests.inbox_tools import HOSTILE, suspend, toolkit
 from tests.needs import missing
-from toolnexus import ToolCall
+from toolnexus import Request, ToolCall, ToolContext, Toolkit, define_tool, pending
 from toolnexus.inbox import Inbox, Waiting
 from toolnexus.inbox._web import create_app
 from toolnexus.store import SqliteRunStore
@@ -162,6 +162,70 @@ def test_a_forged_form_is_refused_and_decides_nothing(site: Site, case: str, say
     refused = site.post(w, fields, **kw)
     assert refused.status_code == 403 and says in refused.text and "Nothing was decided." in refused.text
     assert the(site, "refund") == w and decided(site.store) == [] and not site.ran.exists()
+
+
+# -- how much a form may hold -------------------------------------------------------------------------
+
+
+def _chunked(head: bytes, fields: int, size: int) -> Iterator[bytes]:
+    """A form body sent in pieces, so with no Content-Length: `head`, then `fields` fields of `size` bytes."""
+    yield head
+    for i in range(fields):
+        yield b"&f%d=" % i + b"a" * size
+
+
+@pytest.mark.parametrize("fields", [2, 9])
+def test_a_chunked_form_over_the_limit_is_refused_and_decides_nothing(site: Site, fields: int) -> None:
+    signed_in(site)
+    w = the(site, "refund")
+    head = f"csrf={site.csrf(w)}&run={w.run_id}&request={w.request.id}&action=decline&message=x".encode()
+    refused = site.client.post(
+        "/answer",
+        content=_chunked(head, fields, 1024 * 1023),
+        headers={"origin": ORIGIN, "content-type": "application/x-www-form-urlencoded"},
+    )
+    assert refused.status_code == 413 and "too large" in refused.text
+    assert the(site, "refund") == w and decided(site.store) == []
+    small = site.client.post(  # a chunked form within the limit is read as any other
+        "/answer",
+        content=_chunked(head, 1, 10),
+        headers={"origin": ORIGIN, "content-type": "application/x-www-form-urlencoded"},
+    )
+    assert small.status_code == 303 and decided(site.store) == ["decline"]
+
+
+def test_the_login_form_is_small_chunked_or_not(site: Site) -> None:
+    headers = {"origin": ORIGIN, "content-type": "application/x-www-form-urlencoded"}
+    body = f"token={TOKEN}".encode()
+    big = site.client.post("/login", content=_chunked(body, 1, 64 * 1024), headers=headers)
+    assert big.status_code == 413 and "set-cookie" not in big.headers
+    declared = site.client.post("/login", content=body + b"&pad=" + b"a" * 8192, headers=headers)
+    assert declared.status_code == 413 and "set-cookie" not in declared.headers
+    assert site.client.post("/login", content=_chunked(body, 1, 10), headers=headers).status_code == 303
+
+
+def test_a_tools_name_is_shown_by_code_point(tmp_path: Path) -> None:
+    name = "notes\u202etxt.exe\x1b[2J"
+    store = SqliteRunStore(tmp_path / "odd.sqlite3")
+    def asks(a: dict[str, object], c: ToolContext) -> object:
+        return pending(Request("question", "ok?")) if c.answer is None else "x"
+
+    odd = define_tool(name, "N", None, asks)
+    kit = Toolkit([odd])
+    store.save(asyncio.run(kit.run_calls([ToolCall("c1", name, {})])))
+    app = create_app(Inbox(store, kit), token=TOKEN, hosts=["testserver"])
+    with TestClient(app, follow_redirects=False) as c:
+        c.get("/", params={"token": TOKEN})
+        [w] = Inbox(store).waiting()
+        pages = [c.get("/").text, c.get("/request", params={"run": w.run_id, "id": w.request.id}).text]
+        csrf = re.search(r'name="csrf" value="([^"]+)"', pages[1])
+        assert csrf is not None
+        answered = {"run": str(w.run_id), "request": w.request.id, "action": "respond", "data": "{}"}
+        c.post("/answer", data={**answered, "csrf": csrf.group(1)}, headers={"origin": ORIGIN})
+        pages.append(c.get("/").text)  # the notice after the answer names the call's tool
+    for html in pages:
+        assert "notes&lt;U+202E&gt;txt.exe&lt;U+001B&gt;[2J" in html
+        assert "\u202e" not in html and "\x1b" not in html
 
 
 # -- what the page shows, and what it does ----------------------------------------------------------
@@ -537,7 +601,7 @@ def test_hostile_strings_are_shown_escaped_and_never_run(browser: Any, served: S
 
 
 def test_a_questions_form_is_pre_filled_with_its_defaults(tmp_path: Path) -> None:
-    from toolnexus import Request, ToolContext, Toolkit, define_tool, pending
+    from toolnexus import Request, Toolkit, define_tool, pending
 
     schema = {
         "type": "object",

@@ -554,6 +554,93 @@ async def test_decisions_are_logged_hash_chained_and_a_changed_byte_is_found(tmp
     assert store.log.verify() == 2, "the chain starts at the first entry"
 
 
+async def _logged(path: Path, n: int = 4) -> SqliteRunStore:
+    """A store whose log holds `n` decisions of a keyed toolkit (the last one a refusal)."""
+    store = SqliteRunStore(path)
+    wipe = define_tool("wipe", "W", None, lambda args, ctx: "ok", needs_approval=True)
+    kit = Toolkit([wipe], secret=SECRET, decision_log=store.log)
+    for i in range(n):
+        run_id = store.save(await kit.run_calls([ToolCall(f"c{i}", "wipe", {})]))
+        await store.resume(kit, run_id, Answer(store.get(run_id).run.pending.id, i != n - 1), principal="ana")
+    return store
+
+
+def _rewrite(path: str, entries: list[dict[str, Any]], *, head: bool) -> None:
+    """Put `entries` in the log in place of what it holds, rehashed as the store would (and its
+    head too, unkeyed, when `head`): what someone with the file but not the key can do."""
+    from toolnexus._sqlite_log import _GENESIS, _link
+
+    previous = _GENESIS
+    with closing(sqlite3.connect(path)) as conn:
+        conn.execute("DELETE FROM decisions")
+        for seq, entry in enumerate(entries, 1):
+            entry = {**entry, "seq": seq, "previous": previous}
+            previous = _link(entry)
+            conn.execute("INSERT INTO decisions VALUES (?, ?, ?)", (seq, json.dumps(entry), previous))
+        if head:
+            conn.execute(
+                "UPDATE decisions_head SET seq = ?, hash = ?, key_id = NULL, mac = NULL",
+                (len(entries), previous),
+            )
+        conn.commit()
+
+
+async def test_the_logs_head_finds_a_removed_tail_an_appended_entry_and_a_rehash(tmp_path: Path) -> None:
+    store = await _logged(tmp_path / "a.sqlite3")
+    assert store.log.verify() is None and store.log.verify(SECRET) is None
+    assert store.log.verify({"default": SECRET}) is None, "keys by id, as `secrets=`"
+    kept = store.log.head()
+    assert kept is not None and kept["seq"] == 4 and kept["key"] == "default" and len(kept["mac"]) == 64
+    entries = list(store.log.entries())
+    _rewrite(store.path, entries[:3], head=False)  # the refusal removed
+    assert store.log.verify() == 4 and store.log.verify(SECRET) == 4
+    forged = {**entries[0], "kind": "approve", "call": "c9"}
+    _rewrite(store.path, [*entries, forged], head=False)  # an approval appended
+    assert store.log.verify() == 5 and store.log.verify(SECRET) == 5
+    _rewrite(store.path, [*entries[:3], {**entries[3], "kind": "approve"}], head=True)  # all rehashed
+    assert store.log.verify() is None, "without the key, a rehash with its head is not found"
+    assert store.log.verify(SECRET) == 1 and store.log.verify(b"another key of 32 bytes........") == 1
+    _rewrite(store.path, entries[:3], head=True)  # put back to an earlier state, head and all
+    assert store.log.verify() is None, "a consistent earlier state, as far as the store can tell"
+    assert store.log.verify(SECRET, head=kept) == 4, "a head kept elsewhere finds the rollback"
+    with closing(sqlite3.connect(store.path)) as conn:
+        conn.execute("DELETE FROM decisions_head")
+        conn.commit()
+    assert store.log.verify() is None and store.log.verify(SECRET) == 1, "no head: only a key notices"
+
+
+@pytest.mark.parametrize(("table", "scope"), [("decisions", None), ("policies", "tool")])
+async def test_a_decision_whose_log_or_policy_write_fails_is_not_taken(
+    tmp_path: Path, table: str, scope: str | None
+) -> None:
+    """The log's or the policy's write fails (a full disk, made by a trigger): nothing runs, the
+    run is pending again, the log holds nothing, and the same answer is taken later, once."""
+    ran: list[object] = []
+    refund = define_tool(
+        "refund", "R", None, lambda args, ctx: ran.append(args) or "refunded", needs_approval=True
+    )
+    store = SqliteRunStore(tmp_path / "runs.sqlite3")
+    kit = Toolkit([refund], secret=SECRET, policy_store=store.policies, decision_log=store.log)
+    run_id = store.save(await kit.run_calls([ToolCall("c1", "refund", {"amount": 5})]))
+    [waiting] = store.pending()
+    with closing(sqlite3.connect(store.path)) as conn:
+        conn.execute(
+            f"CREATE TRIGGER full BEFORE INSERT ON {table} BEGIN SELECT RAISE(FAIL, 'disk is full'); END"
+        )
+        conn.commit()
+    with pytest.raises(sqlite3.Error, match="disk is full"):
+        await store.resume(kit, run_id, Answer(waiting.request.id, True, scope=scope))
+    assert ran == [] and store.get(run_id).status == "pending"
+    assert list(store.log.entries()) == [] and store.policies.policies() == [], "no half of the unit"
+    with closing(sqlite3.connect(store.path)) as conn:
+        conn.execute("DROP TRIGGER full")
+        conn.commit()
+    done = await store.resume(kit, run_id, Answer(waiting.request.id, True, scope=scope))
+    assert done.results[0].result.output == "refunded" and len(ran) == 1
+    assert [e["kind"] for e in store.log.entries()] == ["approve"] and store.log.verify() is None
+    assert len(store.policies.policies()) == (1 if scope else 0)
+
+
 async def test_policies_are_kept_in_the_store_and_shared_by_toolkits(tmp_path: Path) -> None:
     store = SqliteRunStore(tmp_path / "runs.sqlite3")
     kit = Toolkit([approve], secret=SECRET, policy_store=store.policies, decision_log=store.log)

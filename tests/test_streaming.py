@@ -4,6 +4,8 @@ reaching `Toolkit(on_event=...)`."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 from toolnexus import ToolCall, ToolContext, ToolEvent, Toolkit, ToolResult, define_tool, tool
@@ -69,3 +71,26 @@ async def test_a_generator_that_fails_is_an_error_result_after_its_partials() ->
     seen: list[ToolResult] = []
     result = await flaky.call({}, ToolContext(on_partial=seen.append))
     assert result == ToolResult.error("lost the connection") and [p.output for p in seen] == ["one"]
+
+
+async def _busy(args: dict[str, Any], ctx: ToolContext) -> Any:
+    """Yields values it already holds, awaiting nothing, for 3 s of the wall clock at most."""
+    end = time.monotonic() + 3.0
+    while time.monotonic() < end:
+        yield "x"
+
+
+async def test_a_generator_that_never_awaits_still_times_out() -> None:
+    started = time.monotonic()
+    result = await define_tool("busy", "B", None, _busy).call({}, ToolContext(timeout=0.2))
+    assert result.is_error and "timed out" in result.output, result.output
+    assert time.monotonic() - started < 2.0, "the timeout took effect, not the generator's end"
+
+
+async def test_a_generator_that_never_awaits_can_be_cancelled() -> None:
+    kit = Toolkit([define_tool("busy", "B", None, _busy)])
+    asyncio.get_running_loop().call_later(0.2, kit.cancel, "c1")
+    started = time.monotonic()
+    run = await kit.run_calls([ToolCall("c1", "busy", {})])
+    assert "cancelled" in run.results[0].result.output, run.results[0].result.output
+    assert time.monotonic() - started < 2.0

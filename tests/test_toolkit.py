@@ -25,6 +25,7 @@ from toolnexus import (
     pending_of,
     tool,
 )
+from toolnexus._policies import PolicyMemory
 
 PAST = "2000-01-01T00:00:00Z"
 FUTURE = "2999-01-01T00:00:00Z"
@@ -670,3 +671,53 @@ async def test_an_empty_expires_at_means_no_expiry() -> None:
     run = await Toolkit([gate.tool]).run_calls([ToolCall("c1", "delete_files", {})], wait_for=asker)
     assert len(asker.asked) == 1, "asked: an empty expiry has not passed"
     assert run.results[0].result == ToolResult.ok("done with {} (no note)")
+
+
+# -- a resume's decisions: kept and logged as one unit, or not at all ---------------------------
+
+
+class _FailingLog:
+    """A decision log whose writes fail while `full` is set (its disk is full)."""
+
+    def __init__(self) -> None:
+        self.full = True
+        self.entries: list[str] = []
+
+    def record(self, decision: Any, *, principal: str | None, at: datetime) -> None:
+        if self.full:
+            raise OSError("database or disk is full")
+        self.entries.append(decision.kind)
+
+
+class _FailingPolicies(PolicyMemory):
+    """A policy store whose `keep` fails while `full` is set."""
+
+    full = True
+
+    def keep(self, policy: Any) -> None:
+        if self.full:
+            raise OSError("database or disk is full")
+        super().keep(policy)
+
+
+@pytest.mark.parametrize("failing", ["log", "policies"])
+async def test_a_resume_whose_decision_write_fails_is_not_remembered_as_taken(failing: str) -> None:
+    ran: list[object] = []
+    refund = define_tool(
+        "refund", "R", None, lambda args, ctx: ran.append(args) or "refunded", needs_approval=True
+    )
+    log = _FailingLog()
+    log.full = failing == "log"
+    policies = _FailingPolicies()
+    policies.full = failing == "policies"
+    kit = Toolkit([refund], secret=SECRET, policy_store=policies, decision_log=log)
+    run = await kit.run_calls([ToolCall("c1", "refund", {})])
+    stored = run.to_json()
+    answer = Answer(run.pending.id, True, scope="tool")
+    with pytest.raises(OSError, match="disk is full"):
+        await kit.resume(RunResult.from_json(stored), answer)
+    assert ran == [] and log.entries == [] and policies.policies() == [], "nothing of the decision kept"
+    log.full = policies.full = False
+    done = await kit.resume(RunResult.from_json(stored), answer)
+    assert done.results[0].result.output == "refunded" and len(ran) == 1, "taken now, not `replayed`"
+    assert log.entries == ["approve"] and len(policies.policies()) == 1

@@ -9,8 +9,9 @@ processes, its log hash-chained).
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -38,7 +39,9 @@ class PolicyStore(Protocol):
 
 
 class DecisionLog(Protocol):
-    """Takes every decision the loop makes, with who made it and when."""
+    """Takes every decision the loop makes, with who made it and when. A log may also have
+    `record_many(decisions, *, principal, at)`, taking several decisions at once or none (the
+    toolkit uses it for the decisions of one resume)."""
 
     def record(self, decision: Decision, *, principal: str | None, at: datetime) -> None: ...
 
@@ -97,9 +100,50 @@ class Decisions:
         now: datetime,
     ) -> None:
         """Log `answer`'s decision, and keep the policy it makes, if it makes one."""
-        self.record(decided(ask, answer, step), principal, now)
-        if answer is not None:
-            self.keep(ask, answer, session, principal, now)
+        self.decide_all([(ask, answer, step)], session, principal, now)
+
+    def decide_all(
+        self,
+        taken: Sequence[tuple[Ask, Answer | None, Run | Settle]],
+        session: str | None,
+        principal: str | None,
+        now: datetime,
+    ) -> None:
+        """Keep the policies and log the decisions of `taken` (each call's ask, its answer, the
+        step it led to) as one unit: all of them, or (when a write fails, which is raised) none.
+
+        When the policy store and the log are one `SqliteRunStore`'s, the unit is one transaction.
+        Otherwise the policies are kept first and the log written after, with every entry in one
+        `record_many` when the log has one; a write that fails revokes the policies kept in the
+        unit, so the log never holds a decision whose policy was not kept. (A log without
+        `record_many` that fails after taking some of several decisions keeps those.)"""
+        decisions = [decided(ask, answer, step) for ask, answer, step in taken]
+        made = [
+            policy
+            for ask, answer, _ in taken
+            if answer is not None
+            and (
+                policy := policy_of(
+                    ask, answer, session=session, principal=principal, now=now, lifetime=self._lifetime
+                )
+            )
+            is not None
+        ]
+        unit = getattr(self.store, "_unit", None)
+        together = unit is not None and unit is getattr(self._log, "_unit", None)
+        kept: list[Policy] = []
+        try:
+            with unit._transaction() if unit is not None and together else contextlib.nullcontext():
+                for policy in made:
+                    self.store.keep(policy)
+                    kept.append(policy)
+                self.record_all(decisions, principal, now)
+        except BaseException:
+            if not together:
+                for policy in kept:
+                    with contextlib.suppress(Exception):
+                        self.store.revoke(policy.id)
+            raise
 
     def keep(
         self,
@@ -126,4 +170,15 @@ class Decisions:
 
     def record(self, decision: Decision, principal: str | None, now: datetime) -> None:
         if self._log is not None:
+            self._log.record(decision, principal=principal, at=now)
+
+    def record_all(self, decisions: Sequence[Decision], principal: str | None, now: datetime) -> None:
+        """Log `decisions`, in one `record_many` when the log has one."""
+        if self._log is None or not decisions:
+            return
+        many = getattr(self._log, "record_many", None)
+        if many is not None:
+            many(decisions, principal=principal, at=now)
+            return
+        for decision in decisions:
             self._log.record(decision, principal=principal, at=now)

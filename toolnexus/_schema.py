@@ -172,7 +172,43 @@ def validator_for(schema: dict[str, Any]) -> Any:
 def _extended(base: Any) -> Any:
     import jsonschema
 
-    return jsonschema.validators.extend(base, {"pattern": _pattern})
+    return jsonschema.validators.extend(base, {"pattern": _pattern, "multipleOf": _multiple_of})
+
+
+def _multiple_of(validator: Any, multiple: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    """`multipleOf`, decimal-exact (`is_multiple_of`), in place of `jsonschema`'s float division."""
+    from jsonschema.exceptions import ValidationError
+
+    if validator.is_type(instance, "number") and not is_multiple_of(instance, multiple):
+        yield ValidationError(f"{instance!r} is not a multiple of {multiple!r}")
+
+
+def _decimal(number: float | int) -> tuple[int, int]:
+    """The double `number` denotes as `(mantissa, exponent)`: the exact value of its shortest
+    decimal (0.07 is `(7, -2)`); an integer too large for a double, exactly."""
+    from decimal import Decimal
+
+    try:
+        text = float.__repr__(float(number))
+    except OverflowError:
+        return int(number), 0
+    sign, digits, exponent = Decimal(text).as_tuple()
+    mantissa = int("".join(map(str, digits)))
+    return (-mantissa if sign else mantissa), int(exponent)
+
+
+def is_multiple_of(value: float | int, multiple: float | int) -> bool:
+    """Whether `value / multiple` is an integer, each read as the shortest decimal of the double
+    it denotes (the rule of all three languages): 0.07 is a multiple of 0.01 and 0.3 of 0.1,
+    where float division says no (7.000000000000001)."""
+    if value == 0:
+        return True
+    a, p = _decimal(value)
+    b, q = _decimal(multiple)
+    if b == 0:
+        return False
+    scale: int = 10 ** abs(p - q)
+    return (a * scale) % b == 0 if p >= q else a % (b * scale) == 0
 
 
 # --- a fast acceptor for the common schemas --------------------------------------------------------

@@ -3,17 +3,31 @@
 
     toolkit = Toolkit(tools, secret=..., policy_store=store.policies, decision_log=store.log)
 
-The log is hash-chained: each entry holds the hash of the entry before it, and its own hash is
-SHA-256 over its JSON with sorted keys (the link included), so an entry changed, removed or put
-in later breaks the chain at that place, and `verify()` names it.
+The log is hash-chained and anchored. Each entry holds the hash of the entry before it, and its
+own hash is SHA-256 over its JSON with sorted keys (the link included). The store also keeps the
+log's head: the last entry's `seq` and hash, with an HMAC-SHA256 of both under a key derived from
+the writing toolkit's active key (`Toolkit(..., decision_log=store.log)` hands it over; a toolkit
+without a key writes the head unkeyed). `verify()` then finds:
+
+- an entry changed, removed from the middle, or put in out of order (the chain breaks there);
+- entries removed from the end, or appended without the head (the head names another entry);
+- with `verify(key)`: a log rewritten and rehashed whole, head included, by someone without the
+  key (the head's MAC fails), and a head that is missing or unkeyed.
+
+What it cannot find: a log put back whole to an earlier state, head and all (a copy of the file,
+or an old head row with the entries after it removed): keep `head()` elsewhere (another host, a
+ticket) and check against it with `verify(key, head=...)`. Anyone holding the key can write a log
+that verifies. A log written before heads existed has none: without a key it is checked as a
+chain only, and with one it is reported (its first entry) until a decision is logged again.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import IO, Any, Protocol
@@ -36,6 +50,14 @@ CREATE TABLE IF NOT EXISTS decisions (
     entry TEXT NOT NULL,
     hash TEXT NOT NULL
 )"""
+_HEAD = """
+CREATE TABLE IF NOT EXISTS decisions_head (
+    one INTEGER PRIMARY KEY CHECK (one = 1),
+    seq INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    key_id TEXT,
+    mac TEXT
+)"""
 #: The hash the first entry chains to.
 _GENESIS = hashlib.sha256(b"toolnexus.decisions.v1").hexdigest()
 
@@ -50,6 +72,7 @@ def create_tables(conn: sqlite3.Connection) -> None:
     conn.execute(_POLICIES)
     conn.execute(_POLICIES_BY_TOOL)
     conn.execute(_LOG)
+    conn.execute(_HEAD)
 
 
 class SqlitePolicies:
@@ -57,6 +80,9 @@ class SqlitePolicies:
 
     def __init__(self, store: _Store) -> None:
         self._store = store
+        self._unit = (
+            store  # (one with the store's log: `Decisions.decide_all` writes both in one transaction)
+        )
 
     def policies(self, tool: str | None = None) -> list[Policy]:
         """The policies kept (of `tool`, when given), expired ones too, oldest first."""
@@ -85,23 +111,61 @@ class SqliteDecisionLog:
 
     def __init__(self, store: _Store) -> None:
         self._store = store
+        self._unit = store
+        self._key: tuple[str, bytes] | None = None
+
+    def use_key(self, key_id: str, secret: bytes) -> None:
+        """MAC the log's head under `secret` (the toolkit's active key, id `key_id`) from now on:
+        `Toolkit(decision_log=store.log, secret=...)` calls it."""
+        self._key = (key_id, _head_key(secret))
 
     def record(self, decision: Decision, *, principal: str | None, at: datetime) -> None:
         """Append `decision`, made by `principal` at `at`, chained to the entry before it."""
+        self.record_many([decision], principal=principal, at=at)
+
+    def record_many(self, decisions: Sequence[Decision], *, principal: str | None, at: datetime) -> None:
+        """Append every one of `decisions` in one transaction: all of them, or none."""
         with self._store._transaction() as conn:
             last = conn.execute("SELECT seq, hash FROM decisions ORDER BY seq DESC LIMIT 1").fetchone()
-            seq, previous = (1, _GENESIS) if last is None else (last[0] + 1, last[1])
-            entry = {
-                "seq": seq,
-                "at": at.isoformat(),
-                "by": principal,
-                **decision.to_wire(),
-                "previous": previous,
-            }
-            conn.execute(
-                "INSERT INTO decisions (seq, entry, hash) VALUES (?, ?, ?)",
-                (seq, json.dumps(entry, ensure_ascii=False), _link(entry)),
+            seq, previous = (0, _GENESIS) if last is None else (last[0], last[1])
+            for decision in decisions:
+                seq += 1
+                entry = {
+                    "seq": seq,
+                    "at": at.isoformat(),
+                    "by": principal,
+                    **decision.to_wire(),
+                    "previous": previous,
+                }
+                previous = _link(entry)
+                conn.execute(
+                    "INSERT INTO decisions (seq, entry, hash) VALUES (?, ?, ?)",
+                    (seq, json.dumps(entry, ensure_ascii=False), previous),
+                )
+            key_id, mac = (
+                (None, None) if self._key is None else (self._key[0], _head_mac(self._key[1], seq, previous))
             )
+            conn.execute(_HEAD)
+            conn.execute(
+                "INSERT OR REPLACE INTO decisions_head (one, seq, hash, key_id, mac) VALUES (1, ?, ?, ?, ?)",
+                (seq, previous, key_id, mac),
+            )
+
+    def head(self) -> dict[str, Any] | None:
+        """The log's head as the store keeps it: `seq` and `hash` of the last entry, the `key` id
+        and `mac` it was made under (None when unkeyed); None before the first entry. Keep it
+        elsewhere to check the log against later (`verify(key, head=...)`)."""
+        try:
+            row = (
+                self._store._conn()
+                .execute("SELECT seq, hash, key_id, mac FROM decisions_head WHERE one = 1")
+                .fetchone()
+            )
+        except sqlite3.OperationalError:  # a store made before heads existed, never written since
+            return None
+        if row is None:
+            return None
+        return {"seq": row[0], "hash": row[1], "key": row[2], "mac": row[3]}
 
     def entries(self) -> Iterator[dict[str, Any]]:
         """Every entry, oldest first: the decision's fields (`Decision.to_wire`), `seq`, `at`
@@ -109,9 +173,18 @@ class SqliteDecisionLog:
         for (text,) in self._store._conn().execute("SELECT entry FROM decisions ORDER BY seq"):
             yield json.loads(text)
 
-    def verify(self) -> int | None:
-        """The `seq` of the first entry whose link is broken (changed, removed before it, or put in
-        out of order), or None when the whole chain holds."""
+    def verify(
+        self, key: bytes | Mapping[str, bytes] | None = None, *, head: Mapping[str, Any] | None = None
+    ) -> int | None:
+        """The `seq` of the first entry that cannot be trusted, or None when the log holds.
+
+        The chain is checked entry by entry (an entry changed, removed before another, or out
+        of order), then its end against the head (`head`, one kept elsewhere, else the store's):
+        entries removed from the end give the first one missing, entries past the head the first
+        of them. With `key` (the toolkit's secret, or its `secrets` by id) the head's MAC must
+        hold too: a head that is missing, unkeyed, under an unknown key id or forged gives 1
+        (where the log went wrong cannot be known). See the module's text for what it cannot find.
+        """
         previous, expected = _GENESIS, 1
         for seq, text, stored in self._store._conn().execute(
             "SELECT seq, entry, hash FROM decisions ORDER BY seq"
@@ -125,6 +198,27 @@ class SqliteDecisionLog:
             if _link(entry) != stored:
                 return int(seq)
             previous, expected = stored, expected + 1
+        last = expected - 1
+        anchor = head if head is not None else self.head()
+        if anchor is None:
+            return 1 if key is not None and last > 0 else None
+        seq = anchor.get("seq")
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+            return 1
+        if seq > last:
+            return last + 1  # entries removed from the end
+        if seq < last:
+            return seq + 1  # entries put in after the head
+        if anchor.get("hash") != previous:
+            return seq
+        if key is None:
+            return None
+        secret = key if isinstance(key, bytes) else key.get(str(anchor.get("key")))
+        mac = anchor.get("mac")
+        if secret is None or not isinstance(mac, str):
+            return 1
+        if not hmac.compare_digest(mac, _head_mac(_head_key(secret), seq, previous)):
+            return 1
         return None
 
     def export(self, out: IO[str]) -> int:
@@ -142,3 +236,13 @@ def _link(entry: dict[str, Any]) -> str:
     """The hash of a log entry: SHA-256 of its JSON with sorted keys, compact (it holds `previous`)."""
     text = json.dumps(entry, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _head_key(secret: bytes) -> bytes:
+    """The key of the log's head MAC, derived from a toolkit key (apart from its seal's keys)."""
+    return hmac.new(secret, b"toolnexus.decisions.head.v1", "sha256").digest()
+
+
+def _head_mac(key: bytes, seq: int, last: str) -> str:
+    """The head's MAC: HMAC-SHA256 over its `seq` and the last entry's hash."""
+    return hmac.new(key, f"{seq}\n{last}".encode(), "sha256").hexdigest()

@@ -311,6 +311,8 @@ class Tool:
         self._copy = _copy_args if copy_args else None
         # `stream`: the handler is an async generator (each value a partial; the last the result).
         self._stream = inspect.isasyncgenfunction(handler) if stream is None else stream
+        if self._stream:  # a result built now, not first while the handler holds its data: the
+            _as_result("")  # models' first build then collects garbage across all of it (seconds)
         # `is_async`: the handler returns an awaitable, though it may be a plain function.
         self._is_async = (
             inspect.iscoroutinefunction(handler) if is_async is None else is_async
@@ -442,11 +444,16 @@ class Tool:
     async def _drain(self, values: Any, ctx: ToolContext) -> Any:
         """The last value of an async generator handler; each value is reported as it comes, as
         the result so far (`ctx.partial`, as `call` would make a result of it), and the last is
-        the call's result too (nothing waits for the next value to know which is last)."""
+        the call's result too (nothing waits for the next value to know which is last).
+        After each value the event loop gets a turn, so a generator that yields what it holds,
+        awaiting nothing, still meets its timeout and `Toolkit.cancel`."""
+        import asyncio
+
         last: Any = _NOTHING
         async for value in values:
             ctx.partial(value if isinstance(value, ToolResult) else _as_result(value))
             last = value
+            await asyncio.sleep(0)
         return "" if last is _NOTHING else last
 
 

@@ -126,6 +126,8 @@ class Toolkit:
         self._errors = 0
         keys, active = key_set(secret, secrets, active_key)
         self._book = RunBook(keys, active, lambda: int(self._clock().timestamp() * 1000))
+        if active is not None and (use_key := getattr(decision_log, "use_key", None)) is not None:
+            use_key(active.key_id, active._secret)  # the log's head is MAC'd under the toolkit's key
         for t in tools:
             self.register(t)
 
@@ -351,12 +353,12 @@ class Toolkit:
             self, opening.turn, progress=progress, session=session, principal=principal, log=log
         )
         now = self.now()
-        steps: list[Run | Settle] = []
+        taken = []
         for pick in opening.picks:
             ask = Ask(pick.call, pick.request)
-            step = answered(ask, pick.answer, now)
-            steps.append(step)
-            self._decisions.decide(ask, pick.answer, step, session, principal, now)
+            taken.append((ask, pick.answer, answered(ask, pick.answer, now)))
+        self._take(run, batch, taken, session, principal, now)
+        steps: list[Run | Settle] = [step for _, _, step in taken]
         steps.extend(start(call) for call in opening.restart)
         if len(steps) == 1:  # the common case: no task to start
             outcomes = [await drive(steps[0], effects)]
@@ -387,9 +389,26 @@ class Toolkit:
         if opening is None:
             return run
         settled = [lapsed(Ask(p.call, p.request), now) for p in opening.picks]
-        for pick, step in zip(opening.picks, settled, strict=True):
-            self._decisions.decide(Ask(pick.call, pick.request), None, step, None, None, now)
+        taken = [(Ask(p.call, p.request), None, step) for p, step in zip(opening.picks, settled, strict=True)]
+        self._take(run, [], taken, None, None, now)
         return self._book.advance(opening, settled)
+
+    def _take(
+        self,
+        run: RunResult,
+        batch: list[Answer],
+        taken: Sequence[tuple[Ask, Answer | None, Run | Settle]],
+        session: str | None,
+        principal: str | None,
+        now: datetime,
+    ) -> None:
+        """The decisions of one resume, kept and logged as one unit (`Decisions.decide_all`);
+        when that fails nothing was decided, so the answers are not remembered as taken."""
+        try:
+            self._decisions.decide_all(taken, session, principal, now)
+        except BaseException:
+            self._book.forget(run, batch)
+            raise
 
 
 # -- for hosts built on a toolkit (the store, the MCP bridge, the Temporal worker) --------------

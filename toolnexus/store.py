@@ -226,8 +226,12 @@ class SqliteRunStore:
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction, taken at once (`BEGIN IMMEDIATE`), so reads in it are current."""
+        """A write transaction, taken at once (`BEGIN IMMEDIATE`), so reads in it are current.
+        Inside another of this thread's, it is part of that one (committed or rolled back whole)."""
         conn = self._conn()
+        if conn.in_transaction:
+            yield conn
+            return
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield conn

@@ -225,6 +225,43 @@ describe("decisions", () => {
     assert.deepEqual(kit.policies(), []);
   });
 
+  for (const failing of ["log", "policies"] as const) {
+    it(`a resume whose ${failing} write throws keeps nothing of the decision, and the same answer is taken later`, async () => {
+      let full = true;
+      const ran: string[] = [];
+      const entries: string[] = [];
+      const log = {
+        record: (decision: Decision): void => {
+          if (full && failing === "log") {
+            throw new Error("database or disk is full");
+          }
+          entries.push(decision.kind);
+        },
+      };
+      const policies = new PolicyMemory();
+      const store: PolicyStore = {
+        policies: (tool) => policies.policies(tool),
+        keep: (policy) => {
+          if (full && failing === "policies") {
+            throw new Error("database or disk is full");
+          }
+          policies.keep(policy);
+        },
+        revoke: (id) => policies.revoke(id),
+      };
+      const refund = defineTool("refund", "", null, () => (ran.push("ran"), "refunded"), { needsApproval: true });
+      const kit = new Toolkit([refund], { secret: KEY, decisionLog: log, policyStore: store, clock: () => NOW });
+      const run = await kit.runCalls([{ id: "c1", name: "refund", arguments: {} }]);
+      const answer = { id: (run.pending as Request).id, ok: true, scope: "tool" as const };
+      await assert.rejects(kit.resume(structuredClone(run), answer), /disk is full/);
+      assert.deepEqual([ran, entries, policies.policies()], [[], [], []], "nothing of the decision kept");
+      full = false;
+      const done = await kit.resume(structuredClone(run), answer);
+      assert.equal(done.results[0]?.result.output, "refunded", "taken now, not replayed");
+      assert.deepEqual([ran, entries, policies.policies().length], [["ran"], ["approve"], 1]);
+    });
+  }
+
   it("expire logs each expiry, by no one", async () => {
     const log = new Log();
     const ask = defineTool("ask", "", null, () => pending({ id: "", kind: "input", prompt: "Soon?", expiresAt: new Date(NOW + 1000).toISOString() }));

@@ -61,11 +61,12 @@ def for_model(part: ContentPart) -> bool:
 
 
 def shape(part: ContentPart) -> str:
-    """How `part` carries its content: `text` (a text part), `inline` (base64 `data`), `url`
-    (by reference), or `empty` (none of these: a file of no bytes, or a part from upstream
-    that holds only a name)."""
+    """How `part` carries its content: `text` (a text part with text), `inline` (base64
+    `data`), `url` (by reference), or `empty` (none of these: a part read from upstream that
+    carries nothing, such as `{"type":"text"}` or a file of no bytes). No adapter sends an
+    empty part: each sends its note (`omitted`) in its place."""
     if part.kind == "text":
-        return "text"
+        return "text" if part.text else "empty"
     if part.data:
         return "inline"
     if part.url:

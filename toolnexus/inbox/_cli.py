@@ -190,7 +190,7 @@ def list_(state: _State, as_json: bool) -> None:
                 str(w.run_id),
                 shown(w.request.id),
                 shown(w.request.kind),
-                w.tool or "?",
+                shown(w.tool or "?"),
                 _cut(shown(w.request.prompt), _PROMPT_WIDTH),
                 _cut(shown_json(w.arguments), _ARGUMENTS_WIDTH),
             )
@@ -219,7 +219,7 @@ def show(state: _State, request_id: str, run_id: int | None, as_json: bool) -> N
         ("run", str(w.run_id)),
         ("request", shown(request.id)),
         ("kind", f"{shown(request.kind)} ({_asks(w)})"),
-        ("tool", f"{w.tool or '?'} (call {shown(w.call.id) if w.call else '?'})"),
+        ("tool", f"{shown(w.tool or '?')} (call {shown(w.call.id) if w.call else '?'})"),
         ("prompt", shown(request.prompt)),
     ]
     if request.url:
@@ -308,7 +308,7 @@ def _act(
     click.echo(shown(outcome.headline))
     if outcome.result is not None and waiting.call is not None:
         text = shown(outcome.result.output, keep="\n\t")
-        click.echo(f"{shown(waiting.call.id)} {waiting.tool}: {text}")
+        click.echo(f"{shown(waiting.call.id)} {shown(waiting.tool or '?')}: {text}")
 
 
 def _doc(w: Waiting) -> dict[str, Any]:
@@ -333,11 +333,12 @@ def _doc(w: Waiting) -> dict[str, Any]:
 
 
 def _asks(w: Waiting) -> str:
+    tool = shown(w.tool or "?")
     if w.asks == "approval":
-        return f"asked before {w.tool} runs"
+        return f"asked before {tool} runs"
     if w.asks == "result":
-        return f"a person supplies the result of {w.tool}"
-    return f"asked by {w.tool}"
+        return f"a person supplies the result of {tool}"
+    return f"asked by {tool}"
 
 
 def _actions(w: Waiting) -> str:

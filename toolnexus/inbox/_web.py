@@ -61,6 +61,9 @@ SESSION_LIFETIME = 12 * 3600
 MAX_SESSIONS = 64
 #: The largest form the page reads (bytes): edited arguments or a supplied result.
 MAX_FORM = 1024 * 1024
+#: The most fields a form may have, and the largest login form (bytes): a token and little else.
+MAX_FIELDS = 16
+MAX_LOGIN = 4096
 _SCOPES = ("once", "turn", "tool", "principal", "session")
 _HEADERS = {
     # No script runs on the page at all; styles come from the page's own sheet.
@@ -171,7 +174,7 @@ class _Site:
     async def login(self, request: HttpRequest) -> Response:
         if (why := _foreign(request)) is not None:
             return self.refused(why)
-        form = await _form(request)
+        form = await _form(request, MAX_LOGIN, 4)
         if form is None:
             return self.refused("The form is too large.", 413)
         given = form.get("token")
@@ -348,12 +351,20 @@ def _foreign(request: HttpRequest) -> str | None:
     return None
 
 
-async def _form(request: HttpRequest) -> FormData | None:
-    """The posted form, or None when it is larger than `MAX_FORM`."""
+async def _form(request: HttpRequest, limit: int = MAX_FORM, fields: int = MAX_FIELDS) -> FormData | None:
+    """The posted form, or None when its body is larger than `limit` bytes: a declared
+    `Content-Length` over it is refused before anything is read, and a body sent without one
+    (chunked) is read only up to the limit. More than `fields` fields is Starlette's 400."""
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_FORM):
+    if length is not None and (not length.isdigit() or int(length) > limit):
         return None
-    return await request.form(max_files=0, max_fields=16, max_part_size=MAX_FORM)
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None
+    request._body = bytes(body)  # what `form()` parses: the body is read once, here
+    return await request.form(max_files=0, max_fields=fields, max_part_size=limit)
 
 
 def _same(given: str, secret: str) -> bool:
@@ -390,7 +401,7 @@ def _row(w: Waiting) -> dict[str, Any]:
         "request_id": w.request.id,  # as it is, for the forms' hidden field (escaped there as HTML)
         "kind": shown(w.request.kind),
         "asks": w.asks,
-        "tool": w.tool or "?",
+        "tool": shown(w.tool or "?"),
         "prompt": shown(w.request.prompt, keep="\n"),
         "arguments": shown_json(w.arguments),
         "href": f"/request?run={w.run_id}&id={quote(w.request.id, safe='')}",
@@ -403,7 +414,7 @@ def _notice(outcome: Outcome) -> dict[str, Any]:
     call = outcome.waiting.call
     return {
         "headline": shown(outcome.headline),
-        "call": f"{shown(call.id)} {call.name}" if call is not None else None,
+        "call": f"{shown(call.id)} {shown(call.name)}" if call is not None else None,
         "result": shown(result.output, keep="\n\t") if result is not None else None,
         "error": bool(result is not None and result.is_error),
     }

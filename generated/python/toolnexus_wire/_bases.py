@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 e974a9c708ec6b6ebcaa6eea7bffca52341a1a37a68f9a4e5ed7bc99a94d3059).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 f879393dd017fbcf3cec888fb34ee8cfb64c63953fcc3c4c9951f5635e20801a).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 """Per-type bases of the generated models: the type's hand-written helpers, when it has any
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import field_validator, model_validator
+from pydantic import field_validator
 
 from ._base import WireModel
 from ._number import keep_number_text
@@ -47,18 +47,6 @@ class AnnotationsBase(WireModel):
 
 class ContentPartBase(ContentPartHelpers):
     _no_null = field_validator("annotations", mode="before", check_fields=False)(_refuse_null)
-
-    @model_validator(mode="after")
-    def _requirements(self) -> Any:
-        """What the IDL's `allOf` requires of a ContentPart, at the object's path."""
-        d = self.__dict__
-        # A text part carries its text.
-        if d["kind"] in ("text",) and not (d["text"]):
-            raise ValueError("a \"type\": \"{}\" object carries nothing: it needs \"text\"".format(d["kind"]))
-        # An image, audio or file part carries its content inline (`data`), by reference (`url`), or both.
-        if d["kind"] in ("image", "audio", "file",) and not (d["data"] or d["url"]):
-            raise ValueError("a \"type\": \"{}\" object carries nothing: it needs \"data\" or \"url\"".format(d["kind"]))
-        return self
 
 
 class RequestBase(WireModel):

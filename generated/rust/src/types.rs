@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 e974a9c708ec6b6ebcaa6eea7bffca52341a1a37a68f9a4e5ed7bc99a94d3059).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 f879393dd017fbcf3cec888fb34ee8cfb64c63953fcc3c4c9951f5635e20801a).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The wire types of the toolnexus schema 3.0.0, one struct per IDL file.
@@ -195,11 +195,13 @@ impl<'de> Deserialize<'de> for Annotations {
 
 /// One part of a tool result beyond its `output`, as every upstream toolnexus port writes it:
 /// text, an image, audio or any other file, carried inline as base64 `data` or by reference as
-/// a `url`. A part carries something: a `text` part its `text`, any other part its `data`, its
-/// `url` or both (then `data` is the content and `url` where it came from; adapters send
-/// `data`). An empty string field is omitted from the wire, and an absent one reads as empty.
-/// `title`, `description` and `annotations` describe the part for the host and change nothing
-/// it carries.
+/// a `url`. A part is built to carry something: a `text` part its `text`, any other part its
+/// `data`, its `url` or both (then `data` is the content and `url` where it came from; adapters
+/// send `data`). A part that carries nothing (upstream's `ContentPart::text("")` writes
+/// `{"type":"text"}`) is read and kept through a round trip, but never built here, and adapters
+/// send a note in its place. An empty string field is omitted from the wire, and an absent one
+/// reads as empty. `title`, `description` and `annotations` describe the part for the host and
+/// change nothing it carries.
 ///
 /// `#[non_exhaustive]`: build one with [`ContentPart::new`], then set
 /// its public fields; a field added in a minor version breaks no code.
@@ -254,21 +256,6 @@ impl ContentPart {
             annotations: None,
             extra: Map::new(),
         }
-    }
-
-    /// What the IDL's `allOf` requires of a `ContentPart`; an error at the object's path.
-    fn check_requirements(&self, at: &JsonPath<'_>) -> Result<(), WireError> {
-        // A text part carries its text.
-        if matches!(self.kind, ContentPartKind::Text) && self.text.is_empty() {
-            let message = format!("a \"type\": \"{}\" object carries nothing: it needs \"text\"", self.kind.as_str());
-            return Err(WireError::new(at, message));
-        }
-        // An image, audio or file part carries its content inline (`data`), by reference (`url`), or both.
-        if matches!(self.kind, ContentPartKind::Image | ContentPartKind::Audio | ContentPartKind::File) && self.data.is_empty() && self.url.is_empty() {
-            let message = format!("a \"type\": \"{}\" object carries nothing: it needs \"data\" or \"url\"", self.kind.as_str());
-            return Err(WireError::new(at, message));
-        }
-        Ok(())
     }
 
     pub(crate) fn parse_at(value: Value, at: &JsonPath<'_>) -> Result<Self, WireError> {
@@ -337,7 +324,6 @@ impl ContentPart {
             annotations,
             extra,
         };
-        parsed.check_requirements(at)?;
         Ok(parsed)
     }
 }

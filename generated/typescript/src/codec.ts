@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 e974a9c708ec6b6ebcaa6eea7bffca52341a1a37a68f9a4e5ed7bc99a94d3059).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 f879393dd017fbcf3cec888fb34ee8cfb64c63953fcc3c4c9951f5635e20801a).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what
@@ -8,7 +8,6 @@
 // written.
 
 import {
-  carries,
   expectAny,
   expectArray,
   expectBoolean,
@@ -168,10 +167,7 @@ export function parseContentPart(value: unknown, path: string = "$"): ContentPar
   if (has(src, "annotations")) {
     out["annotations"] = parseAnnotations(src["annotations"], path + ".annotations");
   }
-  const checked = keepUnknown(src, out, CONTENT_PART_KEYS, path);
-  carries(checked, path, "type", ["text"], ["text"]);
-  carries(checked, path, "type", ["image", "audio", "file"], ["data", "url"]);
-  return checked;
+  return keepUnknown(src, out, CONTENT_PART_KEYS, path);
 }
 
 /**
@@ -228,10 +224,7 @@ export function toWireContentPart(value: ContentPart, path: string = "$"): JsonO
   if (has(src, "annotations")) {
     out["annotations"] = toWireAnnotations(src["annotations"] as Annotations, path + ".annotations");
   }
-  const checked = keepUnknown(src, out, CONTENT_PART_KEYS, path);
-  carries(checked, path, "type", ["text"], ["text"]);
-  carries(checked, path, "type", ["image", "audio", "file"], ["data", "url"]);
-  return checked;
+  return keepUnknown(src, out, CONTENT_PART_KEYS, path);
 }
 
 /**

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 e974a9c708ec6b6ebcaa6eea7bffca52341a1a37a68f9a4e5ed7bc99a94d3059).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 f879393dd017fbcf3cec888fb34ee8cfb64c63953fcc3c4c9951f5635e20801a).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 /**

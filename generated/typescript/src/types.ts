@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 e974a9c708ec6b6ebcaa6eea7bffca52341a1a37a68f9a4e5ed7bc99a94d3059).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 f879393dd017fbcf3cec888fb34ee8cfb64c63953fcc3c4c9951f5635e20801a).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // One interface per wire type. Property names are the wire keys; an optional property is
@@ -38,10 +38,12 @@ export interface Annotations {
 /**
  * One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text,
  * an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. A
- * part carries something: a `text` part its `text`, any other part its `data`, its `url` or both
- * (then `data` is the content and `url` where it came from; adapters send `data`). An empty string
- * field is omitted from the wire, and an absent one reads as empty. `title`, `description` and
- * `annotations` describe the part for the host and change nothing it carries.
+ * part is built to carry something: a `text` part its `text`, any other part its `data`, its `url`
+ * or both (then `data` is the content and `url` where it came from; adapters send `data`). A part
+ * that carries nothing (upstream's `ContentPart::text("")` writes `{"type":"text"}`) is read and
+ * kept through a round trip, but never built here, and adapters send a note in its place. An empty
+ * string field is omitted from the wire, and an absent one reads as empty. `title`, `description`
+ * and `annotations` describe the part for the host and change nothing it carries.
  */
 export interface ContentPart {
   /**

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import sys
 from collections.abc import Callable
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 import orjson
 from pydantic import (
@@ -172,9 +173,20 @@ def wire_init(init: _Init) -> _Init:
     pydantic calls a model's own `__init__` when it validates that model nested in another,
     which would bypass the by-alias, JSON-mode validation of `from_json`. Marked the way
     pydantic marks its own, the constructor is used only when user code calls it.
+
+    A model that checks what code builds beyond what it reads (`ContentPart`: a part that
+    carries nothing is read, never built) has `_check_built`, called after the constructor.
     """
-    setattr(init, "__pydantic_base_init__", True)  # noqa: B010  (a plain attribute on a function)
-    return init
+
+    @functools.wraps(init)
+    def built(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        check = getattr(self, "_check_built", None)
+        if check is not None:
+            check()
+
+    setattr(built, "__pydantic_base_init__", True)  # noqa: B010  (a plain attribute on a function)
+    return cast(_Init, built)
 
 
 def given(**fields: Any) -> dict[str, Any]:

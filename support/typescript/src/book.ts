@@ -401,6 +401,20 @@ export class RunBook {
     return { run, checked, picks: [{ index: 0, call: head, request, answer: first }], restart: calls.slice(1) };
   }
 
+  /** Takes back every answer taken when `run` (as it was before resuming) was opened: its
+   * decisions could not be kept, so nothing was taken, and the same answers may be given again. */
+  forget(run: RunResult): void {
+    const digest = turnDigest(run.order ?? [], run.turn ?? "");
+    const calls = run.calls ?? [];
+    const requests = run.requests ?? [];
+    calls.forEach((call, i) => {
+      const request = requests[i] ?? (i === 0 ? run.pending : undefined);
+      if (request !== undefined) {
+        this.#answered.delete(answeredKey(digest, call.id, request.id));
+      }
+    });
+  }
+
   #remember(key: string): void {
     this.#answered.set(key, true);
     while (this.#answered.size > ANSWERED_MEMORY) {

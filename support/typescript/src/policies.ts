@@ -32,9 +32,11 @@ export interface DecisionMade {
   at: number;
 }
 
-/** Takes every decision the loop makes, with who made it and when. */
+/** Takes every decision the loop makes, with who made it and when. `recordMany`, when a log has
+ * it, takes several decisions at once or none (the toolkit uses it for the decisions of one resume). */
 export interface DecisionLog {
   record(decision: Decision, made: DecisionMade): void;
+  recordMany?(decisions: readonly Decision[], made: DecisionMade): void;
 }
 
 /** Policies kept in this process (lost when it ends). */
@@ -90,12 +92,56 @@ export class Decisions {
 
   /** Logs `answer`'s decision, and keeps the policy it makes, if it makes one. */
   decide(ask: Ask, answer: Answer | undefined, step: Run | Settle, session: string | undefined, principal: string | undefined, now: number): void {
-    this.record(decided(ask, answer, step), principal, now);
-    if (answer !== undefined) {
-      const policy = policyOf(ask, answer, { session, principal, now, lifetime: this.#lifetime });
+    this.decideAll([[ask, answer, step]], session, principal, now);
+  }
+
+  /**
+   * Keeps the policies and logs the decisions of `taken` (each call's ask, its answer, the step it
+   * led to) as one unit: all of them, or (when a write throws, which is thrown on) none. The
+   * policies are kept first and the log written after, in one `recordMany` when the log has one; a
+   * write that throws revokes the policies kept in the unit, so the log never holds a decision
+   * whose policy was not kept. (A log without `recordMany` that throws after taking some of several
+   * decisions keeps those.)
+   */
+  decideAll(taken: readonly (readonly [Ask, Answer | undefined, Run | Settle])[], session: string | undefined, principal: string | undefined, now: number): void {
+    const decisions = taken.map(([ask, answer, step]) => decided(ask, answer, step));
+    const made: Policy[] = [];
+    for (const [ask, answer] of taken) {
+      const policy = answer === undefined ? undefined : policyOf(ask, answer, { session, principal, now, lifetime: this.#lifetime });
       if (policy !== undefined) {
-        this.store.keep(policy);
+        made.push(policy);
       }
+    }
+    const kept: Policy[] = [];
+    try {
+      for (const policy of made) {
+        this.store.keep(policy);
+        kept.push(policy);
+      }
+      this.recordAll(decisions, principal, now);
+    } catch (error) {
+      for (const policy of kept) {
+        try {
+          this.store.revoke(policy.id);
+        } catch {
+          // (the store that failed may fail again: the first error is the one thrown)
+        }
+      }
+      throw error;
+    }
+  }
+
+  /** Logs `decisions`, in one `recordMany` when the log has one. */
+  recordAll(decisions: readonly Decision[], principal: string | undefined, now: number): void {
+    if (this.#log === undefined || decisions.length === 0) {
+      return;
+    }
+    if (this.#log.recordMany !== undefined) {
+      this.#log.recordMany(decisions, { principal, at: now });
+      return;
+    }
+    for (const decision of decisions) {
+      this.#log.record(decision, { principal, at: now });
     }
   }
 

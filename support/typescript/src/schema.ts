@@ -26,6 +26,7 @@ const OPTIONS: Options = {
   validateFormats: false, // `format` is an annotation
   unicodeRegExp: true, // ECMA-262 patterns with the `u` flag
   addUsedSchema: false, // a schema's `$id` is not registered: tools never see each other's schemas
+  ownProperties: true, // `required: ["toString"]` is not met by what every object inherits
   logger: false,
 };
 
@@ -38,10 +39,50 @@ const validators = new Map<string, Validator>();
 function validatorFor(draft: string): Validator {
   let found = validators.get(draft);
   if (found === undefined) {
-    found = draft === "2020-12" ? new Ajv2020(OPTIONS) : draft === "2019-09" ? new Ajv2019(OPTIONS) : new Ajv(OPTIONS);
+    const ajv = draft === "2020-12" ? new Ajv2020(OPTIONS) : draft === "2019-09" ? new Ajv2019(OPTIONS) : new Ajv(OPTIONS);
+    ajv.removeKeyword("multipleOf");
+    ajv.addKeyword({
+      keyword: "multipleOf",
+      type: "number",
+      schemaType: "number",
+      metaSchema: { type: "number", exclusiveMinimum: 0 },
+      error: { message: ({ schema }) => `must be multiple of ${String(schema)}` },
+      validate: (multiple: number, value: number) => isMultipleOf(value, multiple),
+    });
+    found = ajv;
     validators.set(draft, found);
   }
   return found;
+}
+
+/** A double as `[mantissa, exponent]`, the exact value of its shortest decimal (`0.07` is 7e-2). */
+function decimalOf(value: number): [bigint, number] {
+  const text = String(value);
+  const e = text.indexOf("e");
+  const digits = e < 0 ? text : text.slice(0, e);
+  let exponent = e < 0 ? 0 : Number(text.slice(e + 1));
+  const dot = digits.indexOf(".");
+  if (dot >= 0) {
+    exponent -= digits.length - dot - 1;
+  }
+  return [BigInt(digits.replace(".", "")), exponent];
+}
+
+/**
+ * `multipleOf`, decimal-exact (as Python and Rust decide it): `value / multiple` is an integer
+ * when each is read as the shortest decimal of its double, so 0.07 is a multiple of 0.01 (float
+ * division gives 7.000000000000001) and 0.3 of 0.1.
+ */
+export function isMultipleOf(value: number, multiple: number): boolean {
+  if (!Number.isFinite(value) || !Number.isFinite(multiple) || multiple === 0) {
+    return false;
+  }
+  if (value === 0) {
+    return true;
+  }
+  const [a, p] = decimalOf(value);
+  const [b, q] = decimalOf(multiple);
+  return p >= q ? (a * 10n ** BigInt(p - q)) % b === 0n : a % (b * 10n ** BigInt(q - p)) === 0n;
 }
 
 /** The problems of a value, each `<JSON path>: <message>`, sorted by path; none: valid. */

@@ -278,12 +278,12 @@ export class Toolkit {
     const opening = this.#book.open(parseRunResult(run), batch, principal);
     const effects = new LoopEffects(this, this.#decisions, opening.checked.turn, { progress: options.progress, session, principal });
     const now = this.now();
-    const steps: (Run | Settle)[] = opening.picks.map((p) => {
+    const taken = opening.picks.map((p) => {
       const ask = new Ask(p.call, p.request);
-      const step = answered(ask, p.answer, now);
-      this.#decisions.decide(ask, p.answer, step, session, principal, now);
-      return step;
+      return [ask, p.answer, answered(ask, p.answer, now)] as const;
     });
+    this.#take(opening.run, taken, session, principal, now);
+    const steps: (Run | Settle)[] = taken.map(([, , step]) => step);
     steps.push(...opening.restart.map(start));
     const outcomes = await Promise.all(steps.map((step) => drive(step, effects)));
     return this.#book.advance(opening, outcomes);
@@ -304,13 +304,23 @@ export class Toolkit {
     if (opening === undefined) {
       return run;
     }
-    const settled = opening.picks.map((p) => {
+    const taken = opening.picks.map((p) => {
       const ask = new Ask(p.call, p.request);
-      const step = lapsed(ask, now);
-      this.#decisions.decide(ask, undefined, step, undefined, undefined, now);
-      return step;
+      return [ask, undefined, lapsed(ask, now)] as const;
     });
-    return this.#book.advance(opening, settled);
+    this.#take(opening.run, taken, undefined, undefined, now);
+    return this.#book.advance(opening, taken.map(([, , step]) => step));
+  }
+
+  /** The decisions of one resume, kept and logged as one unit (`Decisions.decideAll`); when that
+   * throws nothing was decided, so the answers are not remembered as taken. */
+  #take(run: RunResult, taken: readonly (readonly [Ask, Answer | undefined, Run | Settle])[], session: string | undefined, principal: string | undefined, now: number): void {
+    try {
+      this.#decisions.decideAll(taken, session, principal, now);
+    } catch (error) {
+      this.#book.forget(run);
+      throw error;
+    }
   }
 
   /** One run of `call`, as the loop asks a host for it: with `gateFirst`, a first run that

@@ -65,11 +65,29 @@ def _data_url(url: str) -> tuple[str, bytes]:
         raise ValueError(f"the data: URL's base64 is not valid: {exc}") from None
 
 
+def carries_nothing(part: Any) -> str | None:
+    """Why `part` carries nothing (a `text` part without text, another without `data` or
+    `url`), or None. Such a part is read (upstream writes `{"type":"text"}` for an empty text)
+    and kept through a round trip, but never built, and adapters send a note in its place."""
+    d = part.__dict__
+    if d["kind"] == "text":
+        return None if d["text"] else 'a "text" part needs "text"'
+    return None if d["data"] or d["url"] else f'a "{d["kind"]}" part needs "data" or "url"'
+
+
 class ContentPartHelpers(WireModel):
     """The constructors and accessors of `ContentPart` beyond its fields."""
 
     if TYPE_CHECKING:  # declared by the generated model; named here for the type checker only
         data: str
+
+    def _check_built(self) -> None:
+        """A part built in code must carry something (`ValueError`); one read from the wire
+        (`from_wire`, `from_json`) may not, as upstream writes such parts (`wire_init`)."""
+        if (why := carries_nothing(self)) is not None:
+            raise ValueError(
+                f"{why}: a part that carries nothing is never built (give it content, or no part)"
+            )
 
     @staticmethod
     def kind_for(mime_type: str) -> Literal["image", "audio", "file"]:
@@ -97,6 +115,8 @@ class ContentPartHelpers(WireModel):
         """A `text` part holding `text`. (It is not named `text`, as the field is.)"""
         if not isinstance(text, str):
             raise TypeError(f"from_text takes a str, got {type(text).__name__}")
+        if not text:
+            raise ValueError("from_text needs a non-empty str: a part that carries nothing is never built")
         return cls.model_validate({"type": "text", "text": text}, by_alias=True, by_name=False)
 
     @classmethod
@@ -105,11 +125,11 @@ class ContentPartHelpers(WireModel):
 
         `ValueError` when `mime_type` is empty, blank or holds a control character (such as a
         line break), or `raw` is empty (an empty `data` is omitted from the wire, and a part that
-        carries nothing is refused by every parser). Control and bidi formatting characters in
+        carries nothing is never built). Control and bidi formatting characters in
         `name` become U+FFFD.
         """
         if not raw and isinstance(raw, bytes | bytearray | memoryview):
-            raise ValueError("from_bytes needs at least one byte: a part that carries nothing is refused")
+            raise ValueError("from_bytes needs at least one byte: a part that carries nothing is never built")
         return cls._build(mime_type, binascii.b2a_base64(raw, newline=False).decode("ascii"), name)
 
     @classmethod
