@@ -25,13 +25,13 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import REPO, free_port
+from tests.conftest import REPO, SUMMARY, free_port
 from tests.needs import missing
 
 # One worker runs them (`--dist loadgroup`): one `npm ci` into tests/mcp_conformance, and the
@@ -145,9 +145,15 @@ def _results(folder: Path, prefix: str) -> dict[str, list[dict[str, Any]]]:
 
 
 def _judge(
-    side: str, results: dict[str, list[dict[str, Any]]], expected: list[str], *, not_run: int = 0
+    side: str,
+    results: dict[str, list[dict[str, Any]]],
+    expected: list[str],
+    record: Callable[[str, object], None],
+    *,
+    not_run: int = 0,
 ) -> list[str]:
-    """Print the summary (each scenario's checks, then the counts) and return what failed in scope."""
+    """Print each scenario's checks, then the counts (recorded for the run's summaries, too);
+    return what failed in scope."""
     in_scope = {"SUCCESS": 0, "FAILURE": 0, "WARNING": 0}
     baseline = {"SUCCESS": 0, "FAILURE": 0, "WARNING": 0}
     passed, failed, expected_failed, wrong = 0, 0, 0, []
@@ -171,18 +177,20 @@ def _judge(
                 f"{scenario}: no check succeeded"
             ]
     outside = f", {not_run} out of scope and not run" if not_run else ""
-    print(
-        f"{side} summary: {passed} scenarios passed, {failed} failed, "
+    summary = (
+        f"{side}: {passed} scenarios passed, {failed} failed, "
         f"{expected_failed} expected failures{outside}; "
         f"checks in scope: {in_scope['SUCCESS']} passed, {in_scope['FAILURE']} failed, "
         f"{in_scope['WARNING']} warnings; in the expected failures: {baseline['FAILURE']} failed, "
         f"{baseline['WARNING']} warnings"
     )
+    print(summary)
+    record(SUMMARY, f"MCP conformance suite 0.1.16, {summary}")
     return wrong
 
 
 def test_a_served_toolkit_passes_the_suites_server_scenarios(
-    suite: None, served: str, tmp_path: Path
+    suite: None, served: str, tmp_path: Path, record_property: Callable[[str, object], None]
 ) -> None:
     expected = _baseline()["server"]
     listed = _listed("server")
@@ -195,14 +203,16 @@ def test_a_served_toolkit_passes_the_suites_server_scenarios(
     print(done.stdout[done.stdout.find("=== SUMMARY ===") :])
     results = _results(tmp_path, "server-")
     assert sorted(results) == sorted(listed), "every server scenario of the suite ran"
-    wrong = _judge("server", results, expected)
+    wrong = _judge("server", results, expected, record_property)
     assert not wrong, "\n".join(wrong)
     for scenario in expected:  # (the suite says so too: a listed scenario that passes is stale)
         assert any(c["status"] not in PASSING for c in results[scenario]), f"{scenario} passes: unlist it"
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
 
 
-def test_mcp_tools_from_passes_the_suites_client_scenarios(suite: None, tmp_path: Path) -> None:
+def test_mcp_tools_from_passes_the_suites_client_scenarios(
+    suite: None, tmp_path: Path, record_property: Callable[[str, object], None]
+) -> None:
     expected = _baseline()["client"]
     listed = _listed("client")
     # A scenario a newer pin adds shows up here: played by client.py, or listed with a reason.
@@ -221,7 +231,7 @@ def test_mcp_tools_from_passes_the_suites_client_scenarios(suite: None, tmp_path
         )
     results = _results(tmp_path, "")
     assert sorted(results) == sorted(CLIENT_SCENARIOS)
-    wrong = _judge("client", results, expected, not_run=len(expected))
+    wrong = _judge("client", results, expected, record_property, not_run=len(expected))
     assert not wrong, "\n".join(wrong)
     for scenario, done in runs.items():
         assert done.returncode == 0, f"{scenario}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
