@@ -6,7 +6,9 @@ Each tool is the one a scenario names (`test_simple_text`, `test_tool_with_loggi
 result, parts, `ctx.log`, `ctx.progress`, a suspension the server asks as an elicitation.
 What a `Toolkit` does not serve has no tool here and is listed, with the reason, in
 expected-failures.yml: resources, prompts and completion (a toolkit serves tools), and
-sampling (a tool that needs a model is the host's business, not the served toolkit's).
+sampling (a tool that needs a model is the host's business, not the served toolkit's). SSE
+polling (SEP-1699) is listed too: `serve` has no event store, so `test_reconnection` answers
+on its POST stream without the priming event and `retry` field the scenario looks for.
 """
 
 from __future__ import annotations
