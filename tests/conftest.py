@@ -99,3 +99,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "temporal" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("temporal"))
+
+
+#: A test's `record_property(SUMMARY, text)`: a summary printed at the end of the run, passed
+#: or not (under pytest-xdist too, where a worker's own output never reaches the terminal).
+SUMMARY = "summary"
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    lines = [
+        f"{report.nodeid.split('::')[-1]}: {value}"
+        for outcome in ("passed", "failed")
+        for report in terminalreporter.stats.get(outcome, [])
+        if getattr(report, "when", None) == "call"
+        for name, value in getattr(report, "user_properties", ())
+        if name == SUMMARY
+    ]
+    if lines:
+        terminalreporter.section("summaries")
+        for line in lines:
+            terminalreporter.write_line(line)
