@@ -518,6 +518,42 @@ async def test_cancel_reaches_the_running_handler_and_refuses_the_waiting_reques
     assert [(d["kind"], d["reason"], d["by"]) for d in decisions] == [("decline", "cancelled", "alice")]
 
 
+async def test_a_turn_bound_to_a_principal_takes_answers_and_cancellations_from_it_alone(temporal: str):
+    """The battery the store's runs get (tests/test_seal_keys.py), for a Temporal turn: an answer
+    or a cancellation with no principal, or another one, is refused (`principal`) and takes
+    nothing, the turn still waits; the principal it is bound to answers it; a turn bound to
+    none takes an answer that names one."""
+    client = await Client.connect(temporal)
+    queue = queue_name()
+    turns = TurnClient(client, task_queue=queue)
+    async with worker_for(client, Toolkit([delete_files]), task_queue=queue):
+        await turns.start("bound-1", [ToolCall("d", "delete_files", {"paths": ["a"]})], principal="ada")
+        [request] = await wait_pending(turns, "bound-1")
+        for who in (None, "bob", "Ada", ""):
+            with pytest.raises(ResumeError) as answered:
+                await turns.answer("bound-1", Answer(request.id, True), principal=who)
+            assert answered.value.reason == "principal", who
+            with pytest.raises(ResumeError) as cancelled:
+                await turns.cancel("bound-1", principal=who)
+            assert cancelled.value.reason == "principal", who
+        assert [r.id for r in await turns.pending("bound-1")] == [request.id]  # nothing was taken
+        assert await turns.decisions("bound-1") == []
+        await turns.answer("bound-1", Answer(request.id, True), principal="ada")
+        run = await turns.result("bound-1")
+        with pytest.raises(ResumeError) as again:
+            await turns.answer("bound-1", Answer(request.id, True), principal="ada")
+        assert again.value.reason in ("replayed", "not_pending")
+        decisions = await turns.decisions("bound-1")
+
+        await turns.start("unbound-1", [ToolCall("d", "delete_files", {"paths": ["b"]})])
+        [other] = await wait_pending(turns, "unbound-1")
+        await turns.answer("unbound-1", Answer(other.id, True), principal="bob")
+        unbound = await turns.result("unbound-1")
+    assert [r.result.output for r in run.results] == ["deleted a (approved by someone)"]
+    assert [(d["kind"], d["by"]) for d in decisions] == [("respond", "ada")]
+    assert [r.result.output for r in unbound.results] == ["deleted b (approved by someone)"]
+
+
 def test_a_worker_killed_mid_tool_is_replaced_and_the_tool_keeps_its_key(temporal: str, tmp_path: Path):
     queue = queue_name()
     log = tmp_path / "calls.jsonl"
