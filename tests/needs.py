@@ -5,11 +5,13 @@ it is missing: on a developer's machine the test is skipped with the reason; und
 from __future__ import annotations
 
 import os
+import subprocess
+from pathlib import Path
 from typing import NoReturn
 
 import pytest
 
-__all__ = ["in_ci", "missing"]
+__all__ = ["in_ci", "missing", "npm_ci"]
 
 
 def in_ci() -> bool:
@@ -23,3 +25,17 @@ def missing(reason: str) -> NoReturn:
     if in_ci():
         pytest.fail(f"{reason} (CI=true: a test that cannot run fails)", pytrace=False)
     pytest.skip(reason)
+
+
+def npm_ci(folder: Path) -> None:
+    """The npm packages pinned by `folder`'s package-lock.json, installed into its node_modules
+    with `npm ci`, once for each lock (node_modules/.lock-stamp is the lock they came from)."""
+    lock, stamp = folder / "package-lock.json", folder / "node_modules" / ".lock-stamp"
+    if not stamp.exists() or stamp.read_bytes() != lock.read_bytes():
+        subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
+            cwd=folder,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        stamp.write_bytes(lock.read_bytes())

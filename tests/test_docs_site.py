@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.needs import missing
+from tests.needs import missing, npm_ci
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = ROOT / "tests" / "docs"
@@ -71,18 +71,6 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def _npm_ci() -> None:
-    lock, stamp = HERE / "package-lock.json", HERE / "node_modules" / ".lock-stamp"
-    if not stamp.exists() or stamp.read_bytes() != lock.read_bytes():
-        subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
-            cwd=HERE,
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        stamp.write_bytes(lock.read_bytes())
-
-
 def test_a_wire_type_page_has_every_field_and_the_reference_pages_are_all_there(site: Path) -> None:
     idl = json.loads((ROOT / "idl" / "manifest.json").read_text(encoding="utf-8"))
     for name in idl["types"]:
@@ -98,7 +86,7 @@ def test_a_wire_type_page_has_every_field_and_the_reference_pages_are_all_there(
 def test_the_site_reads_in_a_browser(served: str) -> None:
     if not Path(CHROMIUM).exists():
         missing(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-    _npm_ci()
+    npm_ci(HERE)
     done = subprocess.run(
         ["node", str(HERE / "site.mjs"), served, str(SHOTS)],
         capture_output=True,

@@ -37,6 +37,8 @@ from typing import Any
 
 import pytest
 
+from tests.needs import npm_ci
+
 ROOT = Path(__file__).resolve().parent.parent
 HERE = ROOT / "tests" / "generators"
 BUNDLE = ROOT / "generated" / "jsonschema" / "toolnexus.schema.json"
@@ -102,18 +104,6 @@ def _vectors(examples: Path) -> list[Vector]:
     return out
 
 
-def _npm_ci() -> None:
-    lock, stamp = HERE / "package-lock.json", HERE / "node_modules" / ".lock-stamp"
-    if not stamp.exists() or stamp.read_bytes() != lock.read_bytes():
-        subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
-            cwd=HERE,
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        stamp.write_bytes(lock.read_bytes())
-
-
 def _rows(text: str) -> Iterator[dict[str, Any]]:
     # Split on "\n" only: emitted JSON may hold U+2028, which str.splitlines() breaks at.
     for line in text.split("\n"):
@@ -122,7 +112,7 @@ def _rows(text: str) -> Iterator[dict[str, Any]]:
 
 
 def _javascript(bundle: Path, examples: Path, work: Path) -> list[dict[str, Any]]:
-    _npm_ci()
+    npm_ci(HERE)
     done = subprocess.run(
         ["node", str(HERE / "measure.mjs"), str(bundle), str(examples), str(work)],
         capture_output=True,

@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO, SUMMARY, free_port
-from tests.needs import missing
+from tests.needs import missing, npm_ci
 
 # One worker runs them (`--dist loadgroup`): one `npm ci` into tests/mcp_conformance, and the
 # client scenarios, one timed (sse-retry), do not compete with the server run.
@@ -92,15 +92,7 @@ def suite() -> None:
     for tool in ("node", "npm"):
         if shutil.which(tool) is None:
             missing(f"the MCP conformance suite needs {tool} (Node 20 or later)")
-    lock, stamp = HERE / "package-lock.json", HERE / "node_modules" / ".lock-stamp"
-    if not stamp.exists() or stamp.read_bytes() != lock.read_bytes():
-        subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
-            cwd=HERE,
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        stamp.write_bytes(lock.read_bytes())
+    npm_ci(HERE)
 
 
 def _listed(side: str) -> list[str]:
