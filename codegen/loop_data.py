@@ -3,122 +3,23 @@ model reads when the loop settles a call, and the MIME types of file extensions,
 and rendered into every language: `toolnexus_wire/loop_data.py`, `src/loop.ts`, `src/loop_data.rs`.
 The engines' control flow stays hand-written and reads these; the loop vectors pin both.
 
-The format (docs/idl.md): `limits` maps a SCREAMING_SNAKE name to `{value, description}` (a
-non-negative integer); `resumeReasons` lists `{name, description}`; `texts` maps a snake_case name
-to `{text, description}`, where `{name}` in the text is a placeholder filled with a string (a
-function per text, its parameters in order of appearance: camelCase in TypeScript); `extensions`
-maps a lower-case file extension, with its dot, to a MIME type. Only `limits.MAX_DEPTH` is
-required (the wire's readers need it); an IDL without the file, such as a golden case's, gets
-the default depth alone.
+The data is read, and checked, by `codegen.idl.load_loop_data`. The format (docs/idl.md):
+`limits` maps a SCREAMING_SNAKE name to `{value, description}` (a non-negative integer);
+`resumeReasons` lists `{name, description}`; `texts` maps a snake_case name to `{text,
+description}`, where `{name}` in the text is a placeholder filled with a string (a function per
+text, its parameters in order of appearance: camelCase in TypeScript); `extensions` maps a
+lower-case file extension, with its dot, to a MIME type. Only `limits.MAX_DEPTH` is required
+(the wire's readers need it); an IDL without the file, such as a golden case's, gets the default
+depth alone.
 """
 
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
-from .idl import IdlError
+from .idl import LoopData
 
-__all__ = ["FILE", "LoopData", "Text", "load_loop_data", "python_module", "rust_module", "typescript_module"]
-
-FILE = "loop.json"
-#: The depth an IDL without `loop.json` gets (the contract's, docs/limits.md).
-DEFAULT_MAX_DEPTH = 100
-
-_LIMIT = re.compile(r"[A-Z][A-Z0-9_]*")
-_TEXT = re.compile(r"[a-z][a-z0-9_]*")
-_PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
-_EXTENSION = re.compile(r"\.[a-z0-9]+")
-_MIME = re.compile(r"[a-z]+/[a-z0-9.+-]+")
-
-
-@dataclass(frozen=True)
-class Text:
-    name: str
-    description: str
-    #: The text cut at its placeholders: literal pieces and (placeholder,) names, in order.
-    pieces: tuple[str | tuple[str], ...]
-
-    @property
-    def params(self) -> list[str]:
-        seen: list[str] = []
-        for piece in self.pieces:
-            if isinstance(piece, tuple) and piece[0] not in seen:
-                seen.append(piece[0])
-        return seen
-
-
-@dataclass(frozen=True)
-class LoopData:
-    limits: tuple[tuple[str, int, str], ...]
-    resume_reasons: tuple[tuple[str, str], ...]
-    texts: tuple[Text, ...]
-    extensions: tuple[tuple[str, str], ...]
-
-
-def _str(value: Any, where: str) -> str:
-    if not isinstance(value, str) or not value or any(ord(c) < 0x20 for c in value):
-        raise IdlError(f"{where}: a non-empty string without control characters is expected")
-    return value
-
-
-def load_loop_data(root: Path) -> tuple[LoopData, bytes]:
-    """The loop's data of the IDL at `root`, and the file's bytes (for the IDL's digest; empty
-    when the IDL has no `loop.json`)."""
-    path = root / FILE
-    if not path.exists():
-        return LoopData(
-            ((("MAX_DEPTH", DEFAULT_MAX_DEPTH, "How deep a document may nest."),)), (), (), ()
-        ), b""
-    raw = path.read_bytes()
-    data = json.loads(raw)
-    where = f"idl/{FILE}"
-    unknown = set(data) - {"$comment", "limits", "resumeReasons", "texts", "extensions"}
-    if unknown:
-        raise IdlError(f"{where}: unknown keys {sorted(unknown)}")
-    limits = []
-    for name, spec in data.get("limits", {}).items():
-        at = f"{where}#/limits/{name}"
-        value = spec.get("value") if isinstance(spec, dict) else None
-        if not _LIMIT.fullmatch(name) or not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise IdlError(f"{at}: a SCREAMING_SNAKE name with a non-negative integer `value` is expected")
-        limits.append((name, value, _str(spec.get("description"), f"{at}/description")))
-    if "MAX_DEPTH" not in {n for n, _, _ in limits}:
-        raise IdlError(f"{where}#/limits: MAX_DEPTH is required (the wire's readers need it)")
-    reasons = []
-    for i, spec in enumerate(data.get("resumeReasons", [])):
-        at = f"{where}#/resumeReasons/{i}"
-        name = _str(spec.get("name"), f"{at}/name")
-        if not _TEXT.fullmatch(name):
-            raise IdlError(f"{at}/name: a snake_case name is expected, got {name!r}")
-        reasons.append((name, _str(spec.get("description"), f"{at}/description")))
-    texts = []
-    for name, spec in data.get("texts", {}).items():
-        at = f"{where}#/texts/{name}"
-        if not _TEXT.fullmatch(name):
-            raise IdlError(f"{at}: a snake_case name is expected")
-        text = _str(spec.get("text"), f"{at}/text")
-        if re.sub(_PLACEHOLDER, "", text).count("{") or re.sub(_PLACEHOLDER, "", text).count("}"):
-            raise IdlError(f"{at}/text: a brace that is not a placeholder such as {{prompt}}")
-        pieces: list[str | tuple[str]] = []
-        at_char = 0
-        for m in _PLACEHOLDER.finditer(text):
-            if m.start() > at_char:
-                pieces.append(text[at_char : m.start()])
-            pieces.append((m.group(1),))
-            at_char = m.end()
-        if at_char < len(text):
-            pieces.append(text[at_char:])
-        texts.append(Text(name, _str(spec.get("description"), f"{at}/description"), tuple(pieces)))
-    extensions = []
-    for ext, mime in data.get("extensions", {}).items():
-        if not _EXTENSION.fullmatch(ext) or not isinstance(mime, str) or not _MIME.fullmatch(mime):
-            raise IdlError(f"{where}#/extensions/{ext}: a lower-case `.ext` and a MIME type are expected")
-        extensions.append((ext, mime))
-    return LoopData(tuple(limits), tuple(reasons), tuple(texts), tuple(extensions)), raw
+__all__ = ["python_module", "rust_module", "typescript_module"]
 
 
 def _camel(name: str) -> str:

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from codegen import __main__ as cli
-from codegen.idl import IdlError, load
-from codegen.loop_data import load_loop_data
+from codegen.idl import IdlError, load, load_loop_data
 
 IDL = cli.ROOT / "idl"
 DATA = json.loads((IDL / "loop.json").read_text(encoding="utf-8"))
