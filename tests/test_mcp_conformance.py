@@ -16,22 +16,19 @@ tests/mcp_conformance/node20/register.mjs loaded first (`node --import`), which 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import REPO, SUMMARY, free_port
+from tests.conftest import REPO, SUMMARY, free_port, wait_listening
 from tests.needs import missing, npm_ci
 
 # One worker runs them (`--dist loadgroup`): one `npm ci` into tests/mcp_conformance, and the
@@ -112,15 +109,7 @@ def served() -> Iterator[str]:
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 60
-        while True:  # wait until it listens (a readiness wait, not an assertion on time)
-            if proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {proc.stderr.read().decode() if proc.stderr else ''}")
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
-                break
-            if time.monotonic() > deadline:
-                raise RuntimeError("the server did not start listening")
-            time.sleep(0.1)
+        wait_listening(proc, port, "the server")
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         proc.terminate()

@@ -17,10 +17,8 @@ import base64
 import contextlib
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -32,7 +30,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
-from tests.conftest import REPO, free_port
+from tests.conftest import REPO, free_port, wait_listening
 from toolnexus import Answer, RunResult, ToolCall, Toolkit, pending_of
 from toolnexus.mcp import ElicitationRelay, mcp_server, mcp_tools_from
 
@@ -80,17 +78,7 @@ def http_url() -> Iterator[str]:
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 60
-        while True:  # wait until it listens (a readiness wait, not an assertion on time)
-            if proc.poll() is not None:
-                raise RuntimeError(
-                    f"the HTTP server exited: {proc.stderr.read().decode() if proc.stderr else ''}"
-                )
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
-                break
-            if time.monotonic() > deadline:
-                raise RuntimeError("the HTTP server did not start listening")
-            time.sleep(0.1)
+        wait_listening(proc, port, "the HTTP server")
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         proc.terminate()
