@@ -35,6 +35,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@contextlib.contextmanager
+def serving(argv: list[str], port: int, env: dict[str, str], what: str = "the server") -> Iterator[None]:
+    """Run `argv` (a server that listens on 127.0.0.1:`port`) for the block, once it listens;
+    terminated after it."""
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        wait_listening(proc, port, what)
+        yield
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
 def wait_listening(proc: subprocess.Popen[bytes], port: int, what: str = "the server") -> None:
     """Wait until `proc` listens on 127.0.0.1:`port` (a readiness wait, not an assertion on
     time); a RuntimeError, with what it wrote to stderr, when it exits first or takes a minute."""

@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import REPO, SUMMARY, free_port, wait_listening
+from tests.conftest import REPO, SUMMARY, free_port, serving
 from tests.needs import missing, npm_ci
 
 # One worker runs them (`--dist loadgroup`): one `npm ci` into tests/mcp_conformance, and the
@@ -102,18 +102,8 @@ def _listed(side: str) -> list[str]:
 def served() -> Iterator[str]:
     """tests/mcp_conformance/server.py on 127.0.0.1, for the suite's server scenarios."""
     port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, str(HERE / "server.py"), str(port)],
-        env=_env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        wait_listening(proc, port, "the server")
+    with serving([sys.executable, str(HERE / "server.py"), str(port)], port, _env(), "the server"):
         yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 def _results(folder: Path, prefix: str) -> dict[str, list[dict[str, Any]]]:

@@ -17,7 +17,6 @@ import base64
 import contextlib
 import json
 import os
-import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -30,7 +29,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
-from tests.conftest import REPO, free_port, wait_listening
+from tests.conftest import REPO, free_port, serving
 from toolnexus import Answer, RunResult, ToolCall, Toolkit, pending_of
 from toolnexus.mcp import ElicitationRelay, mcp_server, mcp_tools_from
 
@@ -71,18 +70,8 @@ def _env() -> dict[str, str]:
 def http_url() -> Iterator[str]:
     """`toolkit_server.py http PORT` in a subprocess, for the module's HTTP tests."""
     port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, str(SERVER), "http", str(port)],
-        env=_env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        wait_listening(proc, port, "the HTTP server")
+    with serving([sys.executable, str(SERVER), "http", str(port)], port, _env(), "the HTTP server"):
         yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 @pytest.fixture(params=["stdio", "http"])
