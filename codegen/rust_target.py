@@ -162,6 +162,10 @@ _EXTRA = "extra"
 #: make instead: a literal must end in `..` (so a field added in a minor version breaks
 #: nobody), and a pattern must too. Every other struct is `#[non_exhaustive]`.
 LITERAL_STRUCTS = frozenset({"Request"})
+#: Structs that note, when read from text, where an integer beyond 64 bits became a double
+#: (`wire::WideIntegers`, in a crate field named `wide_integers`): the run a seal covers, so
+#: that the seal over such an integer is refused without the feature `lossless` as well.
+TEXT_NOTING_STRUCTS = frozenset({"RunResult"})
 #: The hidden field of those structs (its type is `wire::NonExhaustive`).
 _HIDDEN = "__non_exhaustive"
 # Names the generated parser uses itself; a field with one of them gets a `_` suffix locally.
@@ -343,6 +347,8 @@ class RustStruct:
     fields: tuple[RustField, ...]
     #: Built by struct literal (see LITERAL_STRUCTS) instead of `#[non_exhaustive]`.
     literal: bool = False
+    #: Notes wide integers when read from text (see TEXT_NOTING_STRUCTS).
+    notes_text: bool = False
     requires: tuple[RustRequirement, ...] = ()
     #: The parameters of `new`, and the values of the other fields.
     params: tuple[RustParam, ...] = ()
@@ -530,6 +536,7 @@ class _Builder:
             t.name in self.defaultable,
             tuple(fields),
             literal=t.name in LITERAL_STRUCTS,
+            notes_text=t.name in TEXT_NOTING_STRUCTS,
             requires=tuple(self._requirement(t, r) for r in t.requires),
             params=tuple(self._param(f, rf) for f, rf in zip(t.fields, fields, strict=True) if f.required),
             defaults=tuple(

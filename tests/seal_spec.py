@@ -190,10 +190,17 @@ def build() -> dict[str, Any]:
         no("other-principal", bound, "principal", now=1700000000000, principal="user-7"),
         no("no-principal", bound, "principal", now=1700000000000),
     ]
+    # A run whose sealed float 1e21 is rewritten as an integer that rounds to the same double:
+    # as text, since the literal is what differs (a reader of doubles sees the same number).
+    floats = next(s["run"] for s in seals if s["name"] == "floats-and-astral-keys")
+    rewritten = json.dumps(floats).replace("1e+21", "1000000000000000000001")
+    assert rewritten != json.dumps(floats)
+    refused.append({"name": "float-rewritten-as-wide-integer", "text": rewritten, "reason": "seal"})
     return {
         "description": "Seal version 4 (docs/seal.md): RFC 8785 canonical forms, seals of pending runs "
-        "under the secrets given (hex), and runs every toolkit refuses, with the ResumeError reason. `now` "
-        "is the toolkit's clock in ms (absent: 1700000000000).",
+        "under the secrets given (hex), and runs every toolkit refuses, with the ResumeError reason (a run "
+        "given as `text` is read from that JSON text, whose number literals matter). `now` is the toolkit's "
+        "clock in ms (absent: 1700000000000).",
         "secrets": {"k1": K1, "k3": K3},
         "jcs": [{**case, "canonical": jcs(json.loads(case["json"])).decode("utf-8")} for case in JCS],
         "seals": [{k: s[k] for k in ("name", "key", "expires", "principal", "run")} for s in seals],

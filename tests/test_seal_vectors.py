@@ -49,7 +49,7 @@ async def test_a_documented_seal_is_accepted_and_the_run_it_returns_is_sealed_as
 
 @pytest.mark.parametrize("case", DOC["refused"], ids=[c["name"] for c in DOC["refused"]])
 async def test_what_the_document_refuses_is_refused(case: dict[str, Any]) -> None:
-    run = RunResult.from_wire(case["run"])
+    run = RunResult.from_json(case["text"]) if "text" in case else RunResult.from_wire(case["run"])
     kit = _kit("k1", case.get("now", 1_700_000_000_000))
     with pytest.raises(ResumeError) as info:
         await kit.resume(run, Answer(run.requests[0].id, False), principal=case.get("principal"))

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
-import { parseRunResult, readJson, toJsonRunResult, type JsonObject, type RunResult } from "toolnexus-contract";
+import { fromJsonRunResult, parseRunResult, readJson, toJsonRunResult, type JsonObject, type RunResult } from "toolnexus-contract";
 import { ResumeError, Toolkit } from "toolnexus-contract/runtime";
 import { PACKAGE, ROOT } from "./paths.js";
 import { specSeal } from "./seal_spec.js";
@@ -24,7 +24,9 @@ interface Case {
 
 interface Refused {
   name: string;
-  run: JsonObject;
+  /** The run, or (`text`) its JSON text, whose number literals matter. */
+  run?: JsonObject;
+  text?: string;
   reason: string;
   now?: number;
   principal?: string;
@@ -106,7 +108,7 @@ describe("idl/seal: seals", () => {
 describe("idl/seal: refusals", () => {
   for (const c of DOC.refused) {
     it(`${c.name}: ResumeError(${c.reason})`, async () => {
-      const run = parseRunResult(c.run);
+      const run = c.text === undefined ? parseRunResult(c.run) : fromJsonRunResult(c.text);
       await assert.rejects(
         kit("k1", c.now ?? NOW).resume(run, { id: (run.requests ?? [])[0]?.id ?? "", ok: false }, c.principal === undefined ? {} : { principal: c.principal }),
         (err: unknown) => err instanceof ResumeError && err.reason === c.reason,

@@ -1517,6 +1517,9 @@ pub struct RunResult {
     /// after the known keys: in the order they came with the feature `lossless`, else
     /// in sorted order. Must not repeat a known key.
     pub extra: Map<String, Value>,
+    /// Not on the wire: where the text it was read from held an integer beyond 64 bits
+    /// (see `wire::WideIntegers`).
+    pub(crate) wide_integers: wire::WideIntegers,
 }
 
 impl RunResult {
@@ -1533,6 +1536,7 @@ impl RunResult {
             turn: Default::default(),
             seal: None,
             extra: Map::new(),
+            wide_integers: Default::default(),
         }
     }
 
@@ -1595,6 +1599,7 @@ impl RunResult {
             turn: turn.unwrap_or_default(),
             seal,
             extra,
+            wide_integers: Default::default(),
         };
         Ok(parsed)
     }
@@ -1650,6 +1655,14 @@ impl Wire for RunResult {
     fn from_wire(value: Value) -> Result<Self, WireError> {
         let value = wire::document(value).map_err(|e| e.in_type(Self::NAME))?;
         Self::parse_at(value, &JsonPath::Root).map_err(|e| e.in_type(Self::NAME))
+    }
+
+    /// Parses JSON text, noting where it held an integer beyond 64 bits that serde_json
+    /// read as a double (without the feature `lossless`), so that a seal over it is refused.
+    fn from_json(text: &str) -> Result<Self, WireError> {
+        let mut parsed: Self = wire::from_text(text)?;
+        parsed.wide_integers = wire::WideIntegers::scan(text);
+        Ok(parsed)
     }
 }
 

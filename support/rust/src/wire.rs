@@ -112,9 +112,7 @@ pub trait Wire: Sized + Serialize {
 
     /// Parses JSON text.
     fn from_json(text: &str) -> Result<Self, WireError> {
-        let Document(value) =
-            serde_json::from_str(text).map_err(|e| syntax_error(e).in_type(Self::NAME))?;
-        Self::from_wire(value)
+        from_text(text)
     }
 
     /// Parses JSON bytes; bytes that are not UTF-8 are rejected.
@@ -164,6 +162,110 @@ pub trait Wire: Sized + Serialize {
 /// Parses JSON text as the wire type `T`: `parse::<ToolResult>(text)`.
 pub fn parse<T: Wire>(text: &str) -> Result<T, WireError> {
     T::from_json(text)
+}
+
+/// What [`Wire::from_json`] does unless a type adds to it: the text read as a [`Document`],
+/// then [`Wire::from_wire`].
+pub(crate) fn from_text<T: Wire>(text: &str) -> Result<T, WireError> {
+    let Document(value) =
+        serde_json::from_str(text).map_err(|e| syntax_error(e).in_type(T::NAME))?;
+    T::from_wire(value)
+}
+
+/// Where a document read from text held an integer beyond 64 bits while serde_json reads
+/// numbers as `i64`, `u64` or `f64` (without the feature `lossless`): such an integer
+/// becomes the nearest double, the same value as a float such as `1e21` of the same
+/// magnitude, so the text is the only place that tells them apart. A `RunResult` keeps the
+/// top-level keys such integers stood under, so that a seal over one is refused as every
+/// language of the contract refuses it (`docs/limits.md`, "Seals"); with `lossless` the
+/// integer's digits are kept and nothing needs noting.
+///
+/// Not on the wire, and not part of a value's equality: two runs are equal when their
+/// wire values are.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct WideIntegers(Vec<String>);
+
+impl PartialEq for WideIntegers {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for WideIntegers {}
+
+#[allow(dead_code)] // for `RunResult`; the IDL may have none
+impl WideIntegers {
+    /// The top-level keys of the JSON text `text` (already read as a document, so valid
+    /// JSON) under which an integer literal beyond 64 bits stands, when numbers are read as
+    /// doubles; none otherwise.
+    pub(crate) fn scan(text: &str) -> Self {
+        if numbers_as_text() {
+            return WideIntegers::default();
+        }
+        let bytes = text.as_bytes();
+        let mut keys: Vec<String> = Vec::new();
+        let (mut depth, mut i) = (0usize, 0usize);
+        let mut key = String::new(); // the top-level key being read, once its value starts
+        let mut expect_key = false;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'"' => {
+                    let end = string_end(bytes, i);
+                    if depth == 1 && expect_key {
+                        key = serde_json::from_str(&text[i..end]).unwrap_or_default();
+                        expect_key = false;
+                    }
+                    i = end;
+                    continue;
+                }
+                b'{' | b'[' => {
+                    depth += 1;
+                    expect_key = depth == 1 && bytes[i] == b'{';
+                }
+                b'}' | b']' => depth = depth.saturating_sub(1),
+                b',' => expect_key = depth == 1,
+                b'-' | b'0'..=b'9' => {
+                    let start = i;
+                    while i < bytes.len()
+                        && matches!(bytes[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                    {
+                        i += 1;
+                    }
+                    let number = &text[start..i];
+                    let integer = !number.contains(['.', 'e', 'E']);
+                    if integer
+                        && number.parse::<i64>().is_err()
+                        && number.parse::<u64>().is_err()
+                        && !keys.contains(&key)
+                    {
+                        keys.push(key.clone());
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        WideIntegers(keys)
+    }
+
+    /// Whether an integer beyond 64 bits stood under the top-level key `key`.
+    pub(crate) fn under(&self, key: &str) -> bool {
+        self.0.iter().any(|k| k == key)
+    }
+}
+
+/// The index just past the JSON string that starts at `start` (a `"`).
+fn string_end(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
 }
 
 fn syntax_error(e: serde_json::Error) -> WireError {

@@ -809,6 +809,7 @@ impl RunBook {
                 ),
             )));
         };
+        seal::read_exactly(run).map_err(Checking::NotJson)?;
         let digests = |items: &[ToolCallResult]| -> Result<Vec<[u8; 32]>, NotJson> {
             items.iter().map(seal::digest).collect()
         };

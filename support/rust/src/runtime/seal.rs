@@ -115,6 +115,18 @@ impl Serialize for Doubles<'_> {
     }
 }
 
+/// [`NotJson`] when `run` was read from text that held an integer beyond 64 bits in an
+/// element the seal covers (its results, waiting calls, requests or pending request): read
+/// without the feature `lossless`, such an integer is already a double, which would seal
+/// as the float it rounds to, where every language of the contract refuses it.
+pub(crate) fn read_exactly(run: &RunResult) -> Result<(), NotJson> {
+    let sealed = ["results", "calls", "requests", "pending"];
+    if sealed.iter().any(|key| run.wide_integers.under(key)) {
+        return Err(NotJson(BEYOND_2_53.to_owned()));
+    }
+    Ok(())
+}
+
 /// SHA-256 of the canonical JSON of a wire element's wire form.
 pub(crate) fn digest<T: Wire>(element: &T) -> Result<[u8; 32], NotJson> {
     let wire = element.try_to_wire().map_err(|e| NotJson(e.to_string()))?;
@@ -353,6 +365,7 @@ pub fn seal_run(
     if run.requests.len() != run.calls.len() {
         return Ok(None);
     }
+    read_exactly(run)?;
     let position = |id: &str| {
         run.order
             .iter()
@@ -406,6 +419,31 @@ mod tests {
         let a = sha256(b"a");
         let b = sha256(b"b");
         assert_eq!(sub(&add(&a, &b), &b), a);
+    }
+
+    #[test]
+    fn a_run_read_from_text_knows_where_an_integer_beyond_64_bits_stood() {
+        // `1e21` as a float, and an integer that rounds to the same double: only the text
+        // tells them apart when numbers are read as doubles.
+        let run = |number: &str| {
+            let text = format!(
+                r#"{{"status":"done","results":[{{"id":"c1","name":"t","result":{{"output":"x","metadata":{{"n":{number},"s":"123456789012345678901234"}}}}}}],"\u0074urn":"7"}}"#
+            );
+            RunResult::from_json(&text).unwrap()
+        };
+        assert!(read_exactly(&run("1e21")).is_ok());
+        assert!(read_exactly(&run("18446744073709551615")).is_ok()); // u64::MAX
+        assert!(read_exactly(&run("-9223372036854775808")).is_ok()); // i64::MIN
+        let wide = read_exactly(&run("1000000000000000000001"));
+        if cfg!(feature = "lossless") {
+            // The digits are kept: the digest itself refuses the integer.
+            assert!(wide.is_ok());
+        } else {
+            assert!(wide.unwrap_err().to_string().contains("beyond ±2**53"));
+        }
+        // Only the keys the seal covers count, and a digit inside a string is no number.
+        let text = r#"{"status":"done","results":[],"x-note":1000000000000000000001}"#;
+        assert!(read_exactly(&RunResult::from_json(text).unwrap()).is_ok());
     }
 
     #[test]
