@@ -217,9 +217,46 @@ async def test_a_server_that_hangs_after_the_answer_times_out_too() -> None:
             ),
             10,
         )
-        assert not relay._flights and not relay._parked
+        assert relay._speaker is None and not relay._parked
     result = run.results[0].result
     assert result.is_error and "did not answer the call to 'book' within 0.3 s" in result.output
+
+
+def _two_askers() -> MCPServer:
+    app = MCPServer("two")
+
+    @app.tool()
+    async def slow(city: str, ctx: Context) -> str:
+        """Asks late."""
+        await asyncio.sleep(0.3)
+        answer = await ctx.elicit(f"Slow {city}?", _Confirm)
+        return f"slow {city}: {answer.data.ok if answer.action == 'accept' else answer.action}"
+
+    @app.tool()
+    async def fast(city: str, ctx: Context) -> str:
+        """Asks at once."""
+        answer = await ctx.elicit(f"Fast {city}?", _Confirm)
+        return f"fast {city}: {answer.data.ok if answer.action == 'accept' else answer.action}"
+
+    return app
+
+
+async def test_elicitations_of_concurrent_calls_reach_their_own_calls() -> None:
+    """The later call asks first: its question is still its own, and so is each answer."""
+    relay = ElicitationRelay()
+    async with Client(_two_askers(), mode="legacy", elicitation_callback=relay) as client:
+        kit = Toolkit(await mcp_tools_from(client.session, elicitations=relay, timeout=5))
+        calls = [ToolCall("a", "slow", {"city": "Oslo"}), ToolCall("b", "fast", {"city": "Rome"})]
+        run = await kit.run_calls(calls)
+        assert [(c.id, r.prompt) for c, r in zip(run.calls, run.requests, strict=True)] == [
+            ("a", "Slow Oslo?"),
+            ("b", "Fast Rome?"),
+        ]
+        first, second = run.requests
+        answers = [Answer(first.id, True, {"ok": True}), Answer(second.id, True, {"ok": False})]
+        done = await kit.resume(run, answers)
+    outputs = [(r.id, r.result.output) for r in done.results]
+    assert outputs == [("a", "slow Oslo: True"), ("b", "fast Rome: False")]
 
 
 async def test_a_url_elicitation_to_a_javascript_link_is_declined_and_the_call_goes_on(caplog: Any) -> None:

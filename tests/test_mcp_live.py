@@ -593,10 +593,10 @@ async def test_an_unanswered_elicitation_is_cancelled_after_wait(where: Any) -> 
         assert run.status == "pending" and run.pending is not None
         assert relay._parked  # the MCP call is open, waiting on the elicitation
         for _ in range(200):  # until the relay lets go (a wait for a state, not a timed assertion)
-            if not relay._parked and not relay._flights:
+            if not relay._parked and relay._speaker is None:
                 break
             await asyncio.sleep(0.05)
-        assert not relay._parked and not relay._flights
+        assert not relay._parked and relay._speaker is None
         late = await toolkit.resume(run, Answer(run.pending.id, True, {"reason": "late"}))
         after = await toolkit.run_calls([ToolCall("b", "add", {"a": 1, "b": 2})])
     [item] = late.results

@@ -94,8 +94,11 @@ class ElicitationRelay:
     The MCP call stays open meanwhile, so the answer must come to this process (through
     `Toolkit.run_calls(wait_for=...)`, or `resume` here) within `wait` seconds, after which
     the elicitation is cancelled (a refusal never reaches the tool, so it ends this way too).
-    An elicitation is matched to the oldest call of the session not already waiting: exact
-    when the session runs one call at a time. One outside any call is declined.
+    An elicitation does not say which call it belongs to, so the relay lets one call at a time
+    be the one that may ask: a call is sent once every other call of the session has asked
+    (and waits on its answer) or ended, and an answer goes back to the server once no other
+    call may ask. Calls that never ask so run one after another; every elicitation reaches its
+    own call. One outside any call is declined.
 
         relay = ElicitationRelay()
         async with ClientSession(read, write, elicitation_callback=relay) as session:
@@ -105,57 +108,73 @@ class ElicitationRelay:
 
     def __init__(self, *, wait: float = 600.0) -> None:
         self.wait = wait
-        self._flights: list[_Flight] = []
         self._parked: dict[str, _Flight] = {}
+        #: The call that may ask now (sent, or answered, and not asking), and the event set
+        #: whenever no call may.
+        self._speaker: _Flight | None = None
+        self._quiet = asyncio.Event()
+        self._quiet.set()
 
     async def __call__(
         self, context: ClientRequestContext, params: types.ElicitRequestParams
     ) -> types.ElicitResult | types.ErrorData:
-        for flight in self._flights:
-            if not flight.asked.done():
-                flight.reply = asyncio.get_running_loop().create_future()
-                flight.asked.set_result(params)
-                return await flight.reply
-        return types.ElicitResult(action="decline")
+        flight = self._speaker
+        if flight is None or flight.asked.done():
+            return types.ElicitResult(action="decline")
+        flight.reply = asyncio.get_running_loop().create_future()
+        flight.asked.set_result(params)
+        self._hush(flight)
+        return await flight.reply
+
+    async def _speak(self, flight: _Flight) -> None:
+        """Waits until no other call may ask, then makes `flight` the one that may."""
+        while self._speaker is not None and self._speaker is not flight:
+            await self._quiet.wait()
+        self._speaker = flight
+        self._quiet.clear()
+
+    def _hush(self, flight: _Flight) -> None:
+        """`flight` asks, or ended: another call may ask now."""
+        if self._speaker is flight:
+            self._speaker = None
+            self._quiet.set()
+
+    async def _reply(self, flight: _Flight, result: types.ElicitResult) -> None:
+        """Answers the elicitation `flight` waits on, once it may ask again (the server goes on
+        with the call, which may ask again)."""
+        reply, flight.reply = flight.reply, None
+        flight.asked = asyncio.get_running_loop().create_future()
+        if reply is not None and not reply.done():
+            await self._speak(flight)
+            if not reply.done():
+                reply.set_result(result)
 
     def _open(self) -> _Flight:
-        flight = _Flight()
-        self._flights.append(flight)
-        return flight
+        return _Flight()
 
     def _close(self, flight: _Flight) -> None:
-        if flight in self._flights:
-            self._flights.remove(flight)
+        self._hush(flight)
         if flight.request is not None:
             self._parked.pop(flight.request.id, None)
         if flight.timer is not None:
             flight.timer.cancel()
-        if flight.asked.done() and flight.reply is not None and not flight.reply.done():
-            # The call ended while an elicitation was matched to it: it was another call's.
-            self._hand_on(flight.asked.result(), flight.reply)
-
-    def _hand_on(self, params: types.ElicitRequestParams, reply: asyncio.Future[types.ElicitResult]) -> None:
-        for flight in self._flights:
-            if not flight.asked.done():
-                flight.reply = reply
-                flight.asked.set_result(params)
-                return
-        reply.set_result(types.ElicitResult(action="decline"))
+        if flight.reply is not None and not flight.reply.done():
+            # The call ended while its elicitation waited: no one needs the answer now.
+            flight.reply.set_result(types.ElicitResult(action="cancel"))
 
     def _park(self, flight: _Flight, request: Request) -> None:
         flight.request = request
         self._parked[request.id] = flight
         flight.timer = asyncio.get_running_loop().call_later(self.wait, self._expire, flight)
         if flight.task is not None:
-            flight.task.add_done_callback(lambda _: self._misplaced(flight, request))
+            flight.task.add_done_callback(lambda _: self._ended_parked(flight, request))
 
-    def _misplaced(self, flight: _Flight, request: Request) -> None:
-        """A parked call ended while its elicitation waited: the elicitation was another call's.
-        It goes to that call (asked again there); this call's answer then just returns its result."""
+    def _ended_parked(self, flight: _Flight, request: Request) -> None:
+        """A parked call ended while its elicitation waited (the server gave up on it): the
+        elicitation is cancelled; an answer to it then just returns the call's result."""
         if self._parked.get(request.id) is flight and flight.reply is not None and not flight.reply.done():
-            params, reply = flight.asked.result(), flight.reply
+            flight.reply.set_result(types.ElicitResult(action="cancel"))
             flight.reply = None
-            self._hand_on(params, reply)
 
     def _take(self, request_id: str) -> _Flight | None:
         flight = self._parked.pop(request_id, None)
@@ -168,10 +187,11 @@ class ElicitationRelay:
         """No answer came in time: cancel the elicitation, and drop the call's result."""
         if flight.request is not None:
             self._parked.pop(flight.request.id, None)
-        if flight.reply is not None and not flight.reply.done():
-            flight.reply.set_result(types.ElicitResult(action="cancel"))
         if flight.task is not None:
             flight.task.add_done_callback(lambda t: self._close(flight))
+        if flight.reply is not None and not flight.reply.done():
+            cancelling = asyncio.ensure_future(self._reply(flight, types.ElicitResult(action="cancel")))
+            cancelling.add_done_callback(_retrieved)
 
 
 class _Remote:
@@ -204,13 +224,17 @@ class _Remote:
             return await self._call(args, ctx)
         flight = self.relay._take(answer.id) if self.relay is not None else None
         if flight is not None:  # the server waits on an elicitation: answer it, and wait on
-            assert flight.request is not None
-            reply = flight.reply
-            flight.asked = asyncio.get_running_loop().create_future()
+            assert flight.request is not None and self.relay is not None
+            relay = self.relay
             flight.ctx = ctx
-            if reply is not None and not reply.done():  # (else it was another call's: see `_misplaced`)
-                response = mcp_input_responses(flight.request, answer)["inputResponses"][_ELICITATION_KEY]
-                reply.set_result(types.ElicitResult.model_validate(response))
+            response = mcp_input_responses(flight.request, answer)["inputResponses"][_ELICITATION_KEY]
+            try:
+                await relay._reply(flight, types.ElicitResult.model_validate(response))
+            except BaseException:
+                if flight.task is not None:
+                    flight.task.cancel()
+                relay._close(flight)
+                raise
             return await self._land(flight)
         request = self._asked.pop(answer.id, None)
         if request is None and _retried(ctx.request, answer):
@@ -274,6 +298,13 @@ class _Remote:
             if isinstance(result, CreatedTask):
                 return await self._follow(_state(result), ctx)
             return self._mapped(result)
+        assert self.relay is not None  # a flight is the relay's
+        try:
+            await self.relay._speak(flight)
+        except BaseException:
+            call.close()
+            self.relay._close(flight)
+            raise
         flight.task = asyncio.ensure_future(call)
         flight.task.add_done_callback(_retrieved)  # a parked call may end unawaited
         return await self._land(flight)
@@ -319,10 +350,12 @@ class _Remote:
                 logger.warning(
                     "declined an elicitation of the MCP server %r, not shown to anyone: %s", self.server, exc
                 )
-                reply, flight.reply = flight.reply, None
-                flight.asked = loop.create_future()
-                if reply is not None and not reply.done():
-                    reply.set_result(types.ElicitResult(action="decline"))
+                try:
+                    await self.relay._reply(flight, types.ElicitResult(action="decline"))
+                except BaseException:
+                    flight.task.cancel()
+                    self.relay._close(flight)
+                    raise
                 continue
             assert request is not None and request.data is not None
             # Marked: this question is answered over the MCP call held open here, not by a retry.
