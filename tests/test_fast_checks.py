@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 import toolnexus
+from toolnexus._function_tool import _fields_check
 from toolnexus._schema import fast_acceptor, validator_for
-from toolnexus._tool import _fields_check
 
 #: Left out by `make test-fast`: 1,500 generated schemas.
 pytestmark = pytest.mark.slow

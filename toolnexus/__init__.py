@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 from toolnexus_wire import SCHEMA_VERSION as __version__  # noqa: F401  (re-exported)
 
 from ._errors import ResumeError, ToolnexusError, UsageError, WireError
+from ._function_tool import tool
 from ._result import (
     Annotations,
     Answer,
@@ -21,7 +22,7 @@ from ._result import (
     ToolSpec,
 )
 from ._suspend import auth_required, pending, pending_of
-from ._tool import Tool, ToolContext, define_tool, tool
+from ._tool import Tool, ToolContext, define_tool
 
 if TYPE_CHECKING:
     from ._toolkit import Toolkit

@@ -1,27 +1,23 @@
-"""Tools: a name, a description, an input schema and a handler, called through `Tool.call`."""
+"""Tools: a name, a description, an input schema and a handler, called through `Tool.call`;
+`define_tool` makes one of a handler (`@tool`, of a function, is in `_function_tool`)."""
 
 from __future__ import annotations
 
 import inspect
 import logging
-import math
 import re
 import secrets
-import types
-import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, TypeAlias, Union, get_args, get_origin, overload
+from typing import Any, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, create_model
-from pydantic.json_schema import GenerateJsonSchema
-from pydantic_core import SchemaValidator, core_schema
+from pydantic import BaseModel, ValidationError
 from toolnexus_wire import WireError, WireModel, dumps, json_path
 
+from ._context import ToolContext
 from ._errors import UsageError
-from ._output import Output, inferred_output
-from ._result import Answer, Request, ToolHints, ToolResult, ToolSpec
-from ._strict import StrictSchemaError, drop_added_nulls, strict_problems, strict_schema
+from ._output import Output
+from ._result import Request, ToolHints, ToolResult, ToolSpec
+from ._strict import strict_problems
 
 __all__ = [
     "ErrorText",
@@ -30,7 +26,6 @@ __all__ = [
     "checked_arguments",
     "define_tool",
     "normalize_tool_name",
-    "tool",
 ]
 
 #: The `toolnexus` logger: a tool's exception is logged here, with its traceback, at ERROR.
@@ -47,109 +42,10 @@ def normalize_tool_name(name: str) -> str:
 Handler: TypeAlias = Callable[[dict[str, Any], "ToolContext"], Any]
 
 
-ProgressHook: TypeAlias = Callable[[float, str], None]
-#: `ToolContext.on_log(level, message, data)`: a log line of the call (`ToolContext.log`).
-LogHook: TypeAlias = Callable[[str, str, dict[str, Any]], None]
-#: The levels of `ToolContext.log`, lowest first: MCP's, which are RFC 5424's syslog severities.
-LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
-_PYTHON_LEVELS = {
-    "debug": logging.DEBUG, "info": logging.INFO, "notice": logging.INFO, "warning": logging.WARNING,
-    "error": logging.ERROR, "critical": logging.CRITICAL, "alert": logging.CRITICAL,
-    "emergency": logging.CRITICAL,
-}  # fmt: skip
-#: Where `ToolContext.log` writes, besides its listeners.
-tool_logger = logging.getLogger("toolnexus.tools")
 #: `needs_approval`: always, never, or a function of the checked arguments.
 NeedsApproval: TypeAlias = "bool | Callable[[dict[str, Any]], bool]"
 #: `error_text`: the model-facing text of the error result for an exception a handler raised.
 ErrorText: TypeAlias = Callable[[BaseException], str]
-
-
-@dataclass(frozen=True, slots=True)
-class ToolContext:
-    """What a call knows besides its arguments.
-
-    `timeout` (seconds) bounds the call: an overrun becomes an error result.
-    `answer` is set only when the call is a retry after a suspension, and `request` then holds
-    the `Request` it answers (as stored in the run, so it is there in any process that resumes).
-    `call_id` is the id of the `ToolCall` being run (empty when the tool is called directly).
-    `idempotency_key` stays the same for one call across its suspension, its retry with
-    an answer and any process that resumes the run: a tool with side effects passes it to
-    the system it changes, so that a call run twice takes effect once. The toolkit derives
-    it from the turn's call ids and the call's id; it is empty when the tool is called directly.
-    `on_progress` receives what the tool reports through `progress`, `on_partial` the
-    partial results it reports through `partial` (or yields, as an async generator), and
-    `on_log` the lines it logs through `log`.
-    """
-
-    timeout: float | None = None
-    answer: Answer | None = None
-    request: Request | None = None
-    call_id: str = ""
-    idempotency_key: str = ""
-    on_progress: ProgressHook | None = None
-    on_partial: Callable[[ToolResult], None] | None = None
-    on_log: LogHook | None = None
-
-    def __post_init__(self) -> None:
-        if self.timeout is not None and (
-            not isinstance(self.timeout, (int, float))
-            or isinstance(self.timeout, bool)
-            or math.isnan(self.timeout)
-        ):
-            raise UsageError(f"timeout must be a number of seconds or None, got {self.timeout!r}")
-
-    def progress(self, fraction: float, message: str = "") -> None:
-        """Report how far the call has got: `fraction` from 0 to 1, and a short message.
-
-        Reaches `Toolkit(on_progress=...)` (and an MCP client's progress notifications
-        when the toolkit is served over MCP); does nothing when no one listens. A
-        `fraction` outside 0..1, or not a number, raises `ValueError`.
-        """
-        if not isinstance(fraction, (int, float)) or isinstance(fraction, bool) or not 0.0 <= fraction <= 1.0:
-            raise UsageError(f"progress takes a fraction from 0 to 1, got {fraction!r}")
-        if not isinstance(message, str):
-            raise TypeError(f"progress takes a str message, got {type(message).__name__}")
-        if self.on_progress is not None:
-            self.on_progress(float(fraction), message)
-
-    def log(self, level: str, message: str, **data: Any) -> None:
-        """Log a line of the call, for the people who run it (never the model): `level` one of
-        `LOG_LEVELS` (`debug`, `info`, `notice`, `warning`, `error`, `critical`, `alert`,
-        `emergency`), `message` text, and `data` JSON values to go with it.
-
-        It goes to Python's `logging` (the logger `toolnexus.tools`; `notice` as INFO, `alert`
-        and `emergency` as CRITICAL; the call id and the data in the record's `toolnexus_call`
-        and `toolnexus_data`), to `Toolkit(on_log=...)`, and, when the toolkit is served over
-        MCP, to the client as `notifications/message` (at the level it asked for with
-        `logging/setLevel`, or on the 2026-07-28 protocol with the request's log level). An
-        unknown level raises `ValueError`, a message that is not text `TypeError`."""
-        python_level = _PYTHON_LEVELS.get(level) if isinstance(level, str) else None
-        if python_level is None:
-            raise ValueError(f"log takes a level of {', '.join(LOG_LEVELS)}; got {level!r}")
-        if not isinstance(message, str):
-            raise TypeError(f"log takes a str message, got {type(message).__name__}")
-        tool_logger.log(
-            python_level,
-            "%s%s",
-            f"call {self.call_id}: " if self.call_id else "",
-            message,
-            extra={"toolnexus_call": self.call_id, "toolnexus_data": data},
-        )
-        if self.on_log is not None:
-            self.on_log(level, message, data)
-
-    def partial(self, result: ToolResult | str) -> None:
-        """Report the result so far (a `ToolResult`, or text): it reaches `Toolkit(on_event=...)`
-        and a served MCP client's progress notifications, never the model; the call's result
-        replaces it. A handler that is an async generator reports each value it yields this
-        way, as it yields it; its last value is also its result."""
-        if isinstance(result, str):
-            result = ToolResult.ok(result)
-        if not isinstance(result, ToolResult):
-            raise TypeError(f"partial takes a ToolResult or a str, got {type(result).__name__}")
-        if self.on_partial is not None:
-            self.on_partial(result)
 
 
 _DEFAULT_CONTEXT = ToolContext()
@@ -624,286 +520,6 @@ def _source_of(fn: Callable[..., Any]) -> str | None:
     module = getattr(fn, "__module__", None)
     qualname = getattr(fn, "__qualname__", None)
     return f"python:{module}.{qualname}" if module and qualname else None
-
-
-def _fields_check(model: type[BaseModel]) -> Callable[[dict[str, Any]], tuple[dict[str, Any], list[str]]]:
-    """A check of arguments against `model`'s fields that returns the validated field dict.
-
-    For a model of plain fields without nested definitions, a typed dict of the same field
-    validators gives the same values and errors as the model, without building an instance.
-    """
-    schema = model.__pydantic_core_schema__
-    if schema["type"] == "model" and schema["schema"]["type"] == "model-fields":
-        fields = schema["schema"]["fields"]
-        if all(field.keys() <= {"type", "schema", "metadata"} for field in fields.values()):
-            # The same field validators in a typed dict: its result is the plain dict of values.
-            typed_dict = core_schema.typed_dict_schema(
-                {
-                    name: core_schema.typed_dict_field(
-                        field["schema"], required=field["schema"]["type"] != "default"
-                    )
-                    for name, field in fields.items()
-                },
-                extra_behavior="forbid",
-            )
-            validate_fields = SchemaValidator(typed_dict, schema.get("config")).validate_python
-
-            def check(args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-                try:
-                    return validate_fields(args), []
-                except ValidationError as exc:
-                    return args, _schema_errors(exc)
-
-            return check
-
-    validate = model.__pydantic_validator__.validate_python
-
-    def check_model(args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-        try:
-            parsed = validate(args)
-        except ValidationError as exc:
-            return args, _schema_errors(exc)
-        # The fresh model's own field dict (extra keys are forbidden, so it holds the fields only).
-        return parsed.__dict__, []
-
-    return check_model
-
-
-class _ToolSchema(GenerateJsonSchema):
-    """pydantic's JSON Schema without the `title` it derives from each field's name."""
-
-    def field_title_should_be_set(self, schema: Any) -> bool:
-        return False
-
-
-def _is_context(annotation: Any) -> bool:
-    """Whether a parameter annotated `annotation` takes the call's context: `ToolContext`,
-    `ToolContext | None` or `Optional[ToolContext]`."""
-    if annotation is ToolContext:
-        return True
-    if get_origin(annotation) in (Union, types.UnionType):
-        members = [a for a in get_args(annotation) if a is not type(None)]
-        return members == [ToolContext]
-    return False
-
-
-def _docstring(fn: Callable[..., Any]) -> tuple[str, dict[str, str]]:
-    """The description and the parameters' descriptions in `fn`'s docstring (Google, NumPy or
-    Sphinx style, read by `docstring_parser`). A docstring with no sections is the description
-    whole; with sections, the description is the text before them."""
-    doc = inspect.cleandoc(fn.__doc__) if fn.__doc__ else ""
-    if not doc:
-        return "", {}
-    import docstring_parser  # here, not at the top: only `@tool` reads docstrings
-
-    try:
-        parsed = docstring_parser.parse(doc)
-    except docstring_parser.ParseError:
-        return doc, {}
-    if not parsed.meta:
-        return doc, {}
-    params = {p.arg_name: p.description.strip() for p in parsed.params if p.description}
-    return (parsed.description or "").strip(), params
-
-
-def _type_name(annotation: Any) -> str:
-    return annotation.__qualname__ if isinstance(annotation, type) else repr(annotation)
-
-
-def _first_line(exc: BaseException) -> str:
-    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-
-
-def _signature_error(tool_name: str, fields: dict[str, Any], exc: Exception) -> TypeError:
-    """The one error for a signature that cannot become a schema, naming the parameter."""
-    for param, (annotation, _) in fields.items():
-        try:
-            TypeAdapter(annotation).json_schema(schema_generator=_ToolSchema)
-        except Exception as own:
-            return TypeError(
-                f"@tool {tool_name!r}: parameter {param!r} ({_type_name(annotation)}) "
-                f"cannot become a JSON Schema: {_first_line(own)}"
-            )
-    return TypeError(f"@tool {tool_name!r}: the signature cannot become a JSON Schema: {_first_line(exc)}")
-
-
-def _strict_error(tool_name: str, exc: StrictSchemaError) -> TypeError:
-    parts = exc.where.split(".")
-    where = f"parameter {parts[1]!r}" if parts[0] == "$" and len(parts) > 1 else exc.where
-    at = f" (at {exc.where})" if where != exc.where and len(parts) > 2 else ""
-    return TypeError(f"@tool {tool_name!r}: strict=True, but {where}{at}: {exc.message}")
-
-
-def _warn_undescribed(fn: Callable[..., Any], tool_name: str, nameless: bool, untyped: list[str]) -> None:
-    """A `UserWarning`, at the function's definition, for what the model will not be told: a
-    tool with no description (no docstring and no `description=`), parameters with no type hint
-    (they take any JSON value). `description=""` and a hint of `Any` say it is meant."""
-    if not nameless and not untyped:
-        return
-    gaps = []
-    if nameless:
-        gaps.append("no description (give the function a docstring, or description=...)")
-    if untyped:
-        names = ", ".join(repr(n) for n in untyped)
-        gaps.append(f"no type hint for {names}, which so take any JSON value (annotate them; `Any` if meant)")
-    told = "the model is told nothing of what it does: " if nameless else ""
-    message = f"@tool {tool_name!r}: {told}{'; '.join(gaps)}"
-    code = getattr(inspect.unwrap(fn), "__code__", None)
-    if code is None:
-        warnings.warn(message, UserWarning, stacklevel=4)
-        return
-    warnings.warn_explicit(
-        message, UserWarning, code.co_filename, code.co_firstlineno, module=getattr(fn, "__module__", None)
-    )
-
-
-def _from_function(
-    fn: Callable[..., Any],
-    name: str | None,
-    description: str | None,
-    tool_hints: ToolHints | None = None,
-    needs_approval: NeedsApproval = False,
-    strict: bool = False,
-    error_text: ErrorText | None = None,
-) -> Tool:
-    tool_name = name or getattr(fn, "__name__", "") or repr(fn)
-    sig = inspect.signature(fn)
-    try:
-        hints = inspect.get_annotations(fn, eval_str=True)
-    except Exception as exc:  # a name the annotations use that the module does not define
-        raise TypeError(f"@tool {tool_name!r}: its type hints cannot be read: {_first_line(exc)}") from None
-    fields: dict[str, Any] = {}
-    ctx_param: str | None = None
-    untyped: list[str] = []
-    for param in sig.parameters.values():
-        if param.name not in hints and param.kind not in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-            untyped.append(param.name)
-        annotation = hints.get(param.name, Any)
-        if _is_context(annotation):
-            if ctx_param is not None:
-                raise TypeError(
-                    f"@tool {tool_name!r}: parameters {ctx_param!r} and {param.name!r} both take the context"
-                )
-            ctx_param = param.name
-            continue
-        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD, param.POSITIONAL_ONLY):
-            raise TypeError(
-                f"@tool {tool_name!r}: parameter {param.name!r} must be a plain or keyword parameter"
-            )
-        default = ... if param.default is param.empty else param.default
-        fields[param.name] = (annotation, default)
-    doc, param_docs = _docstring(fn)
-    _warn_undescribed(fn, tool_name, description is None and not doc.strip(), untyped)
-    try:
-        model = create_model(f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
-        schema = model.model_json_schema(schema_generator=_ToolSchema)
-    except Exception as exc:  # pydantic's schema errors, named for the tool and the parameter
-        raise _signature_error(tool_name, fields, exc) from None
-    schema.pop("title", None)
-    for param_name, text in param_docs.items():
-        prop = schema.get("properties", {}).get(param_name)
-        if prop is not None and "description" not in prop:  # an `Annotated` description wins
-            prop["description"] = text
-    check = _fields_check(model)
-    sent = schema
-    if strict:
-        try:
-            sent = strict_schema(schema)
-        except StrictSchemaError as exc:
-            raise _strict_error(tool_name, exc) from None
-        check = _strict_check(check, schema)
-    core = model.__pydantic_core_schema__
-    plain = core["type"] == "model" and core["schema"]["type"] == "model-fields"
-    # The handler's keyword arguments are a fresh dict; only values may be the caller's.
-    copy_args = not plain or any(_may_share(f["schema"]) for f in core["schema"]["fields"].values())
-
-    def handler(args: dict[str, Any], ctx: ToolContext) -> Any:
-        # For an async `fn` this returns its coroutine, which `call` awaits directly.
-        if ctx_param is not None:
-            return fn(**args, **{ctx_param: ctx})
-        return fn(**args)
-
-    return Tool(
-        tool_name,
-        description if description is not None else doc,
-        sent,
-        handler,
-        check=check,
-        source=_source_of(fn),
-        is_async=inspect.iscoroutinefunction(fn),
-        stream=inspect.isasyncgenfunction(fn),
-        copy_args=copy_args,
-        hints=tool_hints,
-        needs_approval=needs_approval,
-        output=inferred_output(hints.get("return")),
-        strict=strict,
-        error_text=error_text,
-        function=fn,
-    )
-
-
-def _strict_check(
-    check: Callable[[dict[str, Any]], tuple[dict[str, Any], list[str]]], schema: dict[str, Any]
-) -> Callable[[dict[str, Any]], tuple[dict[str, Any], list[str]]]:
-    """`check` for the arguments of a strict call: a `null` the strict schema added for an
-    optional parameter means it was not given (`drop_added_nulls`)."""
-
-    def strict_check(args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-        return check(drop_added_nulls(args, schema))
-
-    return strict_check
-
-
-@overload
-def tool(fn: Callable[..., Any], /) -> Tool: ...
-@overload
-def tool(
-    *,
-    name: str | None = None,
-    description: str | None = None,
-    hints: ToolHints | None = None,
-    needs_approval: NeedsApproval = False,
-    strict: bool = False,
-    error_text: ErrorText | None = None,
-) -> Callable[[Callable[..., Any]], Tool]: ...
-def tool(
-    fn: Callable[..., Any] | None = None,
-    /,
-    *,
-    name: str | None = None,
-    description: str | None = None,
-    hints: ToolHints | None = None,
-    needs_approval: NeedsApproval = False,
-    strict: bool = False,
-    error_text: ErrorText | None = None,
-) -> Tool | Callable[[Callable[..., Any]], Tool]:
-    """Make a tool of a function; its input schema is inferred from the type hints by pydantic.
-
-    Use it bare (`@tool`) or with a name and a description (`@tool(name=..., description=...)`).
-    The docstring is the default description; when it documents the parameters (Google,
-    NumPy or Sphinx style), their texts become the properties' `description`s and the
-    description is the text before the sections. The schema has no generated titles.
-    A parameter annotated `ToolContext` (or `ToolContext | None`, with or without a default)
-    receives the call's context and is not part of the schema. The tool stays callable as the
-    function (`add(2, 3)`). A parameter whose type cannot become a JSON Schema is a
-    `TypeError` naming the tool and the parameter.
-
-    `hints` are advisory, for the host, as in `define_tool`, and so is `needs_approval`.
-    `strict=True` writes the schema in OpenAI's strict subset (every property required, an
-    optional one nullable, `additionalProperties: false`; see `toolnexus._strict`): a
-    `null` the model sends for an optional parameter means its default. `error_text` is as in
-    `define_tool`. A return annotation that is a pydantic model, a dataclass or a TypedDict
-    declares structured output: its JSON Schema is the tool's `output_schema`, and what the
-    function returns becomes the result's `structured_content`, with the same value as JSON
-    text in `output` (as `define_tool`'s `output_schema` does).
-    """
-    if fn is not None:
-        return _from_function(fn, None, None)
-
-    def decorate(f: Callable[..., Any]) -> Tool:
-        return _from_function(f, name, description, hints, needs_approval, strict, error_text)
-
-    return decorate
 
 
 def checked_arguments(tool: Tool, args: dict[str, Any]) -> dict[str, Any] | ToolResult:

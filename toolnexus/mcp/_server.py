@@ -32,10 +32,10 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from toolnexus_wire import SCHEMA_VERSION as __version__
 from toolnexus_wire import WireError, dumps
 
+from toolnexus._context import LOG_LEVELS
 from toolnexus._errors import ResumeError, UsageError
 from toolnexus._result import Answer, Request, RunResult, ToolCall, ToolResult
 from toolnexus._suspend import pending
-from toolnexus._tool import LOG_LEVELS
 from toolnexus._toolkit import Toolkit, seals
 from toolnexus.adapters.mcp import answer_from_mcp, mcp_call_tool_result, mcp_input_required, mcp_tools
 
