@@ -14,18 +14,13 @@ anything but an `http` or `https` URL is declined without being shown to anyone.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import time
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import mcp_types as types
-from mcp.client.extension import ClaimContext, ClientExtension, ResultClaim
-from mcp.client.session import ClientRequestContext, ClientSession
-from mcp.shared.exceptions import MCPError
+from mcp.client.session import ClientSession
 
 from toolnexus._errors import UsageError, WireError
 from toolnexus._output import Output
@@ -34,167 +29,23 @@ from toolnexus._suspend import pending, pending_of
 from toolnexus._tool import Tool, ToolContext, normalize_tool_name
 from toolnexus.adapters.mcp import from_mcp_call_tool_result, mcp_input_responses
 
+from ._relay import _ELICITATION_KEY, ElicitationRelay, _Flight, _retrieved
+from ._remote_tasks import _TASK_ID, DEFAULT_TIMEOUT, TaskSupport, _state, _TaskCalls, _wire
 from ._tasks import (
-    TASKS_EXTENSION,
-    CancelTaskRequest,
     CreatedTask,
-    GetTaskRequest,
-    TaskParams,
-    TaskState,
-    UpdateTaskParams,
-    UpdateTaskRequest,
 )
 
 __all__ = ["ElicitationRelay", "TaskSupport", "mcp_tools_from"]
 
 logger = logging.getLogger("toolnexus.mcp")
 
-_ASKED_MEMORY = 10_000
-
-#: The defaults of `mcp_tools_from`: seconds a call may wait on the server (the MCP TypeScript
-#: SDK's default request timeout), and the bounds of a listing.
-DEFAULT_TIMEOUT = 60.0
+#: The defaults of `mcp_tools_from`: the bounds of a listing (and `DEFAULT_TIMEOUT`, of a call).
 DEFAULT_MAX_PAGES = 100
 DEFAULT_MAX_TOOLS = 10_000
 DEFAULT_LIST_TIMEOUT = 60.0
 
 
-def _wire(model: Any) -> dict[str, Any]:
-    out: dict[str, Any] = model.model_dump(by_alias=True, mode="json", exclude_none=True)
-    return out
-
-
-#: The key under which a relayed elicitation sits in the `input_required` shape the adapters read.
-_ELICITATION_KEY = "elicitation"
-
-
-@dataclass(eq=False)
-class _Flight:
-    """A call in flight over a session with an `ElicitationRelay`, and the elicitation it waits on."""
-
-    task: asyncio.Task[Any] | None = None
-    asked: asyncio.Future[types.ElicitRequestParams] = field(
-        default_factory=lambda: asyncio.get_running_loop().create_future()
-    )
-    reply: asyncio.Future[types.ElicitResult] | None = None
-    request: Request | None = None
-    ctx: ToolContext | None = None
-    timer: asyncio.TimerHandle | None = None
-    #: Seconds left of the call's timeout, spent only while the server is waited on (not
-    #: while a person answers its elicitation); None: no timeout.
-    budget: float | None = None
-
-
-class ElicitationRelay:
-    """The `elicitation_callback` of a `ClientSession` whose tools `mcp_tools_from` wraps: a
-    server's elicitation (how a pre-2026 server asks for input in the middle of a call)
-    becomes a suspension of the tool call that is waiting, and the toolkit's answer goes
-    back as the elicitation's result when the tool runs again.
-
-    The MCP call stays open meanwhile, so the answer must come to this process (through
-    `Toolkit.run_calls(wait_for=...)`, or `resume` here) within `wait` seconds, after which
-    the elicitation is cancelled (a refusal never reaches the tool, so it ends this way too).
-    An elicitation does not say which call it belongs to, so the relay lets one call at a time
-    be the one that may ask: a call is sent once every other call of the session has asked
-    (and waits on its answer) or ended, and an answer goes back to the server once no other
-    call may ask. Calls that never ask so run one after another; every elicitation reaches its
-    own call. One outside any call is declined.
-
-        relay = ElicitationRelay()
-        async with ClientSession(read, write, elicitation_callback=relay) as session:
-            await session.initialize()
-            tools = await mcp_tools_from(session, elicitations=relay)
-    """
-
-    def __init__(self, *, wait: float = 600.0) -> None:
-        self.wait = wait
-        self._parked: dict[str, _Flight] = {}
-        #: The call that may ask now (sent, or answered, and not asking), and the event set
-        #: whenever no call may.
-        self._speaker: _Flight | None = None
-        self._quiet = asyncio.Event()
-        self._quiet.set()
-
-    async def __call__(
-        self, context: ClientRequestContext, params: types.ElicitRequestParams
-    ) -> types.ElicitResult | types.ErrorData:
-        flight = self._speaker
-        if flight is None or flight.asked.done():
-            return types.ElicitResult(action="decline")
-        flight.reply = asyncio.get_running_loop().create_future()
-        flight.asked.set_result(params)
-        self._hush(flight)
-        return await flight.reply
-
-    async def _speak(self, flight: _Flight) -> None:
-        """Waits until no other call may ask, then makes `flight` the one that may."""
-        while self._speaker is not None and self._speaker is not flight:
-            await self._quiet.wait()
-        self._speaker = flight
-        self._quiet.clear()
-
-    def _hush(self, flight: _Flight) -> None:
-        """`flight` asks, or ended: another call may ask now."""
-        if self._speaker is flight:
-            self._speaker = None
-            self._quiet.set()
-
-    async def _reply(self, flight: _Flight, result: types.ElicitResult) -> None:
-        """Answers the elicitation `flight` waits on, once it may ask again (the server goes on
-        with the call, which may ask again)."""
-        reply, flight.reply = flight.reply, None
-        flight.asked = asyncio.get_running_loop().create_future()
-        if reply is not None and not reply.done():
-            await self._speak(flight)
-            if not reply.done():
-                reply.set_result(result)
-
-    def _open(self) -> _Flight:
-        return _Flight()
-
-    def _close(self, flight: _Flight) -> None:
-        self._hush(flight)
-        if flight.request is not None:
-            self._parked.pop(flight.request.id, None)
-        if flight.timer is not None:
-            flight.timer.cancel()
-        if flight.reply is not None and not flight.reply.done():
-            # The call ended while its elicitation waited: no one needs the answer now.
-            flight.reply.set_result(types.ElicitResult(action="cancel"))
-
-    def _park(self, flight: _Flight, request: Request) -> None:
-        flight.request = request
-        self._parked[request.id] = flight
-        flight.timer = asyncio.get_running_loop().call_later(self.wait, self._expire, flight)
-        if flight.task is not None:
-            flight.task.add_done_callback(lambda _: self._ended_parked(flight, request))
-
-    def _ended_parked(self, flight: _Flight, request: Request) -> None:
-        """A parked call ended while its elicitation waited (the server gave up on it): the
-        elicitation is cancelled; an answer to it then just returns the call's result."""
-        if self._parked.get(request.id) is flight and flight.reply is not None and not flight.reply.done():
-            flight.reply.set_result(types.ElicitResult(action="cancel"))
-            flight.reply = None
-
-    def _take(self, request_id: str) -> _Flight | None:
-        flight = self._parked.pop(request_id, None)
-        if flight is not None and flight.timer is not None:
-            flight.timer.cancel()
-            flight.timer = None
-        return flight
-
-    def _expire(self, flight: _Flight) -> None:
-        """No answer came in time: cancel the elicitation, and drop the call's result."""
-        if flight.request is not None:
-            self._parked.pop(flight.request.id, None)
-        if flight.task is not None:
-            flight.task.add_done_callback(lambda t: self._close(flight))
-        if flight.reply is not None and not flight.reply.done():
-            cancelling = asyncio.ensure_future(self._reply(flight, types.ElicitResult(action="cancel")))
-            cancelling.add_done_callback(_retrieved)
-
-
-class _Remote:
+class _Remote(_TaskCalls):
     """The handler of one tool of an MCP session: `name` is the server's name for it."""
 
     def __init__(
@@ -363,163 +214,8 @@ class _Remote:
             self.relay._park(flight, request)
             return pending(request)
 
-    # -- a call the server runs as a task (MCP's Tasks extension) ----------------------------
-
-    async def _task_request(self, request: Any, result_type: Any) -> Any:
-        return await self.session.send_request(
-            request, result_type, request_read_timeout_seconds=self.timeout
-        )
-
-    async def _follow(
-        self, task: TaskState, ctx: ToolContext, answered: frozenset[str] = frozenset()
-    ) -> ToolResult:
-        """Poll the task at the server's interval until it ends (its result) or asks something
-        not answered yet (a suspension carrying the task's id, answered with `tasks/update`).
-        A local cancellation is passed on with `tasks/cancel`."""
-        task_id = task.task_id
-        started = time.monotonic()
-        try:
-            while True:
-                if task.status == "completed":
-                    return self._mapped(task.result or {"content": []})
-                if task.status == "cancelled":
-                    if task.result is not None:
-                        return self._mapped(task.result)
-                    marker = {"declined": {"reason": "cancelled", "task": task_id}}
-                    return ToolResult.error(
-                        f"declined: the MCP server {self.server!r} cancelled the task of {self.name}"
-                    ).with_metadata(marker)
-                if task.status == "failed":
-                    error = task.error or {}
-                    return ToolResult.error(
-                        f"the MCP server {self.server!r} failed the task of {self.name!r}: "
-                        f"{error.get('message', 'no reason given')}"
-                    )
-                asked = {k: v for k, v in (task.input_requests or {}).items() if k not in answered}
-                if task.status == "input_required" and asked:
-                    return self._task_question(task_id, asked, answered)
-                if task.ttl_ms is not None and time.monotonic() - started > task.ttl_ms / 1000 + 1:
-                    return ToolResult.error(
-                        f"the MCP server {self.server!r} kept the task of {self.name!r} past its ttl "
-                        f"({task.ttl_ms} ms) without finishing it"
-                    )
-                interval = (task.poll_interval_ms or 1000) / 1000
-                await asyncio.sleep(min(max(interval, 0.01), 60.0))
-                task = await self._task_request(GetTaskRequest(params=TaskParams(task_id=task_id)), TaskState)
-        except asyncio.CancelledError:
-            with contextlib.suppress(Exception):
-                await asyncio.shield(self._cancel_task(task_id))
-            raise
-        except MCPError as exc:
-            return ToolResult.error(
-                f"the MCP server {self.server!r} lost the task of {self.name!r}: {exc.message}"
-            )
-
-    async def _cancel_task(self, task_id: str) -> None:
-        async with asyncio.timeout(self.timeout or DEFAULT_TIMEOUT):
-            await self._task_request(CancelTaskRequest(params=TaskParams(task_id=task_id)), types.EmptyResult)
-
-    def _task_question(self, task_id: str, asked: dict[str, Any], answered: frozenset[str]) -> ToolResult:
-        """The task's open questions as a suspension whose request keeps the task's id (and
-        the keys answered already), so a resume in any process continues this task."""
-        mapped = from_mcp_call_tool_result({"resultType": "input_required", "inputRequests": asked})
-        request = pending_of(mapped)
-        assert request is not None and request.data is not None
-        mcp = {**request.data["mcp"], _TASK_ID: task_id, _ANSWERED: sorted(answered)}
-        request = request.model_copy(update={"data": {"mcp": mcp}})
-        self._asked[request.id] = request
-        if len(self._asked) > _ASKED_MEMORY:
-            self._asked.popitem(last=False)
-        return pending(request)
-
-    async def _answer_task(
-        self, mcp: dict[str, Any], request: Request, answer: Answer, ctx: ToolContext
-    ) -> ToolResult:
-        """Send the answer with `tasks/update`, and follow the task on."""
-        task_id = mcp[_TASK_ID]
-        try:
-            responses = mcp_input_responses(request, answer)["inputResponses"]
-        except ValueError as exc:
-            return ToolResult.error(f"the answer cannot go to the MCP task {task_id!r}: {exc}")
-        before = mcp.get(_ANSWERED)
-        answered = frozenset(before if isinstance(before, list) else ()) | frozenset(responses)
-        try:
-            await self._task_request(
-                UpdateTaskRequest(params=UpdateTaskParams(task_id=task_id, input_responses=responses)),
-                types.EmptyResult,
-            )
-            task = await self._task_request(GetTaskRequest(params=TaskParams(task_id=task_id)), TaskState)
-        except MCPError as exc:
-            return ToolResult.error(
-                f"the MCP server {self.server!r} lost the task of {self.name!r}: {exc.message}"
-            )
-        return await self._follow(task, ctx, answered)
-
-    def _mapped(self, result: types.CallToolResult | types.InputRequiredResult | Any) -> ToolResult:
-        mapped = from_mcp_call_tool_result(result if isinstance(result, dict) else _wire(result))
-        request = pending_of(mapped)
-        if request is not None:
-            self._asked[request.id] = request
-            if len(self._asked) > _ASKED_MEMORY:
-                self._asked.popitem(last=False)
-        return mapped
-
 
 _HELD_OPEN = "heldOpen"
-#: Where a task's question keeps the task's id, and the keys of its questions answered already.
-_TASK_ID, _ANSWERED = "taskId", "answered"
-
-
-class TaskSupport(ClientExtension):
-    """MCP's Tasks extension (`io.modelcontextprotocol/tasks`) for a client: declared in every
-    request, so a server may answer a call with a task, which `mcp_tools_from`'s tools follow
-    (polling at the server's interval, a question as a suspension answered with
-    `tasks/update`, a local cancellation passed on with `tasks/cancel`).
-
-        async with Client(server, extensions=[TaskSupport()]) as client: ...
-        ClientSession(read, write, **TaskSupport().session_options())
-
-    Through `Client.call_tool` itself (not a toolkit), a task is followed to its end, and one
-    that asks a question raises `RuntimeError`: answer it through `mcp_tools_from`'s tools.
-    """
-
-    identifier = TASKS_EXTENSION
-
-    def claims(self) -> tuple[ResultClaim[CreatedTask], ...]:
-        return (ResultClaim(result_type="task", model=CreatedTask, resolve=_resolve_task),)
-
-    def session_options(self) -> dict[str, Any]:
-        """The keywords that declare the extension on a `ClientSession` built by hand."""
-        return {"extensions": {TASKS_EXTENSION: {}}, "result_claims": {TASKS_EXTENSION: list(self.claims())}}
-
-
-def _state(created: CreatedTask) -> TaskState:
-    return TaskState.model_validate(created.model_dump(by_alias=True, exclude={"result_type"}))
-
-
-async def _resolve_task(created: CreatedTask, ctx: ClaimContext) -> types.CallToolResult:
-    """`Client.call_tool`'s way through a task: poll it to its end."""
-    task = _state(created)
-    while task.status in ("working", "input_required"):
-        if task.status == "input_required":
-            raise RuntimeError(
-                f"the MCP task {task.task_id!r} of {ctx.tool_name!r} asks a question; "
-                "follow it through mcp_tools_from, whose tools turn it into a suspension"
-            )
-        await asyncio.sleep(min(max((task.poll_interval_ms or 1000) / 1000, 0.01), 60.0))
-        task = await ctx.session.send_request(
-            GetTaskRequest(params=TaskParams(task_id=task.task_id)), TaskState
-        )
-    if task.status == "failed":
-        message = (task.error or {}).get("message", "no reason given")
-        return types.CallToolResult(
-            content=[types.TextContent(text=f"the task failed: {message}")], is_error=True
-        )
-    if task.result is None:
-        return types.CallToolResult(
-            content=[types.TextContent(text=f"the task was {task.status}")], is_error=True
-        )
-    return types.CallToolResult.model_validate(task.result)
 
 
 def _retried(request: Request | None, answer: Answer) -> bool:
@@ -529,11 +225,6 @@ def _retried(request: Request | None, answer: Answer) -> bool:
         return False
     mcp = request.data.get("mcp")
     return isinstance(mcp, dict) and not mcp.get(_HELD_OPEN)
-
-
-def _retrieved(task: asyncio.Task[Any]) -> None:
-    if not task.cancelled():
-        task.exception()
 
 
 def _hints(tool: types.Tool) -> ToolHints | None:
@@ -661,13 +352,34 @@ async def mcp_tools_from(
     listed = await _listed(
         session, server, max_pages=max_pages, max_tools=max_tools, list_timeout=list_timeout
     )
-    rename = dict(rename or {})
+    timeouts = dict(timeouts or {})
+    source = f"mcp:{session.server_info.name}" if session.server_info is not None else "mcp"
+    return [
+        Tool(
+            name,
+            t.description or "",
+            dict(t.input_schema),
+            _Remote(session, t.name, elicitations, timeouts.get(t.name, timeout), server),
+            check=None,
+            source=source,
+            is_async=True,
+            hints=_hints(t),
+            output=_output(t.output_schema),
+        )
+        for name, t in _named(listed, server, prefix, dict(rename or {}))
+    ]
+
+
+def _named(
+    listed: list[types.Tool], server: str, prefix: str, rename: dict[str, str]
+) -> list[tuple[str, types.Tool]]:
+    """The listed tools under their local names (`prefix + name`, or `rename`'s), each name
+    once: a name listed twice, or two that are one name once made a tool name, is taken
+    once, the first, with a warning."""
     unknown = sorted(set(rename) - {t.name for t in listed})
     if unknown:
         raise UsageError(f"rename names a tool the server does not list: {', '.join(map(repr, unknown))}")
-    timeouts = dict(timeouts or {})
-    source = f"mcp:{session.server_info.name}" if session.server_info is not None else "mcp"
-    tools = []
+    named = []
     taken: dict[str, str] = {}  # a local name, as the toolkit registers it -> the server's name
     for t in listed:
         name = rename.get(t.name, prefix + t.name)
@@ -688,21 +400,8 @@ async def mcp_tools_from(
                 )
             continue
         taken[key] = t.name
-        handler = _Remote(session, t.name, elicitations, timeouts.get(t.name, timeout), server)
-        tools.append(
-            Tool(
-                name,
-                t.description or "",
-                dict(t.input_schema),
-                handler,
-                check=None,
-                source=source,
-                is_async=True,
-                hints=_hints(t),
-                output=_output(t.output_schema),
-            )
-        )
-    return tools
+        named.append((name, t))
+    return named
 
 
 def _output(schema: dict[str, Any] | None) -> Output | None:
