@@ -40,6 +40,9 @@ def normalize_tool_name(name: str) -> str:
 
 
 Handler: TypeAlias = Callable[[dict[str, Any], "ToolContext"], Any]
+#: A compiled check of a call's arguments: the arguments the handler gets, and the problems
+#: found (none: the arguments pass).
+Check: TypeAlias = Callable[[dict[str, Any]], tuple[dict[str, Any], list[str]]]
 
 
 #: `needs_approval`: always, never, or a function of the checked arguments.
@@ -457,24 +460,7 @@ def define_tool(
     """
     if output_schema is not None and not isinstance(output_schema, dict):
         raise TypeError(f"output_schema must be a dict or None, got {type(output_schema).__name__}")
-    if input_schema is None:
-        if strict:
-            raise UsageError(
-                f"define_tool {name!r}: strict=True needs an input_schema in OpenAI's strict subset"
-            )
-        schema: dict[str, Any] = {"type": "object"}
-        check = None
-    else:
-        if not isinstance(input_schema, dict):
-            raise TypeError(f"input_schema must be a dict or None, got {type(input_schema).__name__}")
-        schema = input_schema
-        check = _json_schema_check(input_schema)
-        problems = strict_problems(input_schema) if strict else []
-        if problems:
-            raise UsageError(
-                f"define_tool {name!r}: strict=True, but the input schema is outside OpenAI's strict subset: "
-                + "; ".join(problems)
-            )
+    schema, check = _input(name, input_schema, strict)
     if handler is None:
         handler = _supplied(name, output_schema)
     return Tool(
@@ -491,6 +477,28 @@ def define_tool(
         error_text=error_text,
         function=handler,
     )
+
+
+def _input(
+    name: str, input_schema: dict[str, Any] | None, strict: bool
+) -> tuple[dict[str, Any], Check | None]:
+    """The schema `define_tool` declares and its compiled check (None: any object)."""
+    if input_schema is None:
+        if strict:
+            raise UsageError(
+                f"define_tool {name!r}: strict=True needs an input_schema in OpenAI's strict subset"
+            )
+        return {"type": "object"}, None
+    if not isinstance(input_schema, dict):
+        raise TypeError(f"input_schema must be a dict or None, got {type(input_schema).__name__}")
+    check = _json_schema_check(input_schema)
+    problems = strict_problems(input_schema) if strict else []
+    if problems:
+        raise UsageError(
+            f"define_tool {name!r}: strict=True, but the input schema is outside OpenAI's strict subset: "
+            + "; ".join(problems)
+        )
+    return input_schema, check
 
 
 def _supplied(name: str, output_schema: dict[str, Any] | None) -> Handler:

@@ -299,9 +299,34 @@ def from_mcp_call_tool_result(obj: Mapping[str, Any]) -> ToolResult:
     content = obj.get("content", [])
     if not isinstance(content, list):
         raise _problem("$.content", "expected an array")
+    texts, parts, had_text = _blocks(content)
+    output = "\n".join(texts)
+    structured = obj.get("structuredContent")
+    if structured is not None:
+        try:
+            as_text = dumps(structured, max_depth=MAX_DEPTH)
+        except (ValueError, TypeError, RecursionError) as exc:  # NaN or Infinity, which `json.loads` reads
+            raise _problem("$.structuredContent", f"not JSON: {exc}") from None
+        if not texts and not had_text:
+            output = as_text
+    is_error = obj.get("isError", False)
+    if not isinstance(is_error, bool):
+        raise _problem("$.isError", "expected a boolean")
+    result = ToolResult(output=output, is_error=is_error, parts=parts, structured_content=structured)
+    meta = obj.get("_meta")
+    if meta is not None:
+        if not isinstance(meta, Mapping):
+            raise _problem("$._meta", "expected an object")
+        result = result.with_metadata({"_meta": dict(meta)})
+    return result
+
+
+def _blocks(content: list[Any]) -> tuple[list[str], list[ContentPart], bool]:
+    """A `CallToolResult`'s content blocks: the texts of `output`, the parts, and whether any
+    block was text (a text block or an embedded text resource, annotated or not)."""
     texts: list[str] = []
     parts: list[ContentPart] = []
-    had_text = False  # a text block or an embedded text resource, annotated or not
+    had_text = False
     for i, block in enumerate(content):
         path = f"$.content[{i}]"
         if not isinstance(block, Mapping):
@@ -327,25 +352,7 @@ def from_mcp_call_tool_result(obj: Mapping[str, Any]) -> ToolResult:
                 parts.append(link)
         else:
             texts.append(f"[{kind} content left out]")
-    output = "\n".join(texts)
-    structured = obj.get("structuredContent")
-    if structured is not None:
-        try:
-            as_text = dumps(structured, max_depth=MAX_DEPTH)
-        except (ValueError, TypeError, RecursionError) as exc:  # NaN or Infinity, which `json.loads` reads
-            raise _problem("$.structuredContent", f"not JSON: {exc}") from None
-        if not texts and not had_text:
-            output = as_text
-    is_error = obj.get("isError", False)
-    if not isinstance(is_error, bool):
-        raise _problem("$.isError", "expected a boolean")
-    result = ToolResult(output=output, is_error=is_error, parts=parts, structured_content=structured)
-    meta = obj.get("_meta")
-    if meta is not None:
-        if not isinstance(meta, Mapping):
-            raise _problem("$._meta", "expected an object")
-        result = result.with_metadata({"_meta": dict(meta)})
-    return result
+    return texts, parts, had_text
 
 
 # --- MCP's `input_required` result (protocol 2026-07-28): a suspension, both ways ------------------
