@@ -79,8 +79,11 @@ describe("support/typescript (the package)", () => {
   it("links the generated sources in from generated/, each behind the header, and holds the rest by hand", () => {
     const generatedSrc = realpathSync(join(ROOT, "generated", "typescript", "src"));
     const linked: string[] = [];
-    for (const f of readdirSync(join(PACKAGE, "src"))) {
+    for (const f of readdirSync(join(PACKAGE, "src"), { recursive: true, encoding: "utf8" })) {
       const path = join(PACKAGE, "src", f);
+      if (lstatSync(path).isDirectory()) {
+        continue;
+      }
       const text = readFileSync(path, "utf8");
       if (lstatSync(path).isSymbolicLink()) {
         linked.push(f);

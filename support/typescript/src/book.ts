@@ -2,7 +2,7 @@
 
 /**
  * The pending-run book: what a toolkit keeps of its turns, and the check of every run that comes
- * back. A port of Python's `toolnexus/_book.py` and `toolnexus/_stored.py`, simpler in one way: it
+ * back. A port of Python's `toolnexus/_book.py`, simpler in one way: it
  * tracks no run it handed out, so every run given to `resume` is read and checked in full (its
  * seal, the order of its lists, its sealed expiry and principal). The guarantees are the same:
  *
@@ -18,91 +18,25 @@
  *
  * Seal versions 1 to 3, which Python still checks, are refused here (`ResumeError("seal")`).
  *
+ * The turn and the parts of a run are in `book/turn.ts`, the check of a run from outside in
+ * `book/verify.ts`.
+ *
  * @packageDocumentation
  */
 
-import { toJsonRunResult, toWireRequest, toWireToolCall, toWireToolCallResult } from "./codec.js";
-import { Ask, Settle, checkAnswer, errorResult, expired, match, messageOf, quote, reach } from "./engine.js";
+import { reach } from "./decisions.js";
+import { Ask, Settle, checkAnswer, expired, match, quote } from "./engine.js";
 import { ResumeError } from "./errors.js";
-import { randomHex } from "./suspend.js";
-import { NotJSON, SealKey, add, canonical, digest, hex, orderDigest, parseStamp, same, sha256, sub, turnDigest, idempotencyKey, utf8 } from "./seal.js";
+import { add, sub, turnDigest, type SealKey } from "./seal.js";
 import type { Answer, Request, RunResult, ToolCall, ToolCallResult } from "./types.js";
-import { cannotWait } from "./loop.js";
+import { Turn, answeredKey, randomTurnId, sealedPending, storable, waitOrSettle, type Checked } from "./book/turn.js";
+import { verify } from "./book/verify.js";
+
+export type { Turn };
 
 const ANSWERED_MEMORY = 10_000;
 /** Seconds; the seal writes the expiry in at most 20 digits. */
 const MAX_EXPIRES_IN = 100 * 365 * 24 * 3600;
-/** The pending digest of a run without a pending request (as Python's seal writes it). */
-const NO_PENDING = sha256(utf8("toolnexus.RunResult.seal.v2.no-pending"));
-
-function pairOf(callId: string, requestId: string): string {
-  return JSON.stringify([callId, requestId]);
-}
-
-/**
- * What every pending run of one turn shares: its call order, its id, its digest (which makes the
- * idempotency keys), and, under the active key, the sealing terms of its waiting calls.
- */
-export class Turn {
-  readonly positions: Map<string, number>;
-  readonly digest: Uint8Array;
-  readonly orderDigest: Uint8Array;
-  expires: number | null = null;
-  principalTag = "";
-  /** The sealing term of each waiting (call, request) pair, and its request's digest. */
-  readonly terms = new Map<string, bigint>();
-  readonly requestDigests = new Map<string, Uint8Array>();
-  /** The call ids waiting on each request id, in call order. */
-  readonly asked = new Map<string, string[]>();
-
-  constructor(
-    readonly order: readonly string[],
-    /** The run's `turn` on the wire (empty for a run stored before it existed). */
-    readonly tid: string,
-    readonly key: SealKey | null,
-  ) {
-    this.positions = new Map(order.map((id, i) => [id, i]));
-    this.digest = turnDigest(order, tid);
-    this.orderDigest = key === null ? new Uint8Array() : orderDigest(tid, order);
-  }
-
-  position(callId: string): number {
-    return this.positions.get(callId) ?? this.positions.size;
-  }
-
-  /** The `ToolContext.idempotencyKey` of the call `callId` of this turn. */
-  idempotencyKey(callId: string): string {
-    return idempotencyKey(this.digest, callId);
-  }
-
-  /** Notes that `call` waits on `request` (with their digests and keyed term, when known);
-   * {@link NotJSON} when they cannot be sealed. */
-  wait(call: ToolCall, request: Request, digests?: readonly [Uint8Array, Uint8Array], term?: bigint): void {
-    if (this.key !== null) {
-      const [callDigest, requestDigest] = digests ?? [digest(toWireToolCall(call)), digest(toWireRequest(request))];
-      const pair = pairOf(call.id, request.id);
-      this.terms.set(pair, term ?? this.key.waitingTerm(this.position(call.id), callDigest, requestDigest));
-      this.requestDigests.set(pair, requestDigest);
-    }
-    const ids = this.asked.get(request.id);
-    if (ids === undefined) {
-      this.asked.set(request.id, [call.id]);
-    } else {
-      ids.push(call.id);
-    }
-  }
-
-  term(call: ToolCall, request: Request): bigint {
-    return this.terms.get(pairOf(call.id, request.id)) ?? 0n;
-  }
-}
-
-/** A run checked: its turn, and the keyed sums its seal holds under the active key. */
-interface Checked {
-  turn: Turn;
-  resultsTotal: bigint;
-  waitingTotal: bigint;
-}
 
 /** One answer of a `resume`, and the waiting call (at `index` in the run) it answers. */
 export interface Pick {
@@ -187,7 +121,7 @@ export class RunBook {
     for (let i = 0; i < waiting.length; i++) {
       waitingTotal = add(waitingTotal, turn.term(waiting[i] as ToolCall, requests[i] as Request));
     }
-    return this.#pending(turn, finished, waiting, requests, resultsTotal, waitingTotal);
+    return sealedPending(turn, finished, waiting, requests, resultsTotal, waitingTotal);
   }
 
   // -- a run, from its answers to its next run -------------------------------------------------------
@@ -216,7 +150,7 @@ export class RunBook {
       throw new ResumeError("not_pending", "the run's requests do not match its waiting calls");
     }
     const checked = verify(this.keys, this.active, run, principal, this.clockMs(), { unlisted: false, stamp: true });
-    const picks = this.#pick(run, checked.turn, batch);
+    const picks = pick(run, checked.turn, batch, (callId, requestId) => this.#answered.has(answeredKey(checked.turn.digest, callId, requestId)));
     for (const pick of picks) {
       this.#remember(answeredKey(checked.turn.digest, pick.call.id, pick.request.id));
     }
@@ -308,77 +242,10 @@ export class RunBook {
     if (calls.length === 0) {
       return { status: "done", results };
     }
-    return this.#pending(turn, results, calls, requests, resultsTotal, waitingTotal);
+    return sealedPending(turn, results, calls, requests, resultsTotal, waitingTotal);
   }
 
   // -- the parts -----------------------------------------------------------------------------------
-
-  /** A pending run of these lists, sealed under the turn's key. */
-  #pending(turn: Turn, results: ToolCallResult[], calls: ToolCall[], requests: Request[], resultsTotal: bigint, waitingTotal: bigint): RunResult {
-    const run: RunResult = {
-      status: "pending",
-      results,
-      pending: requests[0] as Request,
-      calls,
-      requests,
-      order: [...turn.order],
-      turn: turn.tid,
-    };
-    if (turn.key !== null) {
-      const head = calls[0] as ToolCall;
-      run.seal = turn.key.seal({
-        expires: turn.expires,
-        principalTag: turn.principalTag,
-        pending: turn.requestDigests.get(pairOf(head.id, (requests[0] as Request).id)) as Uint8Array,
-        order: turn.orderDigest,
-        nResults: results.length,
-        results: resultsTotal,
-        nWaiting: calls.length,
-        waiting: waitingTotal,
-      });
-    }
-    if (run.turn === "") {
-      delete run.turn;
-    }
-    return run;
-  }
-
-  /** The waiting call each answer answers (`match`); `ResumeError` when one answers none. */
-  #pick(run: RunResult, turn: Turn, batch: readonly Answer[]): Pick[] {
-    const calls = run.calls ?? [];
-    const requests = run.requests ?? [];
-    const slots = new Map(calls.map((c, i) => [c.id, i]));
-    const candidates = function* (requestId: string): Iterable<readonly [number, string]> {
-      for (const callId of turn.asked.get(requestId) ?? []) {
-        const index = slots.get(callId);
-        if (index !== undefined && (requests[index] as Request).id === requestId) {
-          yield [index, callId] as const;
-        }
-      }
-    };
-    const answeredBefore = (callId: string, requestId: string): boolean => this.#answered.has(answeredKey(turn.digest, callId, requestId));
-    const indices = match(batch, candidates, answeredBefore, run.pending?.id ?? "");
-    const picks: Pick[] = indices.map((i, n) => ({ index: i, call: calls[i] as ToolCall, request: requests[i] as Request, answer: batch[n] as Answer }));
-    for (const pick of picks) {
-      checkAnswer(new Ask(pick.call, pick.request), pick.answer as Answer);
-    }
-    if (batch.every((a) => !a.scope || a.scope === "once")) {
-      return picks;
-    }
-    // A decision that reaches beyond its call settles the run's other approvals of its tool.
-    const asks = calls.map((c, i) => new Ask(c, requests[i] as Request));
-    const taken = new Set(indices);
-    for (const pick of [...picks]) {
-      for (const [index, answer] of reach(asks, pick.index, pick.answer as Answer)) {
-        const call = calls[index] as ToolCall;
-        if (!taken.has(index) && !answeredBefore(call.id, answer.id)) {
-          taken.add(index);
-          picks.push({ index, call, request: requests[index] as Request, answer });
-        }
-      }
-    }
-    return picks;
-  }
 
   /** A run stored before `requests` existed (only a toolkit without keys takes one): only its
    * pending request is known, so it takes that one answer, and its other waiting calls run afresh
@@ -436,218 +303,39 @@ export class RunBook {
   }
 }
 
-// -- reading a run from outside ------------------------------------------------------------------------
-
-/** `ResumeError("expired")` past the sealed expiry; `ResumeError("principal")` when the run is bound
- * to a principal (`tag`, under `key`) and `principal` is not it. */
-function checkStamp(key: SealKey, expires: number | null, tag: string, principal: string | undefined, nowMs: number): void {
-  if (expires !== null && nowMs >= expires) {
-    throw new ResumeError("expired", "the run has expired: its seal's time to resume has passed");
-  }
-  if (tag && (principal === undefined || !same(key.principalTag(principal), tag))) {
-    const who = principal === undefined ? "no principal was given" : "the principal given is not it";
-    throw new ResumeError("principal", `the run is bound to a principal, and ${who}`);
-  }
-}
-
-/** What a seal that holds gives: its key, expiry and principal tag, the digests of the run's
- * elements, its keyed sums and each waiting call's term. */
-interface SealChecked {
-  key: SealKey;
-  expires: number | null;
-  principalTag: string;
-  resultDigests: Uint8Array[];
-  callDigests: Uint8Array[];
-  requestDigests: Uint8Array[];
-  resultsTotal: bigint;
-  waitingTotal: bigint;
-  waitingTerms: bigint[];
-}
-
-/**
- * Checks `run` in full (its seal, when there are keys) and says what continues it. `unlisted`: a
- * run stored before `requests` existed. Without `stamp`, the sealed expiry and principal are not
- * checked (the run is settled, not resumed: no tool runs) and the run keeps its binding.
- */
-function verify(
-  keys: ReadonlyMap<string, SealKey>,
-  active: SealKey | null,
-  run: RunResult,
-  principal: string | undefined,
-  nowMs: number,
-  { unlisted, stamp }: { unlisted: boolean; stamp: boolean },
-): Checked {
+/** The waiting call each answer answers (`match`); `ResumeError` when one answers none.
+ * `answeredBefore`: whether the book took an answer to a call and request already. */
+function pick(run: RunResult, turn: Turn, batch: readonly Answer[], answeredBefore: (callId: string, requestId: string) => boolean): Pick[] {
   const calls = run.calls ?? [];
   const requests = run.requests ?? [];
-  const turn = new Turn(run.order ?? [], run.turn ?? "", active);
-  const given = run.seal;
-  if (active === null) {
-    if (given !== undefined) {
-      throw new ResumeError("seal", "the run is sealed, but this toolkit has no secret to check it");
-    }
-    if (!unlisted) {
-      calls.forEach((call, i) => turn.wait(call, requests[i] as Request));
-    }
-    return { turn, resultsTotal: 0n, waitingTotal: 0n };
-  }
-  if (given === undefined) {
-    throw new ResumeError("seal", "the run has no seal; this toolkit only resumes runs it sealed");
-  }
-  if (unlisted) {
-    // Only seal versions 1 and 2 sealed such runs, which the Python package alone checks.
-    throw new ResumeError("seal", "the run lists no requests, so its seal is of version 1 or 2, which only the Python package checks");
-  }
-  let checked: SealChecked;
-  try {
-    checked = checkSeal(keys, run, given, turn);
-  } catch (err) {
-    if (err instanceof NotJSON) {
-      throw new ResumeError("seal", `the run holds a value that is not JSON (${err.message}); it was not sealed here`);
-    }
-    throw err;
-  }
-  const places = run.results.map((r) => turn.position(r.id));
-  const waits = calls.map((c) => turn.position(c.id));
-  const outOfOrder = places.some((p, i) => i > 0 && (places[i - 1] as number) > p) || waits.some((w, i) => i > 0 && (waits[i - 1] as number) >= w);
-  if (outOfOrder) {
-    throw new ResumeError("seal", "the run's results or calls are out of call order: it was altered");
-  }
-  if (waits.length > 0 && (waits[waits.length - 1] as number) >= turn.positions.size) {
-    throw new ResumeError("seal", "a waiting call is not in the run's order: it was altered");
-  }
-  if (stamp) {
-    checkStamp(checked.key, checked.expires, checked.principalTag, principal, nowMs);
-  }
-  // From here on the run is sealed under the active key: rotation moves it forward.
-  turn.expires = checked.expires;
-  turn.principalTag = checked.principalTag ? rebound(checked, active, principal, nowMs) : "";
-  if (checked.key === active) {
-    // the sums hold as they are
-    calls.forEach((call, i) => {
-      turn.wait(call, requests[i] as Request, [checked.callDigests[i] as Uint8Array, checked.requestDigests[i] as Uint8Array], checked.waitingTerms[i]);
-    });
-    return { turn, resultsTotal: checked.resultsTotal, waitingTotal: checked.waitingTotal };
-  }
-  let resultsTotal = 0n;
-  let waitingTotal = 0n;
-  run.results.forEach((item, i) => {
-    resultsTotal = add(resultsTotal, active.term(turn.position(item.id), checked.resultDigests[i] as Uint8Array));
-  });
-  calls.forEach((call, i) => {
-    const request = requests[i] as Request;
-    turn.wait(call, request, [checked.callDigests[i] as Uint8Array, checked.requestDigests[i] as Uint8Array]);
-    waitingTotal = add(waitingTotal, turn.term(call, request));
-  });
-  return { turn, resultsTotal, waitingTotal };
-}
-
-/** The principal tag of a bound run sealed afresh under the active key. */
-function rebound(checked: SealChecked, active: SealKey, principal: string | undefined, nowMs: number): string {
-  if (checked.key === active && principal === undefined) {
-    return checked.principalTag; // settled unasked: the binding stays as it is
-  }
-  checkStamp(checked.key, null, checked.principalTag, principal, nowMs);
-  return active.principalTag(principal ?? null);
-}
-
-/** What `run`'s seal `given` holds, once it holds; `ResumeError` when it does not, {@link NotJSON}
- * when the run holds a value without a canonical form. */
-function checkSeal(keys: ReadonlyMap<string, SealKey>, run: RunResult, given: string, turn: Turn): SealChecked {
-  const stamp = parseStamp(given);
-  if (stamp === undefined) {
-    const older = /^v([123])\.hmac-sha256\./.exec(given);
-    if (older !== null) {
-      throw new ResumeError("seal", `the run's seal is of version ${older[1] as string}, which only the Python package checks (it resumes such a run and seals it as version 4)`);
-    }
-    throw new ResumeError("seal", "the run's seal is malformed: it was altered or not sealed here");
-  }
-  const key = keys.get(stamp.keyId);
-  if (key === undefined) {
-    throw new ResumeError("seal", `the run is sealed under key ${quote(stamp.keyId)}, which this toolkit does not have`);
-  }
-  const calls = run.calls ?? [];
-  const requests = run.requests ?? [];
-  const resultDigests = run.results.map((item) => digest(toWireToolCallResult(item)));
-  const callDigests = calls.map((call) => digest(toWireToolCall(call)));
-  const requestDigests = requests.map((request) => digest(toWireRequest(request)));
-  if (callDigests.length !== requestDigests.length) {
-    throw new ResumeError("seal", "the run's requests do not match its waiting calls: it was altered");
-  }
-  let resultsTotal = 0n;
-  run.results.forEach((item, i) => {
-    resultsTotal = add(resultsTotal, key.term(turn.position(item.id), resultDigests[i] as Uint8Array));
-  });
-  const waitingTerms = calls.map((call, i) => key.waitingTerm(turn.position(call.id), callDigests[i] as Uint8Array, requestDigests[i] as Uint8Array));
-  let waitingTotal = 0n;
-  for (const term of waitingTerms) {
-    waitingTotal = add(waitingTotal, term);
-  }
-  const expected = key.seal({
-    expires: stamp.expires,
-    principalTag: stamp.principalTag,
-    pending: run.pending === undefined ? NO_PENDING : digest(toWireRequest(run.pending)),
-    order: orderDigest(run.turn ?? "", run.order ?? []),
-    nResults: resultDigests.length,
-    results: resultsTotal,
-    nWaiting: callDigests.length,
-    waiting: waitingTotal,
-  });
-  if (!same(given, expected)) {
-    throw new ResumeError("seal", "the run's seal does not match: it was altered or not sealed here");
-  }
-  return { key, expires: stamp.expires, principalTag: stamp.principalTag, resultDigests, callDigests, requestDigests, resultsTotal, waitingTotal, waitingTerms };
-}
-
-// -- helpers ----------------------------------------------------------------------------------------------
-
-/** Notes that `ask`'s call waits (`Turn.wait`); or, when its arguments or request cannot be sealed
- * (an integer beyond ±(2^53 − 1), which RFC 8785 cannot write exactly), the error result that
- * settles it instead, so the run stays sealable. */
-function waitOrSettle(turn: Turn, ask: Ask): Ask | Settle {
-  try {
-    turn.wait(ask.call, ask.request);
-  } catch (err) {
-    if (err instanceof NotJSON) {
-      return new Settle(ask.call, errorResult(cannotWait(`its arguments or request cannot be sealed (${err.message})`)));
-    }
-    throw err;
-  }
-  return ask;
-}
-
-/** `item` and its seal term (0 without a key), or the error result that stands in for it when it
- * cannot be written (a value with no JSON form, nesting past the wire's limit) or sealed (an
- * integer beyond ±(2^53 − 1)). */
-function storable(item: ToolCallResult, turn: Turn): [ToolCallResult, bigint] {
-  const key = turn.key;
-  try {
-    toJsonRunResult({ status: "done", results: [item] });
-    if (key === null) {
-      return [item, 0n];
-    }
-    return [item, key.term(turn.position(item.id), digest(toWireToolCallResult(item)))];
-  } catch (err) {
-    let what = "result";
-    const meta = item.result.metadata;
-    if (meta !== undefined) {
-      try {
-        canonical(meta);
-      } catch (inner) {
-        if (inner instanceof NotJSON) {
-          what = "metadata";
-        }
+  const slots = new Map(calls.map((c, i) => [c.id, i]));
+  const candidates = function* (requestId: string): Iterable<readonly [number, string]> {
+    for (const callId of turn.asked.get(requestId) ?? []) {
+      const index = slots.get(callId);
+      if (index !== undefined && (requests[index] as Request).id === requestId) {
+        yield [index, callId] as const;
       }
     }
-    const standIn: ToolCallResult = { id: item.id, name: item.name, result: errorResult(`the tool's ${what} cannot be stored, so it is not kept: ${messageOf(err)}`) };
-    return [standIn, key === null ? 0n : key.term(turn.position(item.id), digest(toWireToolCallResult(standIn)))];
+  };
+  const indices = match(batch, candidates, answeredBefore, run.pending?.id ?? "");
+  const picks: Pick[] = indices.map((i, n) => ({ index: i, call: calls[i] as ToolCall, request: requests[i] as Request, answer: batch[n] as Answer }));
+  for (const pick of picks) {
+    checkAnswer(new Ask(pick.call, pick.request), pick.answer as Answer);
   }
-}
-
-function answeredKey(turn: Uint8Array, callId: string, requestId: string): string {
-  return JSON.stringify([hex(turn), callId, requestId]);
-}
-
-/** A fresh turn id: 16 random hex digits, as Python's `secrets.token_hex(8)`. */
-function randomTurnId(): string {
-  return randomHex(8);
+  if (batch.every((a) => !a.scope || a.scope === "once")) {
+    return picks;
+  }
+  // A decision that reaches beyond its call settles the run's other approvals of its tool.
+  const asks = calls.map((c, i) => new Ask(c, requests[i] as Request));
+  const taken = new Set(indices);
+  for (const pick of [...picks]) {
+    for (const [index, answer] of reach(asks, pick.index, pick.answer as Answer)) {
+      const call = calls[index] as ToolCall;
+      if (!taken.has(index) && !answeredBefore(call.id, answer.id)) {
+        taken.add(index);
+        picks.push({ index, call, request: requests[index] as Request, answer });
+      }
+    }
+  }
+  return picks;
 }

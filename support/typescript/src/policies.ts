@@ -12,7 +12,8 @@
  * @packageDocumentation
  */
 
-import { decided, gated, policyOf, type Ask, type Decision, type Policy, type Run, type Settle } from "./engine.js";
+import { decided, gated, policyOf, type Decision, type Policy } from "./decisions.js";
+import type { Ask, Run, Settle } from "./engine.js";
 import type { Tool } from "./tool.js";
 import type { Answer, Request, ToolCall, ToolResult } from "./types.js";
 

@@ -15,7 +15,8 @@
 import { parseAnswer, parseRunResult } from "./codec.js";
 import { RunBook, type Turn } from "./book.js";
 import { ResumeError } from "./errors.js";
-import { Ask, Run, STOP, Settle, answered, checkAnswer, drive, lapsed, quote, reached, start, type Effects, type Policy } from "./engine.js";
+import { reached, type Policy } from "./decisions.js";
+import { Ask, Run, STOP, Settle, answered, checkAnswer, drive, lapsed, quote, start, type Effects } from "./engine.js";
 import { describe, isPlainObject, type JsonObject } from "./json.js";
 import { Decisions, type DecisionLog, type PolicyStore } from "./policies.js";
 import { keySet } from "./seal.js";
