@@ -2,7 +2,7 @@
 
 /**
  * The pending-run book: what a toolkit keeps of its turns, and the check of every run that comes
- * back. A port of Python's `toolnexus/_book.py`, simpler in one way: it
+ * back. A port of Python's `toolnexus/_book/`, simpler in one way: it
  * tracks no run it handed out, so every run given to `resume` is read and checked in full (its
  * seal, the order of its lists, its sealed expiry and principal). The guarantees are the same:
  *

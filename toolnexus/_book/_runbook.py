@@ -1,46 +1,26 @@
-"""The pending-run book: what a toolkit keeps of its turns and of the runs it hands out.
-
-The engine (`_engine`) decides what happens to each call; the book turns a turn's outcomes
-into the plain data a host stores, and back. It owns, behind four calls:
-
-    turn = book.begin(calls, turn_id, expires_in, principal)   # ids checked, keys derived
-    run = book.close(turn, outcomes)                           # done, or pending and sealed
-    opening = book.open(run, answers, principal)               # checked, answers picked
-    run = book.advance(opening, outcomes)                      # the answered calls settled
-
-- **turn state**: the turn's call order, its id (`RunResult.turn`) and each call's
-  `ToolContext.idempotency_key` (`Turn.idempotency_key`);
-- **seal assembly**: version 4 (`_seal`): keyed sums over the results and the waiting calls,
-  kept per turn (`_seal.Turn.terms`), so settling any one waiting call is one term less;
-- **tracking**: a pending run it returned and that comes back as the same object is
-  continued from what it kept (`Track`), without reading it again; any other run is read
-  and checked in full once (`verify`: its seal by `_seal.check`, the order of its lists, its
-  sealed expiry and principal);
-- **replay memory**: the last 10,000 answers taken, by turn, call and request.
-"""
+"""The book itself (`RunBook`): a turn from its calls to its run, and a run from its answers to
+its next run; see the package's docstring."""
 
 from __future__ import annotations
 
 import bisect
-import itertools
 import math
 import secrets
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import get_args
 
 from toolnexus_wire import loop_data as texts
 
-from . import _seal
-from ._engine import Ask, Settle, Unmatched, expired, match, reach, unfit_answer
-from ._errors import ResumeError, ResumeReason, UsageError
-from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
-from ._seal import Checked, NotJSON, SealBroken, SealKey, Turn, turn_of
-
-__all__ = ["Opening", "Pick", "RunBook", "Track", "verify"]
+from .. import _seal
+from .._engine import Ask, Settle, expired, reach
+from .._errors import ResumeError, UsageError
+from .._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult
+from .._seal import NotJSON, SealKey, Turn, turn_of
+from ._refusals import check_answer, matched, refuse_idle, refuse_replayed
+from ._track import Track, check_stamp, track_of, verify
 
 _ANSWERED_MEMORY = 10_000
 _FEW = 16  # answers in one `resume` up to which each is placed on its own, in C
@@ -160,7 +140,8 @@ class RunBook:
         track = self._trusted(run, principal) or verify(
             self.keys, self.active, run, principal, self._clock_ms()
         )
-        picks = self._pick(run, track, batch)
+        taken, digest = self._answered, track.turn.digest
+        picks = _pick(run, track.turn, batch, lambda call, request: (digest, call, request) in taken)
         for pick in picks:
             self._remember((track.turn.digest, pick.call.id, pick.request.id))
         return Opening(run, track, picks, [])
@@ -242,28 +223,7 @@ class RunBook:
         waiting_total: int,
     ) -> RunResult:
         """A pending run of these lists, sealed (under the turn's key) and tracked."""
-        seal = None
-        if turn.key is not None:
-            seal = turn.key.seal_v4(
-                expires=turn.expires,
-                principal_tag=turn.principal_tag,
-                pending=turn.digests[(calls[0].id, requests[0].id)],
-                order=turn.order_digest,
-                n_results=len(results),
-                results=results_total,
-                n_waiting=len(calls),
-                waiting=waiting_total,
-            )
-        new = RunResult.model_construct(
-            status="pending",
-            results=results,
-            pending=requests[0],
-            calls=calls,
-            requests=requests,
-            order=turn.order,
-            turn=turn.tid,
-            seal=seal,
-        )
+        new = _sealed(turn, results, calls, requests, results_total, waiting_total)
         track = track_of(new, turn, results_total, waiting_total)
         track.run = weakref.ref(new)
         ident = id(new)
@@ -281,40 +241,6 @@ class RunBook:
         if turn.key is not None:
             check_stamp(turn.key, turn.expires, turn.principal_tag, principal, self._clock_ms())
         return track
-
-    def _pick(self, run: RunResult, track: Track, batch: list[Answer]) -> list[Pick]:
-        """The waiting call each answer answers (`_engine.match`); `ResumeError` when one answers none."""
-        turn = track.turn
-        # Many answers: one pass over the waiting calls beats a binary search for each.
-        slots = {call.id: i for i, call in enumerate(run.calls)} if len(batch) > _FEW else None
-
-        def candidates(request_id: str) -> Iterable[tuple[int, str]]:
-            for call_id in turn.asked.get(request_id, ()):
-                index = slots.get(call_id) if slots is not None else turn.index_of(run, call_id)
-                if index is not None and run.requests[index].id == request_id:
-                    yield index, call_id
-
-        def answered(call_id: str, request_id: str) -> bool:
-            return (turn.digest, call_id, request_id) in self._answered
-
-        first = run.pending.id if run.pending is not None else ""
-        indices = matched(batch, candidates, answered, first)
-        picks = [Pick(i, run.calls[i], run.requests[i], a) for i, a in zip(indices, batch, strict=True)]
-        for pick in picks:
-            assert pick.answer is not None
-            check_answer(Ask(pick.call, pick.request), pick.answer)
-        if all(not a.scope or a.scope == "once" for a in batch):
-            return picks
-        # A decision that reaches beyond its call settles the run's other approvals of its tool.
-        asks = [Ask(c, r) for c, r in zip(run.calls, run.requests, strict=True)]
-        taken = set(indices)
-        for pick in list(picks):
-            assert pick.answer is not None
-            for index, answer in reach(asks, pick.index, pick.answer):
-                if index not in taken and not answered(run.calls[index].id, answer.id):
-                    taken.add(index)
-                    picks.append(Pick(index, run.calls[index], run.requests[index], answer))
-        return picks
 
     def _open_unlisted(self, run: RunResult, batch: list[Answer], principal: str | None) -> Opening:
         """A run stored before `requests` existed: only its pending request is known, so it
@@ -463,282 +389,68 @@ def _remaining(
     return calls, requests
 
 
-# -- what the book keeps of a run, and the check of a run from outside -------------------------
-
-
-@dataclass(slots=True, eq=False)
-class Track:
-    """What the book knows of a pending run it returned, to continue it without reading it.
-
-    `run` is the run (a weak reference), with the objects it held when returned, so a run that
-    comes back unchanged is recognised at once; `results_total` and `waiting_total` are the
-    keyed sums its seal holds (0 without a key).
-    """
-
-    run: weakref.ref[RunResult] | None
-    seal: str | None
-    results: list[ToolCallResult]
-    n_results: int
-    calls: list[ToolCall]
-    n_calls: int
-    requests: list[Request]
-    n_requests: int
-    order: list[str]
-    n_order: int
-    pending: Request | None
-    turn: Turn
-    results_total: int = 0
-    waiting_total: int = 0
-
-    def matches(self, run: RunResult) -> bool:
-        """Whether `run` is the very run described, holding what it held when returned."""
-        return (
-            self.run is not None
-            and self.run() is run
-            and run.status == "pending"
-            and run.seal == self.seal
-            and run.pending is self.pending
-            and run.results is self.results
-            and len(run.results) == self.n_results
-            and run.calls is self.calls
-            and len(run.calls) == self.n_calls
-            and run.requests is self.requests
-            and len(run.requests) == self.n_requests
-            and run.order is self.order
-            and len(run.order) == self.n_order
+def _sealed(
+    turn: Turn,
+    results: list[ToolCallResult],
+    calls: list[ToolCall],
+    requests: list[Request],
+    results_total: int,
+    waiting_total: int,
+) -> RunResult:
+    """A pending run of these lists, sealed under the turn's key (when it has one)."""
+    seal = None
+    if turn.key is not None:
+        seal = turn.key.seal_v4(
+            expires=turn.expires,
+            principal_tag=turn.principal_tag,
+            pending=turn.digests[(calls[0].id, requests[0].id)],
+            order=turn.order_digest,
+            n_results=len(results),
+            results=results_total,
+            n_waiting=len(calls),
+            waiting=waiting_total,
         )
-
-
-def track_of(run: RunResult, turn: Turn, results_total: int = 0, waiting_total: int = 0) -> Track:
-    return Track(
-        None,
-        run.seal,
-        run.results,
-        len(run.results),
-        run.calls,
-        len(run.calls),
-        run.requests,
-        len(run.requests),
-        run.order,
-        len(run.order),
-        run.pending,
-        turn,
-        results_total,
-        waiting_total,
+    return RunResult.model_construct(
+        status="pending",
+        results=results,
+        pending=requests[0],
+        calls=calls,
+        requests=requests,
+        order=turn.order,
+        turn=turn.tid,
+        seal=seal,
     )
 
 
-def check_stamp(key: SealKey, expires: int | None, tag: str, principal: str | None, now_ms: int) -> None:
-    """`ResumeError("expired")` past the sealed expiry; `ResumeError("principal")` when the run is
-    bound to a principal (`tag`, under `key`) and `principal` is not it."""
-    if expires is not None and now_ms >= expires:
-        raise refuse_expired()
-    if tag and (principal is None or not _seal.same(key.principal_tag(principal), tag)):
-        raise refuse_principal(principal)
+def _pick(
+    run: RunResult, turn: Turn, batch: list[Answer], answered: Callable[[str, str], bool]
+) -> list[Pick]:
+    """The waiting call each answer answers (`_engine.match`); `ResumeError` when one answers none.
+    `answered`: whether the book took an answer to a call and request already."""
+    # Many answers: one pass over the waiting calls beats a binary search for each.
+    slots = {call.id: i for i, call in enumerate(run.calls)} if len(batch) > _FEW else None
 
+    def candidates(request_id: str) -> Iterable[tuple[int, str]]:
+        for call_id in turn.asked.get(request_id, ()):
+            index = slots.get(call_id) if slots is not None else turn.index_of(run, call_id)
+            if index is not None and run.requests[index].id == request_id:
+                yield index, call_id
 
-def verify(
-    keys: dict[str, SealKey],
-    active: SealKey | None,
-    run: RunResult,
-    principal: str | None,
-    now_ms: int,
-    *,
-    unlisted: bool = False,
-    stamp: bool = True,
-) -> Track:
-    """Check `run` in full (its seal, when there are keys) and say what continues it.
-    `unlisted`: a run stored before `requests` existed (it can only be unsealed). Without
-    `stamp`, the sealed expiry and principal are not checked (the run is settled, not resumed:
-    no tool runs) and the run keeps its binding."""
-    turn = turn_of(run.order, run.turn, active)
-    if active is None:
-        if run.seal is not None:
-            raise ResumeError("seal", "the run is sealed, but this toolkit has no secret to check it")
-        if not unlisted:
-            for call, request in zip(run.calls, run.requests, strict=True):
-                turn.wait(call, request)
-        return track_of(run, turn)
-    try:
-        checked = _seal.check(keys, run, turn)
-    except SealBroken as exc:
-        raise ResumeError("seal", str(exc)) from None
-    except NotJSON as exc:
-        raise ResumeError(
-            "seal", f"the run holds a value that is not JSON ({exc}); it was not sealed here"
-        ) from None
-    places = [turn.position(r.id) for r in run.results]
-    waits = [turn.position(c.id) for c in run.calls]
-    if any(a > b for a, b in itertools.pairwise(places)) or any(a >= b for a, b in itertools.pairwise(waits)):
-        raise ResumeError("seal", "the run's results or calls are out of call order: it was altered")
-    if waits and waits[-1] >= len(turn.positions):
-        raise ResumeError("seal", "a waiting call is not in the run's order: it was altered")
-    if stamp:
-        check_stamp(checked.key, checked.expires, checked.principal_tag, principal, now_ms)
-    # From here on the run is sealed under the active key: rotation moves it forward.
-    turn.expires = checked.expires
-    turn.principal_tag = _rebound(checked, active, principal, now_ms) if checked.principal_tag else ""
-    pairs = zip(run.calls, run.requests, checked.call_digests, checked.request_digests, strict=True)
-    if checked.key is active:  # the sums hold as they are
-        for (call, request, c, r), term in zip(pairs, checked.waiting_terms, strict=True):
-            turn.wait(call, request, (c, r), term)
-        return track_of(run, turn, checked.results_total, checked.waiting_total)
-    results_total = waiting_total = 0
-    for item, digest in zip(run.results, checked.result_digests, strict=True):
-        results_total = _seal.add(results_total, active.term(turn.position(item.id), digest))
-    for call, request, c, r in pairs:
-        turn.wait(call, request, (c, r))
-        waiting_total = _seal.add(waiting_total, turn.terms[(call.id, request.id)])
-    return track_of(run, turn, results_total, waiting_total)
-
-
-def _rebound(checked: Checked, active: SealKey, principal: str | None, now_ms: int) -> str:
-    """The principal tag of a bound run sealed afresh under the active key."""
-    if checked.key is active and principal is None:  # settled unasked
-        return checked.principal_tag  # the binding stays as it is
-    check_stamp(checked.key, None, checked.principal_tag, principal, now_ms)
-    return active.principal_tag(principal)
-
-
-# -- refusals: every `ResumeError` a host raises is made here -----------------------------------
-#
-# The Toolkit, the store, the MCP bridge and the Temporal host check what they keep (a run, a
-# row, a workflow's state) and refuse with these, so a refusal reads the same from every host.
-# `what` names the thing refused ("the run", "the turn", "run 7"): the only word that differs.
-
-
-def refuse_replayed(request_id: str) -> ResumeError:
-    """`replayed`: an answer to `request_id` was taken already."""
-    return ResumeError("replayed", f"request {request_id!r} was already answered")
-
-
-def refuse_answering(request_id: str) -> ResumeError:
-    """`replayed`: another process is taking an answer to `request_id` now."""
-    return ResumeError("replayed", f"request {request_id!r} is being answered by another process")
-
-
-def refuse_idle(answer_id: str, what: str = "the run") -> ResumeError:
-    """`not_pending`: nothing waits, so the answer `answer_id` has no use."""
-    return ResumeError("not_pending", f"{what} waits on no request, so answer {answer_id!r} has no use")
-
-
-def refuse_lapsed(request_id: str) -> ResumeError:
-    """`not_pending`: the request expired (and settled its call) before it was answered."""
-    return ResumeError("not_pending", f"request {request_id!r} expired before it was answered")
-
-
-def refuse_over(what: str, answer_ids: Sequence[str]) -> ResumeError:
-    """`not_pending`: `what` ("turn 't1' has finished", "run 7 is done") takes no answers."""
-    if len(answer_ids) == 1:
-        return ResumeError("not_pending", f"{what}, so answer {answer_ids[0]!r} has no use")
-    return ResumeError("not_pending", f"{what}, so the answers {list(answer_ids)} have no use")
-
-
-def refuse_missing(what: str) -> ResumeError:
-    """`not_pending`: there is no such run or turn (`what`: "run 7", "turn 't1' to answer")."""
-    return ResumeError("not_pending", f"there is no {what}")
-
-
-def refuse_expired(what: str = "the run") -> ResumeError:
-    """`expired`: the time the run (or turn) allowed for answers has passed."""
-    if what == "the run":
-        return ResumeError("expired", "the run has expired: its seal's time to resume has passed")
-    return ResumeError("expired", f"{what} has expired: its time to answer has passed")
-
-
-def refuse_principal(principal: str | None, what: str = "the run") -> ResumeError:
-    """`principal`: `what` is bound to a principal, and `principal` is not it (or None)."""
-    who = "no principal was given" if principal is None else "the principal given is not it"
-    return ResumeError("principal", f"{what} is bound to a principal, and {who}")
-
-
-def refuse_unreadable(what: str, why: object) -> ResumeError:
-    """`mismatch`: the answers (or a cancellation) given are not what `what` names ("an Answer")."""
-    return ResumeError("mismatch", f"not {what}: {why}")
-
-
-def refuse_wait_for(answer_id: str, request_id: str) -> ResumeError:
-    """`mismatch`: a host's `wait_for` answered another request than the one it was given."""
-    return ResumeError("mismatch", f"wait_for answered {answer_id!r}, but the request is {request_id!r}")
-
-
-def check_answer(step: Ask, answer: Answer) -> None:
-    """`mismatch`: `answer` does not fit the request of `step` (`_engine.unfit_answer`: an
-    approval's data holding a key other than `arguments`); nothing is taken."""
-    why = unfit_answer(step, answer)
-    if why is not None:
-        raise ResumeError("mismatch", why)
-
-
-def refuse_seal(why: str) -> ResumeError:
-    """`seal`: the run is not one this toolkit sealed, or was altered since (`why`)."""
-    return ResumeError("seal", why)
-
-
-def refusal(reason: str, message: str) -> ResumeError | None:
-    """A refusal carried across a process boundary (its reason and message), read back; None
-    for a reason that is not one (`RESUME_REASONS`)."""
-    for known in get_args(ResumeReason):
-        if reason == known:
-            return ResumeError(known, message)
-    return None
-
-
-def pick_waiting(
-    answers: Sequence[Answer],
-    waiting: Sequence[tuple[str, str]],
-    answered: Collection[tuple[str, str]],
-    lapsed: Callable[[str], bool],
-    what: str = "the run",
-) -> list[int]:
-    """Which of the `waiting` (call id, request id) pairs, in call order, each answer answers
-    (`_engine.match`), for a host that keeps its waiting calls itself (the Temporal workflow);
-    refused whole: `replayed` for an answer already taken (its pair, or its request id, among
-    the pairs `answered`), `not_pending` for one whose request `lapsed` first or when nothing
-    waits, `mismatch` otherwise."""
-    asked = {request_id for _, request_id in waiting}
-    for answer in answers:  # a request that waits no more: answered, or settled by its expiry
-        if answer.id in asked:
-            continue
-        if any(request_id == answer.id for _, request_id in answered):
-            raise refuse_replayed(answer.id)
-        if lapsed(answer.id):
-            raise refuse_lapsed(answer.id)
-    if not waiting:
-        raise refuse_idle(answers[0].id, what)
-    return matched(
-        answers,
-        lambda request_id: [(i, call_id) for i, (call_id, r) in enumerate(waiting) if r == request_id],
-        lambda call_id, request_id: (call_id, request_id) in answered,
-        waiting[0][1],
-    )
-
-
-def matched(
-    answers: Sequence[Answer],
-    candidates: Callable[[str], Iterable[tuple[int, str]]],
-    answered: Callable[[str, str], bool],
-    first: str,
-) -> list[int]:
-    """`_engine.match`'s picks, or its refusal raised: `replayed`, or `mismatch` naming `first`."""
-    picks = match(answers, candidates, answered)
-    if isinstance(picks, Unmatched):
-        if picks.replayed:
-            raise refuse_replayed(picks.answer_id)
-        raise ResumeError(
-            "mismatch",
-            f"answer {picks.answer_id!r} does not answer the pending request {first!r}"
-            " nor any other request the run waits on",
-        )
+    first = run.pending.id if run.pending is not None else ""
+    indices = matched(batch, candidates, answered, first)
+    picks = [Pick(i, run.calls[i], run.requests[i], a) for i, a in zip(indices, batch, strict=True)]
+    for pick in picks:
+        assert pick.answer is not None
+        check_answer(Ask(pick.call, pick.request), pick.answer)
+    if all(not a.scope or a.scope == "once" for a in batch):
+        return picks
+    # A decision that reaches beyond its call settles the run's other approvals of its tool.
+    asks = [Ask(c, r) for c, r in zip(run.calls, run.requests, strict=True)]
+    taken = set(indices)
+    for pick in list(picks):
+        assert pick.answer is not None
+        for index, answer in reach(asks, pick.index, pick.answer):
+            if index not in taken and not answered(run.calls[index].id, answer.id):
+                taken.add(index)
+                picks.append(Pick(index, run.calls[index], run.requests[index], answer))
     return picks
-
-
-def answers_of(answers: Answer | Iterable[Answer]) -> list[Answer]:
-    """`answers` as a non-empty list of `Answer`s; `ValueError`/`TypeError` otherwise."""
-    batch = [answers] if isinstance(answers, Answer) else list(answers)
-    if not batch:
-        raise UsageError("resume needs at least one Answer")
-    for answer in batch:
-        if not isinstance(answer, Answer):
-            raise TypeError(f"resume takes Answers, got {type(answer).__name__}")
-    return batch
