@@ -10,34 +10,42 @@ returned `RunResult` is plain data that a host stores and later continues with
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import functools
-import inspect
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeAlias
 
-from ._book import RunBook, answers_of, check_answer, refuse_wait_for
+from ._book import RunBook, answers_of
+from ._effects import (
+    EventHook,
+    Host,
+    LogHook,
+    ProgressHook,
+    ResultHook,
+    WaitFor,
+    _Effects,
+    _gather,
+    _item,
+    _Running,
+    cancel_runs,
+    log_hook,
+)
 from ._engine import (
-    STOP,
     Ask,
     Policy,
     Run,
     Settle,
-    Stop,
     answered,
-    cancelled,
     drive,
     lapsed,
-    reached,
     start,
 )
 from ._errors import UsageError
 from ._policies import DecisionLog, Decisions, PolicyStore
-from ._result import Answer, Request, RunResult, ToolCall, ToolCallResult, ToolEvent, ToolResult
-from ._seal import Turn, key_set
+from ._result import Answer, Request, RunResult, ToolCall, ToolResult
+from ._seal import key_set
 from ._suspend import pending, pending_of
 from ._tool import Tool, ToolContext, normalize_tool_name
 
@@ -56,16 +64,6 @@ __all__ = [
     "seals",
 ]
 
-#: Answers a request during `run_calls`; sync (run off the event loop) or async.
-WaitFor: TypeAlias = Callable[[Request], "Answer | Awaitable[Answer]"]
-#: Called with the tool name and the result of every tool run (see `Toolkit`).
-ResultHook: TypeAlias = Callable[[str, ToolResult], None]
-#: `on_progress(call_id, fraction, message)`: what a tool reports through `ToolContext.progress`.
-ProgressHook: TypeAlias = Callable[[str, float, str], None]
-#: `on_log(call_id, level, message, data)`: a line a tool logs through `ToolContext.log`.
-LogHook: TypeAlias = Callable[[str, str, str, dict[str, Any]], None]
-#: `on_event(event)`: what a running call reports (progress, a partial result), as a `ToolEvent`.
-EventHook: TypeAlias = Callable[[ToolEvent], None]
 #: The time, as an aware datetime (`Toolkit(clock=...)`; the wall clock by default).
 Clock: TypeAlias = Callable[[], datetime]
 
@@ -74,7 +72,73 @@ def _wall_clock() -> datetime:
     return datetime.now(UTC)
 
 
-class Toolkit:
+class _Tools:
+    """A set of tools, addressed by name, and each run of one (`execute`): the part of a
+    `Toolkit` that knows nothing of the loop."""
+
+    def __init__(self, on_result: ResultHook | None) -> None:
+        self._tools: dict[str, Tool] = {}
+        self._on_result = on_result
+        self._errors = 0
+
+    def __repr__(self) -> str:
+        return f"<Toolkit {list(self._tools)!r}>"
+
+    def register(self, tool: Tool) -> Tool:
+        """Add `tool` and return it as registered.
+
+        A name with characters outside `[a-zA-Z0-9_-]` is registered as a copy of the tool with
+        those characters replaced by `_`. Raises `ValueError` when the name is empty or another
+        tool already has the (normalised) name.
+        """
+        if not isinstance(tool, Tool):
+            raise TypeError(f"expected a Tool, got {type(tool).__name__}")
+        name = normalize_tool_name(tool.name)
+        if not name:
+            raise UsageError("a tool needs a non-empty name")
+        if name in self._tools:
+            was = f" (normalised from {tool.name!r})" if name != tool.name else ""
+            raise UsageError(f"a tool named {name!r}{was} is already registered")
+        if name != tool.name:
+            tool = copy.copy(tool)
+            tool.name = name
+        self._tools[name] = tool
+        return tool
+
+    def tools(self) -> list[Tool]:
+        """The registered tools, in registration order."""
+        return list(self._tools.values())
+
+    def get(self, name: str) -> Tool | None:
+        """The tool registered under `name` (normalised first), or None."""
+        found = self._tools.get(name)  # registered names are normalised: a hit needs no regex
+        return found if found is not None else self._tools.get(normalize_tool_name(name))
+
+    @property
+    def error_count(self) -> int:
+        """How many tool runs returned an error that was not a suspension."""
+        return self._errors
+
+    async def execute(
+        self, name: str, args: dict[str, Any] | None, ctx: ToolContext | None = None
+    ) -> ToolResult:
+        """Run the tool `name`. An unknown name is the error result `Unknown tool: <name>`.
+
+        This is the tool run itself: it asks for no approval (`needs_approval` is applied by
+        `run_calls`, before this is called) and applies no loop rule."""
+        tool = self.get(name)
+        if tool is None:
+            result = ToolResult.error(f"Unknown tool: {name}")  # the text of every upstream port
+        else:
+            result = await tool.call(args, ctx)
+        if result.is_error and pending_of(result) is None:
+            self._errors += 1
+        if self._on_result is not None:
+            self._on_result(name, result)
+        return result
+
+
+class Toolkit(_Tools):
     """A set of tools, addressed by name, and the loop that runs a model's calls to them.
 
     Sealing: with `secrets={key_id: key, ...}` (each key at least 16 bytes) and
@@ -114,65 +178,28 @@ class Toolkit:
         cancel_grace: float = 5.0,
         on_log: LogHook | None = None,
     ) -> None:
-        self._tools: dict[str, Tool] = {}
+        super().__init__(on_result)
         self._on_log = on_log
-        self._on_result = on_result
         self._on_progress = on_progress
         self._clock = clock or _wall_clock
         self._decisions = Decisions(policy_store, decision_log, policy_lifetime)
         self._on_event = on_event
         self._cancel_grace = cancel_grace
         self._running: dict[str, list[_Running]] = {}  # by call id: the handler runs under way
-        self._errors = 0
         keys, active = key_set(secret, secrets, active_key)
         self._book = RunBook(keys, active, lambda: int(self._clock().timestamp() * 1000))
+        self._host = Host(
+            self.perform, self._running, cancel_grace, on_progress, on_event, self._decisions, self.now
+        )
         if active is not None and (use_key := getattr(decision_log, "use_key", None)) is not None:
             use_key(active.key_id, active._secret)  # the log's head is MAC'd under the toolkit's key
         for t in tools:
             self.register(t)
 
-    def __repr__(self) -> str:
-        return f"<Toolkit {list(self._tools)!r}>"
-
-    def register(self, tool: Tool) -> Tool:
-        """Add `tool` and return it as registered.
-
-        A name with characters outside `[a-zA-Z0-9_-]` is registered as a copy of the tool with
-        those characters replaced by `_`. Raises `ValueError` when the name is empty or another
-        tool already has the (normalised) name.
-        """
-        if not isinstance(tool, Tool):
-            raise TypeError(f"expected a Tool, got {type(tool).__name__}")
-        name = normalize_tool_name(tool.name)
-        if not name:
-            raise UsageError("a tool needs a non-empty name")
-        if name in self._tools:
-            was = f" (normalised from {tool.name!r})" if name != tool.name else ""
-            raise UsageError(f"a tool named {name!r}{was} is already registered")
-        if name != tool.name:
-            tool = copy.copy(tool)
-            tool.name = name
-        self._tools[name] = tool
-        return tool
-
-    def tools(self) -> list[Tool]:
-        """The registered tools, in registration order."""
-        return list(self._tools.values())
-
-    def get(self, name: str) -> Tool | None:
-        """The tool registered under `name` (normalised first), or None."""
-        found = self._tools.get(name)  # registered names are normalised: a hit needs no regex
-        return found if found is not None else self._tools.get(normalize_tool_name(name))
-
     @property
     def on_progress(self) -> ProgressHook | None:
         """The `on_progress` hook this toolkit was made with (read-only)."""
         return self._on_progress
-
-    @property
-    def error_count(self) -> int:
-        """How many tool runs returned an error that was not a suspension."""
-        return self._errors
 
     def now(self) -> datetime:
         """The time by this toolkit's clock."""
@@ -184,11 +211,7 @@ class Toolkit:
         was cancelled` (reason `cancelled`). A handler that ignores it is abandoned after
         `cancel_grace` seconds (a sync one always is: a thread cannot be stopped). False when no
         such call runs here."""
-        found = [r for r in self._running.get(call_id, ()) if turn_id is None or r.turn == turn_id]
-        for running in found:
-            if not running.asked.done():
-                running.asked.set_result(None)
-        return bool(found)
+        return cancel_runs(self._running, call_id, turn_id)
 
     def policies(self, tool: str | None = None) -> list[Policy]:
         """The decisions kept beyond their turn (`Answer.scope`), of `tool` when given, expired
@@ -200,24 +223,6 @@ class Toolkit:
         return self._decisions.store.revoke(policy_id)
 
     # -- running --------------------------------------------------------------------
-
-    async def execute(
-        self, name: str, args: dict[str, Any] | None, ctx: ToolContext | None = None
-    ) -> ToolResult:
-        """Run the tool `name`. An unknown name is the error result `Unknown tool: <name>`.
-
-        This is the tool run itself: it asks for no approval (`needs_approval` is applied by
-        `run_calls`, before this is called) and applies no loop rule."""
-        tool = self.get(name)
-        if tool is None:
-            result = ToolResult.error(f"Unknown tool: {name}")  # the text of every upstream port
-        else:
-            result = await tool.call(args, ctx)
-        if result.is_error and pending_of(result) is None:
-            self._errors += 1
-        if self._on_result is not None:
-            self._on_result(name, result)
-        return result
 
     async def perform(
         self,
@@ -248,7 +253,7 @@ class Toolkit:
         if on_progress is None and self._on_progress is not None:
             on_progress = functools.partial(self._on_progress, call.id)
         ctx = ToolContext(
-            on_log=self._log_hook(call.id, on_log),
+            on_log=log_hook(self._on_log, call.id, on_log),
             timeout=timeout,
             answer=answer,
             request=request,
@@ -258,22 +263,6 @@ class Toolkit:
             on_partial=on_partial,
         )
         return await self.execute(call.name, call.arguments, ctx)
-
-    def _log_hook(
-        self, call_id: str, turn: Callable[[str, str, dict[str, Any]], None] | None
-    ) -> Callable[[str, str, dict[str, Any]], None] | None:
-        """`ToolContext.on_log` of one run: the turn's hook (`run_calls(log=...)`), then the
-        toolkit's `on_log`."""
-        kit = self._on_log
-        if kit is None:
-            return turn
-
-        def told(level: str, message: str, data: dict[str, Any]) -> None:
-            if turn is not None:
-                turn(level, message, data)
-            kit(call_id, level, message, data)
-
-        return told
 
     async def run_calls(
         self,
@@ -306,11 +295,13 @@ class Toolkit:
         """
         calls = list(calls)
         turn = self._book.begin(calls, turn_id, expires_in, principal)
-        effects = _Effects(self, turn, progress=progress, session=session, principal=principal, log=log)
+        effects = _Effects(self._host, turn, progress=progress, session=session, principal=principal, log=log)
         outcomes = await _gather([drive(start(c), effects) for c in calls])
         if wait_for is None:
             return self._book.close(turn, outcomes)
-        effects = _Effects(self, turn, wait_for, progress, session=session, principal=principal, log=log)
+        effects = _Effects(
+            self._host, turn, wait_for, progress, session=session, principal=principal, log=log
+        )
         settled = await _gather([drive(outcome, effects) for outcome in outcomes])
         return RunResult("done", [_item(s) for s in settled])
 
@@ -350,14 +341,14 @@ class Toolkit:
             raise TypeError(f"principal must be a str or None, got {type(principal).__name__}")
         opening = self._book.open(run, batch, principal)
         effects = _Effects(
-            self, opening.turn, progress=progress, session=session, principal=principal, log=log
+            self._host, opening.turn, progress=progress, session=session, principal=principal, log=log
         )
         now = self.now()
         taken = []
         for pick in opening.picks:
             ask = Ask(pick.call, pick.request)
             taken.append((ask, pick.answer, answered(ask, pick.answer, now)))
-        self._take(run, batch, taken, session, principal, now)
+        _decide_all(self, run, batch, taken, session, principal, now)
         steps: list[Run | Settle] = [step for _, _, step in taken]
         steps.extend(start(call) for call in opening.restart)
         if len(steps) == 1:  # the common case: no task to start
@@ -390,25 +381,8 @@ class Toolkit:
             return run
         settled = [lapsed(Ask(p.call, p.request), now) for p in opening.picks]
         taken = [(Ask(p.call, p.request), None, step) for p, step in zip(opening.picks, settled, strict=True)]
-        self._take(run, [], taken, None, None, now)
+        _decide_all(self, run, [], taken, None, None, now)
         return self._book.advance(opening, settled)
-
-    def _take(
-        self,
-        run: RunResult,
-        batch: list[Answer],
-        taken: Sequence[tuple[Ask, Answer | None, Run | Settle]],
-        session: str | None,
-        principal: str | None,
-        now: datetime,
-    ) -> None:
-        """The decisions of one resume, kept and logged as one unit (`Decisions.decide_all`);
-        when that fails nothing was decided, so the answers are not remembered as taken."""
-        try:
-            self._decisions.decide_all(taken, session, principal, now)
-        except BaseException:
-            self._book.forget(run, batch)
-            raise
 
 
 # -- for hosts built on a toolkit (the store, the MCP bridge, the Temporal worker) --------------
@@ -446,157 +420,19 @@ def cancel_grace(toolkit: Toolkit) -> float:
     return toolkit._cancel_grace
 
 
-class _Effects:
-    """The toolkit's effects for the engine's steps of one turn: handlers run in process, asks
-    go to `wait_for` one at a time (or leave the call waiting), and the time is the toolkit's."""
-
-    __slots__ = (
-        "_decisions", "_kit", "_lock", "_log", "_principal", "_progress", "_session", "_turn", "_wait_for",
-    )  # fmt: skip
-
-    def __init__(
-        self,
-        kit: Toolkit,
-        turn: Turn,
-        wait_for: WaitFor | None = None,
-        progress: ProgressHook | None = None,
-        *,
-        session: str | None = None,
-        principal: str | None = None,
-        log: LogHook | None = None,
-    ) -> None:
-        self._kit = kit
-        self._turn = turn
-        self._log = log
-        self._wait_for = wait_for
-        self._progress = progress
-        self._session = session
-        self._principal = principal
-        self._lock = asyncio.Lock() if wait_for is not None else None
-        self._decisions: list[tuple[Ask, Answer]] = []  # the turn's decisions, for `reached`
-
-    async def run(self, step: Run) -> ToolResult:
-        kit, call = self._kit, step.call
-        on_progress, on_partial = self._reports(call.id)
-        task = asyncio.ensure_future(
-            kit.perform(
-                call,
-                answer=step.answer,
-                request=step.request,
-                gate_first=step.gate,
-                idempotency_key=self._turn.idempotency_key(call.id),
-                on_progress=on_progress,
-                on_partial=on_partial,
-                session=self._session,
-                principal=self._principal,
-                on_log=None if self._log is None else functools.partial(self._log, call.id),
-            )
-        )
-        running = _Running(self._turn.tid, task)
-        kit._running.setdefault(call.id, []).append(running)
-        try:
-            waited: set[asyncio.Future[Any]] = {task, running.asked}
-            await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
-            if task.done():
-                return task.result()
-            task.cancel()  # the host cancelled it (`Toolkit.cancel`)
-            await asyncio.wait({task}, timeout=kit._cancel_grace)
-            if not task.done():
-                logger.warning(
-                    "the handler of %s (%s) ignored its cancellation: abandoned", call.id, call.name
-                )
-            return cancelled(call)
-        except BaseException:
-            task.cancel()
-            raise
-        finally:
-            running.asked.cancel()
-            runs = kit._running.get(call.id, [])
-            if running in runs:
-                runs.remove(running)
-            if not runs:
-                kit._running.pop(call.id, None)
-
-    def _reports(
-        self, call_id: str
-    ) -> tuple[Callable[[float, str], None] | None, Callable[[ToolResult], None] | None]:
-        """The progress and partial-result hooks of one call: the turn's `progress`, the
-        toolkit's `on_progress`, and `on_event`."""
-        kit = self._kit
-        turn_hook, kit_hook, events = self._progress, kit.on_progress, kit._on_event
-        if turn_hook is None and kit_hook is None and events is None:
-            return None, None
-
-        def progress(fraction: float, message: str) -> None:
-            if turn_hook is not None:
-                turn_hook(call_id, fraction, message)
-            if kit_hook is not None:
-                kit_hook(call_id, fraction, message)
-            if events is not None:
-                event = ToolEvent(call_id=call_id, percent=round(fraction * 100))
-                events(event.model_copy(update={"message": message}) if message else event)
-
-        def partial(result: ToolResult) -> None:
-            if events is not None:
-                events(ToolEvent(call_id=call_id, partial=result))
-
-        return progress, partial
-
-    async def ask(self, step: Ask) -> Answer | Stop | None:
-        if self._wait_for is None or self._lock is None:
-            return STOP
-        async with self._lock:  # one question at a time, in the order asked
-            earlier = reached(self._decisions, step)  # decided already, with a scope beyond once
-            return earlier if earlier is not None else await _ask(self._wait_for, step)
-
-    def decide(self, step: Ask, answer: Answer | None, after: Run | Settle) -> None:
-        if answer is not None:
-            self._decisions.append((step, answer))
-        self._kit._decisions.decide(step, answer, after, self._session, self._principal, self._kit.now())
-
-    def now(self) -> datetime:
-        return self._kit.now()
-
-
-async def _ask(wait_for: WaitFor, step: Ask) -> Answer:
-    request = step.request
-    if inspect.iscoroutinefunction(wait_for):
-        answer: Any = await wait_for(request)
-    else:
-        answer = await asyncio.to_thread(wait_for, request)
-        if inspect.isawaitable(answer):
-            answer = await answer
-    if not isinstance(answer, Answer):
-        raise TypeError(f"wait_for must return an Answer, got {type(answer).__name__}")
-    if answer.id != request.id:
-        raise refuse_wait_for(answer.id, request.id)
-    check_answer(step, answer)
-    return answer
-
-
-class _Running:
-    """One handler run under way: its turn's id, its task, and the future `Toolkit.cancel` sets."""
-
-    __slots__ = ("asked", "task", "turn")
-
-    def __init__(self, turn: str, task: asyncio.Future[ToolResult]) -> None:
-        self.turn = turn
-        self.task = task
-        self.asked: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-
-def _item(outcome: Ask | Settle) -> ToolCallResult:
-    assert isinstance(outcome, Settle)  # with `wait_for` every call settles
-    return ToolCallResult(outcome.call.id, outcome.call.name, outcome.result)
-
-
-async def _gather(coros: Sequence[Awaitable[Any]]) -> list[Any]:
-    """The values of `coros`, run concurrently; when one raises, the rest are cancelled."""
-    tasks = [asyncio.ensure_future(c) for c in coros]
+def _decide_all(
+    kit: Toolkit,
+    run: RunResult,
+    batch: list[Answer],
+    taken: Sequence[tuple[Ask, Answer | None, Run | Settle]],
+    session: str | None,
+    principal: str | None,
+    now: datetime,
+) -> None:
+    """The decisions of one resume of `kit`, kept and logged as one unit (`Decisions.decide_all`);
+    when that fails nothing was decided, so the answers are not remembered as taken."""
     try:
-        return list(await asyncio.gather(*tasks))
+        kit._decisions.decide_all(taken, session, principal, now)
     except BaseException:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        kit._book.forget(run, batch)
         raise
