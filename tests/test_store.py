@@ -1,4 +1,5 @@
-"""toolnexus.store: pending runs in SQLite, each resumed once, also by racing processes."""
+"""toolnexus.store: pending runs in SQLite and PostgreSQL (every test of a `store` or `new_store`
+runs on both), each resumed once, also by racing processes."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO, SECRET
+from tests.postgres import tamper
 from toolnexus import (
     Answer,
     Request,
@@ -36,7 +38,7 @@ from toolnexus import (
     pending,
     tool,
 )
-from toolnexus.store import OutcomeNotStored, PendingRequest, SqliteRunStore
+from toolnexus.store import OutcomeNotStored, PendingRequest, RunStore, SqliteRunStore
 
 #: Every run of `approve` appends a line here, so a test sees how often the tool really ran.
 RUNS_LOG = "TOOLNEXUS_STORE_TEST_LOG"
@@ -67,12 +69,7 @@ def toolkit() -> Toolkit:
     return Toolkit([approve, expiring], secret=SECRET)
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> SqliteRunStore:
-    return SqliteRunStore(tmp_path / "runs.sqlite3")
-
-
-async def test_a_stored_run_is_resumed_once_and_finishes(store: SqliteRunStore):
+async def test_a_stored_run_is_resumed_once_and_finishes(store: RunStore):
     kit = toolkit()
     run = await kit.run_calls(
         [ToolCall("a", "approve", {"what": "A"}), ToolCall("b", "approve", {"what": "B"})]
@@ -104,7 +101,7 @@ async def test_a_stored_run_is_resumed_once_and_finishes(store: SqliteRunStore):
     assert missing.value.reason == "not_pending"
 
 
-async def test_a_wrong_answer_leaves_the_run_pending(store: SqliteRunStore):
+async def test_a_wrong_answer_leaves_the_run_pending(store: RunStore):
     run_id = store.save(await toolkit().run_calls([ToolCall("a", "approve", {"what": "A"})]))
     with pytest.raises(ResumeError) as wrong:
         await store.resume(toolkit(), run_id, Answer("pnd-not-it", True))
@@ -115,13 +112,12 @@ async def test_a_wrong_answer_leaves_the_run_pending(store: SqliteRunStore):
     assert done.status == "done"
 
 
-async def test_a_run_altered_in_the_file_is_refused_for_good(store: SqliteRunStore):
+async def test_a_run_altered_in_the_file_is_refused_for_good(store: RunStore):
     run_id = store.save(await toolkit().run_calls([ToolCall("a", "approve", {"what": "A"})]))
-    with closing(sqlite3.connect(store.path)) as conn:
+    with tamper(store) as conn:
         body = json.loads(conn.execute("SELECT body FROM runs").fetchone()[0])
         body["calls"][0]["arguments"]["what"] = "everything"
         conn.execute("UPDATE runs SET body = ?", (json.dumps(body),))
-        conn.commit()
     request_id = body["pending"]["id"]
     with pytest.raises(ResumeError) as sealed:
         await store.resume(toolkit(), run_id, Answer(request_id, True))
@@ -129,7 +125,7 @@ async def test_a_run_altered_in_the_file_is_refused_for_good(store: SqliteRunSto
     assert store.ids("refused") == [run_id] and store.pending() == []
 
 
-async def test_a_claimed_run_is_not_handed_out_again_until_released(store: SqliteRunStore):
+async def test_a_claimed_run_is_not_handed_out_again_until_released(store: RunStore):
     run_id = store.save(await toolkit().run_calls([ToolCall("a", "approve", {"what": "A"})]))
     [waiting] = store.pending()
     answer = Answer(waiting.request.id, True)
@@ -146,7 +142,7 @@ async def test_a_claimed_run_is_not_handed_out_again_until_released(store: Sqlit
     assert [w.run_id for w in store.pending()] == [run_id]
 
 
-async def test_expired_requests_are_settled_as_declined(store: SqliteRunStore):
+async def test_expired_requests_are_settled_as_declined(store: RunStore):
     soon = store.save(await toolkit().run_calls([ToolCall("s", "expiring", {"minutes": 1})]))
     later = store.save(await toolkit().run_calls([ToolCall("l", "expiring", {"minutes": 60})]))
     plain = store.save(await toolkit().run_calls([ToolCall("p", "approve", {"what": "P"})]))
@@ -161,7 +157,7 @@ async def test_expired_requests_are_settled_as_declined(store: SqliteRunStore):
     assert await store.expire(toolkit()) == []
 
 
-async def test_one_run_settles_an_expired_request_and_keeps_waiting_on_the_others(store: SqliteRunStore):
+async def test_one_run_settles_an_expired_request_and_keeps_waiting_on_the_others(store: RunStore):
     calls = [
         ToolCall("s", "expiring", {"minutes": 1}),
         ToolCall("a", "approve", {"what": "A"}),
@@ -219,7 +215,7 @@ if __name__ == "__main__":
     _race(sys.argv[1], int(sys.argv[2]), sys.argv[3])
 
 
-async def test_a_request_whose_expiry_cannot_be_read_is_settled_before_it_is_stored(tmp_path):
+async def test_a_request_whose_expiry_cannot_be_read_is_settled_before_it_is_stored(new_store):
     """An unreadable `expiresAt` counts as passed: the loop settles the call at once (a request
     that has expired is never waited on), so the stored run is done, and `expire` passes it by."""
     from toolnexus import define_tool
@@ -230,7 +226,7 @@ async def test_a_request_whose_expiry_cannot_be_read_is_settled_before_it_is_sto
         return "answered"
 
     kit = Toolkit([define_tool("asks", "asks", None, asks)], secret=b"s" * 32)
-    store = SqliteRunStore(tmp_path / "runs.db")
+    store = new_store()
     run_id = store.save(await kit.run_calls([ToolCall("c", "asks", {})]))
     assert store.get(run_id).status == "done" and store.pending() == []
     assert await store.expire(kit) == []
@@ -238,7 +234,7 @@ async def test_a_request_whose_expiry_cannot_be_read_is_settled_before_it_is_sto
     assert item.result.output == "declined/expired: when?"
 
 
-async def test_two_calls_waiting_on_one_fixed_request_id_each_take_an_answer(tmp_path):
+async def test_two_calls_waiting_on_one_fixed_request_id_each_take_an_answer(new_store):
     from toolnexus import define_tool
 
     def asks(args, ctx):
@@ -247,7 +243,7 @@ async def test_two_calls_waiting_on_one_fixed_request_id_each_take_an_answer(tmp
         return f"went {args['n']}"
 
     kit = Toolkit([define_tool("asks", "asks", None, asks)], secret=b"s" * 32)
-    store = SqliteRunStore(tmp_path / "runs.db")
+    store = new_store()
     calls = [ToolCall("a", "asks", {"n": 1}), ToolCall("b", "asks", {"n": 2})]
     run_id = store.save(await kit.run_calls(calls))
     first = await store.resume(kit, run_id, Answer("fixed", True))
@@ -375,8 +371,8 @@ async def test_an_outcome_not_stored_and_released_can_be_resumed_again_by_the_sa
     assert again.value.reason == "replayed"
 
 
-async def test_a_claim_whose_holder_died_is_given_back_when_its_lease_runs_out(tmp_path: Path) -> None:
-    store = SqliteRunStore(tmp_path / "runs.sqlite3", lease=0.3)
+async def test_a_claim_whose_holder_died_is_given_back_when_its_lease_runs_out(new_store: Any) -> None:
+    store = new_store(lease=0.3)
     run_id = store.save(await toolkit().run_calls([ToolCall("a", "approve", {"what": "A"})]))
     [waiting] = store.pending()
     store.claim(run_id, Answer(waiting.request.id, True))  # and the process dies here
@@ -390,8 +386,8 @@ async def test_a_claim_whose_holder_died_is_given_back_when_its_lease_runs_out(t
     assert done.status == "done"
 
 
-async def test_a_lease_is_renewed_while_the_tools_run(tmp_path: Path) -> None:
-    store = SqliteRunStore(tmp_path / "runs.sqlite3", lease=0.3)
+async def test_a_lease_is_renewed_while_the_tools_run(new_store: Any) -> None:
+    store = new_store(lease=0.3)
 
     @tool(name="approve")
     async def slow(what: str, ctx: ToolContext) -> object:
@@ -412,16 +408,13 @@ async def test_a_lease_is_renewed_while_the_tools_run(tmp_path: Path) -> None:
     assert (await task).results[0].result.output == "done slowly"
 
 
-async def test_a_row_that_is_not_a_run_is_quarantined_and_harms_no_other(tmp_path: Path) -> None:
+async def test_a_row_that_is_not_a_run_is_quarantined_and_harms_no_other(store: RunStore) -> None:
     """r08: a torn or hand-edited row is listed with why, resumable by no one, and every other
     run is listed, expired and resumed as before."""
-    db = tmp_path / "runs.sqlite3"
-    store = SqliteRunStore(db)
     good = store.save(await toolkit().run_calls([ToolCall("a", "approve", {"what": "good"})]))
     bad = store.save(await toolkit().run_calls([ToolCall("a", "approve", {"what": "bad"})]))
-    with closing(sqlite3.connect(db)) as conn:
+    with tamper(store) as conn:
         conn.execute("UPDATE runs SET body = substr(body, 1, 40) WHERE id = ?", (bad,))
-        conn.commit()
     assert {w.run_id for w in store.pending()} == {good, bad}, "listing reads no run"
     assert await store.expire(toolkit(), datetime.now(UTC) + timedelta(days=1)) == []
     [bad_waiting] = [w for w in store.pending() if w.run_id == bad]
@@ -437,12 +430,11 @@ async def test_a_row_that_is_not_a_run_is_quarantined_and_harms_no_other(tmp_pat
     assert (await store.resume(toolkit(), good, Answer(good_waiting.request.id, True))).status == "done"
 
 
-async def test_a_run_past_its_sealed_expiry_is_settled_not_listed_forever(tmp_path: Path) -> None:
+async def test_a_run_past_its_sealed_expiry_is_settled_not_listed_forever(store: RunStore) -> None:
     """r07: `expire` settles a run whose sealed expiry has passed; a resume that finds it so
     settles it too, and neither puts it back."""
     now = [datetime.now(UTC)]
     kit = Toolkit([approve], secret=SECRET, clock=lambda: now[0])
-    store = SqliteRunStore(tmp_path / "runs.sqlite3")
     first = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "A"})], expires_in=60))
     second = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "B"})], expires_in=60))
     waiting = {w.run_id: w.request for w in store.pending()}
@@ -464,7 +456,7 @@ async def test_a_run_past_its_sealed_expiry_is_settled_not_listed_forever(tmp_pa
     assert store.pending() == [] and store.expired(now[0]) == []
 
 
-async def test_save_many_stores_runs_in_one_transaction(store: SqliteRunStore) -> None:
+async def test_save_many_stores_runs_in_one_transaction(store: RunStore) -> None:
     kit = toolkit()
     runs = [await kit.run_calls([ToolCall("a", "approve", {"what": str(i)})]) for i in range(3)]
     ids = store.save_many(runs)
@@ -475,7 +467,7 @@ async def test_save_many_stores_runs_in_one_transaction(store: SqliteRunStore) -
     assert store.ids() == ids, "nothing of a batch that fails is stored"
 
 
-def test_pending_parses_no_run(store: SqliteRunStore, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pending_parses_no_run(store: RunStore, monkeypatch: pytest.MonkeyPatch) -> None:
     runs = [asyncio.run(toolkit().run_calls([ToolCall("a", "approve", {"what": str(i)})])) for i in range(3)]
     store.save_many(runs)
 
@@ -519,8 +511,7 @@ async def test_a_store_of_the_first_version_is_brought_up_to_date_and_nothing_is
 # -- the decision log and policies -------------------------------------------------------------
 
 
-async def test_decisions_are_logged_hash_chained_and_a_changed_byte_is_found(tmp_path: Path) -> None:
-    store = SqliteRunStore(tmp_path / "runs.sqlite3")
+async def test_decisions_are_logged_hash_chained_and_a_changed_byte_is_found(store: RunStore) -> None:
     kit = Toolkit([approve], secret=SECRET, policy_store=store.policies, decision_log=store.log)
     for what in ("A", "B", "C"):
         run_id = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": what})], principal="ada"))
@@ -540,23 +531,20 @@ async def test_decisions_are_logged_hash_chained_and_a_changed_byte_is_found(tmp
     assert store.log.export(out) == 3
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [line["seq"] for line in lines] == [1, 2, 3] and all(len(line["hash"]) == 64 for line in lines)
-    with closing(sqlite3.connect(store.path)) as conn:  # one byte changed in the second entry
+    with tamper(store) as conn:  # one byte changed in the second entry
         text = conn.execute("SELECT entry FROM decisions WHERE seq = 2").fetchone()[0]
         conn.execute(
             "UPDATE decisions SET entry = ? WHERE seq = 2", (text.replace('"decline"', '"declinf"'),)
         )
-        conn.commit()
     assert store.log.verify() == 2
-    with closing(sqlite3.connect(store.path)) as conn:  # put back, then the first entry removed
+    with tamper(store) as conn:  # put back, then the first entry removed
         conn.execute("UPDATE decisions SET entry = ? WHERE seq = 2", (text,))
         conn.execute("DELETE FROM decisions WHERE seq = 1")
-        conn.commit()
     assert store.log.verify() == 2, "the chain starts at the first entry"
 
 
-async def _logged(path: Path, n: int = 4) -> SqliteRunStore:
-    """A store whose log holds `n` decisions of a keyed toolkit (the last one a refusal)."""
-    store = SqliteRunStore(path)
+async def _logged(store: RunStore, n: int = 4) -> RunStore:
+    """`store`, its log holding `n` decisions of a keyed toolkit (the last one a refusal)."""
     wipe = define_tool("wipe", "W", None, lambda args, ctx: "ok", needs_approval=True)
     kit = Toolkit([wipe], secret=SECRET, decision_log=store.log)
     for i in range(n):
@@ -565,13 +553,13 @@ async def _logged(path: Path, n: int = 4) -> SqliteRunStore:
     return store
 
 
-def _rewrite(path: str, entries: list[dict[str, Any]], *, head: bool) -> None:
+def _rewrite(store: RunStore, entries: list[dict[str, Any]], *, head: bool) -> None:
     """Put `entries` in the log in place of what it holds, rehashed as the store would (and its
     head too, unkeyed, when `head`): what someone with the file but not the key can do."""
-    from toolnexus._sqlite_log import _GENESIS, _link
+    from toolnexus.store._log import _GENESIS, _link
 
     previous = _GENESIS
-    with closing(sqlite3.connect(path)) as conn:
+    with tamper(store) as conn:
         conn.execute("DELETE FROM decisions")
         for seq, entry in enumerate(entries, 1):
             entry = {**entry, "seq": seq, "previous": previous}
@@ -582,30 +570,28 @@ def _rewrite(path: str, entries: list[dict[str, Any]], *, head: bool) -> None:
                 "UPDATE decisions_head SET seq = ?, hash = ?, key_id = NULL, mac = NULL",
                 (len(entries), previous),
             )
-        conn.commit()
 
 
-async def test_the_logs_head_finds_a_removed_tail_an_appended_entry_and_a_rehash(tmp_path: Path) -> None:
-    store = await _logged(tmp_path / "a.sqlite3")
+async def test_the_logs_head_finds_a_removed_tail_an_appended_entry_and_a_rehash(store: RunStore) -> None:
+    await _logged(store)
     assert store.log.verify() is None and store.log.verify(SECRET) is None
     assert store.log.verify({"default": SECRET}) is None, "keys by id, as `secrets=`"
     kept = store.log.head()
     assert kept is not None and kept["seq"] == 4 and kept["key"] == "default" and len(kept["mac"]) == 64
     entries = list(store.log.entries())
-    _rewrite(store.path, entries[:3], head=False)  # the refusal removed
+    _rewrite(store, entries[:3], head=False)  # the refusal removed
     assert store.log.verify() == 4 and store.log.verify(SECRET) == 4
     forged = {**entries[0], "kind": "approve", "call": "c9"}
-    _rewrite(store.path, [*entries, forged], head=False)  # an approval appended
+    _rewrite(store, [*entries, forged], head=False)  # an approval appended
     assert store.log.verify() == 5 and store.log.verify(SECRET) == 5
-    _rewrite(store.path, [*entries[:3], {**entries[3], "kind": "approve"}], head=True)  # all rehashed
+    _rewrite(store, [*entries[:3], {**entries[3], "kind": "approve"}], head=True)  # all rehashed
     assert store.log.verify() is None, "without the key, a rehash with its head is not found"
     assert store.log.verify(SECRET) == 1 and store.log.verify(b"another key of 32 bytes........") == 1
-    _rewrite(store.path, entries[:3], head=True)  # put back to an earlier state, head and all
+    _rewrite(store, entries[:3], head=True)  # put back to an earlier state, head and all
     assert store.log.verify() is None, "a consistent earlier state, as far as the store can tell"
     assert store.log.verify(SECRET, head=kept) == 4, "a head kept elsewhere finds the rollback"
-    with closing(sqlite3.connect(store.path)) as conn:
+    with tamper(store) as conn:
         conn.execute("DELETE FROM decisions_head")
-        conn.commit()
     assert store.log.verify() is None and store.log.verify(SECRET) == 1, "no head: only a key notices"
 
 
@@ -641,8 +627,8 @@ async def test_a_decision_whose_log_or_policy_write_fails_is_not_taken(
     assert len(store.policies.policies()) == (1 if scope else 0)
 
 
-async def test_policies_are_kept_in_the_store_and_shared_by_toolkits(tmp_path: Path) -> None:
-    store = SqliteRunStore(tmp_path / "runs.sqlite3")
+async def test_policies_are_kept_in_the_store_and_shared_by_toolkits(new_store: Any) -> None:
+    store = new_store()
     kit = Toolkit([approve], secret=SECRET, policy_store=store.policies, decision_log=store.log)
     run_id = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "A"})]))
     [waiting] = store.pending()
@@ -654,9 +640,9 @@ async def test_policies_are_kept_in_the_store_and_shared_by_toolkits(tmp_path: P
     run_id = store.save(await kit.run_calls([ToolCall("g", "gated", {})]))
     [waiting] = store.pending()
     await store.resume(kit, run_id, Answer(waiting.request.id, True, scope="tool"))
-    [policy] = SqliteRunStore(store.path).policies.policies("gated")
+    [policy] = new_store().policies.policies("gated")
     assert (policy.tool, policy.approve, policy.scope) == ("gated", True, "tool")
-    other = Toolkit([gated], secret=SECRET, policy_store=SqliteRunStore(store.path).policies)
+    other = Toolkit([gated], secret=SECRET, policy_store=new_store().policies)
     run = await other.run_calls([ToolCall("g", "gated", {})])
     assert run.status == "done" and run.results[0].result.output == "ran", "another process's toolkit"
     assert other.revoke_policy(policy.id) and store.policies.policies() == []

@@ -27,8 +27,8 @@ import pytest
 
 from tests.conftest import REPO, SECRET
 from toolnexus import Answer, Request, ResumeError, ToolCall, ToolContext, Toolkit, pending, tool
-from toolnexus import store as store_module
 from toolnexus.store import SqliteRunStore
+from toolnexus.store import _core as store_module
 
 pytestmark = pytest.mark.slow
 
@@ -90,7 +90,7 @@ def _worker(db: str, effects: str, phase: str, n: int) -> None:
     PHASE.update(name=phase, left=n)
     EFFECTS["db"] = effects
     claim = SqliteRunStore.claim
-    write = store_module._write_outcome
+    write = store_module.write_outcome
 
     def claiming(self: SqliteRunStore, *args: Any, **kwargs: Any) -> Any:
         taken = claim(self, *args, **kwargs)
@@ -102,7 +102,7 @@ def _worker(db: str, effects: str, phase: str, n: int) -> None:
         _reached("writing")  # inside the transaction: it dies before the commit
 
     SqliteRunStore.claim = claiming  # type: ignore[method-assign]
-    store_module._write_outcome = writing
+    store_module.write_outcome = writing
     asyncio.run(_work(db))
 
 

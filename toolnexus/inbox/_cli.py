@@ -10,7 +10,6 @@ import asyncio
 import json
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, Literal
 
 try:
@@ -20,9 +19,9 @@ except ImportError as exc:  # pragma: no cover - exercised by tests/test_inbox.p
         "toolnexus inbox needs click: install the extra, pip install 'toolnexus-contract[inbox]'"
     ) from exc
 
-from .._errors import ResumeError, WireError
+from .._errors import ResumeError, ToolnexusError, WireError
 from .._result import Answer
-from ..store import OutcomeNotStored, SqliteRunStore
+from ..store import OutcomeNotStored, RunStore, open_store
 from ._inbox import Inbox, InboxError, Outcome, Waiting, load_toolkit, parse_json_object
 from ._text import shown, shown_json
 
@@ -81,7 +80,7 @@ class _State:
     """What the subcommands share: the store, the toolkit when one was named, and who decides."""
 
     def __init__(
-        self, store: SqliteRunStore, toolkit: str | None, principal: str | None, session: str | None
+        self, store: RunStore, toolkit: str | None, principal: str | None, session: str | None
     ) -> None:
         self.store = store
         self.toolkit_spec = toolkit
@@ -100,14 +99,21 @@ class _State:
         return Inbox(self.store, toolkit, principal=self.principal, session=self.session)
 
 
+def _store_option(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """A postgresql:// URL as given; else the path of a SQLite file that exists."""
+    if value.startswith(("postgresql://", "postgres://")):
+        return value
+    return str(click.Path(exists=True, dir_okay=False).convert(value, param, ctx))
+
+
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--store",
     "store_path",
     required=True,
     envvar="TOOLNEXUS_INBOX_STORE",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="The SqliteRunStore file the host keeps its pending runs in.",
+    callback=lambda ctx, param, value: _store_option(ctx, param, value),
+    help="Where the host keeps its pending runs: a SqliteRunStore file, or a postgresql:// URL.",
 )
 @click.option(
     "--toolkit",
@@ -142,7 +148,7 @@ class _State:
 @click.pass_context
 def inbox(
     ctx: click.Context,
-    store_path: Path,
+    store_path: str,
     toolkit: str | None,
     principal: str | None,
     session: str | None,
@@ -155,7 +161,11 @@ def inbox(
 
     Without a command, lists what waits (or, with --web, serves the page).
     """
-    state = _State(SqliteRunStore(store_path), toolkit, principal, session)
+    try:
+        store = open_store(store_path)
+    except ToolnexusError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--store'") from None
+    state = _State(store, toolkit, principal, session)
     ctx.obj = state
     if web:
         if ctx.invoked_subcommand is not None:
