@@ -647,3 +647,126 @@ async def test_policies_are_kept_in_the_store_and_shared_by_toolkits(new_store: 
     assert run.status == "done" and run.results[0].result.output == "ran", "another process's toolkit"
     assert other.revoke_policy(policy.id) and store.policies.policies() == []
     assert (await other.run_calls([ToolCall("g", "gated", {})])).status == "pending"
+
+
+# -- calls in doubt ------------------------------------------------------------------------------
+
+
+def _hanging(ran: list[str], started: threading.Event, go: threading.Event, **kw: Any) -> Any:
+    @tool(name="approve", **kw)
+    async def pay(what: str, ctx: ToolContext) -> object:
+        """Asks, then pays (and hangs until `go`)."""
+        if ctx.answer is None:
+            return pending(Request("approval", f"{what}?"))
+        ran.append(ctx.idempotency_key)
+        started.set()
+        await asyncio.to_thread(go.wait, 10)
+        return f"paid {what}"
+
+    return pay
+
+
+async def _cut_off(
+    store: RunStore, kit: Toolkit, monkeypatch: pytest.MonkeyPatch, started: threading.Event
+) -> Any:
+    """Resume the one stored run with a tool that hangs, its lease never renewed (as if its
+    process had died), until the lease has run out; returns the resume still under way."""
+    from toolnexus.store import _lease
+
+    async def dead(*args: Any) -> None:
+        return None
+
+    monkeypatch.setattr(_lease, "_renew", dead)
+    [waiting] = store.pending()
+    task = asyncio.ensure_future(store.resume(kit, waiting.run_id, Answer(waiting.request.id, True)))
+    await asyncio.to_thread(started.wait, 10)
+    await asyncio.sleep(store.lease + 0.1)
+    return task, waiting
+
+
+async def test_a_call_whose_lease_ran_out_while_its_tool_ran_is_in_doubt_and_settled(
+    new_store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = new_store(lease=0.3)
+    ran: list[str] = []
+    started, go = threading.Event(), threading.Event()
+    kit = Toolkit([_hanging(ran, started, go)], secret=SECRET, decision_log=store.log)
+    run_id = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "rent"})]))
+    task, waiting = await _cut_off(store, kit, monkeypatch, started)
+    [doubt] = store.in_doubt()
+    assert (doubt.run_id, doubt.tool, doubt.arguments, doubt.call.id) == (
+        run_id,
+        "approve",
+        {"what": "rent"},
+        "a",
+    )
+    assert doubt.idempotency_key == ran[0] and doubt.started_at <= time.time() and doubt.lease
+    assert store.pending() == [] and store.get(run_id).status == "claimed"  # type: ignore[union-attr]
+    with pytest.raises(ResumeError) as refused:
+        store.claim(run_id, Answer(waiting.request.id, True))
+    assert refused.value.reason == "not_pending" and "in doubt" in str(refused.value)
+    assert await store.expire(kit, datetime.now(UTC) + timedelta(days=1)) == []
+    # A person knows the rent was paid: settled, the tool does not run again.
+    done = await store.settle(kit, run_id, "paid by hand", principal="ops")
+    assert done.status == "done" and done.results[0].result.output == "paid by hand" and len(ran) == 1
+    assert store.in_doubt() == [] and store.get(run_id).status == "done"  # type: ignore[union-attr]
+    settled = [e for e in store.log.entries() if e["kind"] == "settle"]
+    assert [(e["call"], e["by"], e["result"], e["idempotencyKey"]) for e in settled] == [
+        ("a", "ops", "paid by hand", ran[0])
+    ]
+    assert store.log.verify() is None
+    go.set()  # the cut-off resume comes back: its claim is no longer its own, so nothing is overwritten
+    with pytest.raises(OutcomeNotStored):
+        await task
+    assert store.get(run_id).run == done  # type: ignore[union-attr]
+
+
+async def test_a_call_in_doubt_is_retried_under_the_same_key_and_a_late_outcome_ends_the_doubt(
+    new_store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = new_store(lease=0.3)
+    ran: list[str] = []
+    started, go = threading.Event(), threading.Event()
+    kit = Toolkit([_hanging(ran, started, go)], secret=SECRET, decision_log=store.log)
+    first = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "A"})]))
+    task, _ = await _cut_off(store, kit, monkeypatch, started)
+    assert [d.run_id for d in store.in_doubt()] == [first]
+    go.set()  # the holder was slow, not dead: its outcome is stored and the doubt is over
+    assert (await task).status == "done" and store.in_doubt() == []
+    second = store.save(await kit.run_calls([ToolCall("b", "approve", {"what": "B"})]))
+    started.clear()
+    go.clear()
+    task, _ = await _cut_off(store, kit, monkeypatch, started)
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError, OutcomeNotStored, ResumeError):
+        await task
+    [doubt] = store.in_doubt()
+    go.set()
+    with pytest.raises(ResumeError):
+        await store.retry(kit, first)  # nothing of it is in doubt
+    done = await store.retry(kit, second, principal="ops")
+    assert done.results[0].result.output == "paid B" and ran[-1] == ran[-2] == doubt.idempotency_key
+    retried = [e for e in store.log.entries() if e["kind"] == "retry"]
+    assert [(e["call"], e["by"], e["run"], e["idempotencyKey"]) for e in retried] == [
+        ("b", "ops", second, doubt.idempotency_key)
+    ]
+    assert store.get(second).status == "done" and store.log.verify() is None  # type: ignore[union-attr]
+
+
+async def test_an_idempotent_tool_cut_off_is_given_back_not_in_doubt(
+    new_store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolnexus import ToolHints
+
+    store = new_store(lease=0.3)
+    ran: list[str] = []
+    started, go = threading.Event(), threading.Event()
+    kit = Toolkit([_hanging(ran, started, go, hints=ToolHints(idempotent=True))], secret=SECRET)
+    run_id = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "A"})]))
+    task, waiting = await _cut_off(store, kit, monkeypatch, started)
+    assert store.in_doubt() == [] and store.pending() == [waiting], (
+        "its lease ran out: anyone may run it again"
+    )
+    go.set()
+    await task
+    assert store.get(run_id).status == "done"  # type: ignore[union-attr]

@@ -1,10 +1,11 @@
 """`SqliteRunStore` under `kill -9`: the resuming process dies at 100 points (while it claims a
 run, while the tool runs, and while the outcome is written), and is started again each time.
 
-Nothing may be lost (every run ends done, with its tool's result), no run may stay claimed past
-its lease, and no tool effect may happen twice under one idempotency key: the tool applies its
-effect to a system that takes the key (as a payment API does), and a tool that ran again after
-a crash ran under the same key. This file is also the resuming process's program:
+Nothing may be lost (every run ends done, with its tool's result, once the calls in doubt are
+settled), no run may stay claimed past its lease unless a call of it is in doubt, and the tool
+(not idempotent) never runs twice: a process killed after the tool started leaves its call in
+doubt, which no other process runs again; the test then settles each from the bank's record (the
+bank takes an idempotency key, as a payment API does). This file is also the resuming process's program:
 `python -m tests.test_store_faults worker DB EFFECTS PHASE N` dies (SIGKILL, by its own hand) at
 the Nth time it reaches PHASE (`claimed`, `tool`, `writing`), or never (`none`).
 """
@@ -74,8 +75,8 @@ async def _work(db: str) -> None:
     while time.monotonic() - idle_since < 3 * LEASE:
         waiting = store.pending()
         if not waiting:
-            if not store.ids("claimed"):
-                return
+            if not set(store.ids("claimed")) - {d.run_id for d in store.in_doubt()}:
+                return  # nothing left but calls in doubt, which a person settles
             await asyncio.sleep(LEASE / 4)  # a dead process's claim: wait for its lease
             continue
         idle_since = time.monotonic()
@@ -138,7 +139,7 @@ def test_kill_9_at_any_point_loses_nothing_and_runs_no_effect_twice(tmp_path: Pa
             kills[phase] += 1
         else:
             assert proc.returncode == 0, err.decode()
-        if not store.pending() and not store.ids("claimed"):
+        if not store.pending() and set(store.ids("claimed")) <= {d.run_id for d in store.in_doubt()}:
             break
     final = _spawn(db, effects, "none", 0)  # the last one lives: the dead's leases run out, it finishes
     _, err = final.communicate(timeout=300)
@@ -148,8 +149,20 @@ def test_kill_9_at_any_point_loses_nothing_and_runs_no_effect_twice(tmp_path: Pa
         ran = bank.execute("SELECT key, count(*) FROM runs GROUP BY key").fetchall()
         applied = dict(bank.execute("SELECT key, amount FROM applied").fetchall())
     runs = sum(n for _, n in ran)
-    print(f"\n{sum(kills.values())} kills {kills}, {len(ran)} keys, {runs} tool runs, {elapsed:.1f} s")
+    doubts = store.in_doubt()
+    print(
+        f"\n{sum(kills.values())} kills {kills}, {len(ran)} keys, {runs} tool runs,"
+        f" {len(doubts)} in doubt, {elapsed:.1f} s"
+    )
     assert sum(kills.values()) == KILLS, kills
+    assert runs == len(ran), "no call of a tool that is not idempotent ran twice"
+    # Killed after the tool started (`tool`, `writing`): in doubt; after the claim only: run once since.
+    assert len(doubts) == kills["tool"] + kills["writing"], (len(doubts), kills)
+    # What a person does about them: the bank knows which keys it took, so each is settled with it.
+    kit = _toolkit()
+    for doubt in doubts:
+        assert doubt.idempotency_key in applied, "a call in doubt had started its tool"
+        asyncio.run(store.settle(kit, doubt.run_id, f"transferred {applied[doubt.idempotency_key]}"))
     statuses = {store.get(i).status for i in ids}  # type: ignore[union-attr]
     assert statuses == {"done"}, "every run finished: none lost, none claimed past its lease"
     outputs = sorted(int(store.get(i).run.results[0].result.output.split()[1]) for i in ids)  # type: ignore[union-attr]

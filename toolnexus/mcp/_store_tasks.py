@@ -265,7 +265,7 @@ class StoreTasks:
 
         toolkit = self.toolkit
         try:
-            run = await under_lease(self.store, toolkit, task.run_id, [], lambda run: toolkit.expire(run))
+            run = await under_lease(self.store, toolkit, task.run_id, [], lambda kit, run: kit.expire(run))
         except ResumeError as exc:
             await self._resume_refused(task, lease, exc)
         else:

@@ -164,7 +164,7 @@ class RunStore(RunRows, Doubts):
             toolkit,
             run_id,
             batch,
-            lambda run: toolkit.resume(run, batch, principal=principal, session=session, progress=progress),
+            lambda kit, run: kit.resume(run, batch, principal=principal, session=session, progress=progress),
         )
 
     async def expire(
@@ -179,7 +179,7 @@ class RunStore(RunRows, Doubts):
         for run_id in await asyncio.to_thread(self.expired, when):
             try:
                 await under_lease(
-                    self, toolkit, run_id, [], lambda run: toolkit.expire(run, now=when, principal=principal)
+                    self, toolkit, run_id, [], lambda kit, run: kit.expire(run, now=when, principal=principal)
                 )
             except ResumeError:
                 continue

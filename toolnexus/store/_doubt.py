@@ -12,17 +12,26 @@ claim it, `pending()` leaves it out, and `in_doubt()` lists its calls.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import secrets
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, cast
 
+from .._book import refuse_missing, refuse_over
+from .._errors import UsageError
 from .._result import Answer, RunResult, ToolCall
 from .._seal import idempotency_key, turn_digest
+from .._toolkit import forget_answers, with_results
+from ._types import Claim
 
 if TYPE_CHECKING:
     from .._toolkit import Toolkit
     from ._backend import Backend
+    from ._core import RunStore
+    from ._log import DecisionLog
 
 #: What `runs.doubt` holds: the answers the claim took, the calls that started, and when.
 _IN_DOUBT = (
@@ -73,6 +82,8 @@ class Doubts:
     """The calls in doubt of a store, and what a person does about them."""
 
     _db: Backend
+    lease: float
+    log: DecisionLog
 
     def _started(self, run_id: int, lease: str, batch: list[Answer], calls: list[dict[str, Any]]) -> None:
         """Record that `calls` start now under the claim `lease`, on the answers `batch`."""
@@ -81,6 +92,15 @@ class Doubts:
             conn.execute(
                 "UPDATE runs SET doubt = ? WHERE id = ? AND status = 'claimed' AND lease = ?",
                 (json.dumps(doubt, ensure_ascii=False), run_id, lease),
+            )
+
+    def _lapse(self, run_id: int, lease: str) -> None:
+        """End the claim `lease` now, its calls left in doubt (it was cut off while they ran)."""
+        with self._db.transaction() as conn:
+            conn.execute(
+                "UPDATE runs SET lease_until = 0 WHERE id = ? AND status = 'claimed' AND lease = ?"
+                " AND doubt IS NOT NULL",
+                (run_id, lease),
             )
 
     def in_doubt(self) -> list[InDoubt]:
@@ -94,3 +114,117 @@ class Doubts:
                     InDoubt(run_id, ToolCall.from_wire(call["call"]), call["key"], doubt["started"], lease)
                 )
         return out
+
+    async def retry(
+        self, toolkit: Toolkit, run_id: int, *, principal: str | None = None, session: str | None = None
+    ) -> RunResult:
+        """Run the calls in doubt of `run_id` again, under the same idempotency keys, on the answers
+        they ran on, and store the outcome (as `resume` does). Logged first, as a decision
+        (`kind` `retry`) of `principal`. `ResumeError` (`not_pending`) when no call of it is in doubt."""
+        return await self._again(toolkit, run_id, "retry", None, principal, session)
+
+    async def settle(
+        self,
+        toolkit: Toolkit,
+        run_id: int,
+        result: Any,
+        *,
+        principal: str | None = None,
+        session: str | None = None,
+    ) -> RunResult:
+        """Record what the call in doubt of `run_id` did, `result` (what its tool would have
+        returned: a value, or a `ToolResult`), and continue the run with it without running the
+        tool; store the outcome and return it. A run with several calls in doubt takes a mapping
+        of each call's id to its result. Logged first, as a decision (`kind` `settle`)."""
+        return await self._again(toolkit, run_id, "settle", result, principal, session)
+
+    async def _again(
+        self,
+        toolkit: Toolkit,
+        run_id: int,
+        kind: Literal["retry", "settle"],
+        result: Any,
+        principal: str | None,
+        session: str | None,
+    ) -> RunResult:
+        from ._lease import under_lease
+
+        claim, doubt = await asyncio.to_thread(self._take_over, run_id)
+        calls = [ToolCall.from_wire(c["call"]) for c in doubt["calls"]]
+        results: dict[str, Any] | None = None
+        if kind == "settle":
+            ids = {c.id for c in calls}
+            if len(calls) == 1:
+                results = {calls[0].id: result}
+            elif isinstance(result, Mapping) and set(result) == ids:
+                results = dict(result)
+            else:
+                await asyncio.to_thread(self._give_back, run_id, claim.lease, doubt)
+                raise UsageError(
+                    f"run {run_id} has {len(calls)} calls in doubt ({', '.join(sorted(ids))}):"
+                    " settle takes a mapping of each call's id to its result"
+                )
+        entries = [
+            {
+                "kind": kind,
+                "tool": call.name,
+                "call": call.id,
+                "request": None,
+                "arguments": call.arguments,
+                "run": run_id,
+                "idempotencyKey": key["key"],
+                **({"result": _json(results[call.id])} if results is not None else {}),
+            }
+            for call, key in zip(calls, doubt["calls"], strict=True)
+        ]
+        await asyncio.to_thread(self.log.record_entries, entries, principal=principal, at=toolkit.now())
+        answers = [Answer.from_wire(a) for a in doubt["answers"]]
+        kit = toolkit if results is None else with_results(toolkit, results)
+        forget_answers(kit, claim.run, answers)  # given again on purpose, also in this process
+        return await under_lease(
+            cast("RunStore", self),
+            kit,
+            run_id,
+            answers,
+            lambda marking, run: marking.resume(run, answers, principal=principal, session=session),
+            claim,
+        )
+
+    def _take_over(self, run_id: int) -> tuple[Claim, dict[str, Any]]:
+        """Take the claim of `run_id`, whose calls are in doubt, under a new lease of this process."""
+        now, lease = time.time(), secrets.token_hex(8)
+        with self._db.transaction() as conn:
+            row = conn.execute(
+                "SELECT status, body, lease_until, doubt FROM runs WHERE id = ?" + self._db.row_lock,
+                (run_id,),
+            ).fetchone()
+            if row is None:
+                raise refuse_missing(f"run {run_id}")
+            status, body, until, doubt = row
+            if status != "claimed" or doubt is None or until is None or until >= now:
+                raise refuse_over(f"run {run_id} has no call in doubt", [])
+            conn.execute(
+                "UPDATE runs SET lease = ?, lease_until = ?, doubt = NULL, updated_at = ? WHERE id = ?",
+                (lease, now + self.lease, now, run_id),
+            )
+        return Claim(RunResult.from_json(body), lease), json.loads(doubt)
+
+    def _give_back(self, run_id: int, lease: str, doubt: dict[str, Any]) -> None:
+        """Put the calls in doubt back as they were (the claim lapsed, the doubt recorded)."""
+        with self._db.transaction() as conn:
+            conn.execute(
+                "UPDATE runs SET doubt = ?, lease_until = 0 WHERE id = ? AND lease = ?",
+                (json.dumps(doubt, ensure_ascii=False), run_id, lease),
+            )
+
+
+def _json(value: Any) -> Any:
+    """`value` as the log keeps it: itself when it is JSON, else its wire form or its text."""
+    to_wire = getattr(value, "to_wire", None)
+    if callable(to_wire):
+        return to_wire()
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return value

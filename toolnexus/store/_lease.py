@@ -11,28 +11,37 @@ from typing import TYPE_CHECKING, Any
 
 from .._errors import ResumeError
 from .._result import Answer, RunResult
-from .._toolkit import Toolkit, forget_answers
+from .._toolkit import Toolkit, before_tools, forget_answers
 from ._doubt import started_calls
-from ._types import OutcomeNotStored, row_of
+from ._types import Claim, OutcomeNotStored, row_of
 
 if TYPE_CHECKING:
     from ._core import RunStore
 
 
 async def under_lease(
-    store: RunStore, toolkit: Toolkit, run_id: int, batch: list[Answer], step: Any
+    store: RunStore, toolkit: Toolkit, run_id: int, batch: list[Answer], step: Any, claim: Claim | None = None
 ) -> RunResult:
-    """Claim `run_id` for `batch`, make `step(run)` of it under a renewed lease, and store
-    the outcome (see `RunStore.resume`)."""
+    """Claim `run_id` for `batch` (unless `claim` holds it already), make `step(toolkit, run)` of it
+    under a renewed lease, and store the outcome (see `RunStore.resume`). The toolkit `step` is
+    given marks the calls started just before their tools run, when a tool is not idempotent."""
     errors = store._db.errors
-    claim = await asyncio.to_thread(store.claim, run_id, batch)
+    if claim is None:
+        claim = await asyncio.to_thread(store.claim, run_id, batch)
     run, lease = claim.run, claim.lease
     renewal = asyncio.ensure_future(_renew(store, run_id, lease))
+    calls = started_calls(toolkit, run, batch)
+    kit, marked = toolkit, list[str]()
+    if calls:
+
+        async def starting(call_id: str) -> None:
+            if not marked:  # from here, a lease that runs out leaves these calls in doubt
+                marked.append(call_id)
+                await asyncio.to_thread(store._started, run_id, lease, batch, calls)
+
+        kit = before_tools(toolkit, starting)
     try:
-        calls = started_calls(toolkit, run, batch)
-        if calls:  # from here, a lease that runs out leaves these calls in doubt
-            await asyncio.to_thread(store._started, run_id, lease, batch, calls)
-        resumed: RunResult = await step(run)
+        resumed: RunResult = await step(kit, run)
     except ResumeError as exc:
         if exc.reason == "expired":  # past its sealed expiry: settled now, never put back
             settled = await toolkit.expire(run)
@@ -47,9 +56,12 @@ async def under_lease(
             reason=str(exc) if refused else None,
         )
         raise
-    except BaseException:
+    except BaseException:  # cancelled, or the process is stopping: a call that started stays in doubt
         with contextlib.suppress(*errors):
-            await asyncio.shield(asyncio.to_thread(store.release, run_id))
+            if marked:
+                await asyncio.shield(asyncio.to_thread(store._lapse, run_id, lease))
+            else:
+                await asyncio.shield(asyncio.to_thread(store.release, run_id))
         raise
     finally:
         renewal.cancel()

@@ -90,6 +90,13 @@ class DecisionLog:
 
     def record_many(self, decisions: Sequence[Decision], *, principal: str | None, at: datetime) -> None:
         """Append every one of `decisions` in one transaction: all of them, or none."""
+        self.record_entries([d.to_wire() for d in decisions], principal=principal, at=at)
+
+    def record_entries(
+        self, decisions: Sequence[Mapping[str, Any]], *, principal: str | None, at: datetime
+    ) -> None:
+        """Append decisions in their JSON form (a `Decision.to_wire()`, or what a store decides
+        itself: a call in doubt retried or settled), in one transaction."""
         with self._db.transaction() as conn:
             self._db.lock_log(conn)
             last = conn.execute("SELECT seq, hash FROM decisions ORDER BY seq DESC LIMIT 1").fetchone()
@@ -100,7 +107,7 @@ class DecisionLog:
                     "seq": seq,
                     "at": at.isoformat(),
                     "by": principal,
-                    **decision.to_wire(),
+                    **decision,
                     "previous": previous,
                 }
                 previous = _link(entry)
