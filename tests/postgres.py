@@ -167,3 +167,20 @@ def tamper(store: RunStore) -> Iterator[_Raw]:
     assert isinstance(store._db, PostgresBackend)
     with psycopg.connect(store._db.dsn, autocommit=True) as conn:
         yield _Raw(conn, True)
+
+
+def location(store: RunStore) -> str:
+    """Where `store` is, as `toolnexus inbox --store` takes it: a file's path, or a
+    `postgresql://` URL (with the search path of the test's schema)."""
+    if isinstance(store, SqliteRunStore):
+        return store.path
+    from urllib.parse import quote
+
+    from psycopg import conninfo
+
+    from toolnexus.store._postgres import PostgresBackend
+
+    assert isinstance(store._db, PostgresBackend)
+    info = conninfo.conninfo_to_dict(store._db.dsn)
+    options = quote(str(info.get("options", "")), safe="")
+    return f"postgresql://{info['user']}@{info['host']}:{info['port']}/{info['dbname']}?options={options}"

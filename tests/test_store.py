@@ -33,6 +33,7 @@ from toolnexus import (
     ToolContext,
     Toolkit,
     ToolnexusError,
+    UsageError,
     ToolResult,
     define_tool,
     pending,
@@ -770,3 +771,52 @@ async def test_an_idempotent_tool_cut_off_is_given_back_not_in_doubt(
     go.set()
     await task
     assert store.get(run_id).status == "done"  # type: ignore[union-attr]
+
+
+# -- what is wrong, named ------------------------------------------------------------------------
+
+
+def test_a_file_that_cannot_be_opened_is_named(tmp_path: Path) -> None:
+    where = tmp_path / "no" / "such" / "dir" / "runs.sqlite3"
+    with pytest.raises(UsageError) as info:
+        SqliteRunStore(where)
+    assert str(where) in str(info.value) and "unable to open database file" in str(info.value)
+    assert not where.parent.exists(), "nothing made"
+
+
+def test_a_database_that_cannot_be_reached_is_named_without_its_password() -> None:
+    from tests.conftest import free_port
+    from toolnexus.store import PostgresRunStore
+
+    port = free_port()  # nothing listens there
+    with pytest.raises(UsageError) as info:
+        PostgresRunStore(f"postgresql://ada:pw-s3cret-9@127.0.0.1:{port}/ledger", timeout=2)
+    text = str(info.value)
+    assert f"host 127.0.0.1 port {port} database ledger (user ada)" in text, text
+    assert "pw-s3cret-9" not in text and info.value.__cause__ is None and info.value.__suppress_context__
+    with pytest.raises(UsageError) as keyed:
+        PostgresRunStore(f"host=127.0.0.1 port={port} dbname=ledger password=pw-s3cret-9", timeout=2)
+    assert "pw-s3cret-9" not in str(keyed.value) and "database ledger" in str(keyed.value)
+
+
+def test_a_database_of_a_newer_schema_is_refused_naming_both_versions(
+    store: RunStore, new_store: Any
+) -> None:
+    run_id = store.save(asyncio.run(toolkit().run_calls([ToolCall("a", "approve", {"what": "A"})])))
+    store.close()
+    newer = (
+        "PRAGMA user_version = 99"
+        if isinstance(store, SqliteRunStore)
+        else "UPDATE toolnexus_schema SET version = 99"
+    )
+    with tamper(store) as conn:
+        conn.execute(newer)
+    with pytest.raises(UsageError, match="has schema version 99, newer than this toolnexus's 5"):
+        new_store()
+    with tamper(store) as conn:
+        conn.execute(
+            "PRAGMA user_version = 5"
+            if isinstance(store, SqliteRunStore)
+            else "UPDATE toolnexus_schema SET version = 5"
+        )
+    assert new_store().get(run_id).status == "pending", "nothing changed by the refusal"  # type: ignore[union-attr]
