@@ -16,8 +16,8 @@ from click.testing import CliRunner
 
 from tests import inbox_tools
 from tests.conftest import REPO
-from tests.postgres import location
 from tests.inbox_tools import HOSTILE, REFUND, toolkit
+from tests.postgres import location
 from toolnexus import Request, ResumeError, ToolCall, ToolContext, Toolkit, define_tool, pending, tool
 from toolnexus.inbox import Inbox, InboxError, load_toolkit, parse_json_object, shown, shown_json
 from toolnexus.inbox._cli import toolnexus
