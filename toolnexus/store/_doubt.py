@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from .._book import refuse_missing, refuse_over
 from .._errors import UsageError
 from .._result import Answer, RunResult, ToolCall
+from .._rewrap import with_results
 from .._seal import idempotency_key, turn_digest
-from .._toolkit import forget_answers, with_results
+from .._toolkit import forget_answers
 from ._types import Claim
 
 if TYPE_CHECKING:

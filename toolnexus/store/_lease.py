@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from .._errors import ResumeError
 from .._result import Answer, RunResult
-from .._toolkit import Toolkit, before_tools, forget_answers
+from .._rewrap import before_tools
+from .._toolkit import Toolkit, forget_answers
 from ._doubt import started_calls
 from ._types import Claim, OutcomeNotStored, row_of
 
