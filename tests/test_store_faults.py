@@ -1,13 +1,15 @@
-"""The stores under `kill -9` (SQLite, and PostgreSQL with fewer kills): the resuming process dies at 100 points (while it claims a
-run, while the tool runs, and while the outcome is written), and is started again each time.
+"""The stores under `kill -9`: the resuming process dies at 100 points on SQLite (6 on
+PostgreSQL by default): while it claims a run, while the tool runs, and while the outcome is
+written, and is started again each time.
 
 Nothing may be lost (every run ends done, with its tool's result, once the calls in doubt are
 settled), no run may stay claimed past its lease unless a call of it is in doubt, and the tool
 (not idempotent) never runs twice: a process killed after the tool started leaves its call in
-doubt, which no other process runs again; the test then settles each from the bank's record (the
-bank takes an idempotency key, as a payment API does). This file is also the resuming process's program:
-`python -m tests.test_store_faults worker DB EFFECTS PHASE N` dies (SIGKILL, by its own hand) at
-the Nth time it reaches PHASE (`claimed`, `tool`, `writing`), or never (`none`).
+doubt, which no other process runs again; the test then settles each from the bank's record
+(the bank takes an idempotency key, as a payment API does). This file is also the resuming
+process's program: `python -m tests.test_store_faults worker DB EFFECTS PHASE N` dies (SIGKILL,
+by its own hand) at the Nth time it reaches PHASE (`claimed`, `tool`, `writing`), or never
+(`none`). DB is a SQLite file or a PostgreSQL conninfo.
 """
 
 from __future__ import annotations
