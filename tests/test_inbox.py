@@ -486,3 +486,60 @@ def test_a_tools_name_is_shown_by_code_point(store: RunStore) -> None:
     for out in (listed, one):
         assert code == 0 and "notes<U+202E>txt.exe<U+001B>[2J" in out, out
         assert "\x1b" not in out and "\u202e" not in out
+
+
+# -- calls in doubt ------------------------------------------------------------------------------
+
+
+def cut_off(store: RunStore, run_id: int) -> None:
+    """Take the run's approval and start its call, then end the claim's lease with no outcome
+    written: what a process killed while the tool ran leaves behind."""
+    from tests.postgres import tamper
+    from toolnexus import Answer
+    from toolnexus.store._doubt import started_calls
+
+    [waiting] = [w for w in store.pending() if w.run_id == run_id]
+    answer = Answer(waiting.request.id, True)
+    claim = store.claim(run_id, answer)
+    store._started(run_id, claim.lease, [answer], started_calls(toolkit(store), claim.run, [answer]))
+    with tamper(store) as conn:
+        conn.execute("UPDATE runs SET lease_until = 0 WHERE id = ?", (run_id,))
+
+
+def test_calls_in_doubt_are_listed_settled_and_retried_from_the_command(store: RunStore, ran: Path) -> None:
+    first = saved_now(store, REFUND)
+    second = saved_now(store, [ToolCall("call_9", "refund", {"order": "B-2", "amount": 5})])
+    assert cli(store, "doubts") == (0, "no call is in doubt\n")
+    cut_off(store, first)
+    cut_off(store, second)
+    code, out = cli(store, "doubts")
+    header, one, two, hint = out.splitlines()
+    assert code == 0 and header.split() == ["RUN", "CALL", "TOOL", "STARTED", "ARGUMENTS"]
+    assert one.startswith(f"{first}    call_1  refund") and one.endswith('{"order": "A-17", "amount": 250}')
+    assert two.startswith(f"{second}    call_9  refund") and "retry RUN" in hint and "settle RUN" in hint
+    docs = json.loads(cli(store, "doubts", "--json")[1])
+    assert [(d["run"], d["call"], d["idempotencyKey"]) for d in docs] == [
+        (d.run_id, d.call.id, d.idempotency_key) for d in store.in_doubt()
+    ]
+    assert [d["run"] for d in docs] == [first, second] and docs[0]["idempotencyKey"] != docs[1][
+        "idempotencyKey"
+    ]
+    assert cli(store) == (0, "nothing waits\n"), "a run in doubt waits on no one"
+    kit = ["--toolkit", SPEC, "--principal", "ana"]
+    code, out = cli(
+        store, *kit, "settle", str(first), "--result", '{"output": "refunded by hand", "isError": false}'
+    )
+    assert (code, out) == (0, f"settled run {first}: it is done\ncall_1 refund: refunded by hand\n")
+    assert runs_of(ran) == [], "settled: the tool did not run"
+    code, out = cli(store, *kit, "retry", str(second))
+    assert (code, out.splitlines()[-1]) == (0, "call_9 refund: refunded 5 EUR on B-2")
+    assert runs_of(ran) == [{"order": "B-2", "amount": 5}], "retried: the tool ran, once"
+    assert [
+        (e["kind"], e["by"], e["call"]) for e in store.log.entries() if e["kind"] in ("retry", "settle")
+    ] == [
+        ("settle", "ana", "call_1"),
+        ("retry", "ana", "call_9"),
+    ]
+    code, out = cli(store, *kit, "retry", str(first))
+    assert code == 1 and f"run {first} has no call in doubt" in out
+    assert cli(store, "doubts") == (0, "no call is in doubt\n")
