@@ -820,3 +820,53 @@ def test_a_database_of_a_newer_schema_is_refused_naming_both_versions(
             else "UPDATE toolnexus_schema SET version = 5"
         )
     assert new_store().get(run_id).status == "pending", "nothing changed by the refusal"  # type: ignore[union-attr]
+
+
+# -- the conversation beside the run ---------------------------------------------------------------
+
+
+async def test_a_runs_context_is_kept_beside_it_and_changed_only_when_written(store: RunStore) -> None:
+    from toolnexus.store import CONTEXT_LIMIT
+
+    kit = toolkit()
+    messages = [{"role": "user", "content": "pay A and B — ünïcode"}, {"role": "assistant", "tool_calls": 2}]
+    calls = [ToolCall("a", "approve", {"what": "A"}), ToolCall("b", "approve", {"what": "B"})]
+    run_id = store.save(await kit.run_calls(calls), context=messages)
+    bare = store.save(await kit.run_calls([ToolCall("c", "approve", {"what": "C"})]))
+    assert store.get(run_id).context == messages and store.get(bare).context is None  # type: ignore[union-attr]
+    a, b = [w for w in store.pending() if w.run_id == run_id]
+    claim = store.claim(run_id, Answer(a.request.id, True))
+    assert claim.context == messages
+    store.release(run_id)
+    half = await store.resume(kit, run_id, Answer(a.request.id, True))
+    assert half.status == "pending" and store.get(run_id).context == messages, "unchanged by a resume"  # type: ignore[union-attr]
+    later = [*messages, {"role": "tool", "content": "did A"}]
+    await store.resume(kit, run_id, Answer(b.request.id, True), context=later)
+    assert store.get(run_id).context == later, "written with the outcome"  # type: ignore[union-attr]
+    before = store.ids()
+    with pytest.raises(UsageError, match=f"bytes of JSON, over the limit of {CONTEXT_LIMIT}"):
+        store.save(await kit.run_calls(calls), context={"text": "x" * CONTEXT_LIMIT})
+    with pytest.raises(UsageError, match="is not JSON"):
+        store.save(await kit.run_calls(calls), context={"when": datetime.now(UTC)})
+    [waiting] = [w for w in store.pending() if w.run_id == bare]
+    with pytest.raises(UsageError, match=f"the context of run {bare} is not JSON"):
+        await store.resume(kit, bare, Answer(waiting.request.id, True), context=float("nan"))
+    assert store.ids() == before and store.get(bare).status == "pending", "nothing stored, nothing run"  # type: ignore[union-attr]
+
+
+async def test_a_store_of_version_4_gets_its_new_columns_and_keeps_its_runs(tmp_path: Path) -> None:
+    db = tmp_path / "runs.sqlite3"
+    old = SqliteRunStore(db)
+    run_id = old.save(await toolkit().run_calls([ToolCall("a", "approve", {"what": "A"})]))
+    old.close()
+    with closing(sqlite3.connect(db)) as conn:  # the tables as version 4 left them
+        conn.execute("ALTER TABLE runs DROP COLUMN doubt")
+        conn.execute("ALTER TABLE runs DROP COLUMN context")
+        conn.execute("PRAGMA user_version = 4")
+        conn.commit()
+    store = SqliteRunStore(db)
+    with closing(sqlite3.connect(db)) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 5
+        assert {"doubt", "context"} <= {row[1] for row in conn.execute("PRAGMA table_info(runs)")}
+    [waiting] = store.pending()
+    assert (await store.resume(toolkit(), run_id, Answer(waiting.request.id, True))).status == "done"

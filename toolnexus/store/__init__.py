@@ -43,12 +43,14 @@ from typing import TYPE_CHECKING, Any
 from ._core import RunStore
 from ._doubt import InDoubt
 from ._sqlite import SqliteRunStore
-from ._types import Claim, OutcomeNotStored, PendingRequest, Status, StoredRun
+from ._types import CONTEXT_LIMIT, UNCHANGED, Claim, OutcomeNotStored, PendingRequest, Status, StoredRun
 
 if TYPE_CHECKING:
     from ._postgres import PostgresRunStore
 
 __all__ = [
+    "CONTEXT_LIMIT",
+    "UNCHANGED",
     "Claim",
     "InDoubt",
     "OutcomeNotStored",

@@ -10,7 +10,7 @@ import secrets
 import time
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from .._book import refuse_answering, refuse_missing, refuse_over, refuse_replayed, refuse_seal
 from .._errors import ResumeError, WireError
@@ -22,7 +22,7 @@ from ._lease import under_lease
 from ._log import DecisionLog, Policies
 from ._rows import INSERT_WAITING, RunRows, quarantined
 from ._tasks import Tasks
-from ._types import Claim, Row, answers_of, row_of, waiting_rows
+from ._types import UNCHANGED, Claim, Row, answers_of, context_of, context_text, row_of, waiting_rows
 
 
 class RunStore(RunRows, Doubts):
@@ -60,15 +60,15 @@ class RunStore(RunRows, Doubts):
         lease = secrets.token_hex(8)
         with self._db.transaction() as conn:
             row = conn.execute(
-                "SELECT status, answered, body, lease_until, doubt FROM runs WHERE id = ?"
+                "SELECT status, answered, body, lease_until, doubt, context FROM runs WHERE id = ?"
                 + self._db.claim_lock,
                 (run_id,),
             ).fetchone()
             if row is None:
                 if conn.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone() is None:
                     raise refuse_missing(f"run {run_id}")
-                row = ("claimed", "[]", "", None, None)  # another process is taking it right now
-            status, answered, body, until, doubt = row
+                row = ("claimed", "[]", "", None, None, None)  # another process is taking it right now
+            status, answered, body, until, doubt, context = row
             if status == "claimed" and until is not None and until < now:
                 if doubt is not None:  # its holder is gone while a call ran: no one may run it again
                     raise refuse_over(f"run {run_id} has a call in doubt (settle or retry it)", ids)
@@ -98,7 +98,7 @@ class RunStore(RunRows, Doubts):
                 )
         if why is not None:
             raise refuse_seal(f"run {run_id} is not a valid run ({why}); it is quarantined")
-        return Claim(run, lease)
+        return Claim(run, lease, context_of(context))
 
     def renew(self, run_id: int, lease: str) -> bool:
         """Extend the claim `lease` on `run_id` by another `lease` seconds; False when it is no
@@ -113,17 +113,29 @@ class RunStore(RunRows, Doubts):
         return cur.rowcount == 1
 
     def finish(
-        self, run_id: int, answered: Answer | Iterable[Answer], run: RunResult, *, lease: str | None = None
+        self,
+        run_id: int,
+        answered: Answer | Iterable[Answer],
+        run: RunResult,
+        *,
+        lease: str | None = None,
+        context: Any = UNCHANGED,
     ) -> None:
         """Store what resuming the claimed run `run_id` with `answered` returned: pending again
         (on the requests still open) or done. The requests answered are remembered, so none is
         taken twice. With `lease`, only while that claim is the run's last (`ValueError` if
-        another process has claimed it since); `ValueError` when the run is not claimed."""
-        self._store(run_id, row_of(run), [a.id for a in answers_of(answered)], lease)
+        another process has claimed it since); `ValueError` when the run is not claimed. With
+        `context`, the context kept with the run is replaced, in the same transaction."""
+        text = context_text(context, f"run {run_id}")
+        self._store(run_id, row_of(run), [a.id for a in answers_of(answered)], lease, text)
 
-    def _store(self, run_id: int, row: Row, answered: list[str], lease: str | None) -> None:
+    def _store(
+        self, run_id: int, row: Row, answered: list[str], lease: str | None, context: str | None = None
+    ) -> None:
         with self._db.transaction() as conn:
             write_outcome(conn, self._db.row_lock, run_id, row, answered, lease)
+            if context is not None:
+                conn.execute("UPDATE runs SET context = ? WHERE id = ?", (context, run_id))
 
     def release(
         self, run_id: int, status: Literal["pending", "refused"] = "pending", *, reason: str | None = None
@@ -147,10 +159,12 @@ class RunStore(RunRows, Doubts):
         principal: str | None = None,
         session: str | None = None,
         progress: ProgressHook | None = None,
+        context: Any = UNCHANGED,
     ) -> RunResult:
         """Claim the run, continue it with `toolkit.resume(run, answers, principal=..., session=...,
         progress=...)`, store the outcome and return it. `answers` is one `Answer` or several,
-        to any of the requests the run waits on.
+        to any of the requests the run waits on. With `context`, the context kept with the run is
+        replaced by it, with the outcome (else it stays as it was).
 
         Raises `ResumeError` from `claim` (another process has the run, the request was
         answered, the row is not a valid run) or from `toolkit.resume`: then nothing ran, and
@@ -159,12 +173,14 @@ class RunStore(RunRows, Doubts):
         ran but the outcome could not be stored (see there).
         """
         batch = answers_of(answers)
+        text = context_text(context, f"run {run_id}")
         return await under_lease(
             self,
             toolkit,
             run_id,
             batch,
             lambda kit, run: kit.resume(run, batch, principal=principal, session=session, progress=progress),
+            context=text,
         )
 
     async def expire(

@@ -21,7 +21,14 @@ if TYPE_CHECKING:
 
 
 async def under_lease(
-    store: RunStore, toolkit: Toolkit, run_id: int, batch: list[Answer], step: Any, claim: Claim | None = None
+    store: RunStore,
+    toolkit: Toolkit,
+    run_id: int,
+    batch: list[Answer],
+    step: Any,
+    claim: Claim | None = None,
+    *,
+    context: str | None = None,
 ) -> RunResult:
     """Claim `run_id` for `batch` (unless `claim` holds it already), make `step(toolkit, run)` of it
     under a renewed lease, and store the outcome (see `RunStore.resume`). The toolkit `step` is
@@ -70,7 +77,7 @@ async def under_lease(
         await asyncio.to_thread(store.release, run_id)
         return run
     try:
-        return await _store_outcome(store, run_id, resumed, batch, lease)
+        return await _store_outcome(store, run_id, resumed, batch, lease, context)
     except OutcomeNotStored:
         # Storage does not hold that the answers were taken, so this process does not either:
         # after `release`, they may be given again here as in any other process.
@@ -79,7 +86,7 @@ async def under_lease(
 
 
 async def _store_outcome(
-    store: RunStore, run_id: int, resumed: RunResult, batch: list[Answer], lease: str
+    store: RunStore, run_id: int, resumed: RunResult, batch: list[Answer], lease: str, context: str | None
 ) -> RunResult:
     """Write `resumed` as the outcome of the claimed run, retrying while the lease lasts."""
     try:
@@ -92,7 +99,7 @@ async def _store_outcome(
     delay = 0.05
     while True:
         try:
-            await asyncio.to_thread(store._store, run_id, row, answered, lease)
+            await asyncio.to_thread(store._store, run_id, row, answered, lease, context)
             return resumed
         except store._db.errors as exc:  # locked past its time, disk full, I/O: the lease holds
             if time.monotonic() + delay >= deadline:

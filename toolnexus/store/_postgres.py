@@ -45,7 +45,8 @@ _TABLES = (
     lease_until DOUBLE PRECISION,
     reason TEXT,
     updated_at DOUBLE PRECISION NOT NULL,
-    doubt TEXT
+    doubt TEXT,
+    context TEXT
 )""",
     """CREATE TABLE IF NOT EXISTS waiting (
     run_id BIGINT NOT NULL,

@@ -6,11 +6,12 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from datetime import datetime
+from typing import Any
 
-from .._errors import WireError
+from .._errors import UsageError, WireError
 from .._result import RunResult
 from ._backend import Backend, Connection
-from ._types import PendingRequest, Status, StoredRun, row_of, waiting_rows
+from ._types import PendingRequest, Status, StoredRun, context_of, context_text, row_of, waiting_rows
 
 #: A claim is free to take when it is pending, or claimed with a lease that has run out while no
 #: call that is not idempotent had started under it (such a call is in doubt: `RunStore.in_doubt`).
@@ -23,22 +24,30 @@ class RunRows:
 
     _db: Backend
 
-    def save(self, run: RunResult) -> int:
-        """Store `run` (pending, or done already) and return its id."""
-        return self.save_many([run])[0]
+    def save(self, run: RunResult, *, context: Any = None) -> int:
+        """Store `run` (pending, or done already) and return its id. `context` is the host's, kept
+        with the run (the messages so far: any JSON, up to `CONTEXT_LIMIT` bytes), returned by
+        `claim` and `get`, and unchanged by a resume unless the host writes it (`resume(...,
+        context=...)`, `finish(..., context=...)`)."""
+        return self.save_many([run], contexts=[context])[0]
 
-    def save_many(self, runs: Iterable[RunResult]) -> list[int]:
-        """Store every run of `runs` in one transaction and return their ids, in order."""
+    def save_many(self, runs: Iterable[RunResult], *, contexts: Iterable[Any] | None = None) -> list[int]:
+        """Store every run of `runs` in one transaction and return their ids, in order (`contexts`,
+        when given: each run's context, in the same order)."""
         rows = [row_of(run) for run in runs]
+        texts = [None] * len(rows) if contexts is None else list(contexts)
+        if len(texts) != len(rows):
+            raise UsageError(f"save_many got {len(rows)} runs and {len(texts)} contexts")
+        kept = [None if c is None else context_text(c, f"run {i} of the batch") for i, c in enumerate(texts)]
         now = time.time()
         ids = []
         with self._db.transaction() as conn:
-            for status, body, expires, waiting in rows:
+            for (status, body, expires, waiting), context in zip(rows, kept, strict=True):
                 run_id = int(
                     conn.execute(
-                        "INSERT INTO runs (status, body, expires_at, updated_at) VALUES (?, ?, ?, ?)"
-                        " RETURNING id",
-                        (status, body, expires, now),
+                        "INSERT INTO runs (status, body, expires_at, updated_at, context)"
+                        " VALUES (?, ?, ?, ?, ?) RETURNING id",
+                        (status, body, expires, now, context),
                     ).fetchone()[0]
                 )
                 if waiting:
@@ -52,18 +61,20 @@ class RunRows:
         quarantined (see `StoredRun`)."""
         row = (
             self._db.connection()
-            .execute("SELECT status, body, lease_until, reason, doubt FROM runs WHERE id = ?", (run_id,))
+            .execute(
+                "SELECT status, body, lease_until, reason, doubt, context FROM runs WHERE id = ?", (run_id,)
+            )
             .fetchone()
         )
         if row is None:
             return None
-        status, body, until, reason, doubt = row
+        status, body, until, reason, doubt, context = row
         if status == "claimed" and until is not None and until < time.time() and doubt is None:
             status = "pending"
         if status == "quarantined":
             return StoredRun(run_id, status, None, reason)
         try:
-            return StoredRun(run_id, status, RunResult.from_json(body), reason)
+            return StoredRun(run_id, status, RunResult.from_json(body), reason, context_of(context))
         except WireError as exc:
             why = self._quarantine(run_id, exc)
             return StoredRun(run_id, "quarantined", None, why)

@@ -35,7 +35,8 @@ _TABLES = (
     lease_until REAL,
     reason TEXT,
     updated_at REAL NOT NULL,
-    doubt TEXT
+    doubt TEXT,
+    context TEXT
 )""",
     """CREATE TABLE IF NOT EXISTS waiting (
     run_id INTEGER NOT NULL,
@@ -73,8 +74,9 @@ _TABLES = (
 ) WITHOUT ROWID""",
     "CREATE TABLE IF NOT EXISTS spent_states (digest TEXT PRIMARY KEY, until REAL NOT NULL) WITHOUT ROWID",
 )
-#: The columns added to `runs` since version 1 (leases, reasons) and version 4 (calls in doubt).
-_ADDED = ("lease TEXT", "lease_until REAL", "reason TEXT", "doubt TEXT")
+#: The columns added to `runs` since version 1 (leases, reasons) and version 4 (calls in doubt,
+#: the host's context).
+_ADDED = ("lease TEXT", "lease_until REAL", "reason TEXT", "doubt TEXT", "context TEXT")
 
 
 class SqliteBackend:

@@ -3,13 +3,14 @@ request, a call in doubt, and the row a run is written as."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from .. import _seal
 from .._engine import parse_time
-from .._errors import ToolnexusError
+from .._errors import ToolnexusError, UsageError
 from .._result import Answer, Request, RunResult
 
 #: What a stored run is: waiting for an answer, held by one resumer, finished, refused for
@@ -27,14 +28,18 @@ class StoredRun:
     status: Status
     run: RunResult | None
     reason: str | None = None
+    #: The host's JSON context kept with the run (`save(run, context=...)`), or None.
+    context: Any = None
 
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """A run taken by `RunStore.claim`, and the token of its lease (for `finish`)."""
+    """A run taken by `RunStore.claim`, the token of its lease (for `finish`), and the host's
+    context kept with it (`save(run, context=...)`; None when there is none)."""
 
     run: RunResult
     lease: str
+    context: Any = None
 
 
 class PendingRequest:
@@ -124,6 +129,38 @@ def _expiry(request: Request) -> float | None:
         return parse_time(request.expires_at).timestamp()
     except ValueError:
         return 0.0
+
+
+#: The most a run's context may be: its JSON text, in UTF-8 bytes (1 MiB).
+CONTEXT_LIMIT = 1 << 20
+
+
+class _Unchanged:
+    def __repr__(self) -> str:
+        return "UNCHANGED"
+
+
+#: `context=` left out: the context kept with the run stays as it is.
+UNCHANGED: Any = _Unchanged()
+
+
+def context_text(context: Any, where: str) -> str | None:
+    """`context` as the store keeps it (its JSON text), None for `UNCHANGED`; a `UsageError` naming
+    `where` when it is not JSON or larger than `CONTEXT_LIMIT`."""
+    if context is UNCHANGED:
+        return None
+    try:
+        text = json.dumps(context, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"the context of {where} is not JSON: {exc}") from None
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > CONTEXT_LIMIT:
+        raise UsageError(f"the context of {where} is {size} bytes of JSON, over the limit of {CONTEXT_LIMIT}")
+    return text
+
+
+def context_of(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
 
 
 def answers_of(answers: Answer | Iterable[Answer]) -> list[Answer]:
