@@ -862,11 +862,38 @@ async def test_a_store_of_version_4_gets_its_new_columns_and_keeps_its_runs(tmp_
     with closing(sqlite3.connect(db)) as conn:  # the tables as version 4 left them
         conn.execute("ALTER TABLE runs DROP COLUMN doubt")
         conn.execute("ALTER TABLE runs DROP COLUMN context")
+        conn.execute("DROP INDEX waiting_tool")
+        conn.execute("DROP INDEX waiting_kind")
+        conn.execute("ALTER TABLE waiting DROP COLUMN tool")
+        conn.execute("ALTER TABLE waiting DROP COLUMN kind")
         conn.execute("PRAGMA user_version = 4")
         conn.commit()
     store = SqliteRunStore(db)
     with closing(sqlite3.connect(db)) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == 5
         assert {"doubt", "context"} <= {row[1] for row in conn.execute("PRAGMA table_info(runs)")}
-    [waiting] = store.pending()
+    [waiting] = store.pending(tool="approve", kind="approval")
     assert (await store.resume(toolkit(), run_id, Answer(waiting.request.id, True))).status == "done"
+
+
+async def test_pending_filters_by_tool_and_kind_and_pages_by_keyset(store: RunStore) -> None:
+    kit = toolkit()
+    calls = [ToolCall("a", "approve", {"what": "A"}), ToolCall("e", "expiring", {"minutes": 60})]
+    ids = store.save_many([await kit.run_calls(calls) for _ in range(5)])
+    everything = store.pending()
+    assert [(w.run_id, w.position) for w in everything] == [(i, p) for i in ids for p in (0, 1)]
+    approvals = store.pending(tool="approve")
+    assert [w.run_id for w in approvals] == ids and {w.request.prompt for w in approvals} == {"A?"}
+    assert [w.request.prompt for w in store.pending(tool="expiring", kind="approval")] == ["Go?"] * 5
+    assert store.pending(kind="input") == [] and store.pending(tool="nothing") == []
+    pages, after = [], None
+    while page := store.pending(limit=3, after=after):
+        pages.append(page)
+        after = page[-1]
+    assert [len(p) for p in pages] == [3, 3, 3, 1] and [w for p in pages for w in p] == everything
+    assert store.pending(tool="approve", limit=2, after=(ids[2], 0)) == approvals[3:5]
+    store.claim(ids[0], Answer(everything[0].request.id, True))
+    assert store.pending(limit=1) == [everything[2]], "a claimed run is left out, and the page is full"
+    for bad in (0, -1, True, 2.5):
+        with pytest.raises(UsageError, match="limit must be a positive whole number"):
+            store.pending(limit=bad)  # type: ignore[arg-type]

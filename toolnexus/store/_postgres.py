@@ -53,9 +53,13 @@ _TABLES = (
     position INTEGER NOT NULL,
     request_id TEXT NOT NULL,
     request TEXT NOT NULL,
+    tool TEXT NOT NULL DEFAULT '',
+    kind TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (run_id, position)
 )""",
     "CREATE INDEX IF NOT EXISTS runs_due ON runs (status, expires_at)",
+    "CREATE INDEX IF NOT EXISTS waiting_tool ON waiting (tool, run_id, position)",
+    "CREATE INDEX IF NOT EXISTS waiting_kind ON waiting (kind, run_id, position)",
     "CREATE TABLE IF NOT EXISTS policies (seq BIGINT GENERATED ALWAYS AS IDENTITY, id TEXT PRIMARY KEY,"
     " tool TEXT NOT NULL, body TEXT NOT NULL, expires_at TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS policies_tool ON policies (tool)",

@@ -16,7 +16,9 @@ from ._types import PendingRequest, Status, StoredRun, context_of, context_text,
 #: A claim is free to take when it is pending, or claimed with a lease that has run out while no
 #: call that is not idempotent had started under it (such a call is in doubt: `RunStore.in_doubt`).
 FREE = "(status = 'pending' OR (status = 'claimed' AND lease_until < ? AND doubt IS NULL))"
-INSERT_WAITING = "INSERT INTO waiting (run_id, position, request_id, request) VALUES (?, ?, ?, ?)"
+INSERT_WAITING = (
+    "INSERT INTO waiting (run_id, position, request_id, request, tool, kind) VALUES (?, ?, ?, ?, ?, ?)"
+)
 
 
 class RunRows:
@@ -85,20 +87,48 @@ class RunRows:
         conn = self._db.connection()
         return [row[0] for row in conn.execute(f"SELECT id FROM runs{where} ORDER BY id", args)]
 
-    def pending(self) -> list[PendingRequest]:
-        """Every request the pending runs wait on: oldest run first, each run's in call order
-        (runs being resumed, and runs with a call in doubt, are left out). Any can be answered."""
+    def pending(
+        self,
+        *,
+        tool: str | None = None,
+        kind: str | None = None,
+        limit: int | None = None,
+        after: PendingRequest | tuple[int, int] | None = None,
+    ) -> list[PendingRequest]:
+        """The requests the pending runs wait on: oldest run first, each run's in call order
+        (runs being resumed, and runs with a call in doubt, are left out). Any can be answered.
+
+        Without arguments, every one. `tool` and `kind` keep those of that tool or kind; `limit`
+        returns at most that many, and `after` (the last `PendingRequest` of the page before, or
+        its `(run_id, position)`) starts past it: a page costs the same wherever it starts
+        (keyset pagination, on the indexes `waiting_tool` and `waiting_kind`)."""
         free = FREE.replace("status", "r.status").replace("lease_until", "r.lease_until")
+        where, args = [free.replace("doubt", "r.doubt")], list[Any]([time.time()])
+        if tool is not None:
+            where.append("w.tool = ?")
+            args.append(tool)
+        if kind is not None:
+            where.append("w.kind = ?")
+            args.append(kind)
+        if after is not None:
+            run_id, position = (after.run_id, after.position) if isinstance(after, PendingRequest) else after
+            where.append("(w.run_id > ? OR (w.run_id = ? AND w.position > ?))")
+            args += [run_id, run_id, position]
+        page = ""
+        if limit is not None:
+            if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+                raise UsageError(f"limit must be a positive whole number, got {limit!r}")
+            page = f" LIMIT {limit}"
         rows = (
             self._db.connection()
             .execute(
-                "SELECT w.run_id, w.request FROM waiting w JOIN runs r ON r.id = w.run_id"
-                f" WHERE {free.replace('doubt', 'r.doubt')} ORDER BY w.run_id, w.position",
-                (time.time(),),
+                "SELECT w.run_id, w.request, w.position FROM waiting w JOIN runs r ON r.id = w.run_id"
+                f" WHERE {' AND '.join(where)} ORDER BY w.run_id, w.position{page}",
+                args,
             )
             .fetchall()
         )
-        return [PendingRequest(run_id, text) for run_id, text in rows]
+        return [PendingRequest(run_id, text, position) for run_id, text, position in rows]
 
     def quarantined(self) -> list[tuple[int, str]]:
         """The rows that are not valid runs, each with why: no one can resume them."""

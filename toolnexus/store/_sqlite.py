@@ -43,9 +43,13 @@ _TABLES = (
     position INTEGER NOT NULL,
     request_id TEXT NOT NULL,
     request TEXT NOT NULL,
+    tool TEXT NOT NULL DEFAULT '',
+    kind TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (run_id, position)
 ) WITHOUT ROWID""",
     "CREATE INDEX IF NOT EXISTS runs_due ON runs (status, expires_at)",
+    "CREATE INDEX IF NOT EXISTS waiting_tool ON waiting (tool, run_id, position)",
+    "CREATE INDEX IF NOT EXISTS waiting_kind ON waiting (kind, run_id, position)",
     # policies and the decision log (version 3)
     "CREATE TABLE IF NOT EXISTS policies (id TEXT PRIMARY KEY, tool TEXT NOT NULL, body TEXT NOT NULL,"
     " expires_at TEXT NOT NULL)",
@@ -182,11 +186,34 @@ def _create(conn: sqlite3.Connection) -> None:
     for column in _ADDED if columns else ():
         if column.split()[0] not in columns:
             conn.execute(f"ALTER TABLE runs ADD COLUMN {column}")
+    listed = {row[1] for row in conn.execute("PRAGMA table_info(waiting)")} if waits else set()
+    for column in ("tool", "kind") if waits else ():
+        if column not in listed:
+            conn.execute(f"ALTER TABLE waiting ADD COLUMN {column} TEXT NOT NULL DEFAULT ''")
     for statement in _TABLES:
         conn.execute(statement)
     if columns and waits is None:  # a store of version 1
         _migrate(conn)
+    elif waits is not None and "tool" not in listed:  # before version 5: the requests' tool and kind
+        _fill_waiting(conn)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _fill_waiting(conn: sqlite3.Connection) -> None:
+    """The tool and kind of each waiting request of a store made before version 5."""
+    now = time.time()
+    for run_id, body in conn.execute(
+        "SELECT id, body FROM runs WHERE id IN (SELECT run_id FROM waiting)"
+    ).fetchall():
+        try:
+            waiting = row_of(RunResult.from_json(body))[3]
+        except WireError as exc:
+            quarantined(conn, run_id, exc, now)
+            continue
+        conn.executemany(
+            "UPDATE waiting SET tool = ?, kind = ? WHERE run_id = ? AND position = ?",
+            [(tool, kind, run_id, i) for i, (_, _, tool, kind) in enumerate(waiting)],
+        )
 
 
 def _migrate(conn: sqlite3.Connection) -> None:

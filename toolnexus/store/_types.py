@@ -48,10 +48,11 @@ class PendingRequest:
     `store.pending()` reads the request's JSON and parses it on first use of `request`, so
     listing many costs little more than the query."""
 
-    __slots__ = ("_request", "_text", "run_id")
+    __slots__ = ("_request", "_text", "position", "run_id")
 
-    def __init__(self, run_id: int, request: Request | str) -> None:
+    def __init__(self, run_id: int, request: Request | str, position: int = 0) -> None:
         self.run_id = run_id
+        self.position = position  #: its place among the run's waiting requests (for `after=`)
         self._request = request if isinstance(request, Request) else None
         self._text = request if isinstance(request, str) else None
 
@@ -100,14 +101,16 @@ class OutcomeNotStored(ToolnexusError):
         )
 
 
+#: A waiting request as stored: its id, its JSON, the tool of its call, and its kind.
+Waiting = tuple[str, str, str, str]
 #: A run as stored: its status, its JSON, when something of it expires first, and its waiting
-#: requests (id and JSON), in call order.
-Row = tuple[str, str, float | None, list[tuple[str, str]]]
+#: requests, in call order.
+Row = tuple[str, str, float | None, list[Waiting]]
 
 
 def row_of(run: RunResult) -> Row:
     """What a run is stored as: its status, its JSON, when something of it expires first, and
-    its waiting requests (id and JSON), in call order."""
+    its waiting requests (id, JSON, the call's tool, kind), in call order."""
     if not isinstance(run, RunResult):
         raise TypeError(f"the store keeps RunResults, got {type(run).__name__}")
     body = run.to_json()
@@ -118,7 +121,10 @@ def row_of(run: RunResult) -> Row:
     stamp = _seal.parse_stamp(run.seal) if run.seal else None
     if stamp is not None and stamp.expires is not None:
         times.append(stamp.expires / 1000)
-    return "pending", body, min(times, default=None), [(r.id, r.to_json()) for r in requests]
+    calls = run.calls or []
+    tools = [c.name for c in calls] + [""] * (len(requests) - len(calls))
+    waiting = [(r.id, r.to_json(), tool, r.kind) for r, tool in zip(requests, tools, strict=False)]
+    return "pending", body, min(times, default=None), waiting
 
 
 def _expiry(request: Request) -> float | None:
@@ -167,5 +173,5 @@ def answers_of(answers: Answer | Iterable[Answer]) -> list[Answer]:
     return [answers] if isinstance(answers, Answer) else list(answers)
 
 
-def waiting_rows(run_id: int, waiting: list[tuple[str, str]]) -> list[tuple[Any, ...]]:
-    return [(run_id, i, rid, text) for i, (rid, text) in enumerate(waiting)]
+def waiting_rows(run_id: int, waiting: list[Waiting]) -> list[tuple[Any, ...]]:
+    return [(run_id, i, *row) for i, row in enumerate(waiting)]
