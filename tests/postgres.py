@@ -96,13 +96,30 @@ def postgres_server() -> Iterator[str]:
         stdout=subprocess.DEVNULL,
         env=env,
     )
+    _CLUSTER.update(pg_ctl=pg_ctl, data=str(data), run_as=run_as, env=env)
     try:
         yield f"host=127.0.0.1 port={port} dbname=postgres user={user}"
     finally:
+        _CLUSTER.clear()
         subprocess.run(
             [*run_as, pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"], stdout=subprocess.DEVNULL
         )
         shutil.rmtree(folder, ignore_errors=True)
+
+
+#: The session's cluster, for `restart_postgres`.
+_CLUSTER: dict[str, Any] = {}
+
+
+def restart_postgres() -> None:
+    """Restart the session's cluster (`pg_ctl restart -m fast`): every connection to it drops."""
+    cluster = _CLUSTER
+    subprocess.run(
+        [*cluster["run_as"], cluster["pg_ctl"], "-D", cluster["data"], "-m", "fast", "-w", "restart"],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        env=cluster["env"],
+    )
 
 
 @pytest.fixture

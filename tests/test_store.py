@@ -897,3 +897,22 @@ async def test_pending_filters_by_tool_and_kind_and_pages_by_keyset(store: RunSt
     for bad in (0, -1, True, 2.5):
         with pytest.raises(UsageError, match="limit must be a positive whole number"):
             store.pending(limit=bad)  # type: ignore[arg-type]
+
+
+async def test_a_postgresql_store_reconnects_after_a_restart_and_loses_nothing(postgres_dsn: str) -> None:
+    """PostgreSQL restarted between the calls of a host: every connection of the store (one per
+    thread) dropped; the next read, and the next transaction at its BEGIN, open another."""
+    from tests.postgres import restart_postgres
+    from toolnexus.store import PostgresRunStore
+
+    store, kit = PostgresRunStore(postgres_dsn, lease=2.0), toolkit()
+    ids = store.save_many([await kit.run_calls([ToolCall("a", "approve", {"what": w})]) for w in "ABC"])
+    first, second, third = store.pending()
+    restart_postgres()
+    assert [w.run_id for w in store.pending()] == ids, "the read after the drop reconnects"
+    assert (await store.resume(kit, first.run_id, Answer(first.request.id, True))).status == "done"
+    restart_postgres()
+    assert (await store.resume(kit, second.run_id, Answer(second.request.id, True))).status == "done"
+    restart_postgres()
+    store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "D"})]))  # a write first
+    assert store.ids("claimed") == [] and [w.run_id for w in store.pending()] == [third.run_id, ids[-1] + 1]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from typing import Any
 
@@ -95,14 +95,31 @@ def _sql(statement: str) -> str:
 
 
 class _Connection:
-    """A psycopg connection that takes the rules' statements (`?` placeholders)."""
+    """A psycopg connection that takes the rules' statements (`?` placeholders), and opens itself
+    again when the server dropped it (a restart): a statement outside a transaction is then tried
+    once more, and a transaction that met the drop at its `BEGIN` begins again; inside a
+    transaction the error is raised (the outcome's write retries it while its lease lasts)."""
 
-    __slots__ = ("raw",)
+    __slots__ = ("_open", "depth", "raw")
 
-    def __init__(self, raw: psycopg.Connection[Any]) -> None:
-        self.raw = raw
+    def __init__(self, open_: Callable[[], psycopg.Connection[Any]]) -> None:
+        self._open = open_
+        self.raw = open_()
+        self.depth = 0
+
+    def reopened(self, exc: psycopg.OperationalError) -> bool:
+        """Whether `exc` dropped the connection, which is then opened again."""
+        if not self.raw.broken and not self.raw.closed:
+            return False
+        self.raw = self._open()
+        return True
 
     def execute(self, sql: str, args: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
+        try:
+            return self.raw.execute(_sql(sql), args or None)
+        except psycopg.OperationalError as exc:
+            if self.depth or not self.reopened(exc):
+                raise
         return self.raw.execute(_sql(sql), args or None)
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
@@ -122,6 +139,7 @@ class PostgresBackend:
         self.dsn = dsn
         self._timeout = timeout
         self._local = threading.local()
+        self._reached = False  #: whether a connection was ever opened
 
     def where(self) -> str:
         """The database's host, port, name and user, for people: never the password."""
@@ -135,19 +153,23 @@ class PostgresBackend:
             f" (user {user})" if user else ""
         )
 
-    def _open(self) -> _Connection:
+    def _open(self) -> psycopg.Connection[Any]:
         try:
-            raw = psycopg.connect(self.dsn, autocommit=True, connect_timeout=max(1, round(self._timeout)))
+            return psycopg.connect(self.dsn, autocommit=True, connect_timeout=max(1, round(self._timeout)))
+        except psycopg.OperationalError as exc:
+            if self._reached:  # it was there: gone for now (a restart), which the callers retry
+                raise
+            why = _without_password(exc, self.dsn)
+            raise UsageError(f"cannot connect to the PostgreSQL store at {self.where()}: {why}") from None
         except psycopg.Error as exc:
             why = _without_password(exc, self.dsn)
             raise UsageError(f"cannot connect to the PostgreSQL store at {self.where()}: {why}") from None
-        return _Connection(raw)
 
     def connection(self) -> _Connection:
         conn: _Connection | None = getattr(self._local, "conn", None)
         if conn is None or conn.raw.closed:
-            conn = self._local.conn = self._open()
-            self._local.depth = 0
+            conn = self._local.conn = _Connection(self._open)
+            self._reached = True
         return conn
 
     def close(self) -> None:
@@ -159,15 +181,21 @@ class PostgresBackend:
     @contextlib.contextmanager
     def transaction(self) -> Iterator[_Connection]:
         conn = self.connection()
-        if self._local.depth:
+        if conn.depth:
             yield conn
             return
-        self._local.depth = 1
-        try:
-            with conn.raw.transaction():
+        with contextlib.ExitStack() as stack:
+            try:
+                stack.enter_context(conn.raw.transaction())
+            except psycopg.OperationalError as exc:
+                if not conn.reopened(exc):
+                    raise
+                stack.enter_context(conn.raw.transaction())
+            conn.depth = 1
+            try:
                 yield conn
-        finally:
-            self._local.depth = 0
+            finally:
+                conn.depth = 0
 
     def lock_log(self, conn: Connection) -> None:
         conn.execute("LOCK TABLE decisions_head IN EXCLUSIVE MODE")
