@@ -39,7 +39,7 @@ from toolnexus import (
     pending,
     tool,
 )
-from toolnexus.store import OutcomeNotStored, PendingRequest, RunStore, SqliteRunStore
+from toolnexus.store import OutcomeNotStored, PendingRequest, RunStore, SqliteRunStore, open_store
 
 #: Every run of `approve` appends a line here, so a test sees how often the tool really ran.
 RUNS_LOG = "TOOLNEXUS_STORE_TEST_LOG"
@@ -178,16 +178,17 @@ async def test_one_run_settles_an_expired_request_and_keeps_waiting_on_the_other
 
 
 @pytest.mark.slow
-def test_racing_processes_resume_a_run_once(tmp_path: Path):
-    """Eight processes answer the same stored run at once: the tool runs once."""
-    db = tmp_path / "runs.sqlite3"
+def test_racing_processes_resume_a_run_once(store: RunStore, tmp_path: Path):
+    """Eight processes answer the same stored run at once: the tool runs once (on PostgreSQL, the
+    claim's `SKIP LOCKED` turns the ones that meet the row locked away as being answered)."""
+    from tests.postgres import location
+
     log = tmp_path / "runs.log"
-    store = SqliteRunStore(db)
     run_id = store.save(asyncio.run(toolkit().run_calls([ToolCall("a", "approve", {"what": "A"})])))
     [waiting] = store.pending()
     racers = [
         subprocess.Popen(
-            [sys.executable, "-m", "tests.test_store", str(db), str(run_id), waiting.request.id],
+            [sys.executable, "-m", "tests.test_store", location(store), str(run_id), waiting.request.id],
             cwd=REPO,
             stdout=subprocess.PIPE,
             text=True,
@@ -198,6 +199,7 @@ def test_racing_processes_resume_a_run_once(tmp_path: Path):
     outcomes = sorted(p.communicate(timeout=120)[0].strip() for p in racers)
     assert outcomes.count("done") == 1, outcomes
     assert all(o in ("done", "refused: replayed", "refused: not_pending") for o in outcomes), outcomes
+    print(f"\n{type(store).__name__}: {outcomes}")
     assert len(log.read_text(encoding="utf-8").splitlines()) == 1
     stored = store.get(run_id)
     assert stored is not None and stored.status == "done"
@@ -205,7 +207,7 @@ def test_racing_processes_resume_a_run_once(tmp_path: Path):
 
 def _race(db: str, run_id: int, request_id: str) -> None:
     try:
-        asyncio.run(SqliteRunStore(db).resume(toolkit(), run_id, Answer(request_id, True)))
+        asyncio.run(open_store(db).resume(toolkit(), run_id, Answer(request_id, True)))
     except ResumeError as exc:
         print(f"refused: {exc.reason}")
     else:
