@@ -918,3 +918,35 @@ async def test_a_postgresql_store_reconnects_after_a_restart_and_loses_nothing(p
     restart_postgres()
     store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "D"})]))  # a write first
     assert store.ids("claimed") == [] and [w.run_id for w in store.pending()] == [third.run_id, ids[-1] + 1]
+
+
+async def test_a_settle_the_toolkit_refuses_leaves_the_call_in_doubt(
+    new_store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = new_store(lease=0.3)
+    ran: list[str] = []
+    started, go = threading.Event(), threading.Event()
+    kit = Toolkit([_hanging(ran, started, go)], secret=SECRET)
+    run_id = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "A"})], principal="ada"))
+    from toolnexus.store import _lease
+
+    async def dead(*args: Any) -> None:
+        return None
+
+    monkeypatch.setattr(_lease, "_renew", dead)
+    [waiting] = store.pending()
+    task = asyncio.ensure_future(store.resume(kit, run_id, Answer(waiting.request.id, True), principal="ada"))
+    await asyncio.to_thread(started.wait, 10)
+    await asyncio.sleep(0.4)
+    [doubt] = store.in_doubt()
+    with pytest.raises(ResumeError) as refused:  # the run is bound to ada
+        await store.settle(kit, run_id, "paid", principal="bob")
+    assert refused.value.reason == "principal"
+    still = [(d.run_id, d.call.id, d.idempotency_key, d.started_at) for d in store.in_doubt()]
+    assert still == [(run_id, "a", doubt.idempotency_key, doubt.started_at)], "still in doubt"
+    assert store.pending() == [] and len(ran) == 1
+    done = await store.settle(kit, run_id, "paid", principal="ada")
+    assert done.results[0].result.output == "paid" and len(ran) == 1
+    go.set()
+    with contextlib.suppress(OutcomeNotStored):
+        await task

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from .._book import refuse_missing, refuse_over
-from .._errors import UsageError
+from .._errors import ResumeError, UsageError
 from .._result import Answer, RunResult, ToolCall
 from .._rewrap import with_results
 from .._seal import idempotency_key, turn_digest
@@ -182,14 +182,18 @@ class Doubts:
         answers = [Answer.from_wire(a) for a in doubt["answers"]]
         kit = toolkit if results is None else with_results(toolkit, results)
         forget_answers(kit, claim.run, answers)  # given again on purpose, also in this process
-        return await under_lease(
-            cast("RunStore", self),
-            kit,
-            run_id,
-            answers,
-            lambda marking, run: marking.resume(run, answers, principal=principal, session=session),
-            claim,
-        )
+        try:
+            return await under_lease(
+                cast("RunStore", self),
+                kit,
+                run_id,
+                answers,
+                lambda marking, run: marking.resume(run, answers, principal=principal, session=session),
+                claim,
+            )
+        except ResumeError:  # the toolkit refused before anything ran (a principal, a seal): still in doubt
+            await asyncio.to_thread(self._give_back, run_id, claim.lease, doubt)
+            raise
 
     def _take_over(self, run_id: int) -> tuple[Claim, dict[str, Any]]:
         """Take the claim of `run_id`, whose calls are in doubt, under a new lease of this process."""
@@ -211,11 +215,13 @@ class Doubts:
         return Claim(RunResult.from_json(body), lease), json.loads(doubt)
 
     def _give_back(self, run_id: int, lease: str, doubt: dict[str, Any]) -> None:
-        """Put the calls in doubt back as they were (the claim lapsed, the doubt recorded)."""
+        """Put the calls in doubt back as they were (claimed under a lapsed lease, the doubt
+        recorded), after a retry or settle that ran nothing: held by `lease`, or handed back."""
         with self._db.transaction() as conn:
             conn.execute(
-                "UPDATE runs SET doubt = ?, lease_until = 0 WHERE id = ? AND lease = ?",
-                (json.dumps(doubt, ensure_ascii=False), run_id, lease),
+                "UPDATE runs SET status = 'claimed', lease = ?, doubt = ?, lease_until = 0, reason = NULL"
+                " WHERE id = ? AND (lease = ? OR (status = 'pending' AND lease IS NULL))",
+                (lease, json.dumps(doubt, ensure_ascii=False), run_id, lease),
             )
 
 
