@@ -45,65 +45,37 @@ def _has_user(name: str) -> bool:
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
-    """The conninfo of a PostgreSQL cluster made for this session (its `postgres` database)."""
+    """The conninfo of a PostgreSQL cluster made for this session (its `postgres` database), as
+    this user (or, run as root, as `postgres`: PostgreSQL refuses root), on 127.0.0.1 and a free
+    port, in a temporary folder; stopped and removed at the end of the session."""
     from tests.conftest import free_port
 
     initdb, pg_ctl = _binary("initdb"), _binary("pg_ctl")
     if initdb is None or pg_ctl is None:
         missing("PostgreSQL's initdb and pg_ctl are not installed (apt-get install postgresql)")
     folder = Path(tempfile.mkdtemp(prefix="toolnexus-pg-"))
-    data, user, port, run_as = folder / "data", getpass.getuser(), free_port(), []
-    if os.geteuid() == 0:  # PostgreSQL never runs as root: the cluster is an unprivileged user's
-        user = "postgres" if _has_user("postgres") else "nobody"
-        shutil.chown(folder, user)
-        run_as = ["runuser", "-u", user, "--"]
+    data, user, port, run_as = folder / "data", getpass.getuser(), free_port(), list[str]()
     env = {**os.environ, "LC_ALL": "C"}
-    subprocess.run(
-        [
-            *run_as,
-            initdb,
-            "-D",
-            str(data),
-            "-U",
-            user,
-            "--auth=trust",
-            "-E",
-            "UTF8",
-            "--no-sync",
-            "--no-instructions",
-        ],
-        check=True,
-        stdout=subprocess.DEVNULL,
-        env=env,
-    )
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -F -c full_page_writes=off"
-    subprocess.run(
-        [
-            *run_as,
-            pg_ctl,
-            "-D",
-            str(data),
-            "-l",
-            str(folder / "log"),
-            "-o",
-            options,
-            "-w",
-            "-t",
-            "60",
-            "start",
-        ],
-        check=True,
-        stdout=subprocess.DEVNULL,
-        env=env,
-    )
-    _CLUSTER.update(pg_ctl=pg_ctl, data=str(data), run_as=run_as, env=env)
+    started = False
     try:
+        if os.geteuid() == 0:
+            user = "postgres" if _has_user("postgres") else "nobody"
+            shutil.chown(folder, user)
+            run_as = ["runuser", "-u", user, "--"]
+        init = ["-D", str(data), "-U", user, "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions"]
+        subprocess.run([*run_as, initdb, *init], check=True, stdout=subprocess.DEVNULL, env=env)
+        # fsync and full-page writes off: a test cluster, thrown away, never needs them
+        options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -F -c full_page_writes=off"
+        start = ["-D", str(data), "-l", str(folder / "log"), "-o", options, "-w", "-t", "60", "start"]
+        subprocess.run([*run_as, pg_ctl, *start], check=True, stdout=subprocess.DEVNULL, env=env)
+        started = True
+        _CLUSTER.update(pg_ctl=pg_ctl, data=str(data), run_as=run_as, env=env)
         yield f"host=127.0.0.1 port={port} dbname=postgres user={user}"
     finally:
         _CLUSTER.clear()
-        subprocess.run(
-            [*run_as, pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"], stdout=subprocess.DEVNULL
-        )
+        if started:
+            stop = [*run_as, pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"]
+            subprocess.run(stop, stdout=subprocess.DEVNULL, env=env)
         shutil.rmtree(folder, ignore_errors=True)
 
 
