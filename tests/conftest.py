@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from tests.needs import missing
+from tests.postgres import backend, new_store, postgres_dsn, postgres_server, store  # noqa: F401 (fixtures)
 
 REPO = Path(__file__).resolve().parent.parent
 #: A host secret for toolkits that seal runs (at least 16 bytes).

@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from toolnexus import Request, ToolCall, ToolContext, Toolkit, define_tool, pending, tool
-from toolnexus.store import SqliteRunStore
+from toolnexus.store import RunStore, SqliteRunStore
 
 SECRET = b"inbox tests: a host secret of 16+ bytes"
 #: What a model might put in a call's arguments, or a tool in its prompt: markup, quotes, a
@@ -55,7 +55,7 @@ lookup = define_tool(
 )
 
 
-def toolkit(store: SqliteRunStore) -> Toolkit:
+def toolkit(store: RunStore) -> Toolkit:
     """The host's toolkit, keeping its policies and decision log in the store."""
     return Toolkit(
         [refund, note, ask, lookup], secret=SECRET, policy_store=store.policies, decision_log=store.log

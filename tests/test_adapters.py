@@ -756,9 +756,7 @@ UPSTREAM_EMPTY = ToolResult.from_json(
     '{"output":"two empty parts","isError":false,"parts":'
     '[{"type":"text"},{"type":"file","mimeType":"application/octet-stream"},{"type":"text","text":"kept"}]}'
 )
-EMPTY_TEXT_NOTE = (
-    "[text (no MIME type, no content) not included: {} does not accept it in a tool result]"
-)
+EMPTY_TEXT_NOTE = "[text (no MIME type, no content) not included: {} does not accept it in a tool result]"
 EMPTY_FILE_NOTE = (
     "[file (application/octet-stream, no content) not included: {} does not accept it in a tool result]"
 )

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -16,10 +17,11 @@ from click.testing import CliRunner
 from tests import inbox_tools
 from tests.conftest import REPO
 from tests.inbox_tools import HOSTILE, REFUND, toolkit
+from tests.postgres import location
 from toolnexus import Request, ResumeError, ToolCall, ToolContext, Toolkit, define_tool, pending, tool
 from toolnexus.inbox import Inbox, InboxError, load_toolkit, parse_json_object, shown, shown_json
 from toolnexus.inbox._cli import toolnexus
-from toolnexus.store import SqliteRunStore
+from toolnexus.store import RunStore, SqliteRunStore
 
 SPEC = "tests.inbox_tools:toolkit"
 
@@ -33,19 +35,20 @@ def ran(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> SqliteRunStore:
-    return SqliteRunStore(tmp_path / "runs.sqlite3")
+def store(new_store: Any) -> RunStore:
+    """A store of each database (SQLite, PostgreSQL): the inbox's tests of a `store` run on both."""
+    return new_store()
 
 
 def runs_of(path: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
-async def saved(store: SqliteRunStore, calls: list[ToolCall], **kw: object) -> int:
+async def saved(store: RunStore, calls: list[ToolCall], **kw: object) -> int:
     return store.save(await toolkit(store).run_calls(calls, **kw))  # type: ignore[arg-type]
 
 
-def saved_now(store: SqliteRunStore, calls: list[ToolCall], **kw: object) -> int:
+def saved_now(store: RunStore, calls: list[ToolCall], **kw: object) -> int:
     """`saved`, from a test that is not async (the command runs its own event loop)."""
     return asyncio.run(saved(store, calls, **kw))
 
@@ -53,7 +56,7 @@ def saved_now(store: SqliteRunStore, calls: list[ToolCall], **kw: object) -> int
 # -- what waits ---------------------------------------------------------------------------------
 
 
-async def test_waiting_lists_each_request_with_its_call(store: SqliteRunStore) -> None:
+async def test_waiting_lists_each_request_with_its_call(store: RunStore) -> None:
     first = await saved(store, REFUND)
     second = await saved(
         store,
@@ -70,7 +73,7 @@ async def test_waiting_lists_each_request_with_its_call(store: SqliteRunStore) -
     assert items[2].request.kind == "result" and items[2].call is not None and items[2].call.id == "c2"
 
 
-async def test_a_decided_request_leaves_the_list(store: SqliteRunStore, ran: Path) -> None:
+async def test_a_decided_request_leaves_the_list(store: RunStore, ran: Path) -> None:
     await saved(store, REFUND)
     box = Inbox(store, toolkit(store))
     [waiting] = box.waiting()
@@ -83,9 +86,7 @@ async def test_a_decided_request_leaves_the_list(store: SqliteRunStore, ran: Pat
 # -- approving, declining, responding ----------------------------------------------------------------
 
 
-async def test_approve_with_edited_arguments_runs_the_call_with_them(
-    store: SqliteRunStore, ran: Path
-) -> None:
+async def test_approve_with_edited_arguments_runs_the_call_with_them(store: RunStore, ran: Path) -> None:
     run_id = await saved(store, REFUND)
     box = Inbox(store, toolkit(store), principal="ana")
     waiting = box.find(box.waiting()[0].request.id)
@@ -105,7 +106,7 @@ async def test_approve_with_edited_arguments_runs_the_call_with_them(
     assert store.log.verify() is None
 
 
-async def test_approve_as_asked_is_logged_as_an_approval(store: SqliteRunStore, ran: Path) -> None:
+async def test_approve_as_asked_is_logged_as_an_approval(store: RunStore, ran: Path) -> None:
     await saved(store, REFUND)
     box = Inbox(store, toolkit(store))
     outcome = await box.approve(box.waiting()[0])
@@ -114,7 +115,7 @@ async def test_approve_as_asked_is_logged_as_an_approval(store: SqliteRunStore, 
 
 
 async def test_edited_arguments_that_fail_the_schema_are_the_engines_error(
-    store: SqliteRunStore, ran: Path
+    store: RunStore, ran: Path
 ) -> None:
     await saved(store, REFUND)
     box = Inbox(store, toolkit(store))
@@ -124,9 +125,7 @@ async def test_edited_arguments_that_fail_the_schema_are_the_engines_error(
     assert runs_of(ran) == []
 
 
-async def test_decline_with_a_message_and_a_tool_scope_keeps_a_policy(
-    store: SqliteRunStore, ran: Path
-) -> None:
+async def test_decline_with_a_message_and_a_tool_scope_keeps_a_policy(store: RunStore, ran: Path) -> None:
     await saved(store, REFUND)
     box = Inbox(store, toolkit(store))
     outcome = await box.decline(box.waiting()[0], message="refunds go through finance", scope="tool")
@@ -139,7 +138,7 @@ async def test_decline_with_a_message_and_a_tool_scope_keeps_a_policy(
     assert again.status == "done" and again.results[0].result.output == "declined: refunds go through finance"
 
 
-async def test_decline_cancelled_without_a_message(store: SqliteRunStore, ran: Path) -> None:
+async def test_decline_cancelled_without_a_message(store: RunStore, ran: Path) -> None:
     await saved(store, REFUND)
     box = Inbox(store, toolkit(store))
     outcome = await box.decline(box.waiting()[0], reason="cancelled")
@@ -148,14 +147,14 @@ async def test_decline_cancelled_without_a_message(store: SqliteRunStore, ran: P
     assert outcome.headline.startswith("cancelled apr-")
 
 
-async def test_respond_answers_a_question(store: SqliteRunStore) -> None:
+async def test_respond_answers_a_question(store: RunStore) -> None:
     await saved(store, [ToolCall("c1", "ask", {"question": "Which size?"})])
     box = Inbox(store, toolkit(store))
     outcome = await box.respond(box.waiting()[0], {"text": "M"})
     assert outcome.result is not None and outcome.result.output == "the user said M"
 
 
-async def test_respond_supplies_a_result(store: SqliteRunStore) -> None:
+async def test_respond_supplies_a_result(store: RunStore) -> None:
     await saved(store, [ToolCall("c1", "lookup", {"email": "a@b.c"})])
     box = Inbox(store, toolkit(store))
     [waiting] = box.waiting()
@@ -167,7 +166,7 @@ async def test_respond_supplies_a_result(store: SqliteRunStore) -> None:
     assert outcome.headline.startswith("supplied the result of res-")
 
 
-async def test_an_action_that_does_not_fit_the_request_answers_nothing(store: SqliteRunStore) -> None:
+async def test_an_action_that_does_not_fit_the_request_answers_nothing(store: RunStore) -> None:
     await saved(store, [*REFUND, ToolCall("call_2", "ask", {"question": "Which size?"})])
     box = Inbox(store, toolkit(store))
     approval, question = box.waiting()
@@ -183,7 +182,7 @@ async def test_an_action_that_does_not_fit_the_request_answers_nothing(store: Sq
     assert list(store.log.entries()) == []
 
 
-async def test_the_runs_refusal_is_passed_on(store: SqliteRunStore) -> None:
+async def test_the_runs_refusal_is_passed_on(store: RunStore) -> None:
     run_id = await saved(store, REFUND, principal="user-42")
     box = Inbox(store, toolkit(store), principal="mallory")
     with pytest.raises(ResumeError) as caught:
@@ -199,7 +198,7 @@ def confirm(ctx: ToolContext) -> object:
     return pending(Request("approval", "Go on?", id="confirm"))
 
 
-async def test_find_names_the_run_when_one_id_waits_in_several(store: SqliteRunStore) -> None:
+async def test_find_names_the_run_when_one_id_waits_in_several(store: RunStore) -> None:
     kit = Toolkit([confirm])
     first = store.save(await kit.run_calls([ToolCall("c1", "confirm", {})]))
     second = store.save(await kit.run_calls([ToolCall("c1", "confirm", {})]))
@@ -214,7 +213,7 @@ async def test_find_names_the_run_when_one_id_waits_in_several(store: SqliteRunS
 # -- the toolkit, and what is typed --------------------------------------------------------------------
 
 
-def test_load_toolkit_takes_a_toolkit_or_a_function_making_one(store: SqliteRunStore) -> None:
+def test_load_toolkit_takes_a_toolkit_or_a_function_making_one(store: RunStore) -> None:
     made = load_toolkit(SPEC, store)
     assert [t.name for t in made.tools()] == ["refund", "note", "ask", "lookup"]
     inbox_tools.plain = Toolkit([inbox_tools.note])  # type: ignore[attr-defined]
@@ -237,7 +236,7 @@ def test_load_toolkit_takes_a_toolkit_or_a_function_making_one(store: SqliteRunS
         ("tests.inbox_tools:suspend", "returned a coroutine, not a Toolkit"),
     ],
 )
-def test_load_toolkit_says_what_is_wrong(store: SqliteRunStore, spec: str, says: str) -> None:
+def test_load_toolkit_says_what_is_wrong(store: RunStore, spec: str, says: str) -> None:
     with pytest.raises(InboxError, match=says):
         load_toolkit(spec, store)
 
@@ -273,12 +272,14 @@ def test_shown_json_is_json_of_the_same_value_with_nothing_hidden(value: object)
 # -- the command -----------------------------------------------------------------------------------------
 
 
-def cli(store: SqliteRunStore, *args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(toolnexus, ["inbox", "--store", store.path, *args], catch_exceptions=False)
+def cli(store: RunStore, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(
+        toolnexus, ["inbox", "--store", location(store), *args], catch_exceptions=False
+    )
     return result.exit_code, result.output
 
 
-def test_list_shows_what_waits(store: SqliteRunStore) -> None:
+def test_list_shows_what_waits(store: RunStore) -> None:
     assert cli(store) == (0, "nothing waits\n")
     run_id = saved_now(store, [*REFUND, ToolCall("call_2", "ask", {"question": "Which colour? " + HOSTILE})])
     code, out = cli(store)
@@ -298,7 +299,7 @@ def test_list_shows_what_waits(store: SqliteRunStore) -> None:
     assert out.isascii(), "--json escapes every character that is not ASCII"
 
 
-def test_show_prints_one_request_in_full_and_nothing_raw(store: SqliteRunStore) -> None:
+def test_show_prints_one_request_in_full_and_nothing_raw(store: RunStore) -> None:
     saved_now(store, [ToolCall("call_1", "note", {"text": HOSTILE})])
     [waiting] = Inbox(store).waiting()
     code, out = cli(store, "show", waiting.request.id)
@@ -313,7 +314,7 @@ def test_show_prints_one_request_in_full_and_nothing_raw(store: SqliteRunStore) 
     assert json.loads(cli(store, "show", waiting.request.id, "--json")[1])["arguments"] == {"text": HOSTILE}
 
 
-def test_approve_decline_respond_from_the_command(store: SqliteRunStore, ran: Path) -> None:
+def test_approve_decline_respond_from_the_command(store: RunStore, ran: Path) -> None:
     first = saved_now(store, REFUND)
     second = saved_now(store, [ToolCall("c1", "ask", {"question": "Which size?"})])
     third = saved_now(store, [ToolCall("c1", "lookup", {"email": "a@b.c"})])
@@ -351,7 +352,7 @@ def test_approve_decline_respond_from_the_command(store: SqliteRunStore, ran: Pa
     assert runs_of(ran) == [{"order": "A-17", "amount": 200}]
 
 
-def test_the_command_says_what_is_wrong(store: SqliteRunStore, ran: Path) -> None:
+def test_the_command_says_what_is_wrong(store: RunStore, ran: Path) -> None:
     saved_now(store, REFUND)
     [waiting] = Inbox(store).waiting()
     rid = waiting.request.id
@@ -383,7 +384,7 @@ def test_the_command_says_what_is_wrong(store: SqliteRunStore, ran: Path) -> Non
     assert result.exit_code == 2 and "does not exist" in result.output
 
 
-def test_the_command_shows_the_runs_refusal(store: SqliteRunStore) -> None:
+def test_the_command_shows_the_runs_refusal(store: RunStore) -> None:
     run_id = saved_now(store, REFUND, principal="user-42")
     [waiting] = Inbox(store).waiting()
     code, out = cli(store, "--toolkit", SPEC, "--principal", "mallory", "approve", waiting.request.id)
@@ -473,7 +474,7 @@ def test_a_missing_extra_is_named(
 ODD_NAME = "notes\u202etxt.exe\x1b[2J"
 
 
-def test_a_tools_name_is_shown_by_code_point(store: SqliteRunStore) -> None:
+def test_a_tools_name_is_shown_by_code_point(store: RunStore) -> None:
     def asks(a: dict[str, object], c: ToolContext) -> object:
         return pending(Request("question", "ok?")) if c.answer is None else "x"
 
@@ -485,3 +486,60 @@ def test_a_tools_name_is_shown_by_code_point(store: SqliteRunStore) -> None:
     for out in (listed, one):
         assert code == 0 and "notes<U+202E>txt.exe<U+001B>[2J" in out, out
         assert "\x1b" not in out and "\u202e" not in out
+
+
+# -- calls in doubt ------------------------------------------------------------------------------
+
+
+def cut_off(store: RunStore, run_id: int) -> None:
+    """Take the run's approval and start its call, then end the claim's lease with no outcome
+    written: what a process killed while the tool ran leaves behind."""
+    from tests.postgres import tamper
+    from toolnexus import Answer
+    from toolnexus.store._doubt import started_calls
+
+    [waiting] = [w for w in store.pending() if w.run_id == run_id]
+    answer = Answer(waiting.request.id, True)
+    claim = store.claim(run_id, answer)
+    store._started(run_id, claim.lease, [answer], started_calls(toolkit(store), claim.run, [answer]))
+    with tamper(store) as conn:
+        conn.execute("UPDATE runs SET lease_until = 0 WHERE id = ?", (run_id,))
+
+
+def test_calls_in_doubt_are_listed_settled_and_retried_from_the_command(store: RunStore, ran: Path) -> None:
+    first = saved_now(store, REFUND)
+    second = saved_now(store, [ToolCall("call_9", "refund", {"order": "B-2", "amount": 5})])
+    assert cli(store, "doubts") == (0, "no call is in doubt\n")
+    cut_off(store, first)
+    cut_off(store, second)
+    code, out = cli(store, "doubts")
+    header, one, two, hint = out.splitlines()
+    assert code == 0 and header.split() == ["RUN", "CALL", "TOOL", "STARTED", "ARGUMENTS"]
+    assert one.startswith(f"{first}    call_1  refund") and one.endswith('{"order": "A-17", "amount": 250}')
+    assert two.startswith(f"{second}    call_9  refund") and "retry RUN" in hint and "settle RUN" in hint
+    docs = json.loads(cli(store, "doubts", "--json")[1])
+    assert [(d["run"], d["call"], d["idempotencyKey"]) for d in docs] == [
+        (d.run_id, d.call.id, d.idempotency_key) for d in store.in_doubt()
+    ]
+    assert [d["run"] for d in docs] == [first, second] and docs[0]["idempotencyKey"] != docs[1][
+        "idempotencyKey"
+    ]
+    assert cli(store) == (0, "nothing waits\n"), "a run in doubt waits on no one"
+    kit = ["--toolkit", SPEC, "--principal", "ana"]
+    code, out = cli(
+        store, *kit, "settle", str(first), "--result", '{"output": "refunded by hand", "isError": false}'
+    )
+    assert (code, out) == (0, f"settled run {first}: it is done\ncall_1 refund: refunded by hand\n")
+    assert runs_of(ran) == [], "settled: the tool did not run"
+    code, out = cli(store, *kit, "retry", str(second))
+    assert (code, out.splitlines()[-1]) == (0, "call_9 refund: refunded 5 EUR on B-2")
+    assert runs_of(ran) == [{"order": "B-2", "amount": 5}], "retried: the tool ran, once"
+    assert [
+        (e["kind"], e["by"], e["call"]) for e in store.log.entries() if e["kind"] in ("retry", "settle")
+    ] == [
+        ("settle", "ana", "call_1"),
+        ("retry", "ana", "call_9"),
+    ]
+    code, out = cli(store, *kit, "retry", str(first))
+    assert code == 1 and f"run {first} has no call in doubt" in out
+    assert cli(store, "doubts") == (0, "no call is in doubt\n")

@@ -207,6 +207,7 @@ def test_the_login_form_is_small_chunked_or_not(site: Site) -> None:
 def test_a_tools_name_is_shown_by_code_point(tmp_path: Path) -> None:
     name = "notes\u202etxt.exe\x1b[2J"
     store = SqliteRunStore(tmp_path / "odd.sqlite3")
+
     def asks(a: dict[str, object], c: ToolContext) -> object:
         return pending(Request("question", "ok?")) if c.answer is None else "x"
 

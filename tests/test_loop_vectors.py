@@ -1,22 +1,21 @@
 """Every loop vector (`idl/loop/`) through every Python host of the engine: the `Toolkit` in
-process, `SqliteRunStore`, and the MCP server through the MCP SDK's own client. (Temporal runs
-them in `tests/test_temporal.py`, on its dev server.) A host leaves out only what it cannot
-express, and says why (`skip`)."""
+process, the stores (`SqliteRunStore`, `PostgresRunStore`), and the MCP server through the MCP
+SDK's own client. (Temporal runs them in `tests/test_temporal.py`, on its dev server.) A host
+leaves out only what it cannot express, and says why (`skip`)."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
 from toolnexus_wire import dumps
 
 from tests import loop_vectors as lv
+from tests.postgres import tamper
 from toolnexus import Answer, ResumeError, RunResult, ToolCall, Toolkit
-from toolnexus.store import SqliteRunStore
+from toolnexus.store import RunStore
 
 VECTORS = lv.names()
 
@@ -104,12 +103,13 @@ class ToolkitHost:
 
 
 class StoreHost(ToolkitHost):
-    """`SqliteRunStore`: every run saved, every resume a claim of the stored row."""
+    """A store (`SqliteRunStore`, `PostgresRunStore`): every run saved, every resume a claim of
+    the stored row."""
 
     name = "store"
 
-    def __init__(self, vector: dict[str, Any], clock: lv.Clock, script: lv.Script, db: Path) -> None:
-        self.store = SqliteRunStore(db)
+    def __init__(self, vector: dict[str, Any], clock: lv.Clock, script: lv.Script, store: RunStore) -> None:
+        self.store = store
         super().__init__(vector, clock, script, policy_store=self.store.policies, decision_log=self.store.log)
         self.run_id = 0
 
@@ -132,7 +132,7 @@ class StoreHost(ToolkitHost):
                 stored = self.store.get(self.run_id)
                 assert stored is not None
                 body = dumps(lv.tampered(stored.run.to_wire(), step["tamper"]))
-                with sqlite3.connect(self.store.path) as conn:  # altered in the file, behind the store
+                with tamper(self.store) as conn:  # altered in the database, behind the store
                     conn.execute("UPDATE runs SET body = ? WHERE id = ?", (body, self.run_id))
         try:
             self.run = await self.store.resume(
@@ -517,11 +517,12 @@ async def test_toolkit(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", VECTORS)
-async def test_store(name: str, tmp_path: Path) -> None:
+async def test_store(name: str, new_store: Any) -> None:
+    """Every vector on each store (the `backend` of `new_store`: SQLite, PostgreSQL)."""
     vector = lv.load(name)
     clock = lv.Clock()
     script = lv.Script(vector, clock)
-    await play(StoreHost(vector, clock, script, tmp_path / "runs.db"), vector, name, clock, script)
+    await play(StoreHost(vector, clock, script, new_store()), vector, name, clock, script)
 
 
 @pytest.mark.parametrize("name", VECTORS)

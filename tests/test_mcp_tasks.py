@@ -26,6 +26,7 @@ from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from tests.conftest import REPO, free_port
+from tests.postgres import tamper
 from toolnexus import (
     Answer,
     Request,
@@ -49,7 +50,7 @@ from toolnexus.mcp._tasks import (
     UpdateTaskParams,
     UpdateTaskRequest,
 )
-from toolnexus.store import SqliteRunStore
+from toolnexus.store import RunStore
 
 LONG = ToolHints(read_only=False, destructive=False, open_world=False, long_running=True)
 SERVER = REPO / "tests" / "mcp" / "task_server.py"
@@ -117,8 +118,9 @@ def kit(seen: Seen, **kw: Any) -> Toolkit:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[SqliteRunStore]:
-    s = SqliteRunStore(tmp_path / "tasks.sqlite3", lease=3.0)
+def store(new_store: Any) -> Iterator[RunStore]:
+    """A store of each database (SQLite, PostgreSQL): the in-process tests run on both."""
+    s = new_store(lease=3.0)
     yield s
     s.close()
 
@@ -162,7 +164,7 @@ def text(result: dict[str, Any]) -> str:
 # --- served: the SDK's client against mcp_server(toolkit, store=...) --------------------------------
 
 
-async def test_the_server_declares_the_extension(store: SqliteRunStore) -> None:
+async def test_the_server_declares_the_extension(store: RunStore) -> None:
     async with Client(mcp_server(kit(Seen()), store=store), extensions=[TaskSupport()]) as client:
         caps = client.session.server_capabilities
         assert caps is not None and caps.extensions is not None and TASKS_EXTENSION in caps.extensions
@@ -171,7 +173,7 @@ async def test_the_server_declares_the_extension(store: SqliteRunStore) -> None:
         assert caps is None or not caps.extensions or TASKS_EXTENSION not in caps.extensions
 
 
-async def test_a_task_is_created_polled_and_completed(store: SqliteRunStore) -> None:
+async def test_a_task_is_created_polled_and_completed(store: RunStore) -> None:
     seen = Seen()
     server = mcp_server(kit(seen), store=store, poll_interval=0.25, task_ttl=120)
     async with Client(server, extensions=[TaskSupport()]) as client:
@@ -195,7 +197,7 @@ async def test_a_task_is_created_polled_and_completed(store: SqliteRunStore) -> 
     assert done.last_updated_at >= created.created_at
 
 
-async def test_input_required_is_answered_with_tasks_update(store: SqliteRunStore) -> None:
+async def test_input_required_is_answered_with_tasks_update(store: RunStore) -> None:
     seen = Seen()
     async with Client(mcp_server(kit(seen), store=store), extensions=[TaskSupport()]) as client:
         created = await create(client, "approve", {"n": 3})
@@ -222,7 +224,7 @@ async def test_input_required_is_answered_with_tasks_update(store: SqliteRunStor
     assert seen.lines == [f"approve {{'reason': 'old'}} {key}"]
 
 
-async def test_a_refusal_through_tasks_update_is_the_loops(store: SqliteRunStore) -> None:
+async def test_a_refusal_through_tasks_update_is_the_loops(store: RunStore) -> None:
     seen = Seen()
     async with Client(mcp_server(kit(seen), store=store), extensions=[TaskSupport()]) as client:
         created = await create(client, "approve", {"n": 2})
@@ -236,7 +238,7 @@ async def test_a_refusal_through_tasks_update_is_the_loops(store: SqliteRunStore
     assert seen.lines == []
 
 
-async def test_an_approval_with_edited_arguments_runs_with_them(store: SqliteRunStore) -> None:
+async def test_an_approval_with_edited_arguments_runs_with_them(store: RunStore) -> None:
     seen = Seen()
     async with Client(mcp_server(kit(seen), store=store), extensions=[TaskSupport()]) as client:
         created = await create(client, "wipe", {"disk": "C:"})
@@ -250,7 +252,7 @@ async def test_an_approval_with_edited_arguments_runs_with_them(store: SqliteRun
     assert seen.lines == ["wipe {'disk': 'D:'}"]
 
 
-async def test_tasks_cancel_reaches_the_running_handler(store: SqliteRunStore) -> None:
+async def test_tasks_cancel_reaches_the_running_handler(store: RunStore) -> None:
     seen = Seen()
     async with Client(mcp_server(kit(seen), store=store), extensions=[TaskSupport()]) as client:
         created = await create(client, "hang")
@@ -267,7 +269,7 @@ async def test_tasks_cancel_reaches_the_running_handler(store: SqliteRunStore) -
     assert done.status_message == "the call was cancelled"
 
 
-async def test_tasks_cancel_of_a_task_waiting_on_a_person(store: SqliteRunStore) -> None:
+async def test_tasks_cancel_of_a_task_waiting_on_a_person(store: RunStore) -> None:
     seen = Seen()
     async with Client(mcp_server(kit(seen), store=store), extensions=[TaskSupport()]) as client:
         created = await create(client, "approve", {"n": 1})
@@ -280,7 +282,7 @@ async def test_tasks_cancel_of_a_task_waiting_on_a_person(store: SqliteRunStore)
     assert again.status == "cancelled" and seen.lines == []
 
 
-async def test_which_calls_become_tasks(store: SqliteRunStore) -> None:
+async def test_which_calls_become_tasks(store: RunStore) -> None:
     seen = Seen()
     seen.release.set()
     async with Client(mcp_server(kit(seen), store=store), extensions=[TaskSupport()]) as client:
@@ -300,7 +302,7 @@ async def test_which_calls_become_tasks(store: SqliteRunStore) -> None:
         assert isinstance(slow, types.CallToolResult)
 
 
-async def test_client_call_tool_follows_a_task_to_its_end(store: SqliteRunStore) -> None:
+async def test_client_call_tool_follows_a_task_to_its_end(store: RunStore) -> None:
     seen = Seen()
     seen.release.set()
     async with Client(
@@ -312,7 +314,7 @@ async def test_client_call_tool_follows_a_task_to_its_end(store: SqliteRunStore)
             await client.call_tool("approve", {"n": 1})
 
 
-async def test_an_unknown_task_and_another_principals_task(store: SqliteRunStore) -> None:
+async def test_an_unknown_task_and_another_principals_task(store: RunStore) -> None:
     seen = Seen()
     who = {"name": "alice"}
     server = mcp_server(kit(seen), store=store, principal=lambda ctx: who["name"])
@@ -332,14 +334,14 @@ async def test_an_unknown_task_and_another_principals_task(store: SqliteRunStore
     assert store.tasks.get(created.task_id).owner == "alice"  # type: ignore[union-attr]
 
 
-async def test_a_task_survives_a_new_server_on_the_same_store(store: SqliteRunStore) -> None:
+async def test_a_task_survives_a_new_server_on_the_same_store(store: RunStore, new_store: Any) -> None:
     first = Seen()
     async with Client(mcp_server(kit(first), store=store), extensions=[TaskSupport()]) as client:
         created = await create(client, "approve", {"n": 4})
         asking = await until(client, created.task_id, "input_required")
     # another server, another toolkit, the same file: as after a restart
     second = Seen()
-    again = SqliteRunStore(store.path)
+    again = new_store(lease=3.0)
     async with Client(mcp_server(kit(second), store=again), extensions=[TaskSupport()]) as client:
         found = await get(client, created.task_id)
         assert found.status == "input_required" and found.input_requests == asking.input_requests
@@ -350,7 +352,7 @@ async def test_a_task_survives_a_new_server_on_the_same_store(store: SqliteRunSt
     assert first.lines == [] and len(second.lines) == 1
 
 
-async def test_a_task_whose_server_died_reads_failed(store: SqliteRunStore) -> None:
+async def test_a_task_whose_server_died_reads_failed(store: RunStore) -> None:
     call = ToolCall("c1", "slow", {})
     store.tasks.create(
         "t-died", call, "turn", owner=None, ttl_ms=None, poll_ms=100, lease="l", lease_for=0.05
@@ -363,7 +365,7 @@ async def test_a_task_whose_server_died_reads_failed(store: SqliteRunStore) -> N
     assert failed.error["code"] == -32603 and "stopped while the call ran" in failed.error["message"]
 
 
-async def test_an_expired_question_is_settled_as_the_loop_settles_expiry(store: SqliteRunStore) -> None:
+async def test_an_expired_question_is_settled_as_the_loop_settles_expiry(store: RunStore) -> None:
     async with Client(mcp_server(kit(Seen()), store=store), extensions=[TaskSupport()]) as client:
         created = await create(client, "soon")
         asking = await until(client, created.task_id, "input_required")
@@ -376,7 +378,7 @@ async def test_an_expired_question_is_settled_as_the_loop_settles_expiry(store: 
 # --- consumed: mcp_tools_from against a server that answers with tasks -------------------------------
 
 
-async def test_a_consumed_task_becomes_a_suspension_and_is_resumed(store: SqliteRunStore) -> None:
+async def test_a_consumed_task_becomes_a_suspension_and_is_resumed(store: RunStore) -> None:
     seen = Seen()
     server = mcp_server(kit(seen), store=store, poll_interval=0.02)
     async with Client(server, extensions=[TaskSupport()]) as client:
@@ -397,7 +399,7 @@ async def test_a_consumed_task_becomes_a_suspension_and_is_resumed(store: Sqlite
     assert len(seen.lines) == 1
 
 
-async def test_a_local_cancel_cancels_the_remote_task(store: SqliteRunStore) -> None:
+async def test_a_local_cancel_cancels_the_remote_task(store: RunStore) -> None:
     seen = Seen()
     server = mcp_server(kit(seen), store=store, poll_interval=0.02)
     async with Client(server, extensions=[TaskSupport()]) as client:
@@ -407,7 +409,8 @@ async def test_a_local_cancel_cancels_the_remote_task(store: SqliteRunStore) -> 
             await asyncio.sleep(0.01)
         assert local.cancel("c9")
         run = await turn
-        [task_id] = [row[0] for row in store._conn().execute("SELECT id FROM tasks")]
+        with tamper(store) as conn:
+            [task_id] = [row[0] for row in conn.execute("SELECT id FROM tasks").fetchall()]
         while store.tasks.get(task_id).status != "cancelled":  # type: ignore[union-attr]
             await asyncio.sleep(0.01)
     assert run.results[0].result.output == "declined: the call to hang was cancelled"

@@ -112,7 +112,7 @@ class Decisions:
         """Keep the policies and log the decisions of `taken` (each call's ask, its answer, the
         step it led to) as one unit: all of them, or (when a write fails, which is raised) none.
 
-        When the policy store and the log are one `SqliteRunStore`'s, the unit is one transaction.
+        When the policy store and the log are one store's (SQLite or PostgreSQL), the unit is one transaction.
         Otherwise the policies are kept first and the log written after, with every entry in one
         `record_many` when the log has one; a write that fails revokes the policies kept in the
         unit, so the log never holds a decision whose policy was not kept. (A log without
@@ -133,7 +133,7 @@ class Decisions:
         together = unit is not None and unit is getattr(self._log, "_unit", None)
         kept: list[Policy] = []
         try:
-            with unit._transaction() if unit is not None and together else contextlib.nullcontext():
+            with unit.transaction() if unit is not None and together else contextlib.nullcontext():
                 for policy in made:
                     self.store.keep(policy)
                     kept.append(policy)

@@ -188,13 +188,17 @@ class Toolkit(_Tools):
         self._running: dict[str, list[_Running]] = {}  # by call id: the handler runs under way
         keys, active = key_set(secret, secrets, active_key)
         self._book = RunBook(keys, active, lambda: int(self._clock().timestamp() * 1000))
-        self._host = Host(
-            self.perform, self._running, cancel_grace, on_progress, on_event, self._decisions, self.now
-        )
         if active is not None and (use_key := getattr(decision_log, "use_key", None)) is not None:
             use_key(active.key_id, active._secret)  # the log's head is MAC'd under the toolkit's key
         for t in tools:
             self.register(t)
+
+    @property
+    def _host(self) -> Host:
+        """What the effects of a turn use of this toolkit (built for each turn: a copy of the
+        toolkit with other tools, as a store's calls in doubt make, performs with its own)."""
+        hooks = (self._on_progress, self._on_event)
+        return Host(self.perform, self._running, self._cancel_grace, *hooks, self._decisions, self.now)
 
     @property
     def on_progress(self) -> ProgressHook | None:

@@ -10,7 +10,7 @@ import asyncio
 import json
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
-from pathlib import Path
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 try:
@@ -20,9 +20,10 @@ except ImportError as exc:  # pragma: no cover - exercised by tests/test_inbox.p
         "toolnexus inbox needs click: install the extra, pip install 'toolnexus-contract[inbox]'"
     ) from exc
 
-from .._errors import ResumeError, WireError
-from .._result import Answer
-from ..store import OutcomeNotStored, SqliteRunStore
+from .._errors import ResumeError, ToolnexusError, WireError
+from .._result import Answer, RunResult, ToolResult
+from .._toolkit import Toolkit
+from ..store import OutcomeNotStored, RunStore, open_store
 from ._inbox import Inbox, InboxError, Outcome, Waiting, load_toolkit, parse_json_object
 from ._text import shown, shown_json
 
@@ -81,7 +82,7 @@ class _State:
     """What the subcommands share: the store, the toolkit when one was named, and who decides."""
 
     def __init__(
-        self, store: SqliteRunStore, toolkit: str | None, principal: str | None, session: str | None
+        self, store: RunStore, toolkit: str | None, principal: str | None, session: str | None
     ) -> None:
         self.store = store
         self.toolkit_spec = toolkit
@@ -90,14 +91,22 @@ class _State:
 
     def inbox(self, *, acting: bool) -> Inbox:
         """The inbox; with the toolkit loaded when it is to answer (listing needs none)."""
-        toolkit = None
-        if acting:
-            if self.toolkit_spec is None:
-                why = "answering runs the call: name the toolkit that holds the tools"
-                raise click.UsageError(f"{why}, --toolkit module:attribute")
-            with _errors():
-                toolkit = load_toolkit(self.toolkit_spec, self.store)
+        toolkit = self.toolkit() if acting else None
         return Inbox(self.store, toolkit, principal=self.principal, session=self.session)
+
+    def toolkit(self) -> Toolkit:
+        if self.toolkit_spec is None:
+            why = "answering runs the call: name the toolkit that holds the tools"
+            raise click.UsageError(f"{why}, --toolkit module:attribute")
+        with _errors():
+            return load_toolkit(self.toolkit_spec, self.store)
+
+
+def _store_option(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """A postgresql:// URL as given; else the path of a SQLite file that exists."""
+    if value.startswith(("postgresql://", "postgres://")):
+        return value
+    return str(click.Path(exists=True, dir_okay=False).convert(value, param, ctx))
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -106,8 +115,8 @@ class _State:
     "store_path",
     required=True,
     envvar="TOOLNEXUS_INBOX_STORE",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="The SqliteRunStore file the host keeps its pending runs in.",
+    callback=lambda ctx, param, value: _store_option(ctx, param, value),
+    help="Where the host keeps its pending runs: a SqliteRunStore file, or a postgresql:// URL.",
 )
 @click.option(
     "--toolkit",
@@ -142,7 +151,7 @@ class _State:
 @click.pass_context
 def inbox(
     ctx: click.Context,
-    store_path: Path,
+    store_path: str,
     toolkit: str | None,
     principal: str | None,
     session: str | None,
@@ -151,11 +160,16 @@ def inbox(
     port: int,
     token: str | None,
 ) -> None:
-    """What the stored runs wait on, and a person's answers: list, show, approve, decline, respond.
+    """What the stored runs wait on, and a person's answers: list, show, approve, decline, respond;
+    calls in doubt: doubts, retry, settle.
 
     Without a command, lists what waits (or, with --web, serves the page).
     """
-    state = _State(SqliteRunStore(store_path), toolkit, principal, session)
+    try:
+        store = open_store(store_path)
+    except ToolnexusError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--store'") from None
+    state = _State(store, toolkit, principal, session)
     ctx.obj = state
     if web:
         if ctx.invoked_subcommand is not None:
@@ -309,6 +323,83 @@ def _act(
     if outcome.result is not None and waiting.call is not None:
         text = shown(outcome.result.output, keep="\n\t")
         click.echo(f"{shown(waiting.call.id)} {shown(waiting.tool or '?')}: {text}")
+
+
+@inbox.command()
+@click.option("--json", "as_json", is_flag=True, help="One JSON array, for programs.")
+@click.pass_obj
+def doubts(state: _State, as_json: bool) -> None:
+    """List the calls in doubt: their tool started, and their outcome was never written (the
+    process died). No one runs them again until a person retries or settles each."""
+    items = state.store.in_doubt()
+    docs = [
+        {
+            "run": d.run_id,
+            "call": d.call.id,
+            "tool": d.tool,
+            "arguments": d.arguments,
+            "idempotencyKey": d.idempotency_key,
+            "startedAt": datetime.fromtimestamp(d.started_at, UTC).isoformat(timespec="seconds"),
+        }
+        for d in items
+    ]
+    if as_json:
+        click.echo(json.dumps(docs, indent=2))
+        return
+    if not docs:
+        click.echo("no call is in doubt")
+        return
+    rows: list[tuple[str, ...]] = [("RUN", "CALL", "TOOL", "STARTED", "ARGUMENTS")]
+    for doc in docs:
+        cells = (doc["run"], doc["call"], doc["tool"], doc["startedAt"])
+        rows.append((*(shown(str(c)) for c in cells), _cut(shown_json(doc["arguments"]), _ARGUMENTS_WIDTH)))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    for row in rows:
+        click.echo("  ".join([*(c.ljust(w) for c, w in zip(row, widths, strict=False)), row[-1]]))
+    click.echo("answer:    retry RUN (runs the call again, same idempotency key) | settle RUN --result JSON")
+
+
+@inbox.command()
+@click.argument("run_id", metavar="RUN", type=int)
+@click.pass_obj
+def retry(state: _State, run_id: int) -> None:
+    """Run the call in doubt of a run again, under the same idempotency key (logged)."""
+    toolkit = state.toolkit()
+    with _errors(run_id):
+        run = asyncio.run(
+            state.store.retry(toolkit, run_id, principal=state.principal, session=state.session)
+        )
+    _report(f"retried run {run_id}: it is {run.status}", run)
+
+
+@inbox.command()
+@click.argument("run_id", metavar="RUN", type=int)
+@click.option(
+    "--result",
+    type=_JsonObject(),
+    required=True,
+    help='What the call did, as a ToolResult: {"output": "...", "isError": false}.',
+)
+@click.pass_obj
+def settle(state: _State, run_id: int, result: dict[str, Any]) -> None:
+    """Record what the call in doubt of a run did, and continue the run without running it (logged)."""
+    try:
+        outcome = ToolResult.from_wire(result)
+    except WireError as exc:
+        raise click.BadParameter(shown(str(exc)), param_hint="'--result'") from None
+    toolkit = state.toolkit()
+    with _errors(run_id):
+        run = asyncio.run(
+            state.store.settle(toolkit, run_id, outcome, principal=state.principal, session=state.session)
+        )
+    _report(f"settled run {run_id}: it is {run.status}", run)
+
+
+def _report(headline: str, run: RunResult) -> None:
+    click.echo(shown(headline))
+    for item in run.results:
+        text = shown(item.result.output, keep="\n\t")
+        click.echo(f"{shown(item.id)} {shown(item.name)}: {text}")
 
 
 def _doc(w: Waiting) -> dict[str, Any]:

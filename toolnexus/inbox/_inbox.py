@@ -15,7 +15,7 @@ from .._engine import is_approval
 from .._errors import ToolnexusError, WireError
 from .._result import Answer, Request, RunResult, ToolCall, ToolResult
 from .._toolkit import Toolkit
-from ..store import SqliteRunStore
+from ..store import RunStore
 
 __all__ = ["Asks", "Inbox", "InboxError", "Outcome", "Waiting", "load_toolkit", "parse_json_object"]
 
@@ -116,7 +116,7 @@ class Inbox:
 
     def __init__(
         self,
-        store: SqliteRunStore,
+        store: RunStore,
         toolkit: Toolkit | None = None,
         *,
         principal: str | None = None,
@@ -237,7 +237,7 @@ class Inbox:
         return Outcome(waiting, answer, run, result)
 
 
-def load_toolkit(spec: str, store: SqliteRunStore) -> Toolkit:
+def load_toolkit(spec: str, store: RunStore) -> Toolkit:
     """The `Toolkit` that `spec` (`module:attribute`, the attribute may be dotted) names: a
     `Toolkit`, or a function that makes one, called with `store` when it takes an argument
     (so the toolkit can keep its policies and decision log there) and with none otherwise.

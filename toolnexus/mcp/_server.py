@@ -51,7 +51,7 @@ from ._tasks import (
 )
 
 if TYPE_CHECKING:
-    from toolnexus.store import SqliteRunStore
+    from toolnexus.store import RunStore
     from toolnexus.temporal import TurnClient
 
 #: Who is calling, for a request (`mcp_server(principal=...)`); None when unknown.
@@ -197,7 +197,7 @@ class _Bridge:
         toolkit: Toolkit,
         *,
         principal: PrincipalOf,
-        store: SqliteRunStore | None = None,
+        store: RunStore | None = None,
         tasks: _ServedTasks | None = None,
         state_ttl: float = 600.0,
     ) -> None:
@@ -366,7 +366,7 @@ def mcp_server(
     version: str | None = None,
     instructions: str | None = None,
     request_state_security: RequestStateSecurity | None = None,
-    store: SqliteRunStore | None = None,
+    store: RunStore | None = None,
     temporal: TurnClient | None = None,
     tasks: TaskMode | None = "long_running",
     task_ttl: float | None = 3600.0,

@@ -6,7 +6,7 @@ answer goes through `SqliteRunStore.resume` (the store's claim, then `Toolkit.re
 approval, edited arguments, refusals, policies and expiry are the engine's); a cancellation is
 `Toolkit.cancel` (the engine settles the call as declined with reason `cancelled`) or, for a
 task waiting on a person, a refusal with reason `cancelled`. While the call runs, its runner
-holds a lease on the task's row (`_sqlite_tasks.py`); a task whose lease ran out reads `failed`.
+holds a lease on the task's row (`toolnexus/store/_tasks.py`); a task whose lease ran out reads `failed`.
 """
 
 from __future__ import annotations
@@ -25,15 +25,14 @@ from mcp_types.jsonrpc import INTERNAL_ERROR
 
 from toolnexus._errors import ResumeError
 from toolnexus._result import Answer, Request, RunResult, ToolCall
-from toolnexus._sqlite_tasks import StoredTask
 from toolnexus._toolkit import Toolkit, seals
 from toolnexus.adapters.mcp import mcp_call_tool_result
-from toolnexus.store import run_expiry
+from toolnexus.store._tasks import StoredTask
 
 from ._tasks import CANCELLED_MESSAGE, TaskView, settled_status, waiting_requests
 
 if TYPE_CHECKING:
-    from toolnexus.store import SqliteRunStore
+    from toolnexus.store import RunStore
 
 __all__ = ["StoreTasks"]
 
@@ -82,7 +81,7 @@ class _Notes:
 class StoreTasks:
     """A `TaskBackend`: the tasks of `toolkit`, in `store` (see the module's docstring)."""
 
-    def __init__(self, toolkit: Toolkit, store: SqliteRunStore, *, ttl: float | None, poll_ms: int) -> None:
+    def __init__(self, toolkit: Toolkit, store: RunStore, *, ttl: float | None, poll_ms: int) -> None:
         self.toolkit = toolkit
         self.store = store
         self.table = store.tasks
@@ -172,7 +171,7 @@ class StoreTasks:
         if run_id is None:  # the first suspension: the run is stored (a resume stored it already)
             run_id = await asyncio.to_thread(self.store.save, run)
         stored = await asyncio.to_thread(self.store.get, run_id)
-        expiry = run_expiry(self.store, run_id)
+        expiry = self.store.expiry(run_id)
         ttl_ms = None if expiry is None else max(0, round((expiry - task.created_at) * 1000))
         waiting = waiting_requests(run if stored is None or stored.run is None else stored.run)
         await asyncio.to_thread(
@@ -249,7 +248,7 @@ class StoreTasks:
         """An `input_required` task whose run has expired is settled as the loop settles an
         expiry (`Toolkit.expire`, through the store), and reads as what came of it."""
         assert task.run_id is not None
-        expiry = run_expiry(self.store, task.run_id)
+        expiry = self.store.expiry(task.run_id)
         if expiry is None or expiry > time.time():
             return task
         lease = secrets.token_hex(8)
@@ -262,11 +261,11 @@ class StoreTasks:
             lease_for=self.store.lease,
         ):
             return await self._reread(task)
-        from toolnexus.store import _under_lease
+        from toolnexus.store._lease import under_lease
 
         toolkit = self.toolkit
         try:
-            run = await _under_lease(self.store, toolkit, task.run_id, [], lambda run: toolkit.expire(run))
+            run = await under_lease(self.store, toolkit, task.run_id, [], lambda kit, run: kit.expire(run))
         except ResumeError as exc:
             await self._resume_refused(task, lease, exc)
         else:

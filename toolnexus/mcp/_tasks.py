@@ -33,10 +33,10 @@ from pydantic import Field
 
 from toolnexus._errors import UsageError, WireError
 from toolnexus._result import Answer, Request, RunResult, ToolCall, ToolResult
-from toolnexus._sqlite_tasks import TERMINAL, TaskStatus
 from toolnexus._suspend import pending
 from toolnexus._toolkit import Toolkit
 from toolnexus.adapters.mcp import answer_from_mcp, mcp_input_required
+from toolnexus.store._tasks import TERMINAL, TaskStatus
 
 __all__ = ["TASKS_EXTENSION", "TaskBackend", "TaskMode", "TaskView"]
 

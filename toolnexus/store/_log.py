@@ -1,5 +1,5 @@
-"""The decisions a `SqliteRunStore` keeps: policies (`store.policies`) and the decision log
-(`store.log`), in the store's file, shared by the host's processes.
+"""The decisions a store keeps: policies (`store.policies`) and the decision log (`store.log`),
+in the store's database, shared by the host's processes (the same rules for every `Backend`).
 
     toolkit = Toolkit(tools, secret=..., policy_store=store.policies, decision_log=store.log)
 
@@ -26,92 +26,57 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import IO, Any, Protocol
+from typing import IO, Any
 
-from ._engine import Decision, Policy
+from .._engine import Decision, Policy
+from ._backend import Backend
 
-__all__ = ["SqliteDecisionLog", "SqlitePolicies", "create_tables"]
+__all__ = ["DecisionLog", "Policies"]
 
-_POLICIES = """
-CREATE TABLE IF NOT EXISTS policies (
-    id TEXT PRIMARY KEY,
-    tool TEXT NOT NULL,
-    body TEXT NOT NULL,
-    expires_at TEXT NOT NULL
-)"""
-_POLICIES_BY_TOOL = "CREATE INDEX IF NOT EXISTS policies_tool ON policies (tool)"
-_LOG = """
-CREATE TABLE IF NOT EXISTS decisions (
-    seq INTEGER PRIMARY KEY,
-    entry TEXT NOT NULL,
-    hash TEXT NOT NULL
-)"""
-_HEAD = """
-CREATE TABLE IF NOT EXISTS decisions_head (
-    one INTEGER PRIMARY KEY CHECK (one = 1),
-    seq INTEGER NOT NULL,
-    hash TEXT NOT NULL,
-    key_id TEXT,
-    mac TEXT
-)"""
 #: The hash the first entry chains to.
 _GENESIS = hashlib.sha256(b"toolnexus.decisions.v1").hexdigest()
 
 
-class _Store(Protocol):
-    def _conn(self) -> sqlite3.Connection: ...
-
-    def _transaction(self) -> AbstractContextManager[sqlite3.Connection]: ...
-
-
-def create_tables(conn: sqlite3.Connection) -> None:
-    conn.execute(_POLICIES)
-    conn.execute(_POLICIES_BY_TOOL)
-    conn.execute(_LOG)
-    conn.execute(_HEAD)
-
-
-class SqlitePolicies:
+class Policies:
     """The store's policies (a `PolicyStore`: `Toolkit(policy_store=store.policies)`)."""
 
-    def __init__(self, store: _Store) -> None:
-        self._store = store
-        self._unit = (
-            store  # (one with the store's log: `Decisions.decide_all` writes both in one transaction)
-        )
+    def __init__(self, db: Backend) -> None:
+        self._db = db
+        self._unit = db  # (one with the store's log: `Decisions.decide_all` writes both in one transaction)
 
     def policies(self, tool: str | None = None) -> list[Policy]:
         """The policies kept (of `tool`, when given), expired ones too, oldest first."""
-        conn = self._store._conn()
+        conn, order = self._db.connection(), self._db.policy_order
         if tool is None:
-            rows = conn.execute("SELECT body FROM policies ORDER BY rowid").fetchall()
+            rows = conn.execute(f"SELECT body FROM policies ORDER BY {order}").fetchall()
         else:
-            rows = conn.execute("SELECT body FROM policies WHERE tool = ? ORDER BY rowid", (tool,)).fetchall()
+            rows = conn.execute(
+                f"SELECT body FROM policies WHERE tool = ? ORDER BY {order}", (tool,)
+            ).fetchall()
         return [Policy.from_wire(json.loads(body)) for (body,) in rows]
 
     def keep(self, policy: Policy) -> None:
-        with self._store._transaction() as conn:
+        with self._db.transaction() as conn:  # a policy kept again moves to the end, as a new one
+            conn.execute("DELETE FROM policies WHERE id = ?", (policy.id,))
             conn.execute(
-                "INSERT OR REPLACE INTO policies (id, tool, body, expires_at) VALUES (?, ?, ?, ?)",
+                "INSERT INTO policies (id, tool, body, expires_at) VALUES (?, ?, ?, ?)",
                 (policy.id, policy.tool, json.dumps(policy.to_wire()), policy.expires_at.isoformat()),
             )
 
     def revoke(self, policy_id: str) -> bool:
         """Remove a policy; False when there is none by that id."""
-        with self._store._transaction() as conn:
+        with self._db.transaction() as conn:
             return conn.execute("DELETE FROM policies WHERE id = ?", (policy_id,)).rowcount == 1
 
 
-class SqliteDecisionLog:
+class DecisionLog:
     """The store's decision log (a `DecisionLog`: `Toolkit(decision_log=store.log)`)."""
 
-    def __init__(self, store: _Store) -> None:
-        self._store = store
-        self._unit = store
+    def __init__(self, db: Backend) -> None:
+        self._db = db
+        self._unit = db
         self._key: tuple[str, bytes] | None = None
 
     def use_key(self, key_id: str, secret: bytes) -> None:
@@ -125,7 +90,15 @@ class SqliteDecisionLog:
 
     def record_many(self, decisions: Sequence[Decision], *, principal: str | None, at: datetime) -> None:
         """Append every one of `decisions` in one transaction: all of them, or none."""
-        with self._store._transaction() as conn:
+        self.record_entries([d.to_wire() for d in decisions], principal=principal, at=at)
+
+    def record_entries(
+        self, decisions: Sequence[Mapping[str, Any]], *, principal: str | None, at: datetime
+    ) -> None:
+        """Append decisions in their JSON form (a `Decision.to_wire()`, or what a store decides
+        itself: a call in doubt retried or settled), in one transaction."""
+        with self._db.transaction() as conn:
+            self._db.lock_log(conn)
             last = conn.execute("SELECT seq, hash FROM decisions ORDER BY seq DESC LIMIT 1").fetchone()
             seq, previous = (0, _GENESIS) if last is None else (last[0], last[1])
             for decision in decisions:
@@ -134,7 +107,7 @@ class SqliteDecisionLog:
                     "seq": seq,
                     "at": at.isoformat(),
                     "by": principal,
-                    **decision.to_wire(),
+                    **decision,
                     "previous": previous,
                 }
                 previous = _link(entry)
@@ -145,9 +118,10 @@ class SqliteDecisionLog:
             key_id, mac = (
                 (None, None) if self._key is None else (self._key[0], _head_mac(self._key[1], seq, previous))
             )
-            conn.execute(_HEAD)
             conn.execute(
-                "INSERT OR REPLACE INTO decisions_head (one, seq, hash, key_id, mac) VALUES (1, ?, ?, ?, ?)",
+                "INSERT INTO decisions_head (one, seq, hash, key_id, mac) VALUES (1, ?, ?, ?, ?)"
+                " ON CONFLICT (one) DO UPDATE SET seq = excluded.seq, hash = excluded.hash,"
+                " key_id = excluded.key_id, mac = excluded.mac",
                 (seq, previous, key_id, mac),
             )
 
@@ -157,11 +131,11 @@ class SqliteDecisionLog:
         elsewhere to check the log against later (`verify(key, head=...)`)."""
         try:
             row = (
-                self._store._conn()
+                self._db.connection()
                 .execute("SELECT seq, hash, key_id, mac FROM decisions_head WHERE one = 1")
                 .fetchone()
             )
-        except sqlite3.OperationalError:  # a store made before heads existed, never written since
+        except self._db.errors:  # a store made before heads existed, never written since
             return None
         if row is None:
             return None
@@ -170,7 +144,7 @@ class SqliteDecisionLog:
     def entries(self) -> Iterator[dict[str, Any]]:
         """Every entry, oldest first: the decision's fields (`Decision.to_wire`), `seq`, `at`
         (when), `by` (the principal who decided), `previous` (the hash of the entry before)."""
-        for (text,) in self._store._conn().execute("SELECT entry FROM decisions ORDER BY seq"):
+        for (text,) in self._db.connection().execute("SELECT entry FROM decisions ORDER BY seq"):
             yield json.loads(text)
 
     def verify(
@@ -186,7 +160,7 @@ class SqliteDecisionLog:
         (where the log went wrong cannot be known). See the module's text for what it cannot find.
         """
         previous, expected = _GENESIS, 1
-        for seq, text, stored in self._store._conn().execute(
+        for seq, text, stored in self._db.connection().execute(
             "SELECT seq, entry, hash FROM decisions ORDER BY seq"
         ):
             try:
@@ -224,7 +198,7 @@ class SqliteDecisionLog:
     def export(self, out: IO[str]) -> int:
         """Write every entry to `out` as JSON lines (each with its `hash`); returns how many."""
         count = 0
-        for text, stored in self._store._conn().execute("SELECT entry, hash FROM decisions ORDER BY seq"):
+        for text, stored in self._db.connection().execute("SELECT entry, hash FROM decisions ORDER BY seq"):
             entry = json.loads(text)
             entry["hash"] = stored
             out.write(json.dumps(entry, ensure_ascii=False) + "\n")

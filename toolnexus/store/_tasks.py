@@ -1,10 +1,10 @@
-"""What an MCP server keeps in a `SqliteRunStore` beyond runs (`store.tasks`): its tasks (MCP's
+"""What an MCP server keeps in a store beyond runs (`store.tasks`): its tasks (MCP's
 Tasks extension, `toolnexus.mcp`) and the `requestState`s already taken, shared by the server's
 processes.
 
 A task is one tool call run in the background. Its row says where it is (`working`,
 `input_required`, `completed`, `failed`, `cancelled`); while it waits on a person its run is a
-row of the `runs` table (`run_id`), resumed through `SqliteRunStore.resume` like any other, so
+row of the `runs` table (`run_id`), resumed through the store's `resume` like any other, so
 the loop's rules and the one-resumer-at-a-time claim are the store's. While it runs, its
 runner holds a lease it renews; a task whose lease ran out had its process die under it, and
 reads as `failed`. A cancellation asked in another process is a flag the runner reads when it
@@ -14,60 +14,23 @@ renews.
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
-from ._result import ToolCall
+from .._result import ToolCall
+from ._backend import Backend
 
-__all__ = ["SqliteTasks", "StoredTask", "TaskStatus", "create_tables"]
+__all__ = ["StoredTask", "TaskStatus", "Tasks"]
 
 #: Where a task is (MCP's task status).
 TaskStatus = Literal["working", "input_required", "completed", "failed", "cancelled"]
 #: The statuses a task does not leave.
 TERMINAL: frozenset[str] = frozenset({"completed", "failed", "cancelled"})
 
-_TASKS = """
-CREATE TABLE IF NOT EXISTS tasks (
-    id TEXT PRIMARY KEY,
-    owner TEXT,
-    status TEXT NOT NULL,
-    call TEXT NOT NULL,
-    turn TEXT NOT NULL,
-    run_id INTEGER,
-    result TEXT,
-    error TEXT,
-    message TEXT,
-    ttl_ms INTEGER,
-    poll_ms INTEGER NOT NULL,
-    created_at REAL NOT NULL,
-    updated_at REAL NOT NULL,
-    lease TEXT,
-    lease_until REAL,
-    cancel_asked INTEGER NOT NULL DEFAULT 0
-) WITHOUT ROWID"""
-_SPENT = """
-CREATE TABLE IF NOT EXISTS spent_states (
-    digest TEXT PRIMARY KEY,
-    until REAL NOT NULL
-) WITHOUT ROWID"""
-
 #: What the row of a task whose runner's lease ran out says.
 DIED_MESSAGE = "the server stopped while the call ran; it did not finish"
 DIED: dict[str, Any] = {"code": -32603, "message": DIED_MESSAGE}
-
-
-class _Store(Protocol):
-    def _conn(self) -> sqlite3.Connection: ...
-
-    def _transaction(self) -> AbstractContextManager[sqlite3.Connection]: ...
-
-
-def create_tables(conn: sqlite3.Connection) -> None:
-    conn.execute(_TASKS)
-    conn.execute(_SPENT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,11 +103,11 @@ def _task(row: tuple[Any, ...]) -> StoredTask:
     )
 
 
-class SqliteTasks:
-    """The tasks of an MCP server in the store's file (`SqliteRunStore.tasks`)."""
+class Tasks:
+    """The tasks of an MCP server in the store's database (`store.tasks`)."""
 
-    def __init__(self, store: _Store) -> None:
-        self._store = store
+    def __init__(self, db: Backend) -> None:
+        self._db = db
 
     def create(
         self,
@@ -161,7 +124,7 @@ class SqliteTasks:
         """Store a new `working` task, held by its runner's `lease` for `lease_for` seconds, and
         return it (committed: a `get` in any process finds it)."""
         now = time.time()
-        with self._store._transaction() as conn:
+        with self._db.transaction() as conn:
             conn.execute(
                 "INSERT INTO tasks (id, owner, status, call, turn, ttl_ms, poll_ms, created_at, updated_at,"
                 " lease, lease_until) VALUES (?, ?, 'working', ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -174,13 +137,15 @@ class SqliteTasks:
     def get(self, task_id: str) -> StoredTask | None:
         """The task `task_id`, or None. A `working` task whose runner's lease ran out is
         `failed` (its process died while the call ran), and is stored so."""
-        row = self._store._conn().execute(f"SELECT {_COLUMNS} FROM tasks WHERE id = ?", (task_id,)).fetchone()
+        row = (
+            self._db.connection().execute(f"SELECT {_COLUMNS} FROM tasks WHERE id = ?", (task_id,)).fetchone()
+        )
         if row is None:
             return None
         task = _task(row)
         if task.status == "working" and task.lease_until is not None and task.lease_until < time.time():
             self.settle(task_id, "failed", error=DIED, message=DIED_MESSAGE, expect=("working",))
-            again = self._store._conn().execute(f"SELECT {_COLUMNS} FROM tasks WHERE id = ?", (task_id,))
+            again = self._db.connection().execute(f"SELECT {_COLUMNS} FROM tasks WHERE id = ?", (task_id,))
             return _task(again.fetchone())
         return task
 
@@ -226,12 +191,12 @@ class SqliteTasks:
         if lease is not None and lease_for is None:
             where += " AND lease = ?"
             args.append(lease)
-        with self._store._transaction() as conn:
+        with self._db.transaction() as conn:
             return conn.execute(f"UPDATE tasks SET {', '.join(sets)} WHERE {where}", args).rowcount == 1
 
     def note(self, task_id: str, message: str) -> None:
         """Set the status message of a task that is working (the call's last progress message)."""
-        with self._store._transaction() as conn:
+        with self._db.transaction() as conn:
             conn.execute(
                 "UPDATE tasks SET message = ?, updated_at = ? WHERE id = ? AND status = 'working'",
                 (message, time.time(), task_id),
@@ -240,7 +205,7 @@ class SqliteTasks:
     def renew(self, task_id: str, lease: str, lease_for: float) -> tuple[bool, bool]:
         """Extend the runner's lease; (still held, cancellation asked)."""
         now = time.time()
-        with self._store._transaction() as conn:
+        with self._db.transaction() as conn:
             held = conn.execute(
                 "UPDATE tasks SET lease_until = ? WHERE id = ? AND status = 'working' AND lease = ?",
                 (now + lease_for, task_id, lease),
@@ -250,17 +215,19 @@ class SqliteTasks:
 
     def ask_cancel(self, task_id: str) -> None:
         """Mark the task's cancellation asked (its runner, in whichever process, reads it)."""
-        with self._store._transaction() as conn:
+        with self._db.transaction() as conn:
             conn.execute("UPDATE tasks SET cancel_asked = 1 WHERE id = ?", (task_id,))
 
     def spend(self, digest: str, until: float) -> bool:
         """Take a single-use token (a `requestState`'s digest) until the Unix time `until`; False
         when it was taken before (a replay). Tokens past their time are forgotten."""
         now = time.time()
-        with self._store._transaction() as conn:
+        with self._db.transaction() as conn:
             conn.execute("DELETE FROM spent_states WHERE until < ?", (now,))
-            try:
-                conn.execute("INSERT INTO spent_states (digest, until) VALUES (?, ?)", (digest, until))
-            except sqlite3.IntegrityError:
-                return False
-        return True
+            return (
+                conn.execute(
+                    "INSERT INTO spent_states (digest, until) VALUES (?, ?) ON CONFLICT (digest) DO NOTHING",
+                    (digest, until),
+                ).rowcount
+                == 1
+            )

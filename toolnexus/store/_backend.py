@@ -1,0 +1,70 @@
+"""What a store needs of a database: connections, transactions and the few pieces of SQL that
+differ between databases. The store's rules (`_core.py`, `_log.py`, `_tasks.py`) are written once
+over this; `_sqlite.py` and `_postgres.py` supply it.
+
+The statements the rules run are plain SQL with `?` placeholders, understood by both databases
+(a backend that needs another placeholder rewrites them). What differs is here: the tables'
+layout (`create`), how a row is locked for a claim (`claim_lock`, `row_lock`), how the decision
+log is kept to one writer at a time (`lock_log`), and which errors mean the database could not
+do the work right now (`errors`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
+
+__all__ = ["Backend", "Connection", "Cursor"]
+
+
+class Cursor(Protocol):
+    """The result of one statement."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Connection(Protocol):
+    """What the rules run statements on (`?` placeholders)."""
+
+    def execute(self, sql: str, args: Sequence[Any] = ..., /) -> Cursor: ...
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]], /) -> Any: ...
+
+
+class Backend(Protocol):
+    """A database a store keeps its tables in."""
+
+    #: The errors that mean the database could not do it now (locked, full, gone): the outcome's
+    #: write is retried on them while the lease lasts, and a lease's renewal passes over them.
+    errors: tuple[type[BaseException], ...]
+    #: Appended to the `SELECT` of the row a claim takes: locks it, and passes over a row another
+    #: transaction holds (`FOR UPDATE SKIP LOCKED`), or "" where a write transaction locks all.
+    claim_lock: str
+    #: Appended to the `SELECT` of a row a transaction then changes (`FOR UPDATE`), or "".
+    row_lock: str
+    #: The column that orders policies as kept (oldest first).
+    policy_order: str
+
+    def connection(self) -> Connection:
+        """This thread's connection, for reads (each statement sees what is committed)."""
+        ...
+
+    def transaction(self) -> AbstractContextManager[Connection]:
+        """A write transaction; inside another of this thread's, part of that one."""
+        ...
+
+    def lock_log(self, conn: Connection) -> None:
+        """Make `conn`'s transaction the decision log's only writer until it ends."""
+        ...
+
+    def close(self) -> None:
+        """Close this thread's connection (the next use opens another)."""
+        ...
