@@ -223,6 +223,12 @@ pub fn answered(step: Ask, answer: Option<Answer>, now: SystemTime) -> Step {
             gate: false,
         });
     }
+    approved(call, &answer)
+}
+
+/// What follows an approving `answer` to the toolkit's approval of `call`: its first run,
+/// with the person's edited arguments when the answer holds them.
+fn approved(call: ToolCall, answer: &Answer) -> Step {
     let edited = answer.data.as_ref().and_then(|d| d.get("arguments"));
     let Some(edited) = edited else {
         return Step::Run(Run {
