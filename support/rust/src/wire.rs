@@ -17,6 +17,7 @@ mod document;
 
 pub(crate) use checks::*;
 use document::Document;
+#[allow(unused_imports)] // for `RunResult`; the IDL may have none
 pub(crate) use document::WideIntegers;
 
 /// A document that is not a valid wire value of the type asked for.
