@@ -161,52 +161,12 @@ pub(crate) fn python_pattern(pattern: &str) -> String {
                 break;
             };
             i += 2;
-            let class = match next {
-                'd' => Some((DIGIT, false)),
-                'D' => Some((DIGIT, true)),
-                'w' => Some((WORD, false)),
-                'W' => Some((WORD, true)),
-                's' => Some((SPACE, false)),
-                'S' => Some((SPACE, true)),
-                _ => None,
-            };
-            if let Some((set, negated)) = class {
-                match (in_class, negated) {
-                    (true, false) => out.push_str(set),
-                    (_, true) => out.push_str(&format!("[^{set}]")),
-                    (false, false) => out.push_str(&format!("[{set}]")),
-                }
-                continue;
-            }
-            match (in_class, next) {
-                (false, 'b') => out.push_str(ASCII_BOUNDARY),
-                (false, 'B') => out.push_str(ASCII_INSIDE),
-                (false, 'Z') => out.push_str("\\z"),
-                (_, '<' | '>') => out.push(next), // word boundaries in Rust, literals in Python
-                (_, other) => {
-                    out.push('\\');
-                    out.push(other);
-                }
-            }
+            push_escape(&mut out, next, in_class);
             continue;
         }
         i += 1;
         if in_class {
-            match c {
-                ']' if !at_start => {
-                    in_class = false;
-                    out.push(']');
-                }
-                '[' | '&' | '~' => {
-                    out.push('\\');
-                    out.push(c);
-                }
-                '^' if at_start => {
-                    out.push('^');
-                    class_start = true; // `[^]...]`: the `]` after `^` is a literal too
-                }
-                _ => out.push(c),
-            }
+            (in_class, class_start) = push_in_class(&mut out, c, at_start);
             continue;
         }
         match c {
@@ -231,6 +191,60 @@ pub(crate) fn python_pattern(pattern: &str) -> String {
         }
     }
     out
+}
+
+/// A backslash and `next` of a Python pattern, in Rust's syntax, onto `out` (`in_class`:
+/// inside a class).
+fn push_escape(out: &mut String, next: char, in_class: bool) {
+    let class = match next {
+        'd' => Some((DIGIT, false)),
+        'D' => Some((DIGIT, true)),
+        'w' => Some((WORD, false)),
+        'W' => Some((WORD, true)),
+        's' => Some((SPACE, false)),
+        'S' => Some((SPACE, true)),
+        _ => None,
+    };
+    if let Some((set, negated)) = class {
+        match (in_class, negated) {
+            (true, false) => out.push_str(set),
+            (_, true) => out.push_str(&format!("[^{set}]")),
+            (false, false) => out.push_str(&format!("[{set}]")),
+        }
+        return;
+    }
+    match (in_class, next) {
+        (false, 'b') => out.push_str(ASCII_BOUNDARY),
+        (false, 'B') => out.push_str(ASCII_INSIDE),
+        (false, 'Z') => out.push_str("\\z"),
+        (_, '<' | '>') => out.push(next), // word boundaries in Rust, literals in Python
+        (_, other) => {
+            out.push('\\');
+            out.push(other);
+        }
+    }
+}
+
+/// The character `c` of a class (`at_start`: right after its `[` or `[^`), in Rust's
+/// syntax, onto `out`; whether the class goes on after it, and whether the next character
+/// is still at its start.
+fn push_in_class(out: &mut String, c: char, at_start: bool) -> (bool, bool) {
+    match c {
+        ']' if !at_start => {
+            out.push(']');
+            return (false, false);
+        }
+        '[' | '&' | '~' => {
+            out.push('\\');
+            out.push(c);
+        }
+        '^' if at_start => {
+            out.push('^');
+            return (true, true); // `[^]...]`: the `]` after `^` is a literal too
+        }
+        _ => out.push(c),
+    }
+    (true, false)
 }
 
 /// The quantifier `{m}`, `{m,}`, `{m,n}` or `{,n}` at the start of `rest` (after its `{`),

@@ -26,20 +26,13 @@ pub(crate) fn millis(time: SystemTime) -> i128 {
 /// day or more). Digits of a fraction beyond the sixth are dropped.
 pub(crate) fn parse_time(text: &str) -> Option<i128> {
     let b = text.as_bytes();
-    let digits = |from: usize, n: usize| -> Option<i64> {
-        let part = b.get(from..from + n)?;
-        if !part.iter().all(u8::is_ascii_digit) {
-            return None;
-        }
-        Some(part.iter().fold(0, |acc, d| acc * 10 + i64::from(d - b'0')))
-    };
     let at = |i: usize, c: u8| b.get(i) == Some(&c);
-    let year = digits(0, 4)?;
-    let month = digits(5, 2)?;
-    let day = digits(8, 2)?;
-    let hour = digits(11, 2)?;
-    let minute = digits(14, 2)?;
-    let second = digits(17, 2)?;
+    let year = digits(b, 0, 4)?;
+    let month = digits(b, 5, 2)?;
+    let day = digits(b, 8, 2)?;
+    let hour = digits(b, 11, 2)?;
+    let minute = digits(b, 14, 2)?;
+    let second = digits(b, 17, 2)?;
     if !(at(4, b'-')
         && at(7, b'-')
         && (at(10, b'T') || at(10, b't'))
@@ -48,26 +41,54 @@ pub(crate) fn parse_time(text: &str) -> Option<i128> {
     {
         return None;
     }
-    let mut i = 19;
-    let mut fraction = 0i64;
-    if at(i, b'.') {
-        let start = i + 1;
-        let mut end = start;
-        while b.get(end).is_some_and(u8::is_ascii_digit) {
-            end += 1;
-        }
-        if end == start {
-            return None;
-        }
-        let kept = &b[start..end.min(start + 6)];
-        fraction = kept.iter().fold(0, |acc, d| acc * 10 + i64::from(d - b'0'));
-        fraction *= 10i64.pow(u32::try_from(6 - kept.len()).unwrap_or(0));
-        i = end;
+    let (fraction, i) = fraction(b, 19)?;
+    let offset_minutes = offset_minutes(b, i)?;
+    let days_in_month = days_in_month(year, month)?;
+    if year < 1 || !(1..=days_in_month).contains(&day) || hour > 23 || minute > 59 || second > 59 {
+        return None;
     }
+    let seconds = days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
+        - offset_minutes * 60;
+    Some(i128::from(seconds) * 1_000_000 + i128::from(fraction))
+}
+
+/// The `n` ASCII digits of `b` from `from`, as a number; `None` when they are not all there.
+fn digits(b: &[u8], from: usize, n: usize) -> Option<i64> {
+    let part = b.get(from..from + n)?;
+    if !part.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(part.iter().fold(0, |acc, d| acc * 10 + i64::from(d - b'0')))
+}
+
+/// The fraction of a second that starts at `i` of `b` (a `.` and digits, or none), in
+/// microseconds, and where it ends; `None` for a `.` without a digit.
+fn fraction(b: &[u8], i: usize) -> Option<(i64, usize)> {
+    if b.get(i) != Some(&b'.') {
+        return Some((0, i));
+    }
+    let start = i + 1;
+    let mut end = start;
+    while b.get(end).is_some_and(u8::is_ascii_digit) {
+        end += 1;
+    }
+    if end == start {
+        return None;
+    }
+    let kept = &b[start..end.min(start + 6)];
+    let mut fraction = kept.iter().fold(0, |acc, d| acc * 10 + i64::from(d - b'0'));
+    fraction *= 10i64.pow(u32::try_from(6 - kept.len()).unwrap_or(0));
+    Some((fraction, end))
+}
+
+/// The offset from UTC, in minutes, that ends `b` at `i` (`Z`, or `+hh:mm` / `-hh:mm` under
+/// a day); `None` for anything else.
+fn offset_minutes(b: &[u8], i: usize) -> Option<i64> {
+    let at = |i: usize, c: u8| b.get(i) == Some(&c);
     let offset_minutes = match b.get(i) {
         Some(b'Z' | b'z') if i + 1 == b.len() => 0,
         Some(&sign @ (b'+' | b'-')) if i + 6 == b.len() && at(i + 3, b':') => {
-            let minutes = digits(i + 1, 2)? * 60 + digits(i + 4, 2)?;
+            let minutes = digits(b, i + 1, 2)? * 60 + digits(b, i + 4, 2)?;
             if minutes >= 24 * 60 {
                 return None;
             }
@@ -75,19 +96,18 @@ pub(crate) fn parse_time(text: &str) -> Option<i128> {
         }
         _ => return None,
     };
-    let days_in_month = match month {
+    Some(offset_minutes)
+}
+
+/// The days of `month` (1 to 12) in `year` of the proleptic Gregorian calendar.
+fn days_in_month(year: i64, month: i64) -> Option<i64> {
+    Some(match month {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
         4 | 6 | 9 | 11 => 30,
         2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
         2 => 28,
         _ => return None,
-    };
-    if year < 1 || !(1..=days_in_month).contains(&day) || hour > 23 || minute > 59 || second > 59 {
-        return None;
-    }
-    let seconds = days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
-        - offset_minutes * 60;
-    Some(i128::from(seconds) * 1_000_000 + i128::from(fraction))
+    })
 }
 
 /// The days from 1970-01-01 to the proleptic Gregorian date `year-month-day`.
