@@ -10,7 +10,7 @@
 //! - [`engine`]: the loop's rules as pure steps (`start`, `ran`, `answered`, `timed`,
 //!   `lapsed`, `gate`, `match_answers`), decisions (`decided`, `reached`, `reach`,
 //!   `policy_of`, `applicable`, `gated`, `by_policy`) and [`engine::drive`], a port of the
-//!   Python package's `toolnexus/_engine.py` with the same texts;
+//!   Python package's `toolnexus/_engine/` with the same texts;
 //! - [`Toolkit`]: a host of the engine: `run_calls`, `resume`, `expire`, keys by id with
 //!   rotation, a clock, the replay memory and the idempotency keys, and the decisions that
 //!   outlive a turn ([`Policy`], kept by a [`PolicyStore`]) and their log ([`DecisionLog`]);

@@ -2,7 +2,7 @@
 
 // The seal of a pending run, version 4 (docs/seal.md, pinned by idl/seal/vectors.json), and the
 // turn's digests every language computes the same: `turnDigest` and `idempotencyKey` (byte for
-// byte Python's `toolnexus/_stored.py`). Part of `toolnexus-contract/runtime`: it loads the JCS
+// byte Python's `toolnexus/_seal.py`). Part of `toolnexus-contract/runtime`: it loads the JCS
 // library (`canonicalize`) and Node.js's `node:crypto`, which the wire-only import never does.
 //
 //   v4.hmac-sha256.<key id>.<expiry>.<principal tag>.<mac>

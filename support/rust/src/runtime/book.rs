@@ -1,7 +1,7 @@
 // codegen: package; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 
 //! The pending-run book: what a toolkit keeps of its turns, and the check of a run that
-//! comes back. A port of the Python package's `toolnexus/_book.py` and `_stored.py`, with
+//! comes back. A port of the Python package's `toolnexus/_book/`, with
 //! the same guarantees and one simplification: every run that comes back is read and
 //! checked in full (the Python book also continues, without reading it again, a run it
 //! handed out that comes back as the very same object).

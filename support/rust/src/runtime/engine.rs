@@ -2,7 +2,7 @@
 
 //! The loop, once: what happens to one tool call, from its first run to its last result.
 //!
-//! A port of the Python package's `toolnexus/_engine.py`, with the same rules and the same
+//! A port of the Python package's `toolnexus/_engine/`, with the same rules and the same
 //! texts (the loop vectors in `idl/loop/` pin both). A sans-IO engine: it runs nothing,
 //! waits for nothing and reads no clock. Each function takes a call's state and an event
 //! (a run's result, an answer, the time) and returns the next step, and the host performs
