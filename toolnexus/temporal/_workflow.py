@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -238,7 +238,7 @@ class TurnWorkflow:
         self._principal = ""  # the digest of the principal the turn is bound to
         self._session: str | None = None  # the host's session (`start(session=...)`), for policies
         self._policies: workflow.ActivityHandle[Any] | None = None  # the read of the worker's policies
-        self._parsed: tuple[str, list[Answer], str | None] | None = None  # the update the validator read
+        self._parsed = _LastUpdate()  # the update the validator read
         self._decided: list[tuple[Ask, Answer]] = []  # the turn's decisions, for `reached`
         self._answered_by: dict[str, str | None] = {}  # request id -> the principal who answered
         self._log: list[dict[str, Any]] = []  # every decision, as `decisions` lists it
@@ -352,10 +352,10 @@ class TurnWorkflow:
         """Take the answers that `check_answer` let through (one, or a list taken whole); an
         approval decided for the turn (`Answer.scope`) decides the turn's other approvals of
         its tool with it (`reach`)."""
-        answers, principal = self._read(update_json)
+        answers, principal = self._parsed.read(update_json)
         waiting = [w for w in self._waiting if w.answer is None]
         asks = [Ask(w.call, w.request) for w in waiting]
-        picks = self._match(answers, waiting)
+        picks = _match(answers, waiting, self._answered, self._settled.values())
         for index, answer in zip(picks, answers, strict=True):
             for i, given in [(index, answer), *reach(asks, index, answer)]:
                 if waiting[i].answer is None:
@@ -444,7 +444,7 @@ class TurnWorkflow:
         carry to the tool's retry or to the worker's policy store (`toolnexus.PayloadTooLarge`:
         each carries the call, its request and the answer)."""
         try:
-            answers, principal = self._read(update_json)
+            answers, principal = self._parsed.read(update_json)
         except (WireError, ValueError, TypeError) as exc:
             raise refuse(refuse_unreadable("an Answer", exc)) from None
         try:
@@ -452,7 +452,7 @@ class TurnWorkflow:
                 raise refuse_expired("the turn")
             self._check_principal(principal)
             waiting = [w for w in self._waiting if w.answer is None]
-            picks = self._match(answers, waiting)
+            picks = _match(answers, waiting, self._answered, self._settled.values())
         except ResumeError as exc:
             raise refuse(exc) from None
         for index, answer in zip(picks, answers, strict=True):
@@ -467,30 +467,45 @@ class TurnWorkflow:
                     non_retryable=True,
                 )
 
-    def _read(self, update_json: str) -> tuple[list[Answer], str | None]:
-        """The update's answers and principal, read once: the validator's reading is kept for the
-        handler (a replayed update, whose validator does not run, is read here)."""
-        parsed = self._parsed
-        if parsed is not None and parsed[0] == update_json:
-            return parsed[1], parsed[2]
+
+class _LastUpdate:
+    """An update's answers and principal, read once: the validator's reading is kept for the
+    handler (a replayed update, whose validator does not run, is read there)."""
+
+    __slots__ = ("_read",)
+
+    def __init__(self) -> None:
+        self._read: tuple[str, list[Answer], str | None] | None = None
+
+    def read(self, update_json: str) -> tuple[list[Answer], str | None]:
+        read = self._read
+        if read is not None and read[0] == update_json:
+            return read[1], read[2]
         answers, principal = update_of(update_json)
-        self._parsed = (update_json, answers, principal)
+        self._read = (update_json, answers, principal)
         return answers, principal
 
-    def _match(self, answers: list[Answer], waiting: list[_Waiting]) -> list[int]:
-        """The waiting call each answer answers, by index into `waiting` (the book's
-        `pick_waiting`: the same refusals as `Toolkit.resume`)."""
-        settled = self._settled.values()
-        picks = pick_waiting(
-            answers,
-            [(w.call.id, w.request.id) for w in waiting],
-            self._answered,
-            lambda request_id: any(_declined_request(r) == request_id for r in settled),
-            "the turn",
-        )
-        for index, answer in zip(picks, answers, strict=True):
-            check_answer(Ask(waiting[index].call, waiting[index].request), answer)
-        return picks
+
+def _match(
+    answers: list[Answer],
+    waiting: list[_Waiting],
+    answered: Collection[tuple[str, str]],
+    settled: Iterable[ToolResult],
+) -> list[int]:
+    """The waiting call each answer answers, by index into `waiting` (the book's
+    `pick_waiting`: the same refusals as `Toolkit.resume`), given the (call, request) pairs
+    `answered` already and the results `settled` so far."""
+    done = list(settled)
+    picks = pick_waiting(
+        answers,
+        [(w.call.id, w.request.id) for w in waiting],
+        answered,
+        lambda request_id: any(_declined_request(r) == request_id for r in done),
+        "the turn",
+    )
+    for index, answer in zip(picks, answers, strict=True):
+        check_answer(Ask(waiting[index].call, waiting[index].request), answer)
+    return picks
 
 
 def _declined_request(result: ToolResult) -> str | None:
