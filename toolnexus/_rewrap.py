@@ -5,12 +5,11 @@ its tool runs, and continuing a run with a result a person supplies instead of r
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from ._tool import Tool, ToolContext, define_tool
-from ._toolkit import Toolkit
+from ._tool import Tool, ToolContext
+from ._toolkit import Toolkit, rewrapped
 
 __all__ = ["before_tools", "with_results"]
 
@@ -23,7 +22,7 @@ def with_results(toolkit: Toolkit, results: Mapping[str, Any]) -> Toolkit:
     async def supplied(tool: Tool, args: Any, ctx: ToolContext) -> Any:
         return results[ctx.call_id] if ctx.call_id in results else await tool.call(args, ctx)
 
-    return _rewrapped(toolkit, supplied)
+    return rewrapped(toolkit, supplied)
 
 
 def before_tools(toolkit: Toolkit, hook: Callable[[str], Awaitable[None]]) -> Toolkit:
@@ -34,20 +33,4 @@ def before_tools(toolkit: Toolkit, hook: Callable[[str], Awaitable[None]]) -> To
         await hook(ctx.call_id)
         return await tool.call(args, ctx)
 
-    return _rewrapped(toolkit, hooked)
-
-
-def _rewrapped(toolkit: Toolkit, run: Callable[[Tool, Any, ToolContext], Awaitable[Any]]) -> Toolkit:
-    """A copy of `toolkit` (its keys, policies, log, answers taken and runs under way shared)
-    whose every tool is `run(tool, args, ctx)`, with the tool's name, hints and approval rule."""
-    kit = copy.copy(toolkit)
-    kit._tools = {}
-    for name, tool in toolkit._tools.items():
-
-        async def handler(args: Any, ctx: ToolContext, tool: Tool = tool) -> Any:
-            return await run(tool, args, ctx)
-
-        kit._tools[name] = define_tool(
-            name, tool.description, None, handler, hints=tool.hints, needs_approval=tool.needs_approval
-        )
-    return kit
+    return rewrapped(toolkit, hooked)

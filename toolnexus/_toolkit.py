@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import functools
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeAlias
 
@@ -47,7 +47,7 @@ from ._policies import DecisionLog, Decisions, PolicyStore
 from ._result import Answer, Request, RunResult, ToolCall, ToolResult
 from ._seal import key_set
 from ._suspend import pending, pending_of
-from ._tool import Tool, ToolContext, normalize_tool_name
+from ._tool import Tool, ToolContext, define_tool, normalize_tool_name
 
 logger = logging.getLogger("toolnexus")
 
@@ -61,6 +61,7 @@ __all__ = [
     "cancel_grace",
     "forget_answers",
     "keep_decision",
+    "rewrapped",
     "seals",
 ]
 
@@ -422,6 +423,22 @@ def keep_decision(
 def cancel_grace(toolkit: Toolkit) -> float:
     """How long (seconds) a cancelled handler of `toolkit` has to stop before it is abandoned."""
     return toolkit._cancel_grace
+
+
+def rewrapped(toolkit: Toolkit, run: Callable[[Tool, Any, ToolContext], Awaitable[Any]]) -> Toolkit:
+    """A copy of `toolkit` (its keys, policies, log, answers taken and runs under way shared)
+    whose every tool is `run(tool, args, ctx)`, with the tool's name, hints and approval rule."""
+    kit = copy.copy(toolkit)
+    kit._tools = {}
+    for name, tool in toolkit._tools.items():
+
+        async def handler(args: Any, ctx: ToolContext, tool: Tool = tool) -> Any:
+            return await run(tool, args, ctx)
+
+        kit._tools[name] = define_tool(
+            name, tool.description, None, handler, hints=tool.hints, needs_approval=tool.needs_approval
+        )
+    return kit
 
 
 def _decide_all(
