@@ -87,6 +87,7 @@ describe("toolnexus-contract/runtime, apart from the wire types", () => {
       "gated",
       "idempotencyKey",
       "isApproval",
+      "isStandardSchema",
       "lapsed",
       "match",
       "normalizeToolName",

@@ -10,7 +10,8 @@
  * ```
  *
  * - {@link defineTool}, {@link Tool}, {@link ToolContext}: tools, whose `call` never throws for a
- *   tool failure;
+ *   tool failure; typed from a zod 4, arktype or valibot schema (any Standard Schema with a JSON
+ *   Schema conversion) or a literal JSON Schema ({@link FromJsonSchema});
  * - {@link Toolkit}: `runCalls`, `resume`, `expire`, `policies`, `revokePolicy`; runs sealed by
  *   the Python and Rust packages resume here, and the other way round (seal version 4,
  *   `docs/seal.md`);
@@ -81,6 +82,17 @@ export {
   type ToolContextInit,
   type ToolOptions,
 } from "./tool.js";
+export {
+  isStandardSchema,
+  type ArgsOf,
+  type FromJsonSchema,
+  type InputSchema,
+  type JsonSchemaObject,
+  type OutputOf,
+  type OutputSchema,
+  type StandardInput,
+  type StandardSchema,
+} from "./typed.js";
 export {
   Toolkit,
   type Clock,

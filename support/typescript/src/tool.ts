@@ -9,6 +9,7 @@ import { WireError } from "./errors.js";
 import { describe, isPlainObject, keepOrder, orderedKeys, readJson, setKey, writeJson, type JsonObject, type JsonValue } from "./json.js";
 import { compileSchema, type ArgumentsCheck, type SchemaCheck } from "./schema.js";
 import { pending, randomHex } from "./suspend.js";
+import { isStandardSchema, jsonSchemaOf, type ArgsOf, type InputSchema, type OutputOf, type OutputSchema } from "./typed.js";
 import type { Answer, Request, ToolResult, ToolSpec } from "./types.js";
 
 declare global {
@@ -128,26 +129,31 @@ export class ToolContext {
   }
 }
 
-/** A tool's handler: the checked arguments (a copy) and the context; sync or async. */
-export type Handler = (args: JsonObject, ctx: ToolContext) => unknown;
+/**
+ * A tool's handler: the checked arguments (a copy) and the context; sync or async. `Args` is what
+ * the input schema accepts (inferred by {@link defineTool}); `Data`, for a tool with an output
+ * schema, the data it returns (or a `ToolResult`).
+ */
+export type Handler<Args = JsonObject, Data = unknown> = (args: Args, ctx: ToolContext) => Data | ToolResult | PromiseLike<Data | ToolResult>;
 
 /** `needsApproval`: always, never, or a rule over the checked arguments. */
-export type NeedsApproval = boolean | ((args: JsonObject) => boolean);
+export type NeedsApproval<Args = JsonObject> = boolean | ((args: Args) => boolean);
 
 /** The options of {@link defineTool}. */
-export interface ToolOptions {
+export interface ToolOptions<Args = JsonObject, Output extends OutputSchema | undefined = OutputSchema | undefined> {
   /**
    * `true`, or a rule over the checked arguments that returns `true`, makes a `Toolkit` ask for an
    * approval before the handler runs; `Tool.call` itself never asks.
    */
-  needsApproval?: NeedsApproval | undefined;
+  needsApproval?: NeedsApproval<Args> | undefined;
   /**
-   * The JSON Schema of the tool's structured output: the handler then returns the data it
+   * The schema of the tool's structured output, a JSON Schema or a Standard Schema (its JSON
+   * Schema conversion is declared, as for the input): the handler then returns the data it
    * describes, and the result carries it as `structuredContent` (and as JSON text in `output`),
-   * checked against the schema. A `ToolResult` the handler builds is checked only when it has
+   * checked against the JSON Schema. A `ToolResult` the handler builds is checked only when it has
    * `structuredContent`.
    */
-  outputSchema?: JsonObject | undefined;
+  outputSchema?: Output | undefined;
 }
 
 /** The arguments a handler gets, or the error result that refuses them. */
@@ -441,8 +447,13 @@ export class Tool {
 /**
  * A tool from a handler `(args, ctx) => result`, sync or async: the seed's form.
  *
- * `inputSchema` is the JSON Schema of the arguments; `null` accepts any object. The schema is
- * checked and compiled here, once, with Ajv (a `TypeError` when it is not a valid JSON Schema).
+ * `inputSchema` is the JSON Schema of the arguments, or a Standard Schema (zod 4, arktype, valibot
+ * through `toStandardJsonSchema`), whose own JSON Schema conversion the tool then declares; `null`
+ * accepts any object. The handler's arguments are typed from it: a Standard Schema's input type,
+ * or for a JSON Schema written inline or `as const`, {@link FromJsonSchema}. The JSON Schema is
+ * checked and compiled here, once, with Ajv (a `TypeError` when it is not a valid JSON Schema),
+ * and it alone decides what a call accepts (a Standard Schema's `validate` is not run: see
+ * `typed.ts`).
  * `needsApproval` (true, or a rule over the checked arguments) makes a `Toolkit` ask for an
  * approval before the handler runs; `outputSchema` declares structured output.
  *
@@ -452,43 +463,47 @@ export class Tool {
  * (`{"output": ..., "isError"?, "parts"?, "structuredContent"?}`): checked as the wire checks it,
  * and against the output schema. A refusal is `declined: …`, as for any question.
  */
-export function defineTool(name: string, description: string, inputSchema: JsonObject | null | undefined, handler: Handler | null, options: ToolOptions = {}): Tool {
+export function defineTool<const S extends InputSchema, const O extends OutputSchema | undefined = undefined>(
+  name: string,
+  description: string,
+  inputSchema: S,
+  handler: Handler<ArgsOf<S>, OutputOf<O>> | null,
+  options: ToolOptions<ArgsOf<S>, O> = {},
+): Tool {
   if (typeof name !== "string" || typeof description !== "string") {
     throw new TypeError("defineTool takes a name and a description, both strings");
   }
   if (handler !== null && typeof handler !== "function") {
     throw new TypeError(`defineTool ${JSON.stringify(name)}: the handler must be a function or null, got ${describe(handler)}`);
   }
-  const needsApproval = options.needsApproval ?? false;
+  const needsApproval = (options.needsApproval ?? false) as NeedsApproval;
   if (typeof needsApproval !== "boolean" && typeof needsApproval !== "function") {
     throw new TypeError(`defineTool ${JSON.stringify(name)}: needsApproval must be a boolean or a function of the arguments`);
   }
-  const outputSchema = options.outputSchema;
-  let output: { schema: JsonObject; check: SchemaCheck } | undefined;
-  if (outputSchema !== undefined) {
-    if (!isPlainObject(outputSchema)) {
-      throw new TypeError(`defineTool ${JSON.stringify(name)}: outputSchema must be an object or undefined, got ${describe(outputSchema)}`);
-    }
-    try {
-      output = { schema: outputSchema, check: compileSchema(outputSchema, "output schema") };
-    } catch (err) {
-      throw new TypeError(`defineTool ${JSON.stringify(name)}: ${(err as Error).message}`);
-    }
-  }
-  const run = handler ?? supplied(name, outputSchema);
+  const output = options.outputSchema === undefined ? undefined : compiled(name, options.outputSchema, "output schema");
+  const run = (handler as Handler | null) ?? supplied(name, output?.schema);
   if (inputSchema === null || inputSchema === undefined) {
     return new Tool(name, description, { type: "object" }, run, undefined, needsApproval, output);
   }
-  if (!isPlainObject(inputSchema)) {
-    throw new TypeError(`defineTool ${JSON.stringify(name)}: the input schema must be an object or null, got ${describe(inputSchema)}`);
-  }
-  let check: ArgumentsCheck;
+  const input = compiled(name, inputSchema, "input schema");
+  return new Tool(name, description, input.schema, run, input.check, needsApproval, output);
+}
+
+/** A tool's schema as JSON Schema (a Standard Schema's own conversion), compiled. */
+function compiled(name: string, schema: unknown, what: "input schema" | "output schema"): { schema: JsonObject; check: SchemaCheck } {
   try {
-    check = compileSchema(inputSchema);
+    if (isStandardSchema(schema)) {
+      const converted = jsonSchemaOf(schema, what);
+      return { schema: converted, check: compileSchema(converted, what) };
+    }
+    if (!isPlainObject(schema)) {
+      const given = what === "input schema" ? "the input schema must be an object or null" : "outputSchema must be an object or undefined";
+      throw new TypeError(`${given}, got ${describe(schema)}`);
+    }
+    return { schema: schema as JsonObject, check: compileSchema(schema as JsonObject, what) };
   } catch (err) {
     throw new TypeError(`defineTool ${JSON.stringify(name)}: ${(err as Error).message}`);
   }
-  return new Tool(name, description, inputSchema, run, check, needsApproval, output);
 }
 
 /** The handler of a tool whose results a person supplies (`defineTool(..., null)`). */
