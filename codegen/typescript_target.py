@@ -118,6 +118,43 @@ def _ts_type(t: TypeRef) -> str:
     return f"({inner})[]" if union else f"{inner}[]"
 
 
+def _refs(t: TypeRef) -> set[str]:
+    """The wire types `t` names (itself a ref, or an array of them)."""
+    if t.kind == "ref":
+        assert t.ref is not None
+        return {t.ref}
+    return _refs(t.items) if t.items is not None else set()
+
+
+def _filled(f: Field) -> bool:
+    """Whether the parser always sets the optional field `f` (it has a default it reads absence as)."""
+    return not f.required and f.default is not None and not (f.emit == "if_nonempty" and f.type.kind == "string")
+
+
+def _parsed_types(idl: Idl) -> set[str]:
+    """The types whose parsed form says more than the interface: a field the parser always sets
+    (a default), or a field of such a type. Each gets a `Parsed<Type>` interface, which its
+    parser returns."""
+    parsed: set[str] = set()
+    grew = True
+    while grew:
+        grew = False
+        for t in idl.types:
+            if t.name not in parsed and any(_filled(f) or _refs(f.type) & parsed for f in t.fields):
+                parsed.add(t.name)
+                grew = True
+    return parsed
+
+
+def _parsed_ts_type(t: TypeRef, parsed: set[str]) -> str:
+    """`_ts_type` with each type in `parsed` as its `Parsed<Type>`."""
+    if t.kind == "ref" and t.ref in parsed:
+        return f"Parsed{t.ref}"
+    if t.kind == "array" and t.items is not None and _refs(t.items) & parsed:
+        return f"{_parsed_ts_type(t.items, parsed)}[]"
+    return _ts_type(t)
+
+
 @dataclass
 class _Consts:
     """Module-level constants of a type's checks (enum value lists, string rules), in first-use order."""
@@ -211,6 +248,10 @@ class _TypeView:
     defaults: list[str]
     #: The calls of `carries` that check the type's requirements (the IDL's `allOf`).
     requires: list[str]
+    #: What the parser returns: `Parsed<name>` when the type has one, else the name.
+    parsed_name: str
+    #: The properties `Parsed<name>` declares anew (`parts: ContentPart[];`), when it has one.
+    parsed_props: list[str]
 
 
 def _field_view(t: WireType, f: Field, consts: _Consts) -> _FieldView:
@@ -237,7 +278,7 @@ def _field_view(t: WireType, f: Field, consts: _Consts) -> _FieldView:
     )
 
 
-def _type_view(t: WireType) -> _TypeView:
+def _type_view(t: WireType, parsed: set[str]) -> _TypeView:
     const = _const_name(t.name)
     consts = _Consts({})
     fields = [_field_view(t, f, consts) for f in t.fields]
@@ -264,6 +305,12 @@ def _type_view(t: WireType) -> _TypeView:
             f"carries(checked, path, {_js(r.when)}, {json.dumps(list(r.values))}, "
             f"{json.dumps(list(r.any_of))});"
             for r in t.requires
+        ],
+        parsed_name=f"Parsed{t.name}" if t.name in parsed else t.name,
+        parsed_props=[
+            f"{_prop_name(f.wire_name)}{'?' if not f.required and not _filled(f) else ''}: {_parsed_ts_type(f.type, parsed)};"
+            for f in t.fields
+            if t.name in parsed and (_filled(f) or _refs(f.type) & parsed)
         ],
     )
 
@@ -347,7 +394,8 @@ def _codec_imports(types: list[_TypeView]) -> list[str]:
 
 def render(idl: Idl) -> dict[str, str]:
     env = environment("typescript")
-    types = [_type_view(t) for t in idl.types]
+    parsed = _parsed_types(idl)
+    types = [_type_view(t, parsed) for t in idl.types]
     support = support_files(idl, "typescript")
     ctx = {
         "header": "".join(f"// {line}\n" for line in header_lines(idl)).rstrip("\n"),
@@ -356,6 +404,8 @@ def render(idl: Idl) -> dict[str, str]:
         "node_version": NODE_VERSION,
         "md_header": "".join(f"<!-- {line} -->\n" for line in header_lines(idl)).rstrip("\n"),
         "types": types,
+        # Every type's name, then each `Parsed<Type>`, for the imports and exports.
+        "type_names": [t.name for t in types] + [t.parsed_name for t in types if t.parsed_name != t.name],
         "types_imports": _uses(
             ("JsonNumber", "JsonValue"), " ".join(f.ts_type for t in types for f in t.fields)
         ),

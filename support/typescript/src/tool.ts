@@ -10,7 +10,7 @@ import { describe, isPlainObject, keepOrder, orderedKeys, readJson, setKey, writ
 import { compileSchema, type ArgumentsCheck, type SchemaCheck } from "./schema.js";
 import { pending, randomHex } from "./suspend.js";
 import { isStandardSchema, jsonSchemaOf, type ArgsOf, type InputSchema, type OutputOf, type OutputSchema } from "./typed.js";
-import type { Answer, Request, ToolResult, ToolSpec } from "./types.js";
+import type { Answer, ParsedToolResult, Request, ToolResult, ToolSpec } from "./types.js";
 
 declare global {
   /**
@@ -157,13 +157,13 @@ export interface ToolOptions<Args = JsonObject, Output extends OutputSchema | un
 }
 
 /** The arguments a handler gets, or the error result that refuses them. */
-export type Prepared = { ok: true; args: JsonObject } | { ok: false; result: ToolResult };
+export type Prepared = { ok: true; args: JsonObject } | { ok: false; result: ParsedToolResult };
 
-function ok(output: string): ToolResult {
+function ok(output: string): ParsedToolResult {
   return { output, isError: false, parts: [] };
 }
 
-function error(output: string): ToolResult {
+function error(output: string): ParsedToolResult {
   return { output, isError: true, parts: [] };
 }
 
@@ -196,7 +196,7 @@ const MISMATCH = "the tool's output does not match its output schema: ";
 /** The rules of `call` for what the handler of a tool with an output schema returns (Python's
  * `Output.result`): data becomes `structuredContent` and its JSON text, checked against the schema;
  * a `ToolResult` is kept, and checked only when it has `structuredContent`. */
-function asOutput(value: unknown, check: SchemaCheck): ToolResult {
+function asOutput(value: unknown, check: SchemaCheck): ParsedToolResult {
   if (looksLikeResult(value)) {
     const result = asResult(value);
     if (result.structuredContent === undefined) {
@@ -223,7 +223,7 @@ function asOutput(value: unknown, check: SchemaCheck): ToolResult {
 }
 
 /** The rules of `call` for what a handler returns. */
-function asResult(value: unknown): ToolResult {
+function asResult(value: unknown): ParsedToolResult {
   if (typeof value === "string") {
     return ok(value);
   }
@@ -366,7 +366,7 @@ export class Tool {
    * Cancellation crosses `call`, as it does `fetch`: when `ctx.signal` aborts, the promise
    * rejects with its reason (the handler sees its own `ctx.signal` abort).
    */
-  async call(args?: JsonObject | null, ctx?: ToolContext | ToolContextInit): Promise<ToolResult> {
+  async call(args?: JsonObject | null, ctx?: ToolContext | ToolContextInit): Promise<ParsedToolResult> {
     const context = ctx instanceof ToolContext ? ctx : new ToolContext(ctx);
     const given: unknown = args ?? {};
     if (!isPlainObject(given)) {
@@ -376,7 +376,7 @@ export class Tool {
     outer?.throwIfAborted();
     const controller = new timers.AbortController();
     const handlerContext = context.withSignal(controller.signal);
-    const work = (async (): Promise<ToolResult> => {
+    const work = (async (): Promise<ParsedToolResult> => {
       const prepared = this.prepare(given as JsonObject);
       if (!prepared.ok) {
         return prepared.result;
@@ -390,10 +390,10 @@ export class Tool {
     }
     let timer: unknown;
     let onAbort: (() => void) | undefined;
-    const stops: Promise<ToolResult>[] = [work];
+    const stops: Promise<ParsedToolResult>[] = [work];
     if (timeout !== undefined && timeout !== Infinity) {
       stops.push(
-        new Promise<ToolResult>((resolve) => {
+        new Promise<ParsedToolResult>((resolve) => {
           timer = timers.setTimeout(() => {
             const reason = Object.assign(new Error(`${this.name} timed out after ${formatG(timeout)} s`), { name: "TimeoutError" });
             controller.abort(reason);
@@ -404,7 +404,7 @@ export class Tool {
     }
     if (outer !== undefined) {
       stops.push(
-        new Promise<ToolResult>((_, reject) => {
+        new Promise<ParsedToolResult>((_, reject) => {
           onAbort = () => {
             controller.abort(outer.reason);
             reject(outer.reason);

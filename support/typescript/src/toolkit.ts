@@ -21,7 +21,7 @@ import { Decisions, type DecisionLog, type PolicyStore } from "./policies.js";
 import { keySet } from "./seal.js";
 import { pending } from "./suspend.js";
 import { Tool, ToolContext, normalizeToolName } from "./tool.js";
-import type { Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult } from "./types.js";
+import type { Answer, ParsedToolResult, Request, RunResult, ToolCall, ToolCallResult, ToolResult } from "./types.js";
 
 /** `progress(callId, fraction, message)`: what a turn's tools report through `ToolContext.progress`. */
 export type ProgressHook = (callId: string, fraction: number, message: string) => void;
@@ -204,7 +204,7 @@ export class Toolkit {
    * Runs the tool `name`. An unknown name is the error result `Unknown tool: <name>`. This is the
    * tool run itself: it asks for no approval and applies no loop rule.
    */
-  async execute(name: string, args: JsonObject | null | undefined, ctx?: ToolContext): Promise<ToolResult> {
+  async execute(name: string, args: JsonObject | null | undefined, ctx?: ToolContext): Promise<ParsedToolResult> {
     const tool = this.get(name);
     if (tool === undefined) {
       return { output: `Unknown tool: ${name}`, isError: true, parts: [] }; // the text of every upstream port
