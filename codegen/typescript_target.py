@@ -61,6 +61,15 @@ TYPESCRIPT_VERSION = "5.9.3"
 #: What the runtime (`toolnexus-contract/runtime`: tools, the loop, the seal) loads, pinned exactly;
 #: only that entry point imports them. tests/typescript/package.json pins the same.
 RUNTIME_DEPENDENCIES = {"ajv": "8.20.0", "canonicalize": "4.0.0"}
+#: The SDKs whose types the provider adapters (`toolnexus-contract/adapters/<name>`) are written
+#: in, by adapter: optional peer dependencies (types only; nothing loads them), from the version
+#: tests/typescript/package.json pins exactly and tests against, within its major version.
+ADAPTER_PEERS = {
+    "anthropic": ("@anthropic-ai/sdk", "1.15.0"),
+    "gemini": ("@google/genai", "3.3.0"),
+    "mcp": ("@modelcontextprotocol/sdk", "1.32.2"),
+    "openai": ("openai", "7.59.0"),
+}
 
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
@@ -128,7 +137,9 @@ def _refs(t: TypeRef) -> set[str]:
 
 def _filled(f: Field) -> bool:
     """Whether the parser always sets the optional field `f` (it has a default it reads absence as)."""
-    return not f.required and f.default is not None and not (f.emit == "if_nonempty" and f.type.kind == "string")
+    return (
+        not f.required and f.default is not None and not (f.emit == "if_nonempty" and f.type.kind == "string")
+    )
 
 
 def _parsed_types(idl: Idl) -> set[str]:
@@ -308,16 +319,18 @@ def _type_view(t: WireType, parsed: set[str]) -> _TypeView:
         ],
         parsed_name=f"Parsed{t.name}" if t.name in parsed else t.name,
         parsed_props=[
-            f"{_prop_name(f.wire_name)}{'?' if not f.required and not _filled(f) else ''}: {_parsed_ts_type(f.type, parsed)};"
+            f"{_prop_name(f.wire_name)}{'' if f.required or _filled(f) else '?'}: "
+            f"{_parsed_ts_type(f.type, parsed)};"
             for f in t.fields
             if t.name in parsed and (_filled(f) or _refs(f.type) & parsed)
         ],
     )
 
 
-def _package_json(idl: Idl, runtime: bool) -> str:
+def _package_json(idl: Idl, runtime: bool, adapters: list[str]) -> str:
     """The package's package.json; with `runtime` (the package has runtime.ts), the `./runtime` entry point
-    and the dependencies only it loads."""
+    and the dependencies only it loads; with `adapters` (the provider modules in src/adapters/ the
+    package has), an entry point `./adapters/<name>` each, and its SDK as an optional peer."""
     clean = "node -e \"require('node:fs').rmSync('dist', {recursive: true, force: true})\""
     exports: dict[str, Any] = {
         ".": {"types": "./dist/index.d.ts", "import": "./dist/index.js", "default": "./dist/index.js"},
@@ -327,6 +340,12 @@ def _package_json(idl: Idl, runtime: bool) -> str:
             "types": "./dist/runtime.d.ts",
             "import": "./dist/runtime.js",
             "default": "./dist/runtime.js",
+        }
+    for name in adapters:
+        exports[f"./adapters/{name}"] = {
+            "types": f"./dist/adapters/{name}.d.ts",
+            "import": f"./dist/adapters/{name}.js",
+            "default": f"./dist/adapters/{name}.js",
         }
     exports["./package.json"] = "./package.json"
     package: dict[str, Any] = {
@@ -351,6 +370,10 @@ def _package_json(idl: Idl, runtime: bool) -> str:
     }
     if runtime:
         package["dependencies"] = dict(RUNTIME_DEPENDENCIES)
+    if adapters:
+        peers = sorted(ADAPTER_PEERS[name] for name in adapters)
+        package["peerDependencies"] = {sdk: f"^{version}" for sdk, version in peers}
+        package["peerDependenciesMeta"] = {sdk: {"optional": True} for sdk, _ in peers}
     package["devDependencies"] = {"typescript": TYPESCRIPT_VERSION}
     return json.dumps(package, indent=2, ensure_ascii=False) + "\n"
 
@@ -421,7 +444,11 @@ def render(idl: Idl) -> dict[str, str]:
         "support": {rel.removeprefix("src/").removesuffix(".ts") for rel in support},
     }
     files = {
-        "typescript/package.json": _package_json(idl, "src/runtime.ts" in support),
+        "typescript/package.json": _package_json(
+            idl,
+            "src/runtime.ts" in support,
+            sorted(name for name in ADAPTER_PEERS if f"src/adapters/{name}.ts" in support),
+        ),
         "typescript/README.md": env.get_template("README.md.j2").render(**ctx),
     }
     for src in ("types.ts", "codec.ts", "index.ts"):

@@ -34,6 +34,9 @@ describe("support/typescript (the package)", () => {
     assert.deepEqual(generated["exports"], {
       ".": { types: "./dist/index.d.ts", import: "./dist/index.js", default: "./dist/index.js" },
       "./runtime": { types: "./dist/runtime.d.ts", import: "./dist/runtime.js", default: "./dist/runtime.js" },
+      ...Object.fromEntries(
+        ["anthropic", "gemini", "mcp", "openai"].map((n) => [`./adapters/${n}`, { types: `./dist/adapters/${n}.d.ts`, import: `./dist/adapters/${n}.js`, default: `./dist/adapters/${n}.js` }]),
+      ),
       "./package.json": "./package.json",
     });
     assert.equal(generated["main"], "./dist/index.js");
@@ -62,6 +65,17 @@ describe("support/typescript (the package)", () => {
     }
   });
 
+  it("lists the adapters' SDKs as optional peers, from the version tests/typescript pins and tests", () => {
+    const peers = generated["peerDependencies"] as { [name: string]: string };
+    assert.deepEqual(Object.keys(peers).sort(), ["@anthropic-ai/sdk", "@google/genai", "@modelcontextprotocol/sdk", "openai"]);
+    for (const [name, range] of Object.entries(peers)) {
+      assert.equal(range, `^${tests.devDependencies[name] ?? "?"}`, name);
+    }
+    const meta = generated["peerDependenciesMeta"] as { [name: string]: { optional: boolean } };
+    assert.deepEqual(Object.keys(meta).sort(), Object.keys(peers).sort());
+    assert.ok(Object.values(meta).every((m) => m.optional));
+  });
+
   it("pins the same TypeScript as tests/typescript, exactly", () => {
     const pin = generated.devDependencies["typescript"];
     assert.match(String(pin), /^[0-9]+\.[0-9]+\.[0-9]+$/);
@@ -79,8 +93,11 @@ describe("support/typescript (the package)", () => {
   it("links the generated sources in from generated/, each behind the header, and holds the rest by hand", () => {
     const generatedSrc = realpathSync(join(ROOT, "generated", "typescript", "src"));
     const linked: string[] = [];
-    for (const f of readdirSync(join(PACKAGE, "src"))) {
+    for (const f of readdirSync(join(PACKAGE, "src"), { recursive: true }) as string[]) {
       const path = join(PACKAGE, "src", f);
+      if (lstatSync(path).isDirectory()) {
+        continue; // src/adapters/: its files are listed too
+      }
       const text = readFileSync(path, "utf8");
       if (lstatSync(path).isSymbolicLink()) {
         linked.push(f);

@@ -46,6 +46,15 @@ describe("toolnexus-contract/runtime, apart from the wire types", () => {
     assert.ok(bytes < 120_000, `the wire-only import loads ${bytes} bytes`);
   });
 
+  it("importing a provider adapter (toolnexus-contract/adapters/<name>) loads no runtime module and no SDK", () => {
+    for (const name of ["openai", "anthropic", "gemini", "mcp"]) {
+      const urls = loaded(`toolnexus-contract/adapters/${name}`);
+      assert.ok(urls.some((u) => u.endsWith(`/dist/adapters/${name}.js`)), name);
+      const sdk = /\/node_modules\/(openai|@anthropic-ai|@google|@modelcontextprotocol|zod)\//;
+      assert.deepEqual(urls.filter((u) => RUNTIME_MODULES.test(u) || sdk.test(u)), [], name);
+    }
+  });
+
   it("importing toolnexus-contract/runtime loads them (so the check above can fail)", () => {
     const all = loaded("toolnexus-contract/runtime");
     for (const name of ["runtime.js", "toolkit.js", "seal.js", "ajv/dist/2020.js", "canonicalize/lib/canonicalize.js"]) {
