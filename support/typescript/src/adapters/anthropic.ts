@@ -13,7 +13,7 @@
 import type { ContentBlock, DocumentBlockParam, ImageBlockParam, Message, TextBlockParam, Tool, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import type { ContentPart, ToolCallResult } from "../types.js";
 import { addCall, field, itemsOf, type ParsedCalls } from "./calls.js";
-import { decodeBase64, forModel, omitted, shape, specsOf, type ToolLike } from "./common.js";
+import { decodeBase64, forModel, omitted, shape, specsOf, utf8, type ToolLike } from "./common.js";
 
 export type { ParsedCalls } from "./calls.js";
 export type { ToolLike } from "./common.js";
@@ -44,7 +44,7 @@ export function anthropicToolCalls(message: Message | ContentBlock[]): ParsedCal
 /** The part's bytes as UTF-8 text, or undefined when they are not UTF-8. */
 function plainText(part: ContentPart): string | undefined {
   try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(decodeBase64(part.data ?? ""));
+    return new utf8.TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(decodeBase64(part.data ?? ""));
   } catch {
     return undefined;
   }

@@ -99,6 +99,15 @@ export function textWith(output: string, notes: string[]): string {
   return output ? [output, ...notes].join("\n") : notes.join("\n");
 }
 
+interface Utf8 {
+  TextEncoder: new () => { encode(text: string): Uint8Array };
+  TextDecoder: new (label: "utf-8", options: { fatal: boolean; ignoreBOM: boolean }) => { decode(bytes: Uint8Array): string };
+}
+
+/** The standard `TextEncoder` and `TextDecoder` (Node.js, Deno, browsers), reached through
+ * `globalThis` so that the package compiles without the DOM library or `@types/node`. */
+export const utf8 = globalThis as unknown as Utf8;
+
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /** The bytes of standard, padded base64. @throws RangeError for text that is not that. */

@@ -15,7 +15,7 @@ import { toWireAnnotations, toWireToolIcon } from "../codec.js";
 import type { JsonObject } from "../json.js";
 import type { ContentPart, ToolResult } from "../types.js";
 import { addCall, field, type ParsedCalls } from "./calls.js";
-import { omitted, pyRepr, shape, specsOf, type ToolLike } from "./common.js";
+import { omitted, pyRepr, shape, specsOf, utf8, type ToolLike } from "./common.js";
 
 export type { ParsedCalls } from "./calls.js";
 export type { ToolLike } from "./common.js";
@@ -67,7 +67,7 @@ export function mcpToolCalls(request: CallToolRequest | CallToolRequest["params"
 
 /** `text` as Python's `urllib.parse.quote(text, safe="", errors="replace")` writes it. */
 function quote(text: string): string {
-  const bytes = new TextEncoder().encode(text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "?"));
+  const bytes = new utf8.TextEncoder().encode(text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "?"));
   let out = "";
   for (const byte of bytes) {
     const ch = String.fromCharCode(byte);
