@@ -374,7 +374,10 @@ def _package_json(idl: Idl, runtime: bool, adapters: list[str]) -> str:
         peers = sorted(ADAPTER_PEERS[name] for name in adapters)
         package["peerDependencies"] = {sdk: f"^{version}" for sdk, version in peers}
         package["peerDependenciesMeta"] = {sdk: {"optional": True} for sdk, _ in peers}
-    package["devDependencies"] = {"typescript": TYPESCRIPT_VERSION}
+    # The package's own build (`npm pack` from a checkout runs prepack's tsc) needs the adapters'
+    # SDK types, which npm does not install for optional peers: they are dev dependencies too.
+    dev = {sdk: version for sdk, version in sorted(ADAPTER_PEERS[name] for name in adapters)}
+    package["devDependencies"] = {**dev, "typescript": TYPESCRIPT_VERSION}
     return json.dumps(package, indent=2, ensure_ascii=False) + "\n"
 
 

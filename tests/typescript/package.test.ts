@@ -70,6 +70,8 @@ describe("support/typescript (the package)", () => {
     assert.deepEqual(Object.keys(peers).sort(), ["@anthropic-ai/sdk", "@google/genai", "@modelcontextprotocol/sdk", "openai"]);
     for (const [name, range] of Object.entries(peers)) {
       assert.equal(range, `^${tests.devDependencies[name] ?? "?"}`, name);
+      // npm installs no optional peer, so the package's own build (npm pack) has them as dev dependencies.
+      assert.equal(generated.devDependencies[name], tests.devDependencies[name], name);
     }
     const meta = generated["peerDependenciesMeta"] as { [name: string]: { optional: boolean } };
     assert.deepEqual(Object.keys(meta).sort(), Object.keys(peers).sort());

@@ -22,9 +22,17 @@ declare global {
     readonly aborted: boolean;
     readonly reason: any;
     throwIfAborted(): void;
-    addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
-    removeEventListener(type: "abort", listener: () => void): void;
   }
+}
+
+/**
+ * The listener methods of an `AbortSignal` the runtime calls, cast to at the call: declared in
+ * the global interface they would have to match `EventTarget`'s, which is declared where the
+ * DOM library or a newer `@types/node` is (which a provider SDK's types may bring in).
+ */
+interface AbortListeners {
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
 }
 
 interface Controller {
@@ -409,7 +417,7 @@ export class Tool {
             controller.abort(outer.reason);
             reject(outer.reason);
           };
-          outer.addEventListener("abort", onAbort, { once: true });
+          (outer as unknown as AbortListeners).addEventListener("abort", onAbort, { once: true });
         }),
       );
     }
@@ -420,7 +428,7 @@ export class Tool {
         timers.clearTimeout(timer);
       }
       if (onAbort !== undefined) {
-        outer?.removeEventListener("abort", onAbort);
+        (outer as unknown as AbortListeners | undefined)?.removeEventListener("abort", onAbort);
       }
     }
   }
