@@ -106,6 +106,7 @@ describe("toolnexus-contract/runtime, apart from the wire types", () => {
       "reach",
       "reached",
       "scopeOf",
+      "setToolLogger",
       "start",
       "timed",
       "turnDigest",

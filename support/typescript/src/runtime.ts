@@ -76,10 +76,13 @@ export {
   ToolContext,
   defineTool,
   normalizeToolName,
+  setToolLogger,
+  type ErrorListener,
   type Handler,
   type NeedsApproval,
   type ProgressListener,
   type ToolContextInit,
+  type ToolLogger,
   type ToolOptions,
 } from "./tool.js";
 export {
@@ -96,6 +99,7 @@ export {
 export {
   Toolkit,
   type Clock,
+  type ErrorHook,
   type ExpireOptions,
   type ProgressHook,
   type ResumeOptions,

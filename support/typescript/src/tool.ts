@@ -58,6 +58,54 @@ export function normalizeToolName(name: string): string {
 /** `onProgress(fraction, message)`: what a tool reports through {@link ToolContext.progress}. */
 export type ProgressListener = (fraction: number, message: string) => void;
 
+/** `onError(error, where)`: what a tool's handler threw (with its stack), for the host only. */
+export type ErrorListener = (error: unknown, where: { readonly tool: string; readonly callId: string }) => void;
+
+/** Where a handler's thrown error is logged (`error(message, error)`; the `console` by default). */
+export interface ToolLogger {
+  error(message: string, error: unknown): void;
+}
+
+interface Console {
+  error(...data: unknown[]): void;
+}
+
+const CONSOLE: ToolLogger = {
+  error: (message, err) => (globalThis as unknown as { console?: Console }).console?.error(message, err),
+};
+
+let toolLogger: ToolLogger | undefined = CONSOLE;
+
+/**
+ * Sets where a handler's thrown error is logged, with its stack: `logger.error("tool <name>
+ * raised <Error name>", error)` (Python logs the same to its `toolnexus` logger). The `console`
+ * by default; `undefined` logs nothing. The model reads only the error's message, in the error
+ * result. Returns the logger it replaces.
+ */
+export function setToolLogger(logger: ToolLogger | undefined): ToolLogger | undefined {
+  if (logger !== undefined && typeof logger.error !== "function") {
+    throw new TypeError("setToolLogger takes an object with an error(message, error) method, or undefined");
+  }
+  const previous = toolLogger;
+  toolLogger = logger;
+  return previous;
+}
+
+/** Logs what a handler of `tool` threw, and hands it to `listener`; a failing logger or listener is ignored. */
+function reportThrown(err: unknown, tool: string, callId: string, listener: ErrorListener | undefined): void {
+  const kind = err instanceof Error ? err.name || "Error" : typeof err;
+  try {
+    toolLogger?.error(`tool ${tool} raised ${kind}`, err);
+  } catch {
+    // the log is the host's; the call's result stands
+  }
+  try {
+    listener?.(err, { tool, callId });
+  } catch {
+    // as above
+  }
+}
+
 /** What a {@link ToolContext} is made of; every field is optional. */
 export interface ToolContextInit {
   /** Seconds the call may take (checking the arguments included); an overrun is an error result. */
@@ -69,6 +117,8 @@ export interface ToolContextInit {
   callId?: string | undefined;
   idempotencyKey?: string | undefined;
   onProgress?: ProgressListener | undefined;
+  /** Hears what the handler throws (the error itself, with its stack); never sent to the model. */
+  onError?: ErrorListener | undefined;
 }
 
 /**
@@ -92,6 +142,8 @@ export class ToolContext {
   readonly callId: string;
   readonly idempotencyKey: string;
   readonly #onProgress: ProgressListener | undefined;
+  /** @internal Hears what the handler throws (see {@link ToolContextInit.onError}). */
+  readonly onError: ErrorListener | undefined;
 
   constructor(init: ToolContextInit = {}) {
     const { timeout } = init;
@@ -105,6 +157,7 @@ export class ToolContext {
     this.callId = init.callId ?? "";
     this.idempotencyKey = init.idempotencyKey ?? "";
     this.#onProgress = init.onProgress;
+    this.onError = init.onError;
   }
 
   /**
@@ -133,6 +186,7 @@ export class ToolContext {
       callId: this.callId,
       idempotencyKey: this.idempotencyKey,
       onProgress: this.#onProgress,
+      onError: this.onError,
     });
   }
 }
@@ -365,8 +419,9 @@ export class Tool {
   }
 
   /**
-   * Runs the tool. Arguments that do not satisfy the input schema, a handler that throws and a
-   * timeout are error results (`invalid arguments for <name>: <path>: …`, the error's message,
+   * Runs the tool. Arguments that do not satisfy the input schema, a handler that throws (the
+   * error, with its stack, goes to the logger of {@link setToolLogger} and to `ctx.onError`; the
+   * model reads its message) and a timeout are error results (`invalid arguments for <name>: <path>: …`, the error's message,
    * `<name> timed out after N s`): `call` never throws for a tool failure. What the handler
    * returns becomes the result: a string is the output; a `ToolResult` (an object with a string
    * `output` and only `ToolResult`'s keys) passes through; any other JSON value is its JSON text.
@@ -391,7 +446,12 @@ export class Tool {
       }
       const value: unknown = await this.#handler(prepared.args, handlerContext);
       return this.#output === undefined ? asResult(value) : asOutput(value, this.#output);
-    })().catch((err: unknown) => error(textOf(err)));
+    })().catch((err: unknown) => {
+      if (!controller.signal.aborted) {
+        reportThrown(err, this.name, context.callId, context.onError); // a call already over (timed out, cancelled) is not
+      }
+      return error(textOf(err));
+    });
     const timeout = context.timeout;
     if (timeout === undefined && outer === undefined) {
       return work;

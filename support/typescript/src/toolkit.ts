@@ -25,6 +25,8 @@ import type { Answer, ParsedToolResult, Request, RunResult, ToolCall, ToolCallRe
 
 /** `progress(callId, fraction, message)`: what a turn's tools report through `ToolContext.progress`. */
 export type ProgressHook = (callId: string, fraction: number, message: string) => void;
+/** Hears what a tool's handler threw: the call's id, the tool's name and the error itself (with its stack). */
+export type ErrorHook = (callId: string, tool: string, error: unknown) => void;
 /** Answers a request during `runCalls`, sync or async. */
 export type WaitFor = (request: Request) => Answer | Promise<Answer>;
 /** The time, in milliseconds since the epoch (`Date.now` by default). */
@@ -42,6 +44,9 @@ export interface ToolkitOptions {
   clock?: Clock | undefined;
   /** Hears what every tool reports through `ToolContext.progress`. */
   onProgress?: ProgressHook | undefined;
+  /** Hears what a tool's handler throws: `(callId, tool, error)`, the error with its stack, for
+   * the host only (the model reads the error result's message). */
+  onError?: ErrorHook | undefined;
   /** Keeps the decisions that outlive their turn (`Answer.scope`); a `PolicyMemory` by default. */
   policyStore?: PolicyStore | undefined;
   /** Takes every decision the loop makes (approve, edit, decline, respond, expire). */
@@ -131,6 +136,7 @@ export class Toolkit {
   readonly #book: RunBook;
   readonly #clock: Clock;
   readonly #onProgress: ProgressHook | undefined;
+  readonly #onError: ErrorHook | undefined;
   readonly #decisions: Decisions;
 
   constructor(tools: Iterable<Tool> = [], options: ToolkitOptions = {}) {
@@ -141,6 +147,7 @@ export class Toolkit {
     }
     this.#clock = clock;
     this.#onProgress = options.onProgress;
+    this.#onError = options.onError;
     this.#decisions = new Decisions(options.policyStore, options.decisionLog, options.policyLifetime ?? 8 * 3600);
     this.#book = new RunBook(keys, active, () => Math.floor(this.now()));
     for (const tool of tools) {
@@ -354,7 +361,9 @@ export class Toolkit {
     }
     const kit = this.#onProgress;
     const report = onProgress ?? (kit === undefined ? undefined : (fraction: number, message: string) => kit(call.id, fraction, message));
-    const ctx = new ToolContext({ answer, request, callId: call.id, idempotencyKey, onProgress: report });
+    const hook = this.#onError;
+    const onError = hook === undefined ? undefined : (err: unknown) => hook(call.id, call.name, err);
+    const ctx = new ToolContext({ answer, request, callId: call.id, idempotencyKey, onProgress: report, onError });
     return this.execute(call.name, call.arguments, ctx);
   }
 
