@@ -327,9 +327,10 @@ def _type_view(t: WireType, parsed: set[str]) -> _TypeView:
     )
 
 
-def _package_json(idl: Idl, runtime: bool, adapters: list[str]) -> str:
+def _package_json(idl: Idl, runtime: bool, adapters: list[str], engine: bool = False) -> str:
     """The package's package.json; with `runtime` (the package has runtime.ts), the `./runtime` entry point
-    and the dependencies only it loads; with `adapters` (the provider modules in src/adapters/ the
+    and the dependencies only it loads; with `engine` (src/engine-entry.ts), the loop's engine for
+    hosts, `./engine`; with `adapters` (the provider modules in src/adapters/ the
     package has), an entry point `./adapters/<name>` each, and its SDK as an optional peer."""
     clean = "node -e \"require('node:fs').rmSync('dist', {recursive: true, force: true})\""
     exports: dict[str, Any] = {
@@ -340,6 +341,12 @@ def _package_json(idl: Idl, runtime: bool, adapters: list[str]) -> str:
             "types": "./dist/runtime.d.ts",
             "import": "./dist/runtime.js",
             "default": "./dist/runtime.js",
+        }
+    if engine:
+        exports["./engine"] = {
+            "types": "./dist/engine-entry.d.ts",
+            "import": "./dist/engine-entry.js",
+            "default": "./dist/engine-entry.js",
         }
     for name in adapters:
         exports[f"./adapters/{name}"] = {
@@ -451,6 +458,7 @@ def render(idl: Idl) -> dict[str, str]:
             idl,
             "src/runtime.ts" in support,
             sorted(name for name in ADAPTER_PEERS if f"src/adapters/{name}.ts" in support),
+            "src/engine-entry.ts" in support,
         ),
         "typescript/README.md": env.get_template("README.md.j2").render(**ctx),
     }

@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import * as engine from "toolnexus-contract/engine";
 import * as runtime from "toolnexus-contract/runtime";
 import { HERE } from "./paths.js";
 
@@ -65,52 +66,58 @@ describe("toolnexus-contract/runtime, apart from the wire types", () => {
     }
   });
 
-  it("exports exactly these names", () => {
+  it("exports exactly these names: the user API (tools, the Toolkit, decisions, errors)", () => {
     assert.deepEqual(Object.keys(runtime).sort(), [
-      "APPROVAL_DATA",
-      "APPROVAL_PREFIX",
-      "Ask",
       "Decision",
-      "MESSAGE_LIMIT",
       "Policy",
       "PolicyMemory",
       "ResumeError",
-      "Run",
-      "STOP",
-      "Settle",
       "Tool",
       "ToolContext",
       "Toolkit",
       "ToolnexusError",
       "WireError",
+      "defineTool",
+      "idempotencyKey",
+      "isStandardSchema",
+      "normalizeToolName",
+      "setToolLogger",
+      "turnDigest",
+    ]);
+  });
+
+  it("leaves the engine's steps to toolnexus-contract/engine, which exports exactly these names", () => {
+    assert.deepEqual(Object.keys(engine).sort(), [
+      "APPROVAL_DATA",
+      "APPROVAL_PREFIX",
+      "Ask",
+      "MESSAGE_LIMIT",
+      "Run",
+      "STOP",
+      "Settle",
       "answered",
       "applicable",
       "approvalForm",
       "byPolicy",
       "checkAnswer",
       "decided",
-      "defineTool",
       "drive",
       "expired",
       "gate",
       "gated",
-      "idempotencyKey",
       "isApproval",
-      "isStandardSchema",
       "lapsed",
       "match",
-      "normalizeToolName",
       "parseTime",
       "policyOf",
       "ran",
       "reach",
       "reached",
       "scopeOf",
-      "setToolLogger",
       "start",
       "timed",
-      "turnDigest",
       "unstorable",
     ]);
+    assert.equal(engine.APPROVAL_PREFIX, "apr-");
   });
 });

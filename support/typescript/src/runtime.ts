@@ -20,55 +20,16 @@
  * - decisions: {@link Decision} (what the decision log takes), {@link Policy} (a decision kept
  *   beyond its turn), {@link PolicyMemory} and the {@link PolicyStore} and {@link DecisionLog}
  *   interfaces a host's own stores implement;
- * - the engine's steps and transitions (`start`, `ran`, `answered`, `timed`, `lapsed`, `gate`,
- *   `match`, `checkAnswer`, `approvalForm`, `drive`, and for decisions `scopeOf`, `decided`, `reached`, `reach`, `policyOf`,
- *   `applicable`, `gated`, `byPolicy`), for hosts of the loop other than the toolkit.
+ * - a handler's thrown errors, for the host: {@link setToolLogger}, `onError`.
+ *
+ * The engine's steps and transitions, for hosts of the loop other than the toolkit, are
+ * `toolnexus-contract/engine`.
  *
  * @packageDocumentation
  */
 
 export { ResumeError, ToolnexusError, WireError, type ResumeReason } from "./errors.js";
-export {
-  APPROVAL_DATA,
-  APPROVAL_PREFIX,
-  Ask,
-  Decision,
-  MESSAGE_LIMIT,
-  Policy,
-  Run,
-  STOP,
-  Settle,
-  answered,
-  applicable,
-  approvalForm,
-  byPolicy,
-  checkAnswer,
-  decided,
-  drive,
-  expired,
-  gate,
-  gated,
-  isApproval,
-  lapsed,
-  match,
-  parseTime,
-  policyOf,
-  ran,
-  reach,
-  reached,
-  scopeOf,
-  start,
-  timed,
-  unstorable,
-  type Circumstances,
-  type DecisionInit,
-  type DecisionKind,
-  type Effects,
-  type Gated,
-  type PolicyInit,
-  type PolicyScope,
-  type ScopeKind,
-} from "./engine.js";
+export { Decision, Policy, type DecisionInit, type DecisionKind, type PolicyInit, type PolicyScope, type ScopeKind } from "./engine.js";
 export { PolicyMemory, type DecisionLog, type DecisionMade, type PolicyStore } from "./policies.js";
 export { idempotencyKey, turnDigest } from "./seal.js";
 export {
