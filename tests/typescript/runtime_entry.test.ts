@@ -33,7 +33,7 @@ function loaded(specifier: string): string[] {
   return JSON.parse(out) as string[];
 }
 
-const RUNTIME_MODULES = /\/dist\/(runtime|tool|schema|engine|seal|book|policies|toolkit)\.js$|\/node_modules\/(ajv|canonicalize)\//;
+const RUNTIME_MODULES = /\/dist\/(runtime|tool|typed|log|schema|engine|engine-entry|seal|book|policies|toolkit)\.js$|\/node_modules\/(ajv|canonicalize)\//;
 
 describe("toolnexus-contract/runtime, apart from the wire types", () => {
   it("importing toolnexus-contract loads no runtime module, Ajv or JCS library", () => {

@@ -37,15 +37,14 @@ export {
   ToolContext,
   defineTool,
   normalizeToolName,
-  setToolLogger,
   type ErrorListener,
   type Handler,
   type NeedsApproval,
   type ProgressListener,
   type ToolContextInit,
-  type ToolLogger,
   type ToolOptions,
 } from "./tool.js";
+export { setToolLogger, type ToolLogger } from "./log.js";
 export {
   isStandardSchema,
   type ArgsOf,

@@ -9,6 +9,7 @@ import { WireError } from "./errors.js";
 import { describe, isPlainObject, keepOrder, orderedKeys, readJson, setKey, writeJson, type JsonObject, type JsonValue } from "./json.js";
 import { compileSchema, type ArgumentsCheck, type SchemaCheck } from "./schema.js";
 import { pending, randomHex } from "./suspend.js";
+import { reportThrown } from "./log.js";
 import { isStandardSchema, jsonSchemaOf, type ArgsOf, type InputSchema, type OutputOf, type OutputSchema } from "./typed.js";
 import type { Answer, ParsedToolResult, Request, ToolResult, ToolSpec } from "./types.js";
 
@@ -60,51 +61,6 @@ export type ProgressListener = (fraction: number, message: string) => void;
 
 /** `onError(error, where)`: what a tool's handler threw (with its stack), for the host only. */
 export type ErrorListener = (error: unknown, where: { readonly tool: string; readonly callId: string }) => void;
-
-/** Where a handler's thrown error is logged (`error(message, error)`; the `console` by default). */
-export interface ToolLogger {
-  error(message: string, error: unknown): void;
-}
-
-interface Console {
-  error(...data: unknown[]): void;
-}
-
-const CONSOLE: ToolLogger = {
-  error: (message, err) => (globalThis as unknown as { console?: Console }).console?.error(message, err),
-};
-
-let toolLogger: ToolLogger | undefined = CONSOLE;
-
-/**
- * Sets where a handler's thrown error is logged, with its stack: `logger.error("tool <name>
- * raised <Error name>", error)` (Python logs the same to its `toolnexus` logger). The `console`
- * by default; `undefined` logs nothing. The model reads only the error's message, in the error
- * result. Returns the logger it replaces.
- */
-export function setToolLogger(logger: ToolLogger | undefined): ToolLogger | undefined {
-  if (logger !== undefined && typeof logger.error !== "function") {
-    throw new TypeError("setToolLogger takes an object with an error(message, error) method, or undefined");
-  }
-  const previous = toolLogger;
-  toolLogger = logger;
-  return previous;
-}
-
-/** Logs what a handler of `tool` threw, and hands it to `listener`; a failing logger or listener is ignored. */
-function reportThrown(err: unknown, tool: string, callId: string, listener: ErrorListener | undefined): void {
-  const kind = err instanceof Error ? err.name || "Error" : typeof err;
-  try {
-    toolLogger?.error(`tool ${tool} raised ${kind}`, err);
-  } catch {
-    // the log is the host's; the call's result stands
-  }
-  try {
-    listener?.(err, { tool, callId });
-  } catch {
-    // as above
-  }
-}
 
 /** What a {@link ToolContext} is made of; every field is optional. */
 export interface ToolContextInit {
@@ -446,12 +402,7 @@ export class Tool {
       }
       const value: unknown = await this.#handler(prepared.args, handlerContext);
       return this.#output === undefined ? asResult(value) : asOutput(value, this.#output);
-    })().catch((err: unknown) => {
-      if (!controller.signal.aborted) {
-        reportThrown(err, this.name, context.callId, context.onError); // a call already over (timed out, cancelled) is not
-      }
-      return error(textOf(err));
-    });
+    })().catch((err: unknown) => this.#thrown(err, context, controller.signal));
     const timeout = context.timeout;
     if (timeout === undefined && outer === undefined) {
       return work;
@@ -491,6 +442,15 @@ export class Tool {
         (outer as unknown as AbortListeners | undefined)?.removeEventListener("abort", onAbort);
       }
     }
+  }
+
+  /** The error result for what the handler threw, which goes to the host too, unless the call is
+   * already over (timed out or cancelled: `signal` aborted). */
+  #thrown(err: unknown, ctx: ToolContext, signal: AbortSignal): ParsedToolResult {
+    if (!signal.aborted) {
+      reportThrown(err, this.name, ctx.callId, ctx.onError);
+    }
+    return error(textOf(err));
   }
 
   /** The handler's arguments (checked, and a copy), or the error result saying why not. */
