@@ -118,7 +118,7 @@ def _examples(t: WireType, examples: Path) -> list[str]:
 def _page(idl: Idl, t: WireType, examples: Path) -> str:
     rust = rust_target._Builder(idl)
     rust_fields = {f.wire_name: f for f in rust.struct(t).fields}
-    ts = {f.name: f for f in typescript_target._type_view(t).fields}
+    ts = {f.name: f for f in typescript_target._type_view(t, set()).fields}
     rust_struct = rust.struct(t)
     lines = [
         *(f"<!-- {line} -->" for line in header_lines(idl)),

@@ -61,6 +61,15 @@ TYPESCRIPT_VERSION = "5.9.3"
 #: What the runtime (`toolnexus-contract/runtime`: tools, the loop, the seal) loads, pinned exactly;
 #: only that entry point imports them. tests/typescript/package.json pins the same.
 RUNTIME_DEPENDENCIES = {"ajv": "8.20.0", "canonicalize": "4.0.0"}
+#: The SDKs whose types the provider adapters (`toolnexus-contract/adapters/<name>`) are written
+#: in, by adapter: optional peer dependencies (types only; nothing loads them), from the version
+#: tests/typescript/package.json pins exactly and tests against, within its major version.
+ADAPTER_PEERS = {
+    "anthropic": ("@anthropic-ai/sdk", "1.15.0"),
+    "gemini": ("@google/genai", "3.3.0"),
+    "mcp": ("@modelcontextprotocol/sdk", "1.32.2"),
+    "openai": ("openai", "7.59.0"),
+}
 
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
@@ -116,6 +125,45 @@ def _ts_type(t: TypeRef) -> str:
     inner = _ts_type(t.items)
     union = t.items.kind in ("integer", "number") or (t.items.kind == "string" and t.items.enum)
     return f"({inner})[]" if union else f"{inner}[]"
+
+
+def _refs(t: TypeRef) -> set[str]:
+    """The wire types `t` names (itself a ref, or an array of them)."""
+    if t.kind == "ref":
+        assert t.ref is not None
+        return {t.ref}
+    return _refs(t.items) if t.items is not None else set()
+
+
+def _filled(f: Field) -> bool:
+    """Whether the parser always sets the optional field `f` (it has a default it reads absence as)."""
+    return (
+        not f.required and f.default is not None and not (f.emit == "if_nonempty" and f.type.kind == "string")
+    )
+
+
+def _parsed_types(idl: Idl) -> set[str]:
+    """The types whose parsed form says more than the interface: a field the parser always sets
+    (a default), or a field of such a type. Each gets a `Parsed<Type>` interface, which its
+    parser returns."""
+    parsed: set[str] = set()
+    grew = True
+    while grew:
+        grew = False
+        for t in idl.types:
+            if t.name not in parsed and any(_filled(f) or _refs(f.type) & parsed for f in t.fields):
+                parsed.add(t.name)
+                grew = True
+    return parsed
+
+
+def _parsed_ts_type(t: TypeRef, parsed: set[str]) -> str:
+    """`_ts_type` with each type in `parsed` as its `Parsed<Type>`."""
+    if t.kind == "ref" and t.ref in parsed:
+        return f"Parsed{t.ref}"
+    if t.kind == "array" and t.items is not None and _refs(t.items) & parsed:
+        return f"{_parsed_ts_type(t.items, parsed)}[]"
+    return _ts_type(t)
 
 
 @dataclass
@@ -211,6 +259,10 @@ class _TypeView:
     defaults: list[str]
     #: The calls of `carries` that check the type's requirements (the IDL's `allOf`).
     requires: list[str]
+    #: What the parser returns: `Parsed<name>` when the type has one, else the name.
+    parsed_name: str
+    #: The properties `Parsed<name>` declares anew (`parts: ContentPart[];`), when it has one.
+    parsed_props: list[str]
 
 
 def _field_view(t: WireType, f: Field, consts: _Consts) -> _FieldView:
@@ -237,7 +289,7 @@ def _field_view(t: WireType, f: Field, consts: _Consts) -> _FieldView:
     )
 
 
-def _type_view(t: WireType) -> _TypeView:
+def _type_view(t: WireType, parsed: set[str]) -> _TypeView:
     const = _const_name(t.name)
     consts = _Consts({})
     fields = [_field_view(t, f, consts) for f in t.fields]
@@ -265,12 +317,21 @@ def _type_view(t: WireType) -> _TypeView:
             f"{json.dumps(list(r.any_of))});"
             for r in t.requires
         ],
+        parsed_name=f"Parsed{t.name}" if t.name in parsed else t.name,
+        parsed_props=[
+            f"{_prop_name(f.wire_name)}{'' if f.required or _filled(f) else '?'}: "
+            f"{_parsed_ts_type(f.type, parsed)};"
+            for f in t.fields
+            if t.name in parsed and (_filled(f) or _refs(f.type) & parsed)
+        ],
     )
 
 
-def _package_json(idl: Idl, runtime: bool) -> str:
+def _package_json(idl: Idl, runtime: bool, adapters: list[str], engine: bool = False) -> str:
     """The package's package.json; with `runtime` (the package has runtime.ts), the `./runtime` entry point
-    and the dependencies only it loads."""
+    and the dependencies only it loads; with `engine` (src/engine-entry.ts), the loop's engine for
+    hosts, `./engine`; with `adapters` (the provider modules in src/adapters/ the
+    package has), an entry point `./adapters/<name>` each, and its SDK as an optional peer."""
     clean = "node -e \"require('node:fs').rmSync('dist', {recursive: true, force: true})\""
     exports: dict[str, Any] = {
         ".": {"types": "./dist/index.d.ts", "import": "./dist/index.js", "default": "./dist/index.js"},
@@ -280,6 +341,18 @@ def _package_json(idl: Idl, runtime: bool) -> str:
             "types": "./dist/runtime.d.ts",
             "import": "./dist/runtime.js",
             "default": "./dist/runtime.js",
+        }
+    if engine:
+        exports["./engine"] = {
+            "types": "./dist/engine-entry.d.ts",
+            "import": "./dist/engine-entry.js",
+            "default": "./dist/engine-entry.js",
+        }
+    for name in adapters:
+        exports[f"./adapters/{name}"] = {
+            "types": f"./dist/adapters/{name}.d.ts",
+            "import": f"./dist/adapters/{name}.js",
+            "default": f"./dist/adapters/{name}.js",
         }
     exports["./package.json"] = "./package.json"
     package: dict[str, Any] = {
@@ -304,7 +377,14 @@ def _package_json(idl: Idl, runtime: bool) -> str:
     }
     if runtime:
         package["dependencies"] = dict(RUNTIME_DEPENDENCIES)
-    package["devDependencies"] = {"typescript": TYPESCRIPT_VERSION}
+    if adapters:
+        peers = sorted(ADAPTER_PEERS[name] for name in adapters)
+        package["peerDependencies"] = {sdk: f"^{version}" for sdk, version in peers}
+        package["peerDependenciesMeta"] = {sdk: {"optional": True} for sdk, _ in peers}
+    # The package's own build (`npm pack` from a checkout runs prepack's tsc) needs the adapters'
+    # SDK types, which npm does not install for optional peers: they are dev dependencies too.
+    dev = {sdk: version for sdk, version in sorted(ADAPTER_PEERS[name] for name in adapters)}
+    package["devDependencies"] = {**dev, "typescript": TYPESCRIPT_VERSION}
     return json.dumps(package, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -347,7 +427,8 @@ def _codec_imports(types: list[_TypeView]) -> list[str]:
 
 def render(idl: Idl) -> dict[str, str]:
     env = environment("typescript")
-    types = [_type_view(t) for t in idl.types]
+    parsed = _parsed_types(idl)
+    types = [_type_view(t, parsed) for t in idl.types]
     support = support_files(idl, "typescript")
     ctx = {
         "header": "".join(f"// {line}\n" for line in header_lines(idl)).rstrip("\n"),
@@ -356,6 +437,8 @@ def render(idl: Idl) -> dict[str, str]:
         "node_version": NODE_VERSION,
         "md_header": "".join(f"<!-- {line} -->\n" for line in header_lines(idl)).rstrip("\n"),
         "types": types,
+        # Every type's name, then each `Parsed<Type>`, for the imports and exports.
+        "type_names": [t.name for t in types] + [t.parsed_name for t in types if t.parsed_name != t.name],
         "types_imports": _uses(
             ("JsonNumber", "JsonValue"), " ".join(f.ts_type for t in types for f in t.fields)
         ),
@@ -371,7 +454,12 @@ def render(idl: Idl) -> dict[str, str]:
         "support": {rel.removeprefix("src/").removesuffix(".ts") for rel in support},
     }
     files = {
-        "typescript/package.json": _package_json(idl, "src/runtime.ts" in support),
+        "typescript/package.json": _package_json(
+            idl,
+            "src/runtime.ts" in support,
+            sorted(name for name in ADAPTER_PEERS if f"src/adapters/{name}.ts" in support),
+            "src/engine-entry.ts" in support,
+        ),
         "typescript/README.md": env.get_template("README.md.j2").render(**ctx),
     }
     for src in ("types.ts", "codec.ts", "index.ts"):

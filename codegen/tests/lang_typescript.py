@@ -116,9 +116,10 @@ def build(package_dir: Path, work: Path) -> Path:
     tsc = ensure_toolchain()
     pkg = work / "package"
     shutil.copytree(package_dir, pkg, ignore=_SKIP)
-    # The runtime's dependencies (package.json "dependencies"), as tests/typescript pins them.
+    # The runtime's dependencies (package.json "dependencies") and the SDKs the adapters are typed
+    # with ("peerDependencies"), as tests/typescript pins them.
     manifest = json.loads((pkg / "package.json").read_text(encoding="utf-8"))
-    for dep in manifest.get("dependencies", {}):
+    for dep in [*manifest.get("dependencies", {}), *manifest.get("peerDependencies", {})]:
         link = pkg / "node_modules" / dep
         link.parent.mkdir(parents=True, exist_ok=True)
         link.symlink_to(TS_TESTS / "node_modules" / dep, target_is_directory=True)

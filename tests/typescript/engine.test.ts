@@ -1,4 +1,4 @@
-// The engine's steps on their own (toolnexus-contract/runtime), as tests/test_engine.py has them
+// The engine's steps on their own (toolnexus-contract/engine), as tests/test_engine.py has them
 // for Python: expiry read as RFC 3339, the gate, `drive` with scripted effects, and the decisions'
 // steps (scopes, the log's decisions, policies and which one decides). The loop's rules through a
 // host are the loop vectors' (loop_vectors.test.ts).
@@ -9,7 +9,6 @@ import { pending, type Answer, type Request, type ToolCall, type ToolResult } fr
 import {
   Ask,
   MESSAGE_LIMIT,
-  Policy,
   Run,
   STOP,
   Settle,
@@ -17,7 +16,6 @@ import {
   applicable,
   byPolicy,
   decided,
-  defineTool,
   drive,
   expired,
   gate,
@@ -31,8 +29,8 @@ import {
   start,
   timed,
   type Effects,
-  type PolicyScope,
-} from "toolnexus-contract/runtime";
+} from "toolnexus-contract/engine";
+import { Policy, defineTool, type PolicyScope } from "toolnexus-contract/runtime";
 
 const CALL: ToolCall = { id: "c1", name: "pick", arguments: { n: 1 } };
 const NOW = Date.UTC(2026, 0, 1);

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { JsonNumber, type Answer, type ContentPart, type JsonObject, type JsonValue, type Request, type ToolCall, type ToolCallResult, type ToolResult, authRequired, pending, toWireContentPart } from "toolnexus-contract";
-import { approvalForm, defineTool, type Decision, type DecisionLog, type DecisionMade, type Policy, type Tool, type ToolContext } from "toolnexus-contract/runtime";
+import { approvalForm } from "toolnexus-contract/engine";
+import { defineTool, type Decision, type DecisionLog, type DecisionMade, type Policy, type Tool, type ToolContext } from "toolnexus-contract/runtime";
 import { ROOT } from "./paths.js";
 
 export const LOOP = join(ROOT, "idl", "loop");

@@ -34,6 +34,10 @@ describe("support/typescript (the package)", () => {
     assert.deepEqual(generated["exports"], {
       ".": { types: "./dist/index.d.ts", import: "./dist/index.js", default: "./dist/index.js" },
       "./runtime": { types: "./dist/runtime.d.ts", import: "./dist/runtime.js", default: "./dist/runtime.js" },
+      "./engine": { types: "./dist/engine-entry.d.ts", import: "./dist/engine-entry.js", default: "./dist/engine-entry.js" },
+      ...Object.fromEntries(
+        ["anthropic", "gemini", "mcp", "openai"].map((n) => [`./adapters/${n}`, { types: `./dist/adapters/${n}.d.ts`, import: `./dist/adapters/${n}.js`, default: `./dist/adapters/${n}.js` }]),
+      ),
       "./package.json": "./package.json",
     });
     assert.equal(generated["main"], "./dist/index.js");
@@ -62,6 +66,19 @@ describe("support/typescript (the package)", () => {
     }
   });
 
+  it("lists the adapters' SDKs as optional peers, from the version tests/typescript pins and tests", () => {
+    const peers = generated["peerDependencies"] as { [name: string]: string };
+    assert.deepEqual(Object.keys(peers).sort(), ["@anthropic-ai/sdk", "@google/genai", "@modelcontextprotocol/sdk", "openai"]);
+    for (const [name, range] of Object.entries(peers)) {
+      assert.equal(range, `^${tests.devDependencies[name] ?? "?"}`, name);
+      // npm installs no optional peer, so the package's own build (npm pack) has them as dev dependencies.
+      assert.equal(generated.devDependencies[name], tests.devDependencies[name], name);
+    }
+    const meta = generated["peerDependenciesMeta"] as { [name: string]: { optional: boolean } };
+    assert.deepEqual(Object.keys(meta).sort(), Object.keys(peers).sort());
+    assert.ok(Object.values(meta).every((m) => m.optional));
+  });
+
   it("pins the same TypeScript as tests/typescript, exactly", () => {
     const pin = generated.devDependencies["typescript"];
     assert.match(String(pin), /^[0-9]+\.[0-9]+\.[0-9]+$/);
@@ -79,10 +96,10 @@ describe("support/typescript (the package)", () => {
   it("links the generated sources in from generated/, each behind the header, and holds the rest by hand", () => {
     const generatedSrc = realpathSync(join(ROOT, "generated", "typescript", "src"));
     const linked: string[] = [];
-    for (const f of readdirSync(join(PACKAGE, "src"), { recursive: true, encoding: "utf8" })) {
+    for (const f of readdirSync(join(PACKAGE, "src"), { recursive: true }) as string[]) {
       const path = join(PACKAGE, "src", f);
       if (lstatSync(path).isDirectory()) {
-        continue;
+        continue; // src/adapters/: its files are listed too
       }
       const text = readFileSync(path, "utf8");
       if (lstatSync(path).isSymbolicLink()) {

@@ -34,15 +34,17 @@ if [ ! -f "$pkg/package.json" ] || [ ! -f "$pkg/src/types.ts" ]; then
   echo "tests/typescript/run.sh: generated/typescript (linked into support/typescript) is missing; run \`make gen\` first" >&2
   exit 1
 fi
-# The runtime's dependencies (the package.json's "dependencies": Ajv, the JCS library), as
-# pinned here, where the package is compiled and runs: support/typescript/node_modules/
-# links to this folder's packages.
-deps="$(node -p "Object.keys(require('$pkg/package.json').dependencies ?? {}).join(' ')")"
+# The runtime's dependencies (the package.json's "dependencies": Ajv, the JCS library) and the
+# SDKs the provider adapters are typed with (its optional "peerDependencies"), as pinned here,
+# where the package is compiled and runs: support/typescript/node_modules/ links to this
+# folder's packages.
+deps="$(node -p "const p = require('$pkg/package.json'); Object.keys({...p.dependencies, ...p.peerDependencies}).join(' ')")"
 rm -rf "$pkg/node_modules"
 if [ -n "$deps" ]; then
   mkdir -p "$pkg/node_modules"
   for dep in $deps; do
     [ -d "node_modules/$dep" ] || { echo "tests/typescript/run.sh: $dep is not pinned in tests/typescript/package.json" >&2; exit 1; }
+    mkdir -p "$(dirname "$pkg/node_modules/$dep")"
     ln -sfn "$here/node_modules/$dep" "$pkg/node_modules/$dep"
   done
 fi

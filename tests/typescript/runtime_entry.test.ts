@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import * as engine from "toolnexus-contract/engine";
 import * as runtime from "toolnexus-contract/runtime";
 import { HERE } from "./paths.js";
 
@@ -32,7 +33,7 @@ function loaded(specifier: string): string[] {
   return JSON.parse(out) as string[];
 }
 
-const RUNTIME_MODULES = /\/dist\/(runtime|tool|schema|engine|seal|book|policies|toolkit)\.js$|\/node_modules\/(ajv|canonicalize)\//;
+const RUNTIME_MODULES = /\/dist\/(runtime|tool|typed|log|schema|engine|engine-entry|seal|book|policies|toolkit)\.js$|\/node_modules\/(ajv|canonicalize)\//;
 
 describe("toolnexus-contract/runtime, apart from the wire types", () => {
   it("importing toolnexus-contract loads no runtime module, Ajv or JCS library", () => {
@@ -46,6 +47,15 @@ describe("toolnexus-contract/runtime, apart from the wire types", () => {
     assert.ok(bytes < 120_000, `the wire-only import loads ${bytes} bytes`);
   });
 
+  it("importing a provider adapter (toolnexus-contract/adapters/<name>) loads no runtime module and no SDK", () => {
+    for (const name of ["openai", "anthropic", "gemini", "mcp"]) {
+      const urls = loaded(`toolnexus-contract/adapters/${name}`);
+      assert.ok(urls.some((u) => u.endsWith(`/dist/adapters/${name}.js`)), name);
+      const sdk = /\/node_modules\/(openai|@anthropic-ai|@google|@modelcontextprotocol|zod)\//;
+      assert.deepEqual(urls.filter((u) => RUNTIME_MODULES.test(u) || sdk.test(u)), [], name);
+    }
+  });
+
   it("importing toolnexus-contract/runtime loads them (so the check above can fail)", () => {
     const all = loaded("toolnexus-contract/runtime");
     for (const name of ["runtime.js", "toolkit.js", "seal.js", "ajv/dist/2020.js", "canonicalize/lib/canonicalize.js"]) {
@@ -56,40 +66,48 @@ describe("toolnexus-contract/runtime, apart from the wire types", () => {
     }
   });
 
-  it("exports exactly these names", () => {
+  it("exports exactly these names: the user API (tools, the Toolkit, decisions, errors)", () => {
     assert.deepEqual(Object.keys(runtime).sort(), [
-      "APPROVAL_DATA",
-      "APPROVAL_PREFIX",
-      "Ask",
       "Decision",
-      "MESSAGE_LIMIT",
       "Policy",
       "PolicyMemory",
       "ResumeError",
-      "Run",
-      "STOP",
-      "Settle",
       "Tool",
       "ToolContext",
       "Toolkit",
       "ToolnexusError",
       "WireError",
+      "defineTool",
+      "idempotencyKey",
+      "isStandardSchema",
+      "normalizeToolName",
+      "setToolLogger",
+      "turnDigest",
+    ]);
+  });
+
+  it("leaves the engine's steps to toolnexus-contract/engine, which exports exactly these names", () => {
+    assert.deepEqual(Object.keys(engine).sort(), [
+      "APPROVAL_DATA",
+      "APPROVAL_PREFIX",
+      "Ask",
+      "MESSAGE_LIMIT",
+      "Run",
+      "STOP",
+      "Settle",
       "answered",
       "applicable",
       "approvalForm",
       "byPolicy",
       "checkAnswer",
       "decided",
-      "defineTool",
       "drive",
       "expired",
       "gate",
       "gated",
-      "idempotencyKey",
       "isApproval",
       "lapsed",
       "match",
-      "normalizeToolName",
       "parseTime",
       "policyOf",
       "ran",
@@ -98,8 +116,8 @@ describe("toolnexus-contract/runtime, apart from the wire types", () => {
       "scopeOf",
       "start",
       "timed",
-      "turnDigest",
       "unstorable",
     ]);
+    assert.equal(engine.APPROVAL_PREFIX, "apr-");
   });
 });

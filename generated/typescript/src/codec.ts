@@ -26,7 +26,7 @@ import {
   unknownKeys,
 } from "./check.js";
 import { readJson, writeJson, type JsonObject } from "./json.js";
-import type { Annotations, ContentPart, Request, Answer, ToolResult, ToolIcon, ToolHints, ToolSpec, ToolCall, ToolCallResult, RunResult, ToolEvent, WireTypes } from "./types.js";
+import type { Annotations, ContentPart, Request, Answer, ToolResult, ToolIcon, ToolHints, ToolSpec, ToolCall, ToolCallResult, RunResult, ToolEvent, ParsedAnnotations, ParsedContentPart, ParsedToolResult, ParsedToolIcon, ParsedToolHints, ParsedToolSpec, ParsedToolCallResult, ParsedRunResult, ParsedToolEvent, WireTypes } from "./types.js";
 
 // ---------------------------------------------------------------------------------- Annotations
 
@@ -42,9 +42,9 @@ const ANNOTATIONS_PRIORITY: NumberRule = { minimum: 0, maximum: 1 };
  * @param path - The JSON path of `value`, for error messages.
  * @throws {@link WireError} naming the path of the first place the schema rejects.
  */
-export function parseAnnotations(value: unknown, path: string = "$"): Annotations {
+export function parseAnnotations(value: unknown, path: string = "$"): ParsedAnnotations {
   const src = expectObject(value, path, "an Annotations object");
-  const out: Annotations = {
+  const out: ParsedAnnotations = {
     audience: has(src, "audience") ? expectArray(src["audience"], path + ".audience", (item, at) => expectEnum(item, at, ANNOTATIONS_AUDIENCE_ITEM)) : [],
   };
   if (has(src, "priority")) {
@@ -84,7 +84,7 @@ export function toWireAnnotations(value: Annotations, path: string = "$"): JsonO
  *
  * @throws {@link WireError} at `$` when the text is not JSON, else as `parseAnnotations`.
  */
-export function fromJsonAnnotations(text: string): Annotations {
+export function fromJsonAnnotations(text: string): ParsedAnnotations {
   return parseAnnotations(readJson(text));
 }
 
@@ -117,9 +117,9 @@ const CONTENT_PART_DATA: StringRule = { pattern: patternFor("^(?:[A-Za-z0-9+/]{4
  * @param path - The JSON path of `value`, for error messages.
  * @throws {@link WireError} naming the path of the first place the schema rejects.
  */
-export function parseContentPart(value: unknown, path: string = "$"): ContentPart {
+export function parseContentPart(value: unknown, path: string = "$"): ParsedContentPart {
   const src = expectObject(value, path, "a ContentPart object");
-  const out: ContentPart = {
+  const out: ParsedContentPart = {
     type: expectEnum(need(src, "type", path), path + ".type", CONTENT_PART_TYPE),
   };
   if (has(src, "text")) {
@@ -232,7 +232,7 @@ export function toWireContentPart(value: ContentPart, path: string = "$"): JsonO
  *
  * @throws {@link WireError} at `$` when the text is not JSON, else as `parseContentPart`.
  */
-export function fromJsonContentPart(text: string): ContentPart {
+export function fromJsonContentPart(text: string): ParsedContentPart {
   return parseContentPart(readJson(text));
 }
 
@@ -408,9 +408,9 @@ const TOOL_RESULT_KEYS: ReadonlySet<string> = new Set(["output", "isError", "par
  * @param path - The JSON path of `value`, for error messages.
  * @throws {@link WireError} naming the path of the first place the schema rejects.
  */
-export function parseToolResult(value: unknown, path: string = "$"): ToolResult {
+export function parseToolResult(value: unknown, path: string = "$"): ParsedToolResult {
   const src = expectObject(value, path, "a ToolResult object");
-  const out: ToolResult = {
+  const out: ParsedToolResult = {
     output: expectString(need(src, "output", path), path + ".output"),
     isError: has(src, "isError") ? expectBoolean(src["isError"], path + ".isError") : false,
     parts: has(src, "parts") ? expectArray(src["parts"], path + ".parts", parseContentPart) : [],
@@ -454,7 +454,7 @@ export function toWireToolResult(value: ToolResult, path: string = "$"): JsonObj
  *
  * @throws {@link WireError} at `$` when the text is not JSON, else as `parseToolResult`.
  */
-export function fromJsonToolResult(text: string): ToolResult {
+export function fromJsonToolResult(text: string): ParsedToolResult {
   return parseToolResult(readJson(text));
 }
 
@@ -481,9 +481,9 @@ const TOOL_ICON_THEME = ["light", "dark"] as const;
  * @param path - The JSON path of `value`, for error messages.
  * @throws {@link WireError} naming the path of the first place the schema rejects.
  */
-export function parseToolIcon(value: unknown, path: string = "$"): ToolIcon {
+export function parseToolIcon(value: unknown, path: string = "$"): ParsedToolIcon {
   const src = expectObject(value, path, "a ToolIcon object");
-  const out: ToolIcon = {
+  const out: ParsedToolIcon = {
     src: expectString(need(src, "src", path), path + ".src", TOOL_ICON_SRC),
     sizes: has(src, "sizes") ? expectArray(src["sizes"], path + ".sizes", (item, at) => expectString(item, at)) : [],
   };
@@ -525,7 +525,7 @@ export function toWireToolIcon(value: ToolIcon, path: string = "$"): JsonObject 
  *
  * @throws {@link WireError} at `$` when the text is not JSON, else as `parseToolIcon`.
  */
-export function fromJsonToolIcon(text: string): ToolIcon {
+export function fromJsonToolIcon(text: string): ParsedToolIcon {
   return parseToolIcon(readJson(text));
 }
 
@@ -550,9 +550,9 @@ const TOOL_HINTS_KEYS: ReadonlySet<string> = new Set(["readOnly", "destructive",
  * @param path - The JSON path of `value`, for error messages.
  * @throws {@link WireError} naming the path of the first place the schema rejects.
  */
-export function parseToolHints(value: unknown, path: string = "$"): ToolHints {
+export function parseToolHints(value: unknown, path: string = "$"): ParsedToolHints {
   const src = expectObject(value, path, "a ToolHints object");
-  const out: ToolHints = {
+  const out: ParsedToolHints = {
     readOnly: expectBoolean(need(src, "readOnly", path), path + ".readOnly"),
     destructive: expectBoolean(need(src, "destructive", path), path + ".destructive"),
     openWorld: expectBoolean(need(src, "openWorld", path), path + ".openWorld"),
@@ -604,7 +604,7 @@ export function toWireToolHints(value: ToolHints, path: string = "$"): JsonObjec
  *
  * @throws {@link WireError} at `$` when the text is not JSON, else as `parseToolHints`.
  */
-export function fromJsonToolHints(text: string): ToolHints {
+export function fromJsonToolHints(text: string): ParsedToolHints {
   return parseToolHints(readJson(text));
 }
 
@@ -629,9 +629,9 @@ const TOOL_SPEC_NAME: StringRule = { pattern: patternFor("^[A-Za-z0-9_-]+$") };
  * @param path - The JSON path of `value`, for error messages.
  * @throws {@link WireError} naming the path of the first place the schema rejects.
  */
-export function parseToolSpec(value: unknown, path: string = "$"): ToolSpec {
+export function parseToolSpec(value: unknown, path: string = "$"): ParsedToolSpec {
   const src = expectObject(value, path, "a ToolSpec object");
-  const out: ToolSpec = {
+  const out: ParsedToolSpec = {
     name: expectString(need(src, "name", path), path + ".name", TOOL_SPEC_NAME),
     description: expectString(need(src, "description", path), path + ".description"),
     inputSchema: expectMap(need(src, "inputSchema", path), path + ".inputSchema"),
@@ -676,7 +676,7 @@ export function toWireToolSpec(value: ToolSpec, path: string = "$"): JsonObject 
  *
  * @throws {@link WireError} at `$` when the text is not JSON, else as `parseToolSpec`.
  */
-export function fromJsonToolSpec(text: string): ToolSpec {
+export function fromJsonToolSpec(text: string): ParsedToolSpec {
   return parseToolSpec(readJson(text));
 }
 
@@ -753,9 +753,9 @@ const TOOL_CALL_RESULT_KEYS: ReadonlySet<string> = new Set(["id", "name", "resul
  * @param path - The JSON path of `value`, for error messages.
  * @throws {@link WireError} naming the path of the first place the schema rejects.
  */
-export function parseToolCallResult(value: unknown, path: string = "$"): ToolCallResult {
+export function parseToolCallResult(value: unknown, path: string = "$"): ParsedToolCallResult {
   const src = expectObject(value, path, "a ToolCallResult object");
-  const out: ToolCallResult = {
+  const out: ParsedToolCallResult = {
     id: expectString(need(src, "id", path), path + ".id"),
     name: expectString(need(src, "name", path), path + ".name"),
     result: parseToolResult(need(src, "result", path), path + ".result"),
@@ -782,7 +782,7 @@ export function toWireToolCallResult(value: ToolCallResult, path: string = "$"):
  *
  * @throws {@link WireError} at `$` when the text is not JSON, else as `parseToolCallResult`.
  */
-export function fromJsonToolCallResult(text: string): ToolCallResult {
+export function fromJsonToolCallResult(text: string): ParsedToolCallResult {
   return parseToolCallResult(readJson(text));
 }
 
@@ -811,9 +811,9 @@ const RUN_RESULT_STATUS = ["done", "pending"] as const;
  * @param path - The JSON path of `value`, for error messages.
  * @throws {@link WireError} naming the path of the first place the schema rejects.
  */
-export function parseRunResult(value: unknown, path: string = "$"): RunResult {
+export function parseRunResult(value: unknown, path: string = "$"): ParsedRunResult {
   const src = expectObject(value, path, "a RunResult object");
-  const out: RunResult = {
+  const out: ParsedRunResult = {
     status: expectEnum(need(src, "status", path), path + ".status", RUN_RESULT_STATUS),
     results: expectArray(need(src, "results", path), path + ".results", parseToolCallResult),
     calls: has(src, "calls") ? expectArray(src["calls"], path + ".calls", parseToolCall) : [],
@@ -883,7 +883,7 @@ export function toWireRunResult(value: RunResult, path: string = "$"): JsonObjec
  *
  * @throws {@link WireError} at `$` when the text is not JSON, else as `parseRunResult`.
  */
-export function fromJsonRunResult(text: string): RunResult {
+export function fromJsonRunResult(text: string): ParsedRunResult {
   return parseRunResult(readJson(text));
 }
 
@@ -907,9 +907,9 @@ const TOOL_EVENT_KEYS: ReadonlySet<string> = new Set(["callId", "percent", "mess
  * @param path - The JSON path of `value`, for error messages.
  * @throws {@link WireError} naming the path of the first place the schema rejects.
  */
-export function parseToolEvent(value: unknown, path: string = "$"): ToolEvent {
+export function parseToolEvent(value: unknown, path: string = "$"): ParsedToolEvent {
   const src = expectObject(value, path, "a ToolEvent object");
-  const out: ToolEvent = {
+  const out: ParsedToolEvent = {
     callId: expectString(need(src, "callId", path), path + ".callId"),
   };
   if (has(src, "percent")) {
@@ -950,7 +950,7 @@ export function toWireToolEvent(value: ToolEvent, path: string = "$"): JsonObjec
  *
  * @throws {@link WireError} at `$` when the text is not JSON, else as `parseToolEvent`.
  */
-export function fromJsonToolEvent(text: string): ToolEvent {
+export function fromJsonToolEvent(text: string): ParsedToolEvent {
   return parseToolEvent(readJson(text));
 }
 

@@ -12,7 +12,7 @@ export const SCHEMA_VERSION = "3.0.0";
 
 export { WireError } from "./errors.js";
 export { JsonNumber, MAX_DEPTH, readJson, writeJson, type JsonObject, type JsonValue } from "./json.js";
-export type { Annotations, ContentPart, Request, Answer, ToolResult, ToolIcon, ToolHints, ToolSpec, ToolCall, ToolCallResult, RunResult, ToolEvent, WireTypes } from "./types.js";
+export type { Annotations, ContentPart, Request, Answer, ToolResult, ToolIcon, ToolHints, ToolSpec, ToolCall, ToolCallResult, RunResult, ToolEvent, ParsedAnnotations, ParsedContentPart, ParsedToolResult, ParsedToolIcon, ParsedToolHints, ParsedToolSpec, ParsedToolCallResult, ParsedRunResult, ParsedToolEvent, WireTypes } from "./types.js";
 export {
   extraKeys,
   fromJsonAnnotations,

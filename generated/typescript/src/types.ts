@@ -36,6 +36,14 @@ export interface Annotations {
 }
 
 /**
+ * An `Annotations` as the parsers return it: every field the parser fills in
+ * (a field with a default) is present, so strict code reads it without a check.
+ */
+export interface ParsedAnnotations extends Annotations {
+  audience: ("user" | "assistant")[];
+}
+
+/**
  * One part of a tool result beyond its `output`, as every upstream toolnexus port writes it: text,
  * an image, audio or any other file, carried inline as base64 `data` or by reference as a `url`. A
  * part is built to carry something: a `text` part its `text`, any other part its `data`, its `url`
@@ -104,6 +112,14 @@ export interface ContentPart {
    * (MCP's content `annotations`).
    */
   annotations?: Annotations;
+}
+
+/**
+ * A `ContentPart` as the parsers return it: every field the parser fills in
+ * (a field with a default) is present, so strict code reads it without a check.
+ */
+export interface ParsedContentPart extends ContentPart {
+  annotations?: ParsedAnnotations;
 }
 
 /**
@@ -205,6 +221,15 @@ export interface ToolResult {
   metadata?: { [key: string]: JsonValue };
 }
 
+/**
+ * A `ToolResult` as the parsers return it: every field the parser fills in
+ * (a field with a default) is present, so strict code reads it without a check.
+ */
+export interface ParsedToolResult extends ToolResult {
+  isError: boolean;
+  parts: ParsedContentPart[];
+}
+
 /** An icon a host may show for a tool (MCP's `Icon`); never sent to a model. */
 export interface ToolIcon {
   /** Where the icon is: an `https` URL or a `data:` URI. */
@@ -219,6 +244,14 @@ export interface ToolIcon {
   sizes?: string[];
   /** The background it is drawn for. */
   theme?: "light" | "dark";
+}
+
+/**
+ * A `ToolIcon` as the parsers return it: every field the parser fills in
+ * (a field with a default) is present, so strict code reads it without a check.
+ */
+export interface ParsedToolIcon extends ToolIcon {
+  sizes: string[];
 }
 
 /**
@@ -254,6 +287,14 @@ export interface ToolHints {
 }
 
 /**
+ * A `ToolHints` as the parsers return it: every field the parser fills in
+ * (a field with a default) is present, so strict code reads it without a check.
+ */
+export interface ParsedToolHints extends ToolHints {
+  icons: ParsedToolIcon[];
+}
+
+/**
  * How a tool is declared to a model: its name, what it does, and the JSON Schemas of its arguments
  * and, when it has one, of its structured output.
  */
@@ -278,6 +319,14 @@ export interface ToolSpec {
   outputSchema?: { [key: string]: JsonValue };
 }
 
+/**
+ * A `ToolSpec` as the parsers return it: every field the parser fills in
+ * (a field with a default) is present, so strict code reads it without a check.
+ */
+export interface ParsedToolSpec extends ToolSpec {
+  hints?: ParsedToolHints;
+}
+
 /** One tool call that a model asked for in a turn. */
 export interface ToolCall {
   /** The provider's id for the call; the result goes back under the same id. */
@@ -296,6 +345,14 @@ export interface ToolCallResult {
   name: string;
   /** What the tool returned. */
   result: ToolResult;
+}
+
+/**
+ * A `ToolCallResult` as the parsers return it: every field the parser fills in
+ * (a field with a default) is present, so strict code reads it without a check.
+ */
+export interface ParsedToolCallResult extends ToolCallResult {
+  result: ParsedToolResult;
 }
 
 /**
@@ -350,6 +407,17 @@ export interface RunResult {
 }
 
 /**
+ * A `RunResult` as the parsers return it: every field the parser fills in
+ * (a field with a default) is present, so strict code reads it without a check.
+ */
+export interface ParsedRunResult extends RunResult {
+  results: ParsedToolCallResult[];
+  calls: ToolCall[];
+  requests: Request[];
+  order: string[];
+}
+
+/**
  * What a running call reports before its result: how far it has got, in words, and a partial
  * result. A host relays it (to a UI, as MCP progress, as Temporal heartbeat details); it never
  * reaches the model, and the call's result replaces every partial.
@@ -366,6 +434,14 @@ export interface ToolEvent {
   message?: string;
   /** The result so far, as the tool yields it; the call's last value is its result. */
   partial?: ToolResult;
+}
+
+/**
+ * A `ToolEvent` as the parsers return it: every field the parser fills in
+ * (a field with a default) is present, so strict code reads it without a check.
+ */
+export interface ParsedToolEvent extends ToolEvent {
+  partial?: ParsedToolResult;
 }
 
 /** Every wire type by its name, as `extraKeys` takes them. */

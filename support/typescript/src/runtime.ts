@@ -10,7 +10,8 @@
  * ```
  *
  * - {@link defineTool}, {@link Tool}, {@link ToolContext}: tools, whose `call` never throws for a
- *   tool failure;
+ *   tool failure; typed from a zod 4, arktype or valibot schema (any Standard Schema with a JSON
+ *   Schema conversion) or a literal JSON Schema ({@link FromJsonSchema});
  * - {@link Toolkit}: `runCalls`, `resume`, `expire`, `policies`, `revokePolicy`; runs sealed by
  *   the Python and Rust packages resume here, and the other way round (seal version 4,
  *   `docs/seal.md`);
@@ -19,57 +20,16 @@
  * - decisions: {@link Decision} (what the decision log takes), {@link Policy} (a decision kept
  *   beyond its turn), {@link PolicyMemory} and the {@link PolicyStore} and {@link DecisionLog}
  *   interfaces a host's own stores implement;
- * - the engine's steps and transitions (`start`, `ran`, `answered`, `timed`, `lapsed`, `gate`,
- *   `match`, `checkAnswer`, `approvalForm`, `drive`, and for decisions `scopeOf`, `decided`, `reached`, `reach`, `policyOf`,
- *   `applicable`, `gated`, `byPolicy`), for hosts of the loop other than the toolkit.
+ * - a handler's thrown errors, for the host: {@link setToolLogger}, `onError`.
+ *
+ * The engine's steps and transitions, for hosts of the loop other than the toolkit, are
+ * `toolnexus-contract/engine`.
  *
  * @packageDocumentation
  */
 
 export { ResumeError, ToolnexusError, WireError, type ResumeReason } from "./errors.js";
-export {
-  APPROVAL_DATA,
-  APPROVAL_PREFIX,
-  Ask,
-  MESSAGE_LIMIT,
-  Run,
-  STOP,
-  Settle,
-  answered,
-  approvalForm,
-  checkAnswer,
-  drive,
-  expired,
-  gate,
-  isApproval,
-  lapsed,
-  match,
-  parseTime,
-  ran,
-  start,
-  timed,
-  unstorable,
-  type Effects,
-} from "./engine.js";
-export {
-  Decision,
-  Policy,
-  applicable,
-  byPolicy,
-  decided,
-  gated,
-  policyOf,
-  reach,
-  reached,
-  scopeOf,
-  type Circumstances,
-  type DecisionInit,
-  type DecisionKind,
-  type Gated,
-  type PolicyInit,
-  type PolicyScope,
-  type ScopeKind,
-} from "./decisions.js";
+export { Decision, Policy, type DecisionInit, type DecisionKind, type PolicyInit, type PolicyScope, type ScopeKind } from "./decisions.js";
 export { PolicyMemory, type DecisionLog, type DecisionMade, type PolicyStore } from "./policies.js";
 export { idempotencyKey, turnDigest } from "./seal.js";
 export {
@@ -77,15 +37,29 @@ export {
   ToolContext,
   defineTool,
   normalizeToolName,
+  type ErrorListener,
   type Handler,
   type NeedsApproval,
   type ProgressListener,
   type ToolContextInit,
   type ToolOptions,
 } from "./tool.js";
+export { setToolLogger, type ToolLogger } from "./log.js";
+export {
+  isStandardSchema,
+  type ArgsOf,
+  type FromJsonSchema,
+  type InputSchema,
+  type JsonSchemaObject,
+  type OutputOf,
+  type OutputSchema,
+  type StandardInput,
+  type StandardSchema,
+} from "./typed.js";
 export {
   Toolkit,
   type Clock,
+  type ErrorHook,
   type ExpireOptions,
   type ProgressHook,
   type ResumeOptions,

@@ -9,7 +9,9 @@ import { WireError } from "./errors.js";
 import { describe, isPlainObject, keepOrder, orderedKeys, readJson, setKey, writeJson, type JsonObject, type JsonValue } from "./json.js";
 import { compileSchema, type ArgumentsCheck, type SchemaCheck } from "./schema.js";
 import { pending, randomHex } from "./suspend.js";
-import type { Answer, Request, ToolResult, ToolSpec } from "./types.js";
+import { reportThrown } from "./log.js";
+import { isStandardSchema, jsonSchemaOf, type ArgsOf, type InputSchema, type OutputOf, type OutputSchema } from "./typed.js";
+import type { Answer, ParsedToolResult, Request, ToolResult, ToolSpec } from "./types.js";
 
 declare global {
   /**
@@ -21,9 +23,17 @@ declare global {
     readonly aborted: boolean;
     readonly reason: any;
     throwIfAborted(): void;
-    addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
-    removeEventListener(type: "abort", listener: () => void): void;
   }
+}
+
+/**
+ * The listener methods of an `AbortSignal` the runtime calls, cast to at the call: declared in
+ * the global interface they would have to match `EventTarget`'s, which is declared where the
+ * DOM library or a newer `@types/node` is (which a provider SDK's types may bring in).
+ */
+interface AbortListeners {
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
 }
 
 interface Controller {
@@ -49,6 +59,9 @@ export function normalizeToolName(name: string): string {
 /** `onProgress(fraction, message)`: what a tool reports through {@link ToolContext.progress}. */
 export type ProgressListener = (fraction: number, message: string) => void;
 
+/** `onError(error, where)`: what a tool's handler threw (with its stack), for the host only. */
+export type ErrorListener = (error: unknown, where: { readonly tool: string; readonly callId: string }) => void;
+
 /** What a {@link ToolContext} is made of; every field is optional. */
 export interface ToolContextInit {
   /** Seconds the call may take (checking the arguments included); an overrun is an error result. */
@@ -60,6 +73,8 @@ export interface ToolContextInit {
   callId?: string | undefined;
   idempotencyKey?: string | undefined;
   onProgress?: ProgressListener | undefined;
+  /** Hears what the handler throws (the error itself, with its stack); never sent to the model. */
+  onError?: ErrorListener | undefined;
 }
 
 /**
@@ -83,6 +98,8 @@ export class ToolContext {
   readonly callId: string;
   readonly idempotencyKey: string;
   readonly #onProgress: ProgressListener | undefined;
+  /** @internal Hears what the handler throws (see {@link ToolContextInit.onError}). */
+  readonly onError: ErrorListener | undefined;
 
   constructor(init: ToolContextInit = {}) {
     const { timeout } = init;
@@ -96,6 +113,7 @@ export class ToolContext {
     this.callId = init.callId ?? "";
     this.idempotencyKey = init.idempotencyKey ?? "";
     this.#onProgress = init.onProgress;
+    this.onError = init.onError;
   }
 
   /**
@@ -124,40 +142,46 @@ export class ToolContext {
       callId: this.callId,
       idempotencyKey: this.idempotencyKey,
       onProgress: this.#onProgress,
+      onError: this.onError,
     });
   }
 }
 
-/** A tool's handler: the checked arguments (a copy) and the context; sync or async. */
-export type Handler = (args: JsonObject, ctx: ToolContext) => unknown;
+/**
+ * A tool's handler: the checked arguments (a copy) and the context; sync or async. `Args` is what
+ * the input schema accepts (inferred by {@link defineTool}); `Data`, for a tool with an output
+ * schema, the data it returns (or a `ToolResult`).
+ */
+export type Handler<Args = JsonObject, Data = unknown> = (args: Args, ctx: ToolContext) => Data | ToolResult | PromiseLike<Data | ToolResult>;
 
 /** `needsApproval`: always, never, or a rule over the checked arguments. */
-export type NeedsApproval = boolean | ((args: JsonObject) => boolean);
+export type NeedsApproval<Args = JsonObject> = boolean | ((args: Args) => boolean);
 
 /** The options of {@link defineTool}. */
-export interface ToolOptions {
+export interface ToolOptions<Args = JsonObject, Output extends OutputSchema | undefined = OutputSchema | undefined> {
   /**
    * `true`, or a rule over the checked arguments that returns `true`, makes a `Toolkit` ask for an
    * approval before the handler runs; `Tool.call` itself never asks.
    */
-  needsApproval?: NeedsApproval | undefined;
+  needsApproval?: NeedsApproval<Args> | undefined;
   /**
-   * The JSON Schema of the tool's structured output: the handler then returns the data it
+   * The schema of the tool's structured output, a JSON Schema or a Standard Schema (its JSON
+   * Schema conversion is declared, as for the input): the handler then returns the data it
    * describes, and the result carries it as `structuredContent` (and as JSON text in `output`),
-   * checked against the schema. A `ToolResult` the handler builds is checked only when it has
+   * checked against the JSON Schema. A `ToolResult` the handler builds is checked only when it has
    * `structuredContent`.
    */
-  outputSchema?: JsonObject | undefined;
+  outputSchema?: Output | undefined;
 }
 
 /** The arguments a handler gets, or the error result that refuses them. */
-export type Prepared = { ok: true; args: JsonObject } | { ok: false; result: ToolResult };
+export type Prepared = { ok: true; args: JsonObject } | { ok: false; result: ParsedToolResult };
 
-function ok(output: string): ToolResult {
+function ok(output: string): ParsedToolResult {
   return { output, isError: false, parts: [] };
 }
 
-function error(output: string): ToolResult {
+function error(output: string): ParsedToolResult {
   return { output, isError: true, parts: [] };
 }
 
@@ -190,7 +214,7 @@ const MISMATCH = "the tool's output does not match its output schema: ";
 /** The rules of `call` for what the handler of a tool with an output schema returns (Python's
  * `Output.result`): data becomes `structuredContent` and its JSON text, checked against the schema;
  * a `ToolResult` is kept, and checked only when it has `structuredContent`. */
-function asOutput(value: unknown, check: SchemaCheck): ToolResult {
+function asOutput(value: unknown, check: SchemaCheck): ParsedToolResult {
   if (looksLikeResult(value)) {
     const result = asResult(value);
     if (result.structuredContent === undefined) {
@@ -217,7 +241,7 @@ function asOutput(value: unknown, check: SchemaCheck): ToolResult {
 }
 
 /** The rules of `call` for what a handler returns. */
-function asResult(value: unknown): ToolResult {
+function asResult(value: unknown): ParsedToolResult {
   if (typeof value === "string") {
     return ok(value);
   }
@@ -351,8 +375,9 @@ export class Tool {
   }
 
   /**
-   * Runs the tool. Arguments that do not satisfy the input schema, a handler that throws and a
-   * timeout are error results (`invalid arguments for <name>: <path>: …`, the error's message,
+   * Runs the tool. Arguments that do not satisfy the input schema, a handler that throws (the
+   * error, with its stack, goes to the logger of {@link setToolLogger} and to `ctx.onError`; the
+   * model reads its message) and a timeout are error results (`invalid arguments for <name>: <path>: …`, the error's message,
    * `<name> timed out after N s`): `call` never throws for a tool failure. What the handler
    * returns becomes the result: a string is the output; a `ToolResult` (an object with a string
    * `output` and only `ToolResult`'s keys) passes through; any other JSON value is its JSON text.
@@ -360,7 +385,7 @@ export class Tool {
    * Cancellation crosses `call`, as it does `fetch`: when `ctx.signal` aborts, the promise
    * rejects with its reason (the handler sees its own `ctx.signal` abort).
    */
-  async call(args?: JsonObject | null, ctx?: ToolContext | ToolContextInit): Promise<ToolResult> {
+  async call(args?: JsonObject | null, ctx?: ToolContext | ToolContextInit): Promise<ParsedToolResult> {
     const context = ctx instanceof ToolContext ? ctx : new ToolContext(ctx);
     const given: unknown = args ?? {};
     if (!isPlainObject(given)) {
@@ -370,24 +395,24 @@ export class Tool {
     outer?.throwIfAborted();
     const controller = new timers.AbortController();
     const handlerContext = context.withSignal(controller.signal);
-    const work = (async (): Promise<ToolResult> => {
+    const work = (async (): Promise<ParsedToolResult> => {
       const prepared = this.prepare(given as JsonObject);
       if (!prepared.ok) {
         return prepared.result;
       }
       const value: unknown = await this.#handler(prepared.args, handlerContext);
       return this.#output === undefined ? asResult(value) : asOutput(value, this.#output);
-    })().catch((err: unknown) => error(textOf(err)));
+    })().catch((err: unknown) => this.#thrown(err, context, controller.signal));
     const timeout = context.timeout;
     if (timeout === undefined && outer === undefined) {
       return work;
     }
     let timer: unknown;
     let onAbort: (() => void) | undefined;
-    const stops: Promise<ToolResult>[] = [work];
+    const stops: Promise<ParsedToolResult>[] = [work];
     if (timeout !== undefined && timeout !== Infinity) {
       stops.push(
-        new Promise<ToolResult>((resolve) => {
+        new Promise<ParsedToolResult>((resolve) => {
           timer = timers.setTimeout(() => {
             const reason = Object.assign(new Error(`${this.name} timed out after ${formatG(timeout)} s`), { name: "TimeoutError" });
             controller.abort(reason);
@@ -398,12 +423,12 @@ export class Tool {
     }
     if (outer !== undefined) {
       stops.push(
-        new Promise<ToolResult>((_, reject) => {
+        new Promise<ParsedToolResult>((_, reject) => {
           onAbort = () => {
             controller.abort(outer.reason);
             reject(outer.reason);
           };
-          outer.addEventListener("abort", onAbort, { once: true });
+          (outer as unknown as AbortListeners).addEventListener("abort", onAbort, { once: true });
         }),
       );
     }
@@ -414,9 +439,18 @@ export class Tool {
         timers.clearTimeout(timer);
       }
       if (onAbort !== undefined) {
-        outer?.removeEventListener("abort", onAbort);
+        (outer as unknown as AbortListeners | undefined)?.removeEventListener("abort", onAbort);
       }
     }
+  }
+
+  /** The error result for what the handler threw, which goes to the host too, unless the call is
+   * already over (timed out or cancelled: `signal` aborted). */
+  #thrown(err: unknown, ctx: ToolContext, signal: AbortSignal): ParsedToolResult {
+    if (!signal.aborted) {
+      reportThrown(err, this.name, ctx.callId, ctx.onError);
+    }
+    return error(textOf(err));
   }
 
   /** The handler's arguments (checked, and a copy), or the error result saying why not. */
@@ -441,8 +475,13 @@ export class Tool {
 /**
  * A tool from a handler `(args, ctx) => result`, sync or async: the seed's form.
  *
- * `inputSchema` is the JSON Schema of the arguments; `null` accepts any object. The schema is
- * checked and compiled here, once, with Ajv (a `TypeError` when it is not a valid JSON Schema).
+ * `inputSchema` is the JSON Schema of the arguments, or a Standard Schema (zod 4, arktype, valibot
+ * through `toStandardJsonSchema`), whose own JSON Schema conversion the tool then declares; `null`
+ * accepts any object. The handler's arguments are typed from it: a Standard Schema's input type,
+ * or for a JSON Schema written inline or `as const`, {@link FromJsonSchema}. The JSON Schema is
+ * checked and compiled here, once, with Ajv (a `TypeError` when it is not a valid JSON Schema),
+ * and it alone decides what a call accepts (a Standard Schema's `validate` is not run: see
+ * `typed.ts`).
  * `needsApproval` (true, or a rule over the checked arguments) makes a `Toolkit` ask for an
  * approval before the handler runs; `outputSchema` declares structured output.
  *
@@ -452,43 +491,47 @@ export class Tool {
  * (`{"output": ..., "isError"?, "parts"?, "structuredContent"?}`): checked as the wire checks it,
  * and against the output schema. A refusal is `declined: …`, as for any question.
  */
-export function defineTool(name: string, description: string, inputSchema: JsonObject | null | undefined, handler: Handler | null, options: ToolOptions = {}): Tool {
+export function defineTool<const S extends InputSchema, const O extends OutputSchema | undefined = undefined>(
+  name: string,
+  description: string,
+  inputSchema: S,
+  handler: Handler<ArgsOf<S>, OutputOf<O>> | null,
+  options: ToolOptions<ArgsOf<S>, O> = {},
+): Tool {
   if (typeof name !== "string" || typeof description !== "string") {
     throw new TypeError("defineTool takes a name and a description, both strings");
   }
   if (handler !== null && typeof handler !== "function") {
     throw new TypeError(`defineTool ${JSON.stringify(name)}: the handler must be a function or null, got ${describe(handler)}`);
   }
-  const needsApproval = options.needsApproval ?? false;
+  const needsApproval = (options.needsApproval ?? false) as NeedsApproval;
   if (typeof needsApproval !== "boolean" && typeof needsApproval !== "function") {
     throw new TypeError(`defineTool ${JSON.stringify(name)}: needsApproval must be a boolean or a function of the arguments`);
   }
-  const outputSchema = options.outputSchema;
-  let output: { schema: JsonObject; check: SchemaCheck } | undefined;
-  if (outputSchema !== undefined) {
-    if (!isPlainObject(outputSchema)) {
-      throw new TypeError(`defineTool ${JSON.stringify(name)}: outputSchema must be an object or undefined, got ${describe(outputSchema)}`);
-    }
-    try {
-      output = { schema: outputSchema, check: compileSchema(outputSchema, "output schema") };
-    } catch (err) {
-      throw new TypeError(`defineTool ${JSON.stringify(name)}: ${(err as Error).message}`);
-    }
-  }
-  const run = handler ?? supplied(name, outputSchema);
+  const output = options.outputSchema === undefined ? undefined : compiled(name, options.outputSchema, "output schema");
+  const run = (handler as Handler | null) ?? supplied(name, output?.schema);
   if (inputSchema === null || inputSchema === undefined) {
     return new Tool(name, description, { type: "object" }, run, undefined, needsApproval, output);
   }
-  if (!isPlainObject(inputSchema)) {
-    throw new TypeError(`defineTool ${JSON.stringify(name)}: the input schema must be an object or null, got ${describe(inputSchema)}`);
-  }
-  let check: ArgumentsCheck;
+  const input = compiled(name, inputSchema, "input schema");
+  return new Tool(name, description, input.schema, run, input.check, needsApproval, output);
+}
+
+/** A tool's schema as JSON Schema (a Standard Schema's own conversion), compiled. */
+function compiled(name: string, schema: unknown, what: "input schema" | "output schema"): { schema: JsonObject; check: SchemaCheck } {
   try {
-    check = compileSchema(inputSchema);
+    if (isStandardSchema(schema)) {
+      const converted = jsonSchemaOf(schema, what);
+      return { schema: converted, check: compileSchema(converted, what) };
+    }
+    if (!isPlainObject(schema)) {
+      const given = what === "input schema" ? "the input schema must be an object or null" : "outputSchema must be an object or undefined";
+      throw new TypeError(`${given}, got ${describe(schema)}`);
+    }
+    return { schema: schema as JsonObject, check: compileSchema(schema as JsonObject, what) };
   } catch (err) {
     throw new TypeError(`defineTool ${JSON.stringify(name)}: ${(err as Error).message}`);
   }
-  return new Tool(name, description, inputSchema, run, check, needsApproval, output);
 }
 
 /** The handler of a tool whose results a person supplies (`defineTool(..., null)`). */

@@ -22,10 +22,12 @@ import { Decisions, type DecisionLog, type PolicyStore } from "./policies.js";
 import { keySet } from "./seal.js";
 import { pending } from "./suspend.js";
 import { Tool, ToolContext, normalizeToolName } from "./tool.js";
-import type { Answer, Request, RunResult, ToolCall, ToolCallResult, ToolResult } from "./types.js";
+import type { Answer, ParsedToolResult, Request, RunResult, ToolCall, ToolCallResult, ToolResult } from "./types.js";
 
 /** `progress(callId, fraction, message)`: what a turn's tools report through `ToolContext.progress`. */
 export type ProgressHook = (callId: string, fraction: number, message: string) => void;
+/** Hears what a tool's handler threw: the call's id, the tool's name and the error itself (with its stack). */
+export type ErrorHook = (callId: string, tool: string, error: unknown) => void;
 /** Answers a request during `runCalls`, sync or async. */
 export type WaitFor = (request: Request) => Answer | Promise<Answer>;
 /** The time, in milliseconds since the epoch (`Date.now` by default). */
@@ -43,6 +45,9 @@ export interface ToolkitOptions {
   clock?: Clock | undefined;
   /** Hears what every tool reports through `ToolContext.progress`. */
   onProgress?: ProgressHook | undefined;
+  /** Hears what a tool's handler throws: `(callId, tool, error)`, the error with its stack, for
+   * the host only (the model reads the error result's message). */
+  onError?: ErrorHook | undefined;
   /** Keeps the decisions that outlive their turn (`Answer.scope`); a `PolicyMemory` by default. */
   policyStore?: PolicyStore | undefined;
   /** Takes every decision the loop makes (approve, edit, decline, respond, expire). */
@@ -132,6 +137,7 @@ export class Toolkit {
   readonly #book: RunBook;
   readonly #clock: Clock;
   readonly #onProgress: ProgressHook | undefined;
+  readonly #onError: ErrorHook | undefined;
   readonly #decisions: Decisions;
 
   constructor(tools: Iterable<Tool> = [], options: ToolkitOptions = {}) {
@@ -142,6 +148,7 @@ export class Toolkit {
     }
     this.#clock = clock;
     this.#onProgress = options.onProgress;
+    this.#onError = options.onError;
     this.#decisions = new Decisions(options.policyStore, options.decisionLog, options.policyLifetime ?? 8 * 3600);
     this.#book = new RunBook(keys, active, () => Math.floor(this.now()));
     for (const tool of tools) {
@@ -205,7 +212,7 @@ export class Toolkit {
    * Runs the tool `name`. An unknown name is the error result `Unknown tool: <name>`. This is the
    * tool run itself: it asks for no approval and applies no loop rule.
    */
-  async execute(name: string, args: JsonObject | null | undefined, ctx?: ToolContext): Promise<ToolResult> {
+  async execute(name: string, args: JsonObject | null | undefined, ctx?: ToolContext): Promise<ParsedToolResult> {
     const tool = this.get(name);
     if (tool === undefined) {
       return { output: `Unknown tool: ${name}`, isError: true, parts: [] }; // the text of every upstream port
@@ -355,7 +362,9 @@ export class Toolkit {
     }
     const kit = this.#onProgress;
     const report = onProgress ?? (kit === undefined ? undefined : (fraction: number, message: string) => kit(call.id, fraction, message));
-    const ctx = new ToolContext({ answer, request, callId: call.id, idempotencyKey, onProgress: report });
+    const hook = this.#onError;
+    const onError = hook === undefined ? undefined : (err: unknown) => hook(call.id, call.name, err);
+    const ctx = new ToolContext({ answer, request, callId: call.id, idempotencyKey, onProgress: report, onError });
     return this.execute(call.name, call.arguments, ctx);
   }
 

@@ -18,7 +18,7 @@ import {
   unknownKeys,
 } from "./check.js";
 import { readJson, writeJson, type JsonObject } from "./json.js";
-import type { Span, Para, Section, Doc, WireTypes } from "./types.js";
+import type { Span, Para, Section, Doc, ParsedDoc, WireTypes } from "./types.js";
 
 // ---------------------------------------------------------------------------------- Span
 
@@ -197,9 +197,9 @@ const DOC_KEYS: ReadonlySet<string> = new Set(["title", "sections", "lead"]);
  * @param path - The JSON path of `value`, for error messages.
  * @throws {@link WireError} naming the path of the first place the schema rejects.
  */
-export function parseDoc(value: unknown, path: string = "$"): Doc {
+export function parseDoc(value: unknown, path: string = "$"): ParsedDoc {
   const src = expectObject(value, path, "a Doc object");
-  const out: Doc = {
+  const out: ParsedDoc = {
     title: expectString(need(src, "title", path), path + ".title"),
     sections: has(src, "sections") ? expectArray(src["sections"], path + ".sections", parseSection) : [],
   };
@@ -235,7 +235,7 @@ export function toWireDoc(value: Doc, path: string = "$"): JsonObject {
  *
  * @throws {@link WireError} at `$` when the text is not JSON, else as `parseDoc`.
  */
-export function fromJsonDoc(text: string): Doc {
+export function fromJsonDoc(text: string): ParsedDoc {
   return parseDoc(readJson(text));
 }
 

@@ -12,7 +12,7 @@ export const SCHEMA_VERSION = "0.3.0";
 
 export { WireError } from "./errors.js";
 export { JsonNumber, MAX_DEPTH, readJson, writeJson, type JsonObject, type JsonValue } from "./json.js";
-export type { Span, Para, Section, Doc, WireTypes } from "./types.js";
+export type { Span, Para, Section, Doc, ParsedDoc, WireTypes } from "./types.js";
 export {
   extraKeys,
   fromJsonSpan,

@@ -45,6 +45,14 @@ export interface Doc {
   lead?: Section;
 }
 
+/**
+ * A `Doc` as the parsers return it: every field the parser fills in
+ * (a field with a default) is present, so strict code reads it without a check.
+ */
+export interface ParsedDoc extends Doc {
+  sections: Section[];
+}
+
 /** Every wire type by its name, as `extraKeys` takes them. */
 export interface WireTypes {
   Span: Span;

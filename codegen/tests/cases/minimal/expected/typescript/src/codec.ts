@@ -18,7 +18,7 @@ import {
   unknownKeys,
 } from "./check.js";
 import { readJson, writeJson, type JsonObject } from "./json.js";
-import type { Note, WireTypes } from "./types.js";
+import type { Note, ParsedNote, WireTypes } from "./types.js";
 
 // ---------------------------------------------------------------------------------- Note
 
@@ -33,9 +33,9 @@ const NOTE_AUTHOR: StringRule = { minLength: 1 };
  * @param path - The JSON path of `value`, for error messages.
  * @throws {@link WireError} naming the path of the first place the schema rejects.
  */
-export function parseNote(value: unknown, path: string = "$"): Note {
+export function parseNote(value: unknown, path: string = "$"): ParsedNote {
   const src = expectObject(value, path, "a Note object");
-  const out: Note = {
+  const out: ParsedNote = {
     text: expectString(need(src, "text", path), path + ".text"),
     isPinned: has(src, "isPinned") ? expectBoolean(src["isPinned"], path + ".isPinned") : false,
   };
@@ -66,7 +66,7 @@ export function toWireNote(value: Note, path: string = "$"): JsonObject {
  *
  * @throws {@link WireError} at `$` when the text is not JSON, else as `parseNote`.
  */
-export function fromJsonNote(text: string): Note {
+export function fromJsonNote(text: string): ParsedNote {
   return parseNote(readJson(text));
 }
 

@@ -12,7 +12,7 @@ export const SCHEMA_VERSION = "0.1.0";
 
 export { WireError } from "./errors.js";
 export { JsonNumber, MAX_DEPTH, readJson, writeJson, type JsonObject, type JsonValue } from "./json.js";
-export type { Note, WireTypes } from "./types.js";
+export type { Note, ParsedNote, WireTypes } from "./types.js";
 export {
   extraKeys,
   fromJsonNote,

@@ -21,6 +21,14 @@ export interface Note {
   author?: string;
 }
 
+/**
+ * A `Note` as the parsers return it: every field the parser fills in
+ * (a field with a default) is present, so strict code reads it without a check.
+ */
+export interface ParsedNote extends Note {
+  isPinned: boolean;
+}
+
 /** Every wire type by its name, as `extraKeys` takes them. */
 export interface WireTypes {
   Note: Note;

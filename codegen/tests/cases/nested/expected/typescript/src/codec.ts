@@ -24,7 +24,7 @@ import {
   unknownKeys,
 } from "./check.js";
 import { readJson, writeJson, type JsonObject } from "./json.js";
-import type { Item, Box, WireTypes } from "./types.js";
+import type { Item, Box, ParsedBox, WireTypes } from "./types.js";
 
 // ---------------------------------------------------------------------------------- Item
 
@@ -111,9 +111,9 @@ const BOX_KEYS: ReadonlySet<string> = new Set(["main", "items", "tags", "labels"
  * @param path - The JSON path of `value`, for error messages.
  * @throws {@link WireError} naming the path of the first place the schema rejects.
  */
-export function parseBox(value: unknown, path: string = "$"): Box {
+export function parseBox(value: unknown, path: string = "$"): ParsedBox {
   const src = expectObject(value, path, "a Box object");
-  const out: Box = {
+  const out: ParsedBox = {
     main: parseItem(need(src, "main", path), path + ".main"),
     items: has(src, "items") ? expectArray(src["items"], path + ".items", parseItem) : [],
     tags: expectArray(need(src, "tags", path), path + ".tags", (item, at) => expectString(item, at)),
@@ -151,7 +151,7 @@ export function toWireBox(value: Box, path: string = "$"): JsonObject {
  *
  * @throws {@link WireError} at `$` when the text is not JSON, else as `parseBox`.
  */
-export function fromJsonBox(text: string): Box {
+export function fromJsonBox(text: string): ParsedBox {
   return parseBox(readJson(text));
 }
 

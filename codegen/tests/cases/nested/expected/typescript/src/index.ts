@@ -12,7 +12,7 @@ export const SCHEMA_VERSION = "2.0.0";
 
 export { WireError } from "./errors.js";
 export { JsonNumber, MAX_DEPTH, readJson, writeJson, type JsonObject, type JsonValue } from "./json.js";
-export type { Item, Box, WireTypes } from "./types.js";
+export type { Item, Box, ParsedBox, WireTypes } from "./types.js";
 export {
   extraKeys,
   fromJsonItem,

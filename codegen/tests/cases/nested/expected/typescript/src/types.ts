@@ -39,6 +39,14 @@ export interface Box {
   labels?: { [key: string]: JsonValue };
 }
 
+/**
+ * A `Box` as the parsers return it: every field the parser fills in
+ * (a field with a default) is present, so strict code reads it without a check.
+ */
+export interface ParsedBox extends Box {
+  items: Item[];
+}
+
 /** Every wire type by its name, as `extraKeys` takes them. */
 export interface WireTypes {
   Item: Item;

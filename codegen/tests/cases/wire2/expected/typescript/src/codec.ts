@@ -21,7 +21,7 @@ import {
   unknownKeys,
 } from "./check.js";
 import { readJson, writeJson, type JsonObject } from "./json.js";
-import type { Piece, Outcome, WireTypes } from "./types.js";
+import type { Piece, Outcome, ParsedOutcome, WireTypes } from "./types.js";
 
 // ---------------------------------------------------------------------------------- Piece
 
@@ -105,9 +105,9 @@ const OUTCOME_KEYS: ReadonlySet<string> = new Set(["summary", "result", "pieces"
  * @param path - The JSON path of `value`, for error messages.
  * @throws {@link WireError} naming the path of the first place the schema rejects.
  */
-export function parseOutcome(value: unknown, path: string = "$"): Outcome {
+export function parseOutcome(value: unknown, path: string = "$"): ParsedOutcome {
   const src = expectObject(value, path, "an Outcome object");
-  const out: Outcome = {
+  const out: ParsedOutcome = {
     summary: expectString(need(src, "summary", path), path + ".summary"),
     pieces: has(src, "pieces") ? expectArray(src["pieces"], path + ".pieces", parsePiece) : [],
   };
@@ -155,7 +155,7 @@ export function toWireOutcome(value: Outcome, path: string = "$"): JsonObject {
  *
  * @throws {@link WireError} at `$` when the text is not JSON, else as `parseOutcome`.
  */
-export function fromJsonOutcome(text: string): Outcome {
+export function fromJsonOutcome(text: string): ParsedOutcome {
   return parseOutcome(readJson(text));
 }
 

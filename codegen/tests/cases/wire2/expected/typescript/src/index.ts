@@ -12,7 +12,7 @@ export const SCHEMA_VERSION = "1.0.0";
 
 export { WireError } from "./errors.js";
 export { JsonNumber, MAX_DEPTH, readJson, writeJson, type JsonObject, type JsonValue } from "./json.js";
-export type { Piece, Outcome, WireTypes } from "./types.js";
+export type { Piece, Outcome, ParsedOutcome, WireTypes } from "./types.js";
 export {
   extraKeys,
   fromJsonPiece,

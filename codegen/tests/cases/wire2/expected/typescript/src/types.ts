@@ -43,6 +43,14 @@ export interface Outcome {
   note?: string;
 }
 
+/**
+ * An `Outcome` as the parsers return it: every field the parser fills in
+ * (a field with a default) is present, so strict code reads it without a check.
+ */
+export interface ParsedOutcome extends Outcome {
+  pieces: Piece[];
+}
+
 /** Every wire type by its name, as `extraKeys` takes them. */
 export interface WireTypes {
   Piece: Piece;

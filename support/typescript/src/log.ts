@@ -1,0 +1,53 @@
+// codegen: package; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
+
+// Where a handler's thrown error goes, for the host: the logger `setToolLogger` sets (the console
+// by default, as Python logs to its `toolnexus` logger) and the call's `onError` listener. The
+// model reads only the error's message, in the error result `Tool.call` returns.
+
+import type { ErrorListener } from "./tool.js";
+
+/** Where a handler's thrown error is logged (`error(message, error)`; the `console` by default). */
+export interface ToolLogger {
+  error(message: string, error: unknown): void;
+}
+
+interface Console {
+  error(...data: unknown[]): void;
+}
+
+const CONSOLE: ToolLogger = {
+  error: (message, err) => (globalThis as unknown as { console?: Console }).console?.error(message, err),
+};
+
+let toolLogger: ToolLogger | undefined = CONSOLE;
+
+/**
+ * Sets where a handler's thrown error is logged, with its stack: `logger.error("tool <name>
+ * raised <Error name>", error)` (Python logs the same to its `toolnexus` logger). The `console`
+ * by default; `undefined` logs nothing. The model reads only the error's message, in the error
+ * result. Returns the logger it replaces.
+ */
+export function setToolLogger(logger: ToolLogger | undefined): ToolLogger | undefined {
+  if (logger !== undefined && typeof logger.error !== "function") {
+    throw new TypeError("setToolLogger takes an object with an error(message, error) method, or undefined");
+  }
+  const previous = toolLogger;
+  toolLogger = logger;
+  return previous;
+}
+
+/** Logs what a handler of `tool` threw, and hands it to `listener`; a failing logger or listener is ignored. */
+export function reportThrown(err: unknown, tool: string, callId: string, listener: ErrorListener | undefined): void {
+  const kind = err instanceof Error ? err.name || "Error" : typeof err;
+  try {
+    toolLogger?.error(`tool ${tool} raised ${kind}`, err);
+  } catch {
+    // the log is the host's; the call's result stands
+  }
+  try {
+    listener?.(err, { tool, callId });
+  } catch {
+    // as above
+  }
+}
+

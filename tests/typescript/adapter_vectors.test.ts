@@ -1,0 +1,86 @@
+// The adapter vectors (idl/adapters/, format in its README): every case through the TypeScript
+// adapters (toolnexus-contract/adapters/<name>); tests/test_adapter_vectors.py runs the same files
+// through Python's. The SDKs' own types check what the adapters return at compile time.
+
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { parseToolCallResult, parseToolSpec, readJson, toWireToolCallResult, writeJson, type JsonObject, type JsonValue, type ToolCallResult, type ToolSpec } from "toolnexus-contract";
+import { anthropicToolCalls, anthropicToolResult, anthropicTools } from "toolnexus-contract/adapters/anthropic";
+import { geminiFunctionResponse, geminiToolCalls, geminiTools } from "toolnexus-contract/adapters/gemini";
+import { mcpCallToolResult, mcpToolCalls, mcpTools } from "toolnexus-contract/adapters/mcp";
+import { openaiChatMessages, openaiChatToolCalls, openaiChatTools, openaiResponsesOutput, openaiResponsesToolCalls, openaiResponsesTools } from "toolnexus-contract/adapters/openai";
+import { ROOT } from "./paths.js";
+
+const VECTORS = join(ROOT, "idl", "adapters");
+
+interface Adapters {
+  tools(specs: ToolSpec[]): unknown;
+  calls(response: never): { calls: unknown[]; refused: ToolCallResult[] };
+  result(call: ToolCallResult): unknown;
+}
+
+const TARGETS: { [target: string]: Adapters } = {
+  openai_chat: { tools: openaiChatTools, calls: openaiChatToolCalls, result: openaiChatMessages },
+  openai_responses: { tools: openaiResponsesTools, calls: openaiResponsesToolCalls, result: openaiResponsesOutput },
+  anthropic: { tools: anthropicTools, calls: anthropicToolCalls, result: anthropicToolResult },
+  gemini: { tools: geminiTools, calls: geminiToolCalls, result: geminiFunctionResponse },
+  mcp: { tools: mcpTools, calls: mcpToolCalls, result: (call) => mcpCallToolResult(call.result) },
+};
+
+interface Case {
+  name: string;
+  function: "tools" | "calls" | "result";
+  input: JsonValue;
+  expected: JsonValue;
+}
+
+function load(target: string): Case[] {
+  const doc = readJson(readFileSync(join(VECTORS, `${target}.json`), "utf8")) as JsonObject;
+  assert.equal(doc["target"], target);
+  return doc["cases"] as unknown as Case[];
+}
+
+/** A refused call as the vector writes it: with `outputStartsWith` when the vector has it. */
+function refused(expected: JsonObject | undefined, got: ToolCallResult): JsonValue {
+  const prefix = expected?.["outputStartsWith"];
+  const wire = toWireToolCallResult(got);
+  if (typeof prefix !== "string") {
+    return wire;
+  }
+  assert.equal(got.result.isError, true);
+  return { id: got.id, name: got.name, outputStartsWith: got.result.output.startsWith(prefix) ? prefix : got.result.output };
+}
+
+function run(adapters: Adapters, c: Case): JsonValue {
+  if (c.function === "tools") {
+    return readJson(writeJson(adapters.tools((c.input as JsonValue[]).map((s) => parseToolSpec(s))) as JsonValue));
+  }
+  if (c.function === "result") {
+    return readJson(writeJson(adapters.result(parseToolCallResult(c.input)) as JsonValue));
+  }
+  const parsed = adapters.calls(c.input as never);
+  const want = ((c.expected as JsonObject)["refused"] ?? []) as JsonObject[];
+  return {
+    calls: readJson(writeJson(parsed.calls as JsonValue)),
+    refused: parsed.refused.map((r, i) => refused(want[i], r)),
+  };
+}
+
+describe("adapter vectors", () => {
+  it("one file per target, each with tools, calls and result cases", () => {
+    const files = readdirSync(VECTORS).filter((f) => f.endsWith(".json")).map((f) => f.replace(/\.json$/, ""));
+    assert.deepEqual(files.sort(), Object.keys(TARGETS).sort());
+    for (const target of files) {
+      assert.deepEqual([...new Set(load(target).map((c) => c.function))].sort(), ["calls", "result", "tools"]);
+    }
+  });
+  for (const [target, adapters] of Object.entries(TARGETS)) {
+    for (const c of load(target)) {
+      it(`${target}: ${c.name}`, () => {
+        assert.deepStrictEqual(run(adapters, c), c.expected);
+      });
+    }
+  }
+});
