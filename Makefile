@@ -4,6 +4,12 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 SUM := $(shell cksum < pyproject.toml | cut -d' ' -f1)
+# npm, in every target that installs packages (the tests' lock files, make dist's scratch
+# projects): a registry download that stalls gives up after a minute and is tried again, instead
+# of npm's own five minutes a try (a stalled tarball once held a CI run for twenty).
+export npm_config_fetch_timeout := 60000
+export npm_config_fetch_retries := 4
+export npm_config_fetch_retry_maxtimeout := 20000
 # What the generator needs (the `gen` pins only), and what the tests and linters need.
 GEN_STAMP := $(VENV)/.gen-$(SUM)
 STAMP := $(VENV)/.installed-$(SUM)

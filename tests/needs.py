@@ -31,11 +31,17 @@ def npm_ci(folder: Path) -> None:
     """The npm packages pinned by `folder`'s package-lock.json, installed into its node_modules
     with `npm ci`, once for each lock (node_modules/.lock-stamp is the lock they came from)."""
     lock, stamp = folder / "package-lock.json", folder / "node_modules" / ".lock-stamp"
-    if not stamp.exists() or stamp.read_bytes() != lock.read_bytes():
-        subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
-            cwd=folder,
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        stamp.write_bytes(lock.read_bytes())
+    if stamp.exists() and stamp.read_bytes() == lock.read_bytes():
+        return
+    # A download that stalls gives up after a minute and is retried by npm; a whole install
+    # that still hangs is stopped and run again, at most three times.
+    argv = ["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"]
+    argv += ["--fetch-timeout=60000", "--fetch-retries=4", "--fetch-retry-maxtimeout=20000"]
+    for attempt in range(3):
+        try:
+            subprocess.run(argv, cwd=folder, check=True, stdout=subprocess.DEVNULL, timeout=420)
+            break
+        except subprocess.TimeoutExpired:
+            if attempt == 2:
+                raise
+    stamp.write_bytes(lock.read_bytes())

@@ -23,7 +23,8 @@ cd "$here"
 
 # node_modules/.lock-stamp is the package-lock.json the installed packages came from.
 if ! cmp -s package-lock.json node_modules/.lock-stamp; then
-  npm ci --no-audit --no-fund --ignore-scripts --loglevel=error >/dev/null
+  npm ci --no-audit --no-fund --ignore-scripts --loglevel=error \
+    --fetch-timeout=60000 --fetch-retries=4 --fetch-retry-maxtimeout=20000 >/dev/null
   cp package-lock.json node_modules/.lock-stamp
 fi
 if [ "$mode" = install ]; then
