@@ -4,7 +4,8 @@
 // by default, as Python logs to its `toolnexus` logger) and the call's `onError` listener. The
 // model reads only the error's message, in the error result `Tool.call` returns.
 
-import type { ErrorListener } from "./tool.js";
+/** `onError(error, where)`: what a tool's handler threw (with its stack), for the host only. */
+export type ErrorListener = (error: unknown, where: { readonly tool: string; readonly callId: string }) => void;
 
 /** Where a handler's thrown error is logged (`error(message, error)`; the `console` by default). */
 export interface ToolLogger {

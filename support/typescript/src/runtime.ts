@@ -37,14 +37,13 @@ export {
   ToolContext,
   defineTool,
   normalizeToolName,
-  type ErrorListener,
   type Handler,
   type NeedsApproval,
   type ProgressListener,
   type ToolContextInit,
   type ToolOptions,
 } from "./tool.js";
-export { setToolLogger, type ToolLogger } from "./log.js";
+export { setToolLogger, type ErrorListener, type ToolLogger } from "./log.js";
 export {
   isStandardSchema,
   type ArgsOf,

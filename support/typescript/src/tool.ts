@@ -9,7 +9,7 @@ import { WireError } from "./errors.js";
 import { describe, isPlainObject, keepOrder, orderedKeys, readJson, setKey, writeJson, type JsonObject, type JsonValue } from "./json.js";
 import { compileSchema, type ArgumentsCheck, type SchemaCheck } from "./schema.js";
 import { pending, randomHex } from "./suspend.js";
-import { reportThrown } from "./log.js";
+import { reportThrown, type ErrorListener } from "./log.js";
 import { isStandardSchema, jsonSchemaOf, type ArgsOf, type InputSchema, type OutputOf, type OutputSchema } from "./typed.js";
 import type { Answer, ParsedToolResult, Request, ToolResult, ToolSpec } from "./types.js";
 
@@ -59,8 +59,6 @@ export function normalizeToolName(name: string): string {
 /** `onProgress(fraction, message)`: what a tool reports through {@link ToolContext.progress}. */
 export type ProgressListener = (fraction: number, message: string) => void;
 
-/** `onError(error, where)`: what a tool's handler threw (with its stack), for the host only. */
-export type ErrorListener = (error: unknown, where: { readonly tool: string; readonly callId: string }) => void;
 
 /** What a {@link ToolContext} is made of; every field is optional. */
 export interface ToolContextInit {
