@@ -311,6 +311,9 @@ def serve(inbox: Inbox, *, host: str = "127.0.0.1", port: int = 8765, token: str
     except OSError as exc:
         sock.close()
         raise InboxError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+    # Listening before the address is printed: a browser that comes at once waits in the
+    # backlog until uvicorn accepts, rather than being refused while uvicorn starts.
+    sock.listen(128)
     port = sock.getsockname()[1]
     name = f"[{host}]" if ":" in host else host
     if loopback:  # the names a browser on this machine may use for it
