@@ -11,12 +11,12 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, TypeAlias
+from typing import Any, TypeAlias
 
 from ._book import check_answer, refuse_wait_for
 from ._engine import STOP, Ask, Run, Settle, Stop, cancelled, reached
 from ._policies import Decisions
-from ._result import Answer, Request, ToolCall, ToolCallResult, ToolEvent, ToolResult
+from ._result import Answer, Request, ToolCallResult, ToolEvent, ToolResult
 from ._seal import Turn
 
 logger = logging.getLogger("toolnexus")
@@ -33,24 +33,9 @@ LogHook: TypeAlias = Callable[[str, str, str, dict[str, Any]], None]
 EventHook: TypeAlias = Callable[[ToolEvent], None]
 
 
-class Perform(Protocol):
-    """`Toolkit.perform`: one run of a call, as the loop asks a host for it."""
-
-    async def __call__(
-        self,
-        call: ToolCall,
-        *,
-        answer: Answer | None = None,
-        request: Request | None = None,
-        gate_first: bool = False,
-        idempotency_key: str = "",
-        timeout: float | None = None,
-        on_progress: Callable[[float, str], None] | None = None,
-        on_partial: Callable[[ToolResult], None] | None = None,
-        session: str | None = None,
-        principal: str | None = None,
-        on_log: Callable[[str, str, dict[str, Any]], None] | None = None,
-    ) -> ToolResult: ...
+#: `Toolkit.perform`: one run of a call, as the loop asks a host for it (its keywords are that
+#: method's; spelled once, there).
+Perform: TypeAlias = Callable[..., Awaitable[ToolResult]]
 
 
 @dataclass(frozen=True, slots=True)
