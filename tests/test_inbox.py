@@ -377,7 +377,7 @@ def test_the_command_says_what_is_wrong(store: RunStore, ran: Path) -> None:
     assert code == 1 and "Error: no request 'apr-nope' waits" in out
     code, out = cli(store, "--web", "list")
     assert code == 2 and "--web serves the page; it takes no command" in out
-    code, out = cli(store, "--toolkit", SPEC, "--web", "--token", "short")
+    code, out = cli(store, "--toolkit", SPEC, "--web", "--port", "0", "--token", "short")
     assert code == 1 and "the token must be 16 characters or more" in out
     assert Inbox(store).waiting() == [waiting] and runs_of(ran) == []
     result = CliRunner().invoke(toolnexus, ["inbox", "--store", str(Path(store.path).parent / "none.db")])

@@ -280,11 +280,15 @@ class _Site:
         return Response(self.style, media_type="text/css")
 
 
+def _check_token(token: str) -> None:
+    if len(token) < MIN_TOKEN:
+        raise InboxError(f"the token must be {MIN_TOKEN} characters or more, got {len(token)}")
+
+
 def create_app(inbox: Inbox, *, token: str, hosts: list[str], cookie: str = "toolnexus_inbox") -> Starlette:
     """The page as an ASGI app: `token` opens it; only requests whose `Host` is one of `hosts`
     are answered (`["*"]`: any, for a server bound to every address)."""
-    if len(token) < MIN_TOKEN:
-        raise InboxError(f"the token must be {MIN_TOKEN} characters or more, got {len(token)}")
+    _check_token(token)
     site = _Site(inbox, token, cookie)
     routes = [
         Route("/", site.home, methods=["GET"]),
@@ -302,6 +306,7 @@ def serve(inbox: Inbox, *, host: str = "127.0.0.1", port: int = 8765, token: str
     (with the token, when it was made here)."""
     made = token is None
     token = secrets.token_urlsafe(32) if token is None else token
+    _check_token(token)  # before the port is taken: a short token is refused wherever it would listen
     loopback = _is_loopback(host)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
