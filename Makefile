@@ -55,8 +55,8 @@ test-floor: $(STAMP)
 	$(FLOOR_VENV)/bin/python -m pip install -q --disable-pip-version-check \
 		$$($(PY) codegen/pins.py floor) $$($(PY) codegen/pins.py test-tools)
 	PYTHONPATH=$(CURDIR):$(CURDIR)/support/python $(FLOOR_VENV)/bin/python -m pytest -q -p no:cacheprovider \
-		tests/test_wire.py tests/test_fast_wire.py tests/test_tool.py tests/test_tool_decorator.py tests/test_suspend.py \
-		tests/test_content_part.py tests/test_public_api.py tests/test_toolkit.py tests/test_conformance.py
+		tests/wire/test_wire.py tests/wire/test_fast_wire.py tests/runtime/test_tool.py tests/runtime/test_tool_decorator.py tests/wire/test_suspend.py \
+		tests/wire/test_content_part.py tests/project/test_public_api.py tests/runtime/test_toolkit.py tests/wire/test_conformance.py
 
 ## docs: the docs site into site/ (MkDocs, strict: a broken link or anchor is an error); the
 ## wire type pages come from `make gen`; the guides are docs/guides/
@@ -103,7 +103,7 @@ FUZZ_SEED ?= 1
 fuzz: $(STAMP)
 	$(PY) -m tests.fuzz --count $(FUZZ_COUNT) --seed $(FUZZ_SEED) --quiet
 	TOOLNEXUS_FUZZ_SCALE=$(FUZZ_SCALE) $(PY) -m pytest -q -s -p no:cacheprovider \
-		tests/test_properties.py tests/test_fast_wire.py tests/test_fast_checks.py
+		tests/wire/test_properties.py tests/wire/test_fast_wire.py tests/runtime/test_fast_checks.py
 
 ## breaking: grade every change to idl/ since the last release in idl/releases.json (or since
 ## AGAINST=<git ref>) as wire-breaking, source-breaking per language, additive or docs, and fail

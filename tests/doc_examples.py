@@ -2,8 +2,8 @@
 
 The pages are `README.md` and every page under `docs/` but the generated wire reference
 (`docs/reference/`). A block fenced ```python, ```ts or ```rust is a whole program, which the
-tests run: Python in `tests/test_examples.py` (and outside the checkout in
-`tests/dist/python.sh`), Rust in `tests/test_readme_rust.py`, TypeScript in
+tests run: Python in `tests/project/test_examples.py` (and outside the checkout in
+`tests/dist/python.sh`), Rust in `tests/project/test_readme_rust.py`, TypeScript in
 `tests/typescript/examples.test.ts` (which lists the pages the same way). A fragment that does
 not run on its own is fenced ```py (or ```sh, ```text, ```toml) and is not run.
 

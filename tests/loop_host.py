@@ -1,5 +1,5 @@
 """The Python Toolkit as a host of the loop vectors for the cross-language test
-(`tests/test_loop_cross_language.py`): one step at a time, the run passed as its wire JSON, with
+(`tests/runtime/test_loop_cross_language.py`): one step at a time, the run passed as its wire JSON, with
 the protocol every language's host speaks (`tests/typescript/loop-host.ts` is TypeScript's):
 
     python -m tests.loop_host run <vector-name>

@@ -1,6 +1,6 @@
 """The loop vectors (`idl/loop/*.json`, format in `idl/loop/README.md`): loading them, the
 scripted tools they describe, and the checks of what each step gave. The hosts that run them
-are in `tests/test_loop_vectors.py`."""
+are in `tests/runtime/test_loop_vectors.py`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-// The JavaScript tools of tests/test_generators.py, run on a bundled schema as their users
+// The JavaScript tools of tests/wire/test_generators.py, run on a bundled schema as their users
 // would run them, over every wire vector:
 //
 //   node measure.mjs <bundle.json> <examples-dir> <work-dir>

@@ -1,5 +1,5 @@
 // The adapter vectors (idl/adapters/, format in its README): every case through the TypeScript
-// adapters (toolnexus-contract/adapters/<name>); tests/test_adapter_vectors.py runs the same files
+// adapters (toolnexus-contract/adapters/<name>); tests/adapters/test_adapter_vectors.py runs the same files
 // through Python's. The SDKs' own types check what the adapters return at compile time.
 
 import assert from "node:assert/strict";

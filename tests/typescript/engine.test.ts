@@ -1,4 +1,4 @@
-// The engine's steps on their own (toolnexus-contract/engine), as tests/test_engine.py has them
+// The engine's steps on their own (toolnexus-contract/engine), as tests/runtime/test_engine.py has them
 // for Python: expiry read as RFC 3339, the gate, `drive` with scripted effects, and the decisions'
 // steps (scopes, the log's decisions, policies and which one decides). The loop's rules through a
 // host are the loop vectors' (loop_vectors.test.ts).

@@ -1,5 +1,5 @@
 // The TypeScript Toolkit as a host of the loop vectors for other languages' tests
-// (tests/test_loop_cross_language.py): one step per process, the run passed as its wire JSON.
+// (tests/runtime/test_loop_cross_language.py): one step per process, the run passed as its wire JSON.
 //
 //   node tests/typescript/.cache/loop-host.js run <vector-name>
 //     runs the vector's calls (its first step) with its tools and its `turn`; prints

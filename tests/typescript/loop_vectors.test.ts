@@ -1,5 +1,5 @@
 // Every loop vector (idl/loop/, the loop's specification) through the TypeScript Toolkit, as
-// tests/test_loop_vectors.py runs them through the Python hosts: no vector is left out.
+// tests/runtime/test_loop_vectors.py runs them through the Python hosts: no vector is left out.
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

@@ -1,6 +1,6 @@
 """A user's file: each adapter's output passed as it is to its provider SDK's request.
 
-Never run (the clients would call the network); `tests/test_typing_payloads.py` type-checks
+Never run (the clients would call the network); `tests/adapters/test_typing_payloads.py` type-checks
 it with mypy --strict and with pyright in strict mode.
 """
 

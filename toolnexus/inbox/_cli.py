@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 try:
     import click
-except ImportError as exc:  # pragma: no cover - exercised by tests/test_inbox.py
+except ImportError as exc:  # pragma: no cover - exercised by tests/inbox/test_inbox.py
     raise ImportError(
         "toolnexus inbox needs click: install the extra, pip install 'toolnexus-contract[inbox]'"
     ) from exc

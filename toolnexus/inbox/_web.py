@@ -41,7 +41,7 @@ try:
     from starlette.responses import HTMLResponse, RedirectResponse, Response
     from starlette.routing import Route
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
-except ImportError as exc:  # pragma: no cover - exercised by tests/test_inbox.py
+except ImportError as exc:  # pragma: no cover - exercised by tests/inbox/test_inbox.py
     raise ImportError(
         f"toolnexus inbox --web needs {exc.name}: install the extra, pip install 'toolnexus-contract[inbox]'"
     ) from exc

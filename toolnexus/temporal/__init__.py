@@ -32,7 +32,7 @@ from __future__ import annotations
 
 try:
     import temporalio as _sdk  # noqa: F401
-except ImportError as exc:  # pragma: no cover - exercised by tests/test_extras.py
+except ImportError as exc:  # pragma: no cover - exercised by tests/project/test_extras.py
     raise ImportError(
         "toolnexus.temporal needs temporalio: install the extra, pip install 'toolnexus-contract[temporal]'"
     ) from exc

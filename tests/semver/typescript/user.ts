@@ -1,5 +1,5 @@
 // Code a user writes against the TypeScript types: object literals, spreads, destructuring,
-// functions over them, the parsers and emitters. tests/test_semver.py compiles it (strict)
+// functions over them, the parsers and emitters. tests/project/test_semver.py compiles it (strict)
 // against this version's package and against one whose schema adds an optional field to
 // every type: an added optional property breaks none of it.
 

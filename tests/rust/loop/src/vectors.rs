@@ -1,6 +1,6 @@
 //! The loop vectors (`idl/loop/*.json`, format in `idl/loop/README.md`) through the crate's
 //! `Toolkit`: every step played, every expectation checked, as the Python harness does
-//! (`tests/loop_vectors.py`, `tests/test_loop_vectors.py`).
+//! (`tests/loop_vectors.py`, `tests/runtime/test_loop_vectors.py`).
 
 use std::collections::HashMap;
 use std::fs;
