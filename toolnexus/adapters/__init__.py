@@ -24,6 +24,7 @@ Each result adapter takes two keyword arguments, defaulting to the target's row 
 `PartLimit` per kind of part; a part over one is not sent, and a note naming it and the limit is.
 """
 
+from ._limits import PROVIDER_LIMITS, PartLimit, ProviderLimits, Structured
 from .anthropic import anthropic_tool_result, anthropic_tools
 from .calls import (
     ParsedCalls,
@@ -33,7 +34,6 @@ from .calls import (
     openai_chat_tool_calls,
     openai_responses_tool_calls,
 )
-from ._limits import PROVIDER_LIMITS, PartLimit, ProviderLimits, Structured
 from .gemini import gemini_function_response, gemini_tools
 from .mcp import (
     answer_from_mcp,

@@ -156,7 +156,8 @@ def image_size(data: str) -> tuple[int, int] | None:
     """The width and height in a PNG, GIF, WebP or JPEG header at the start of base64 `data`;
     None for another format or a header that does not say."""
     try:
-        head = base64.b64decode(data[:87_384], validate=False)  # 64 KiB: a JPEG's frame header may follow EXIF
+        # 64 KiB of bytes: a JPEG's frame header may come after its EXIF segment.
+        head = base64.b64decode(data[:87_384], validate=False)
     except (binascii.Error, ValueError):
         return None
     if head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR" and len(head) >= 24:
@@ -196,14 +197,14 @@ def _jpeg_size(head: bytes) -> tuple[int, int] | None:
 def over_limit(part: ContentPart, limit: PartLimit, seen: int, target: str) -> str | None:
     """The note that stands in for inline `part` when it is over `limit` (`seen`: the parts of
     its kind this result already sent), else None: what the part is, and which limit it is over."""
-    label = f" {part.name!r}" if part.name else ""
-    what = f"[{part.kind}{label} ({part.mime_type or 'no MIME type'}, {decoded_size(part)} bytes) not included:"
-    kind = part.kind
+    kind, label = part.kind, f" {part.name!r}" if part.name else ""
+    what = f"[{kind}{label} ({part.mime_type or 'no MIME type'}, {decoded_size(part)} bytes) not included:"
+    over = f"over {target}'s limit of"
     if limit.count is not None and seen >= limit.count:
-        return f"{what} over {target}'s limit of {limit.count} per tool result for {kind} parts]"
+        return f"{what} {over} {limit.count} per tool result for {kind} parts]"
     if limit.bytes is not None and len(part.data) > limit.bytes:
-        return f"{what} {len(part.data)} bytes as base64, over {target}'s limit of {limit.bytes} bytes for {kind} parts]"
+        return f"{what} {len(part.data)} bytes as base64, {over} {limit.bytes} bytes for {kind} parts]"
     size = image_size(part.data) if limit.pixels is not None and kind == "image" else None
     if size is not None and limit.pixels is not None and max(size) > limit.pixels:
-        return f"{what} {size[0]}x{size[1]} pixels, over {target}'s limit of {limit.pixels} pixels a side]"
+        return f"{what} {size[0]}x{size[1]} pixels, {over} {limit.pixels} pixels a side]"
     return None
