@@ -119,7 +119,7 @@ def test_the_default_table_applies_without_options() -> None:
 
 def test_counts_are_per_kind_and_count_the_parts_sent() -> None:
     """An image over the byte limit is not counted: the next one under it is sent."""
-    big = ContentPart(kind="image", mime_type="image/png", data=_png(10, 10) + "", name="big.png")
+    big = ContentPart(kind="image", mime_type="image/png", data=_png(10, 10), name="big.png")
     small = ContentPart.from_bytes(b"\x89PNG", "image/png", name="small.png")
     audio = ContentPart.from_bytes(b"RIFF", "audio/wav", name="a.wav")
     limits = {"image": PartLimit(bytes=10, count=1), "audio": PartLimit(count=1)}
