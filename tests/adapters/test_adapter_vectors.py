@@ -13,6 +13,7 @@ import pytest
 
 from toolnexus import ToolCallResult, ToolSpec
 from toolnexus import adapters as a
+from toolnexus.adapters import PartLimit
 
 VECTORS = Path(__file__).resolve().parents[2] / "idl" / "adapters"
 TARGETS = ("openai_chat", "openai_responses", "anthropic", "gemini", "mcp")
@@ -37,7 +38,7 @@ FUNCTIONS: dict[str, dict[str, Callable[[Any], Any]]] = {
     "mcp": {
         "tools": a.mcp_tools,
         "calls": a.mcp_tool_calls,
-        "result": lambda call: a.mcp_call_tool_result(call.result),
+        "result": lambda call, **options: a.mcp_call_tool_result(call.result, **options),
     },
 }
 
@@ -78,8 +79,20 @@ def _cases() -> list[Any]:
     return out
 
 
+def _options(case: dict[str, Any]) -> dict[str, Any]:
+    """A result case's `options` as the adapter's keyword arguments."""
+    given = case.get("options", {})
+    assert set(given) <= {"structured", "partLimits"}, case["name"]
+    options: dict[str, Any] = {}
+    if "structured" in given:
+        options["structured"] = given["structured"]
+    if "partLimits" in given:
+        options["part_limits"] = {kind: PartLimit(**limit) for kind, limit in given["partLimits"].items()}
+    return options
+
+
 def test_every_target_has_a_file_and_every_function_a_case() -> None:
-    assert sorted(p.stem for p in VECTORS.glob("*.json")) == sorted(TARGETS)
+    assert sorted(p.stem for p in VECTORS.glob("*.json")) == sorted([*TARGETS, "limits"])
     for target in TARGETS:
         doc = json.loads((VECTORS / f"{target}.json").read_text(encoding="utf-8"))
         assert {case["function"] for case in doc["cases"]} == {"tools", "calls", "result"}, target
@@ -106,7 +119,7 @@ def test_adapter_vector(target: str, case: dict[str, Any]) -> None:
     if case["function"] == "tools":
         got: Any = function([ToolSpec.from_wire(spec) for spec in given])
     elif case["function"] == "result":
-        got = function(ToolCallResult.from_wire(given))
+        got = function(ToolCallResult.from_wire(given), **_options(case))
     else:
         parsed = function(given)
         refused = [r.to_wire() for r in parsed.refused]

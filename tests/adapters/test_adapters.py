@@ -157,7 +157,11 @@ SPECS = [
 
 def test_the_adapters_names_are_pinned():
     assert adapters.__all__ == [
+        "PROVIDER_LIMITS",
         "ParsedCalls",
+        "PartLimit",
+        "ProviderLimits",
+        "Structured",
         "answer_from_mcp",
         "anthropic_tool_calls",
         "anthropic_tool_result",

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { parseToolCallResult, parseToolSpec, readJson, toWireToolCallResult, writeJson, type JsonObject, type JsonValue, type ToolCallResult, type ToolSpec } from "toolnexus-contract";
-import { anthropicToolCalls, anthropicToolResult, anthropicTools } from "toolnexus-contract/adapters/anthropic";
+import { anthropicToolCalls, anthropicToolResult, anthropicTools, type ResultOptions } from "toolnexus-contract/adapters/anthropic";
 import { geminiFunctionResponse, geminiToolCalls, geminiTools } from "toolnexus-contract/adapters/gemini";
 import { mcpCallToolResult, mcpToolCalls, mcpTools } from "toolnexus-contract/adapters/mcp";
 import { openaiChatMessages, openaiChatToolCalls, openaiChatTools, openaiResponsesOutput, openaiResponsesToolCalls, openaiResponsesTools } from "toolnexus-contract/adapters/openai";
@@ -18,7 +18,7 @@ const VECTORS = join(ROOT, "idl", "adapters");
 interface Adapters {
   tools(specs: ToolSpec[]): unknown;
   calls(response: never): { calls: unknown[]; refused: ToolCallResult[] };
-  result(call: ToolCallResult): unknown;
+  result(call: ToolCallResult, options?: ResultOptions): unknown;
 }
 
 const TARGETS: { [target: string]: Adapters } = {
@@ -26,13 +26,14 @@ const TARGETS: { [target: string]: Adapters } = {
   openai_responses: { tools: openaiResponsesTools, calls: openaiResponsesToolCalls, result: openaiResponsesOutput },
   anthropic: { tools: anthropicTools, calls: anthropicToolCalls, result: anthropicToolResult },
   gemini: { tools: geminiTools, calls: geminiToolCalls, result: geminiFunctionResponse },
-  mcp: { tools: mcpTools, calls: mcpToolCalls, result: (call) => mcpCallToolResult(call.result) },
+  mcp: { tools: mcpTools, calls: mcpToolCalls, result: (call, options) => mcpCallToolResult(call.result, options) },
 };
 
 interface Case {
   name: string;
   function: "tools" | "calls" | "result";
   input: JsonValue;
+  options?: ResultOptions;
   expected: JsonValue;
 }
 
@@ -58,7 +59,7 @@ function run(adapters: Adapters, c: Case): JsonValue {
     return readJson(writeJson(adapters.tools((c.input as JsonValue[]).map((s) => parseToolSpec(s))) as JsonValue));
   }
   if (c.function === "result") {
-    return readJson(writeJson(adapters.result(parseToolCallResult(c.input)) as JsonValue));
+    return readJson(writeJson(adapters.result(parseToolCallResult(c.input), c.options) as JsonValue));
   }
   const parsed = adapters.calls(c.input as never);
   const want = ((c.expected as JsonObject)["refused"] ?? []) as JsonObject[];
@@ -71,8 +72,8 @@ function run(adapters: Adapters, c: Case): JsonValue {
 describe("adapter vectors", () => {
   it("one file per target, each with tools, calls and result cases", () => {
     const files = readdirSync(VECTORS).filter((f) => f.endsWith(".json")).map((f) => f.replace(/\.json$/, ""));
-    assert.deepEqual(files.sort(), Object.keys(TARGETS).sort());
-    for (const target of files) {
+    assert.deepEqual(files.sort(), [...Object.keys(TARGETS), "limits"].sort());
+    for (const target of Object.keys(TARGETS)) {
       assert.deepEqual([...new Set(load(target).map((c) => c.function))].sort(), ["calls", "result", "tools"]);
     }
   });

@@ -49,7 +49,7 @@ describe("provider adapters", () => {
     ]);
     assert.match(parsed.refused[0]?.result.output ?? "", /^invalid arguments for get_weather: \$: not valid JSON \(.+\): '\{"city":'$/);
     const run = await new Toolkit([weather]).runCalls(parsed.calls);
-    const messages = [...run.results, ...parsed.refused].flatMap(openaiChatMessages);
+    const messages = [...run.results, ...parsed.refused].flatMap((r) => openaiChatMessages(r));
     assert.deepEqual(
       messages.map((m) => [m.role, "tool_call_id" in m ? m.tool_call_id : "", m.content]),
       [

@@ -17,8 +17,14 @@ types (`TypedDict`s), so it passes to the SDK's `create()` under mypy and pyrigh
 MCP's `input_required` result maps to a suspension both ways: a server sends
 `mcp_input_required(result)` and reads the retry with `answer_from_mcp`; a client gets a
 suspension from `from_mcp_call_tool_result` and retries with `mcp_input_responses`.
+
+Each result adapter takes two keyword arguments, defaulting to the target's row of
+`PROVIDER_LIMITS` (docs/guides/provider-limits.md, with the page each number comes from):
+`structured`, which of `output` and `structured_content` the target gets, and `part_limits`, a
+`PartLimit` per kind of part; a part over one is not sent, and a note naming it and the limit is.
 """
 
+from ._limits import PROVIDER_LIMITS, PartLimit, ProviderLimits, Structured
 from .anthropic import anthropic_tool_result, anthropic_tools
 from .calls import (
     ParsedCalls,
@@ -40,7 +46,11 @@ from .mcp import (
 from .openai import openai_chat_messages, openai_chat_tools, openai_responses_output, openai_responses_tools
 
 __all__ = [
+    "PROVIDER_LIMITS",
     "ParsedCalls",
+    "PartLimit",
+    "ProviderLimits",
+    "Structured",
     "answer_from_mcp",
     "anthropic_tool_calls",
     "anthropic_tool_result",

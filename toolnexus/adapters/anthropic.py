@@ -9,11 +9,12 @@ time), so they pass to `client.messages.create()` as they are under mypy and pyr
 from __future__ import annotations
 
 import binascii
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Literal
 
 from .._result import ContentPart, ToolCallResult
 from ._common import ToolLike, declared, for_model, omitted, shape
+from ._limits import PartGate, PartLimit, Structured, model_text, part_limits_of, structured_of
 
 if TYPE_CHECKING:
     from anthropic.types import (
@@ -62,10 +63,20 @@ def _plain_text(part: ContentPart) -> str | None:
         return None
 
 
-def _block(part: ContentPart) -> ContentBlock:
+def _native(part: ContentPart) -> bool:
+    """Whether inline `part` has a block of its own (an image, a PDF, UTF-8 text), else a note."""
+    return (part.kind == "image" and part.mime_type in _IMAGES) or part.mime_type in (
+        "application/pdf",
+        "text/plain",
+    )
+
+
+def _block(part: ContentPart, gate: PartGate) -> ContentBlock:
     form = shape(part)
     if form == "text":
         return {"type": "text", "text": part.text}
+    if form == "inline" and _native(part) and (note := gate.note(part)):
+        return {"type": "text", "text": note}
     if form == "inline" and part.kind == "image" and part.mime_type in _IMAGES:
         media_type = _IMAGES[part.mime_type]
         return {"type": "image", "source": {"type": "base64", "media_type": media_type, "data": part.data}}
@@ -89,7 +100,12 @@ def _document(source: DocumentSource, part: ContentPart) -> DocumentBlockParam:
     return block
 
 
-def anthropic_tool_result(call: ToolCallResult) -> ToolResultBlockParam:
+def anthropic_tool_result(
+    call: ToolCallResult,
+    *,
+    structured: Structured | None = None,
+    part_limits: Mapping[str, PartLimit] | None = None,
+) -> ToolResultBlockParam:
     """The `tool_result` content block for one result, with `is_error` when it failed.
 
     Without parts, `content` is the text (left out when empty). With parts it is a
@@ -99,16 +115,24 @@ def anthropic_tool_result(call: ToolCallResult) -> ToolResultBlockParam:
     and with its `description` as the document's `context`), and a text note naming
     anything else (audio, other files, parts with no content). A part whose `annotations`
     name the user as its only audience is left out.
+
+    `structured`: the text of a result with `structured_content`, its `output` (`"text"`, the
+    default: `PROVIDER_LIMITS`) or that content as JSON text (`"structured"`). `part_limits`: the
+    most Claude takes of each kind of part (default: `PROVIDER_LIMITS["anthropic"].parts`: 5 MB
+    and 8000 pixels a side an image, 100 images, 32 MB a document); a part over one is not sent,
+    and a note naming it and the limit is (docs/guides/provider-limits.md).
     """
     result = call.result
+    gate = PartGate("Anthropic", part_limits_of("anthropic", part_limits))
+    text = model_text(result, structured_of("anthropic", structured))
     block: ToolResultBlockParam = {"type": "tool_result", "tool_use_id": call.id}
     parts = [part for part in result.parts if for_model(part)]
     if parts:
-        content: list[ContentBlock] = [{"type": "text", "text": result.output}] if result.output else []
-        content.extend(_block(part) for part in parts)
+        content: list[ContentBlock] = [{"type": "text", "text": text}] if text else []
+        content.extend(_block(part, gate) for part in parts)
         block["content"] = content
-    elif result.output:
-        block["content"] = result.output
+    elif text:
+        block["content"] = text
     if result.is_error:
         block["is_error"] = True
     return block

@@ -10,11 +10,14 @@ exclude_none=True)`.) `metadata` never appears in what they return.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
+
+from toolnexus_wire import dumps
 
 from .._result import ToolCallResult
 from ._common import ToolLike, for_model, omitted, shape, specs_of, text_with
+from ._limits import PartGate, PartLimit, Structured, part_limits_of, structured_of
 from .calls import GEMINI_ID_PREFIX
 
 if TYPE_CHECKING:
@@ -45,7 +48,12 @@ def gemini_tools(tools: Iterable[ToolLike]) -> ToolListUnionDict:
     return [{"function_declarations": declarations}] if declarations else []
 
 
-def gemini_function_response(call: ToolCallResult) -> PartDict:
+def gemini_function_response(
+    call: ToolCallResult,
+    *,
+    structured: Structured | None = None,
+    part_limits: Mapping[str, PartLimit] | None = None,
+) -> PartDict:
     """The `function_response` part for one result.
 
     `response` is `{"output": text}`, or `{"error": text}` for an error; text parts join
@@ -55,8 +63,17 @@ def gemini_function_response(call: ToolCallResult) -> PartDict:
     no content, becomes a note in the text. `id` is the call's id when Gemini gave it one
     (not the `gemini-<n>` that `gemini_tool_calls` gives a call without one). A part whose
     `annotations` name the user as its only audience is left out.
+
+    `structured`: for a result with `structured_content`, `response` holds that content as
+    JSON (`{"output": {...}}`: `"structured"`, the default, `PROVIDER_LIMITS`), or the `output`
+    text (`"text"`); with notes (text parts, parts left out) it holds the text, the notes after
+    it. `part_limits`: the most Gemini takes of each kind of inline part (default:
+    `PROVIDER_LIMITS["gemini"].parts`); a part over one is not sent, and a note naming it and
+    the limit is (docs/guides/provider-limits.md).
     """
     result = call.result
+    gate = PartGate("Gemini", part_limits_of("gemini", part_limits))
+    as_json = structured_of("gemini", structured) == "structured" and result.structured_content is not None
     response: FunctionResponseDict = {"name": call.name}
     if call.id and not call.id.startswith(GEMINI_ID_PREFIX):
         response = {"id": call.id, **response}
@@ -68,6 +85,8 @@ def gemini_function_response(call: ToolCallResult) -> PartDict:
         form = shape(part)
         if form == "text":
             notes.append(part.text)
+        elif form == "inline" and (note := gate.note(part)):
+            notes.append(note)
         elif form == "inline":
             parts.append({"inline_data": {"mime_type": part.mime_type, "data": part.raw()}})
         elif form == "url" and part.mime_type:
@@ -77,8 +96,12 @@ def gemini_function_response(call: ToolCallResult) -> PartDict:
             parts.append({"file_data": file})
         else:
             notes.append(omitted(part, "Gemini"))
-    text = text_with(result.output, notes) if notes else result.output
-    response["response"] = {"error" if result.is_error else "output": text}
+    key = "error" if result.is_error else "output"
+    if as_json and not notes:
+        response["response"] = {key: result.structured_content}
+    else:
+        output = dumps(result.structured_content) if as_json else result.output
+        response["response"] = {key: text_with(output, notes) if notes else output}
     if parts:
         response["parts"] = parts
     return {"function_response": response}

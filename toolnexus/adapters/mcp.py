@@ -20,6 +20,7 @@ from .._errors import UsageError
 from .._result import Annotations, Answer, ContentPart, Request, ToolResult
 from .._suspend import pending, pending_of
 from ._common import ToolLike, omitted, shape, specs_of
+from ._limits import PartGate, PartLimit, Structured, part_limits_of, structured_of
 
 __all__ = [
     "answer_from_mcp",
@@ -66,7 +67,12 @@ def mcp_tools(tools: Iterable[ToolLike]) -> list[dict[str, Any]]:
     return out
 
 
-def mcp_call_tool_result(result: ToolResult) -> dict[str, Any]:
+def mcp_call_tool_result(
+    result: ToolResult,
+    *,
+    structured: Structured | None = None,
+    part_limits: Mapping[str, PartLimit] | None = None,
+) -> dict[str, Any]:
     """A `CallToolResult`: a text block for the output, then per part a text block (text
     parts), an image or audio block (with data), an embedded resource (other files with
     data: `blob`, with a `toolnexus://parts/<index>[/<name>]` uri), or a `resource_link`
@@ -76,15 +82,28 @@ def mcp_call_tool_result(result: ToolResult) -> dict[str, Any]:
     block saying so. A part's `annotations` are its block's (`audience`, `priority`,
     `lastModified`, and keys a newer peer added); an embedded resource has no place for a
     title or a description (MCP's resource contents carry neither), so it goes without them.
+
+    `structured`, for a result with `structured_content`: `"both"` (the default,
+    `PROVIDER_LIMITS`: MCP asks a server to repeat the structure as text for clients that do not
+    read it, and requires `structuredContent` of a tool with an output schema), `"structured"`
+    (`structuredContent`, without the output's text block: for clients that read it, the
+    payload once) or `"text"` (the text block alone: only for a tool without an output schema).
+    `part_limits`: the most the client takes of each kind of inline part (MCP publishes none, so
+    none by default); a part over one is a text block naming it and the limit.
     """
+    choice = structured_of("mcp", structured)
+    choice = choice if result.structured_content is not None else "text"
+    gate = PartGate("MCP", part_limits_of("mcp", part_limits))
     content: list[dict[str, Any]] = []
-    if result.output or not result.parts:
+    if (result.output or not result.parts) and choice != "structured":
         content.append({"type": "text", "text": result.output})
     for i, part in enumerate(result.parts):
         form = shape(part)
         block: dict[str, Any]
         if form == "text":
             block = {"type": "text", "text": part.text}
+        elif form == "inline" and (note := gate.note(part)):
+            block = {"type": "text", "text": note}
         elif form == "inline" and part.kind in ("image", "audio") and part.mime_type:
             block = {"type": part.kind, "data": part.data, "mimeType": part.mime_type}
         elif form == "inline":
@@ -108,7 +127,7 @@ def mcp_call_tool_result(result: ToolResult) -> dict[str, Any]:
             block["annotations"] = part.annotations.to_wire()
         content.append(block)
     out: dict[str, Any] = {"content": content}
-    if result.structured_content is not None:
+    if result.structured_content is not None and choice != "text":
         out["structuredContent"] = result.structured_content
     if result.is_error:
         out["isError"] = True

@@ -8,11 +8,12 @@ mypy and pyright. `metadata` never appears in what they return.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Literal
 
 from .._result import ContentPart, ToolCallResult
 from ._common import ToolLike, data_url, declared, file_name, for_model, omitted, shape, text_with
+from ._limits import PartGate, PartLimit, Structured, model_text, part_limits_of, structured_of
 
 if TYPE_CHECKING:
     from openai.types.chat import (
@@ -91,7 +92,12 @@ def _image_ok(part: ContentPart) -> bool:
     return part.kind == "image" and (part.mime_type in _IMAGES or (not part.mime_type and part.url != ""))
 
 
-def openai_chat_messages(call: ToolCallResult) -> list[ChatCompletionMessageParam]:
+def openai_chat_messages(
+    call: ToolCallResult,
+    *,
+    structured: Structured | None = None,
+    part_limits: Mapping[str, PartLimit] | None = None,
+) -> list[ChatCompletionMessageParam]:
     """The Chat Completions messages for one result: a `tool` message, then maybe a `user` one.
 
     A Chat `tool` message holds text only. Text parts join its text, one per line. Images
@@ -101,8 +107,15 @@ def openai_chat_messages(call: ToolCallResult) -> list[ChatCompletionMessagePara
     no content) become a note in the tool message that names them and their URL. The error
     flag has no Chat field: an error's output is its message. A part whose `annotations`
     name the user as its only audience is left out: it is for the person, not the model.
+
+    `structured`: the text of a result with `structured_content`, its `output` (`"text"`, the
+    default: `PROVIDER_LIMITS`) or that content as JSON text (`"structured"`). `part_limits`: the
+    most the model takes of each kind of part (default: `PROVIDER_LIMITS["openai_chat"].parts`);
+    a part over one is not sent, and a note naming it and the limit is (docs/guides/provider-limits.md).
     """
     result = call.result
+    gate = PartGate("OpenAI Chat", part_limits_of("openai_chat", part_limits))
+    text = model_text(result, structured_of("openai_chat", structured))
     attachments: list[ChatCompletionContentPartParam] = []
     notes: list[str] = []
     for i, part in enumerate(result.parts):
@@ -111,6 +124,8 @@ def openai_chat_messages(call: ToolCallResult) -> list[ChatCompletionMessagePara
         form = shape(part)
         if form == "text":
             notes.append(part.text)
+        elif form == "inline" and _chat_native(part) and (note := gate.note(part)):
+            notes.append(note)
         elif form in ("inline", "url") and _image_ok(part):
             url = data_url(part) if form == "inline" else part.url
             attachments.append({"type": "image_url", "image_url": {"url": url}})
@@ -127,7 +142,7 @@ def openai_chat_messages(call: ToolCallResult) -> list[ChatCompletionMessagePara
     if attachments:
         notes.append(f"[{len(attachments)} attachment(s) follow in the next message]")
     messages: list[ChatCompletionMessageParam] = [
-        {"role": "tool", "tool_call_id": call.id, "content": text_with(result.output, notes)}
+        {"role": "tool", "tool_call_id": call.id, "content": text_with(text, notes)}
     ]
     if attachments:
         intro: ChatCompletionContentPartParam = {
@@ -138,7 +153,17 @@ def openai_chat_messages(call: ToolCallResult) -> list[ChatCompletionMessagePara
     return messages
 
 
-def openai_responses_output(call: ToolCallResult) -> FunctionCallOutput:
+def _chat_native(part: ContentPart) -> bool:
+    """Whether Chat takes inline `part` in its `user` message (else it is a note in any case)."""
+    return _image_ok(part) or part.kind == "file" or (part.kind == "audio" and part.mime_type in _CHAT_AUDIO)
+
+
+def openai_responses_output(
+    call: ToolCallResult,
+    *,
+    structured: Structured | None = None,
+    part_limits: Mapping[str, PartLimit] | None = None,
+) -> FunctionCallOutput:
     """The Responses `function_call_output` input item for one result.
 
     Without parts, `output` is the text. With parts it is a list: `input_text` for the
@@ -146,22 +171,27 @@ def openai_responses_output(call: ToolCallResult) -> FunctionCallOutput:
     or the part's URL), `input_file` for files (`file_data` as a data URL with a file name,
     or `file_url`), and an `input_text` note naming anything else (audio, other image
     types, parts with no content). A part whose `annotations` name the user as its only
-    audience is left out.
+    audience is left out. `structured` and `part_limits` are as for `openai_chat_messages`
+    (defaults: `PROVIDER_LIMITS["openai_responses"]`).
     """
     result = call.result
+    gate = PartGate("OpenAI Responses", part_limits_of("openai_responses", part_limits))
+    text = model_text(result, structured_of("openai_responses", structured))
     output: str | list[ResponseInputContentParam]
     if not any(for_model(part) for part in result.parts):
-        output = result.output
+        output = text
     else:
         items: list[ResponseInputContentParam] = []
-        if result.output:
-            items.append({"type": "input_text", "text": result.output})
+        if text:
+            items.append({"type": "input_text", "text": text})
         for i, part in enumerate(result.parts):
             if not for_model(part):
                 continue
             form = shape(part)
             if form == "text":
                 items.append({"type": "input_text", "text": part.text})
+            elif form == "inline" and (_image_ok(part) or part.kind == "file") and (note := gate.note(part)):
+                items.append({"type": "input_text", "text": note})
             elif form in ("inline", "url") and _image_ok(part):
                 url = data_url(part) if form == "inline" else part.url
                 items.append({"type": "input_image", "image_url": url})

@@ -14,9 +14,11 @@ import type { ContentBlock, DocumentBlockParam, ImageBlockParam, Message, TextBl
 import type { ContentPart, ToolCallResult } from "../types.js";
 import { addCall, field, itemsOf, type ParsedCalls } from "./calls.js";
 import { decodeBase64, forModel, omitted, shape, specsOf, utf8, type ToolLike } from "./common.js";
+import { modelText, PartGate, structuredOf, type ResultOptions } from "./limits.js";
 
 export type { ParsedCalls } from "./calls.js";
 export type { ToolLike } from "./common.js";
+export { providerLimits, type PartLimit, type PartLimits, type ProviderLimits, type ResultOptions, type Structured } from "./limits.js";
 
 type ImageType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
 const IMAGES: ReadonlySet<string> = new Set<ImageType>(["image/jpeg", "image/png", "image/gif", "image/webp"]);
@@ -61,11 +63,17 @@ function documentOf(source: DocumentBlockParam["source"], part: ContentPart): Do
   return block;
 }
 
-function blockOf(part: ContentPart): ResultBlock {
+function blockOf(part: ContentPart, gate: PartGate): ResultBlock {
   const form = shape(part);
   const mime = part.mimeType ?? "";
   if (form === "text") {
     return { type: "text", text: part.text ?? "" };
+  }
+  // Inline parts with a block of their own (an image, a PDF, UTF-8 text) are checked against the limits.
+  const native = (part.type === "image" && IMAGES.has(mime)) || mime === "application/pdf" || mime === "text/plain";
+  const note = form === "inline" && native ? gate.note(part) : undefined;
+  if (note !== undefined) {
+    return { type: "text", text: note };
   }
   if (form === "inline" && part.type === "image" && IMAGES.has(mime)) {
     return { type: "image", source: { type: "base64", media_type: mime as ImageType, data: part.data ?? "" } };
@@ -90,17 +98,25 @@ function blockOf(part: ContentPart): ResultBlock {
  * The `tool_result` block for one result, with `is_error` when it failed: `content` is the text
  * (left out when empty), or, with parts for the model, a list of a text block and a block per
  * part (text, image, a PDF or UTF-8 text document, or a note naming what Anthropic cannot take).
+ *
+ * `options.structured`: the text of a result with `structuredContent`, its `output` (`"text"`, the
+ * default: `providerLimits`) or that content as JSON text (`"structured"`). `options.partLimits`:
+ * the most Claude takes of each kind of part (default: `providerLimits.anthropic.parts`: 5 MB and
+ * 8000 pixels a side an image, 100 images, 32 MB a document); a part over one is not sent, and a
+ * note naming it and the limit is (docs/guides/provider-limits.md).
  */
-export function anthropicToolResult(call: ToolCallResult): ToolResultBlockParam {
+export function anthropicToolResult(call: ToolCallResult, options: ResultOptions = {}): ToolResultBlockParam {
   const result = call.result;
+  const gate = new PartGate("Anthropic", "anthropic", options.partLimits);
+  const text = modelText(result, structuredOf("anthropic", options.structured));
   const block: ToolResultBlockParam = { type: "tool_result", tool_use_id: call.id };
   const parts = (result.parts ?? []).filter(forModel);
   if (parts.length > 0) {
-    const content: ResultBlock[] = result.output ? [{ type: "text", text: result.output }] : [];
-    content.push(...parts.map(blockOf));
+    const content: ResultBlock[] = text ? [{ type: "text", text }] : [];
+    content.push(...parts.map((part) => blockOf(part, gate)));
     block.content = content;
-  } else if (result.output) {
-    block.content = result.output;
+  } else if (text) {
+    block.content = text;
   }
   if (result.isError === true) {
     block.is_error = true;

@@ -12,12 +12,15 @@
  */
 
 import type { Content, FunctionDeclaration, FunctionResponse, FunctionResponseFileData, FunctionResponsePart, GenerateContentResponse, Part, Tool } from "@google/genai";
+import { writeJson, type JsonValue } from "../json.js";
 import type { ToolCallResult } from "../types.js";
 import { addCall, field, itemsOf, type ParsedCalls } from "./calls.js";
 import { forModel, omitted, shape, specsOf, textWith, type ToolLike } from "./common.js";
+import { PartGate, structuredOf, type ResultOptions } from "./limits.js";
 
 export type { ParsedCalls } from "./calls.js";
 export type { ToolLike } from "./common.js";
+export { providerLimits, type PartLimit, type PartLimits, type ProviderLimits, type ResultOptions, type Structured } from "./limits.js";
 
 /** The id prefix of a Gemini call that came without an id (`gemini-0`, `gemini-1`, ...). */
 export const GEMINI_ID_PREFIX = "gemini-";
@@ -59,9 +62,17 @@ export function geminiToolCalls(response: GenerateContentResponse | Content | Pa
  * for an error, text parts joining that text, one per line; a part with data goes in `parts` as
  * `inlineData`, one by URL as `fileData`; one by URL without a MIME type, or with no content,
  * becomes a note. `id` is the call's id when Gemini gave it one (not a `gemini-<n>`).
+ *
+ * `options.structured`: for a result with `structuredContent`, `response` holds that content as
+ * JSON (`"structured"`, the default: `providerLimits`), or the `output` text (`"text"`); with notes
+ * it holds the content's JSON text, the notes after it. `options.partLimits`: the most Gemini takes
+ * of each kind of inline part (default: `providerLimits.gemini.parts`); a part over one is not
+ * sent, and a note naming it and the limit is (docs/guides/provider-limits.md).
  */
-export function geminiFunctionResponse(call: ToolCallResult): Part {
+export function geminiFunctionResponse(call: ToolCallResult, options: ResultOptions = {}): Part {
   const result = call.result;
+  const gate = new PartGate("Gemini", "gemini", options.partLimits);
+  const structured = structuredOf("gemini", options.structured) === "structured" ? result.structuredContent : undefined;
   const response: FunctionResponse = {};
   if (call.id && !call.id.startsWith(GEMINI_ID_PREFIX)) {
     response.id = call.id;
@@ -74,8 +85,11 @@ export function geminiFunctionResponse(call: ToolCallResult): Part {
       continue;
     }
     const form = shape(part);
+    const note = form === "inline" ? gate.note(part) : undefined;
     if (form === "text") {
       notes.push(part.text ?? "");
+    } else if (note !== undefined) {
+      notes.push(note);
     } else if (form === "inline") {
       parts.push({ inlineData: { mimeType: part.mimeType ?? "", data: part.data ?? "" } });
     } else if (form === "url" && part.mimeType) {
@@ -88,8 +102,13 @@ export function geminiFunctionResponse(call: ToolCallResult): Part {
       notes.push(omitted(part, "Gemini"));
     }
   }
-  const text = notes.length > 0 ? textWith(result.output, notes) : result.output;
-  response.response = { [result.isError === true ? "error" : "output"]: text };
+  const key = result.isError === true ? "error" : "output";
+  if (structured !== undefined && notes.length === 0) {
+    response.response = { [key]: structured };
+  } else {
+    const output = structured !== undefined ? writeJson(structured satisfies JsonValue) : result.output;
+    response.response = { [key]: notes.length > 0 ? textWith(output, notes) : output };
+  }
   if (parts.length > 0) {
     response.parts = parts;
   }

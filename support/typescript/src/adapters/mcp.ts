@@ -16,9 +16,11 @@ import type { JsonObject } from "../json.js";
 import type { ContentPart, ToolResult } from "../types.js";
 import { addCall, field, type ParsedCalls } from "./calls.js";
 import { omitted, pyRepr, shape, specsOf, utf8, type ToolLike } from "./common.js";
+import { PartGate, structuredOf, type ResultOptions } from "./limits.js";
 
 export type { ParsedCalls } from "./calls.js";
 export type { ToolLike } from "./common.js";
+export { providerLimits, type PartLimit, type PartLimits, type ProviderLimits, type ResultOptions, type Structured } from "./limits.js";
 
 const PART_URI = "toolnexus://parts/";
 
@@ -110,15 +112,27 @@ function blockOf(part: ContentPart, index: number): JsonObject | undefined {
  * with data, uri `toolnexus://parts/<index>[/<name>]`), or a `resource_link` (parts by URL), each
  * with the part's annotations; a part with no content is a text block saying so.
  * `structuredContent` when the result has it, and `isError` when it failed.
+ *
+ * `options.structured`, for a result with `structuredContent`: `"both"` (the default,
+ * `providerLimits`: MCP asks a server to repeat the structure as text for clients that do not read
+ * it, and requires `structuredContent` of a tool with an output schema), `"structured"` (without the
+ * output's text block: the payload once, for clients that read it) or `"text"` (the text block
+ * alone: only for a tool without an output schema). `options.partLimits`: the most the client takes
+ * of each kind of inline part (MCP publishes none, so none by default); a part over one is a text
+ * block naming it and the limit.
  */
-export function mcpCallToolResult(result: ToolResult): CallToolResult {
+export function mcpCallToolResult(result: ToolResult, options: ResultOptions = {}): CallToolResult {
+  const asked = structuredOf("mcp", options.structured);
+  const choice = result.structuredContent !== undefined ? asked : "text";
+  const gate = new PartGate("MCP", "mcp", options.partLimits);
   const parts = result.parts ?? [];
   const content: JsonObject[] = [];
-  if (result.output || parts.length === 0) {
+  if ((result.output || parts.length === 0) && choice !== "structured") {
     content.push({ type: "text", text: result.output });
   }
   parts.forEach((part, i) => {
-    const block = blockOf(part, i);
+    const note = shape(part) === "inline" ? gate.note(part) : undefined;
+    const block = note !== undefined ? { type: "text", text: note } : blockOf(part, i);
     if (block === undefined) {
       content.push({ type: "text", text: omitted(part, "MCP") });
       return;
@@ -129,7 +143,7 @@ export function mcpCallToolResult(result: ToolResult): CallToolResult {
     content.push(block);
   });
   const out: JsonObject = { content };
-  if (result.structuredContent !== undefined) {
+  if (result.structuredContent !== undefined && choice !== "text") {
     out["structuredContent"] = result.structuredContent;
   }
   if (result.isError === true) {

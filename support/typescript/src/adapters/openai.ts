@@ -22,9 +22,11 @@ import type { FunctionTool, Response, ResponseFunctionCallOutputItem, ResponseIn
 import type { ContentPart, ToolCallResult } from "../types.js";
 import { addCall, field, itemsOf, refuseCall, type ParsedCalls } from "./calls.js";
 import { dataUrl, fileName, forModel, omitted, pyRepr, shape, specsOf, textWith, type ToolLike } from "./common.js";
+import { modelText, PartGate, structuredOf, type ResultOptions } from "./limits.js";
 
 export type { ParsedCalls } from "./calls.js";
 export type { ToolLike } from "./common.js";
+export { providerLimits, type PartLimit, type PartLimits, type ProviderLimits, type ResultOptions, type Structured } from "./limits.js";
 
 const IMAGES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 const CHAT_AUDIO: { readonly [mime: string]: "wav" | "mp3" } = {
@@ -112,9 +114,16 @@ function chatAttachment(part: ContentPart, index: number): ChatCompletionContent
  * parts and notes, one per line), then, when it has images, audio or files, a `user` message with
  * them, which the tool message announces. What Chat cannot take becomes a note. A part whose
  * annotations name the user as its only audience is left out.
+ *
+ * `options.structured`: the text of a result with `structuredContent`, its `output` (`"text"`, the
+ * default: `providerLimits`) or that content as JSON text (`"structured"`). `options.partLimits`:
+ * the most the model takes of each kind of part (default: `providerLimits.openai_chat.parts`); a
+ * part over one is not sent, and a note naming it and the limit is (docs/guides/provider-limits.md).
  */
-export function openaiChatMessages(call: ToolCallResult): ChatCompletionMessageParam[] {
+export function openaiChatMessages(call: ToolCallResult, options: ResultOptions = {}): ChatCompletionMessageParam[] {
   const result = call.result;
+  const gate = new PartGate("OpenAI Chat", "openai_chat", options.partLimits);
+  const text = modelText(result, structuredOf("openai_chat", options.structured));
   const attachments: ChatCompletionContentPart[] = [];
   const notes: string[] = [];
   (result.parts ?? []).forEach((part, i) => {
@@ -122,8 +131,11 @@ export function openaiChatMessages(call: ToolCallResult): ChatCompletionMessageP
       return;
     }
     const attachment = shape(part) === "text" ? undefined : chatAttachment(part, i);
+    const note = attachment !== undefined && shape(part) === "inline" ? gate.note(part) : undefined;
     if (shape(part) === "text") {
       notes.push(part.text ?? "");
+    } else if (note !== undefined) {
+      notes.push(note);
     } else if (attachment !== undefined) {
       attachments.push(attachment);
     } else {
@@ -133,7 +145,7 @@ export function openaiChatMessages(call: ToolCallResult): ChatCompletionMessageP
   if (attachments.length > 0) {
     notes.push(`[${attachments.length} attachment(s) follow in the next message]`);
   }
-  const messages: ChatCompletionMessageParam[] = [{ role: "tool", tool_call_id: call.id, content: textWith(result.output, notes) }];
+  const messages: ChatCompletionMessageParam[] = [{ role: "tool", tool_call_id: call.id, content: textWith(text, notes) }];
   if (attachments.length > 0) {
     const intro: ChatCompletionContentPart = { type: "text", text: `Attachments returned by tool call ${call.id} (${call.name}):` };
     messages.push({ role: "user", content: [intro, ...attachments] });
@@ -142,10 +154,14 @@ export function openaiChatMessages(call: ToolCallResult): ChatCompletionMessageP
 }
 
 /** A part as a Responses `function_call_output` item. */
-function responsesItem(part: ContentPart, index: number): ResponseFunctionCallOutputItem {
+function responsesItem(part: ContentPart, index: number, gate: PartGate): ResponseFunctionCallOutputItem {
   const form = shape(part);
   if (form === "text") {
     return { type: "input_text", text: part.text ?? "" };
+  }
+  const note = form === "inline" && (imageOk(part) || part.type === "file") ? gate.note(part) : undefined;
+  if (note !== undefined) {
+    return { type: "input_text", text: note };
   }
   if ((form === "inline" || form === "url") && imageOk(part)) {
     return { type: "input_image", image_url: form === "inline" ? dataUrl(part) : (part.url ?? "") };
@@ -166,18 +182,21 @@ function responsesItem(part: ContentPart, index: number): ResponseFunctionCallOu
 /**
  * The Responses `function_call_output` input item for one result: `output` is the text, or, with
  * parts for the model, a list (`input_text` for the text and text parts, `input_image`,
- * `input_file`, and an `input_text` note for anything else).
+ * `input_file`, and an `input_text` note for anything else). `options` are as for
+ * `openaiChatMessages` (defaults: `providerLimits.openai_responses`).
  */
-export function openaiResponsesOutput(call: ToolCallResult): ResponseInputItem.FunctionCallOutput {
+export function openaiResponsesOutput(call: ToolCallResult, options: ResultOptions = {}): ResponseInputItem.FunctionCallOutput {
   const result = call.result;
+  const gate = new PartGate("OpenAI Responses", "openai_responses", options.partLimits);
+  const text = modelText(result, structuredOf("openai_responses", options.structured));
   const parts = result.parts ?? [];
   if (!parts.some(forModel)) {
-    return { type: "function_call_output", call_id: call.id, output: result.output };
+    return { type: "function_call_output", call_id: call.id, output: text };
   }
-  const items: ResponseFunctionCallOutputItem[] = result.output ? [{ type: "input_text", text: result.output }] : [];
+  const items: ResponseFunctionCallOutputItem[] = text ? [{ type: "input_text", text }] : [];
   parts.forEach((part, i) => {
     if (forModel(part)) {
-      items.push(responsesItem(part, i));
+      items.push(responsesItem(part, i, gate));
     }
   });
   return { type: "function_call_output", call_id: call.id, output: items };
