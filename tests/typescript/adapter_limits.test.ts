@@ -1,4 +1,4 @@
-// `providerLimits` and what the result adapters do with it (tests/test_adapter_limits.py is
+// `providerLimits` and what the result adapters do with it (tests/adapters/test_adapter_limits.py is
 // Python's): the table is idl/adapters/limits.json's, and bad options are refused naming what.
 
 import assert from "node:assert/strict";

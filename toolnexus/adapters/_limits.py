@@ -1,6 +1,6 @@
 """What each target takes at most: the size, sides and number of parts in one tool result, and
 which of `output` and `structured_content` goes to it. The numbers are `idl/adapters/limits.json`'s
-(with the page each comes from; docs/guides/provider-limits.md), which `tests/test_adapter_limits.py`
+(with the page each comes from; docs/guides/provider-limits.md), which `tests/adapters/test_adapter_limits.py`
 checks this table against; TypeScript's `providerLimits` holds the same.
 
 A part over a limit is not sent, to be refused by the provider with the whole request: the

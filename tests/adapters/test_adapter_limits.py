@@ -26,7 +26,7 @@ from toolnexus.adapters import (
 )
 from toolnexus.adapters._limits import image_size
 
-LIMITS = Path(__file__).resolve().parent.parent / "idl" / "adapters" / "limits.json"
+LIMITS = Path(__file__).resolve().parents[2] / "idl" / "adapters" / "limits.json"
 
 
 def _png(width: int, height: int) -> str:
