@@ -1,5 +1,5 @@
-// The AI SDK side of tests/test_bridge_ai_sdk.py: a run suspended by the AI SDK bridge, resumed in
-// Python, continued here. One command a process (the run and the conversation pass as JSON, on
+// The AI SDK side of tests/bridges/test_bridge_ai_sdk.py: a run suspended by the AI SDK bridge,
+// resumed in Python, continued here. One command a process (the run and the conversation pass as JSON, on
 // stdin and stdout, as a host stores them); runs are sealed under the key `k1` of
 // idl/seal/vectors.json, which the Python side holds too. The model is the AI SDK's own mock.
 //

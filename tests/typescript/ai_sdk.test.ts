@@ -2,7 +2,7 @@
 // and `streamText` and its own mock model (`MockLanguageModelV3` of `ai/test`), against both
 // majors the package supports: `ai` 7 (the version the package is built with) and 6 (`ai-v6`, an
 // npm alias: the built package is copied where `ai` resolves to it, so the bridge loads 6's own
-// `jsonSchema`). The run it suspends resumes in Python too: tests/test_bridge_ai_sdk.py.
+// `jsonSchema`). The run it suspends resumes in Python too: tests/bridges/test_bridge_ai_sdk.py.
 
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
