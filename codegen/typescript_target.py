@@ -70,6 +70,13 @@ ADAPTER_PEERS = {
     "mcp": ("@modelcontextprotocol/sdk", "1.32.2"),
     "openai": ("openai", "7.59.0"),
 }
+#: The frameworks the bridges (`toolnexus-contract/<name>`, `src/bridges/<name>.ts`) plug toolkits
+#: into, by bridge: an optional peer dependency each (its range: the majors tested, each from the
+#: version tests/typescript/package.json pins), and the version the package is built against.
+BRIDGE_PEERS = {
+    "ai-sdk": ("ai", "^6.0.326 || ^7.0.173", "7.0.173"),
+    "openai-agents": ("@openai/agents", "^0.20.0", "0.20.0"),
+}
 
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
@@ -327,11 +334,16 @@ def _type_view(t: WireType, parsed: set[str]) -> _TypeView:
     )
 
 
-def _package_json(idl: Idl, runtime: bool, adapters: list[str], engine: bool = False) -> str:
+def _package_json(
+    idl: Idl, runtime: bool, adapters: list[str], engine: bool = False, bridges: list[str] | None = None
+) -> str:
     """The package's package.json; with `runtime` (the package has runtime.ts), the `./runtime` entry point
     and the dependencies only it loads; with `engine` (src/engine-entry.ts), the loop's engine for
     hosts, `./engine`; with `adapters` (the provider modules in src/adapters/ the
-    package has), an entry point `./adapters/<name>` each, and its SDK as an optional peer."""
+    package has), an entry point `./adapters/<name>` each, and its SDK as an optional peer; with
+    `bridges` (the modules in src/bridges/ named in `BRIDGE_PEERS`), an entry point `./<name>`
+    each, and its framework as an optional peer."""
+    bridges = bridges or []
     clean = "node -e \"require('node:fs').rmSync('dist', {recursive: true, force: true})\""
     exports: dict[str, Any] = {
         ".": {"types": "./dist/index.d.ts", "import": "./dist/index.js", "default": "./dist/index.js"},
@@ -353,6 +365,12 @@ def _package_json(idl: Idl, runtime: bool, adapters: list[str], engine: bool = F
             "types": f"./dist/adapters/{name}.d.ts",
             "import": f"./dist/adapters/{name}.js",
             "default": f"./dist/adapters/{name}.js",
+        }
+    for name in bridges:
+        exports[f"./{name}"] = {
+            "types": f"./dist/bridges/{name}.d.ts",
+            "import": f"./dist/bridges/{name}.js",
+            "default": f"./dist/bridges/{name}.js",
         }
     exports["./package.json"] = "./package.json"
     package: dict[str, Any] = {
@@ -377,13 +395,21 @@ def _package_json(idl: Idl, runtime: bool, adapters: list[str], engine: bool = F
     }
     if runtime:
         package["dependencies"] = dict(RUNTIME_DEPENDENCIES)
-    if adapters:
-        peers = sorted(ADAPTER_PEERS[name] for name in adapters)
-        package["peerDependencies"] = {sdk: f"^{version}" for sdk, version in peers}
+    peers = sorted(
+        [(sdk, f"^{version}") for sdk, version in (ADAPTER_PEERS[name] for name in adapters)]
+        + [(sdk, ranges) for sdk, ranges, _ in (BRIDGE_PEERS[name] for name in bridges)]
+    )
+    if peers:
+        package["peerDependencies"] = dict(peers)
         package["peerDependenciesMeta"] = {sdk: {"optional": True} for sdk, _ in peers}
     # The package's own build (`npm pack` from a checkout runs prepack's tsc) needs the adapters'
     # SDK types, which npm does not install for optional peers: they are dev dependencies too.
-    dev = {sdk: version for sdk, version in sorted(ADAPTER_PEERS[name] for name in adapters)}
+    dev = dict(
+        sorted(
+            [ADAPTER_PEERS[name] for name in adapters]
+            + [(sdk, version) for sdk, _, version in (BRIDGE_PEERS[name] for name in bridges)]
+        )
+    )
     package["devDependencies"] = {**dev, "typescript": TYPESCRIPT_VERSION}
     return json.dumps(package, indent=2, ensure_ascii=False) + "\n"
 
@@ -459,6 +485,7 @@ def render(idl: Idl) -> dict[str, str]:
             "src/runtime.ts" in support,
             sorted(name for name in ADAPTER_PEERS if f"src/adapters/{name}.ts" in support),
             "src/engine-entry.ts" in support,
+            sorted(name for name in BRIDGE_PEERS if f"src/bridges/{name}.ts" in support),
         ),
         "typescript/README.md": env.get_template("README.md.j2").render(**ctx),
     }

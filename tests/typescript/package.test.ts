@@ -38,6 +38,9 @@ describe("support/typescript (the package)", () => {
       ...Object.fromEntries(
         ["anthropic", "gemini", "mcp", "openai"].map((n) => [`./adapters/${n}`, { types: `./dist/adapters/${n}.d.ts`, import: `./dist/adapters/${n}.js`, default: `./dist/adapters/${n}.js` }]),
       ),
+      ...Object.fromEntries(
+        ["ai-sdk", "openai-agents"].map((n) => [`./${n}`, { types: `./dist/bridges/${n}.d.ts`, import: `./dist/bridges/${n}.js`, default: `./dist/bridges/${n}.js` }]),
+      ),
       "./package.json": "./package.json",
     });
     assert.equal(generated["main"], "./dist/index.js");
@@ -68,8 +71,15 @@ describe("support/typescript (the package)", () => {
 
   it("lists the adapters' SDKs as optional peers, from the version tests/typescript pins and tests", () => {
     const peers = generated["peerDependencies"] as { [name: string]: string };
-    assert.deepEqual(Object.keys(peers).sort(), ["@anthropic-ai/sdk", "@google/genai", "@modelcontextprotocol/sdk", "openai"]);
+    // The bridges' frameworks too (src/bridges/): the AI SDK in the two majors it is tested with
+    // (7 as `ai`, 6 as the alias `ai-v6`), the Agents SDK in its one.
+    assert.deepEqual(Object.keys(peers).sort(), ["@anthropic-ai/sdk", "@google/genai", "@modelcontextprotocol/sdk", "@openai/agents", "ai", "openai"]);
+    assert.equal(peers["ai"], `^${(tests.devDependencies["ai-v6"] ?? "?").replace("npm:ai@", "")} || ^${tests.devDependencies["ai"] ?? "?"}`);
     for (const [name, range] of Object.entries(peers)) {
+      if (name === "ai") {
+        assert.equal(generated.devDependencies[name], tests.devDependencies[name], name);
+        continue;
+      }
       assert.equal(range, `^${tests.devDependencies[name] ?? "?"}`, name);
       // npm installs no optional peer, so the package's own build (npm pack) has them as dev dependencies.
       assert.equal(generated.devDependencies[name], tests.devDependencies[name], name);
@@ -84,7 +94,7 @@ describe("support/typescript (the package)", () => {
     assert.match(String(pin), /^[0-9]+\.[0-9]+\.[0-9]+$/);
     assert.equal(tests.devDependencies["typescript"], pin);
     for (const version of Object.values(tests.devDependencies)) {
-      assert.match(version, /^[0-9]+\.[0-9]+\.[0-9]+$/, "dev dependencies are pinned exactly");
+      assert.match(version, /^(npm:[a-z@/.-]+@)?[0-9]+\.[0-9]+\.[0-9]+$/, "dev dependencies are pinned exactly");
     }
   });
 
