@@ -327,10 +327,11 @@ def _type_view(t: WireType, parsed: set[str]) -> _TypeView:
     )
 
 
-def _package_json(idl: Idl, runtime: bool, adapters: list[str], engine: bool = False) -> str:
+def _package_json(idl: Idl, runtime: bool, adapters: list[str], engine: bool = False, mcp: bool = False) -> str:
     """The package's package.json; with `runtime` (the package has runtime.ts), the `./runtime` entry point
     and the dependencies only it loads; with `engine` (src/engine-entry.ts), the loop's engine for
-    hosts, `./engine`; with `adapters` (the provider modules in src/adapters/ the
+    hosts, `./engine`; with `mcp` (src/mcp.ts, which needs the MCP adapter's SDK), the MCP bridge,
+    `./mcp`; with `adapters` (the provider modules in src/adapters/ the
     package has), an entry point `./adapters/<name>` each, and its SDK as an optional peer."""
     clean = "node -e \"require('node:fs').rmSync('dist', {recursive: true, force: true})\""
     exports: dict[str, Any] = {
@@ -348,6 +349,8 @@ def _package_json(idl: Idl, runtime: bool, adapters: list[str], engine: bool = F
             "import": "./dist/engine-entry.js",
             "default": "./dist/engine-entry.js",
         }
+    if mcp:
+        exports["./mcp"] = {"types": "./dist/mcp.d.ts", "import": "./dist/mcp.js", "default": "./dist/mcp.js"}
     for name in adapters:
         exports[f"./adapters/{name}"] = {
             "types": f"./dist/adapters/{name}.d.ts",
@@ -459,6 +462,7 @@ def render(idl: Idl) -> dict[str, str]:
             "src/runtime.ts" in support,
             sorted(name for name in ADAPTER_PEERS if f"src/adapters/{name}.ts" in support),
             "src/engine-entry.ts" in support,
+            "src/mcp.ts" in support and "src/adapters/mcp.ts" in support,
         ),
         "typescript/README.md": env.get_template("README.md.j2").render(**ctx),
     }
