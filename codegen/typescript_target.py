@@ -327,7 +327,9 @@ def _type_view(t: WireType, parsed: set[str]) -> _TypeView:
     )
 
 
-def _package_json(idl: Idl, runtime: bool, adapters: list[str], engine: bool = False, mcp: bool = False) -> str:
+def _package_json(
+    idl: Idl, runtime: bool, adapters: list[str], engine: bool = False, mcp: bool = False
+) -> str:
     """The package's package.json; with `runtime` (the package has runtime.ts), the `./runtime` entry point
     and the dependencies only it loads; with `engine` (src/engine-entry.ts), the loop's engine for
     hosts, `./engine`; with `mcp` (src/mcp.ts, which needs the MCP adapter's SDK), the MCP bridge,

@@ -38,7 +38,7 @@ def node() -> str:
     found = shutil.which("node")
     if found is None:
         missing("the TypeScript MCP bridge's tests need Node 20 or later (node)")
-    if not (TS_DIR / ".cache" / "mcp_server.js").exists() or not (TS_DIR / ".cache" / "mcp_client.js").exists():
+    if not all((TS_DIR / ".cache" / name).exists() for name in ("mcp_server.js", "mcp_client.js")):
         subprocess.run(["bash", "run.sh", "build"], cwd=TS_DIR, check=True)
     return found
 
@@ -67,7 +67,8 @@ async def test_python_client_calls_the_typescript_server(ts_server: Any) -> None
         asked.append(request)
         if request.kind == "authorization":
             return Answer(request.id, False, reason="declined")
-        return Answer(request.id, True, {} if request.prompt.startswith("Allow ") else {"reason": "from Python"})
+        approval = request.prompt.startswith("Allow ")  # the toolkit's own approval takes no reason
+        return Answer(request.id, True, {} if approval else {"reason": "from Python"})
 
     async with Client(ts_server, mode="legacy", elicitation_callback=relay) as client:
         assert client.protocol_version == "2025-11-25"
