@@ -5,7 +5,7 @@ import { setToolLogger } from "toolnexus-contract/runtime";
 import { serveHttp, serveStdio } from "toolnexus-contract/mcp";
 import { toolkit } from "./mcp_toolkit.js";
 
-setToolLogger(undefined); // stdout is the protocol's; `fail`'s error would only be noise on stderr
+setToolLogger(undefined); // `fail` throws on purpose: its stack would only be noise on stderr
 const [mode, port] = process.argv.slice(2);
 if (mode === "http") {
   const serving = await serveHttp(toolkit(), { port: Number(port) });
