@@ -335,11 +335,17 @@ def _type_view(t: WireType, parsed: set[str]) -> _TypeView:
 
 
 def _package_json(
-    idl: Idl, runtime: bool, adapters: list[str], engine: bool = False, bridges: list[str] | None = None
+    idl: Idl,
+    runtime: bool,
+    adapters: list[str],
+    engine: bool = False,
+    bridges: list[str] | None = None,
+    mcp: bool = False,
 ) -> str:
     """The package's package.json; with `runtime` (the package has runtime.ts), the `./runtime` entry point
     and the dependencies only it loads; with `engine` (src/engine-entry.ts), the loop's engine for
-    hosts, `./engine`; with `adapters` (the provider modules in src/adapters/ the
+    hosts, `./engine`; with `mcp` (src/mcp.ts, which needs the MCP adapter's SDK), the MCP bridge,
+    `./mcp`; with `adapters` (the provider modules in src/adapters/ the
     package has), an entry point `./adapters/<name>` each, and its SDK as an optional peer; with
     `bridges` (the modules in src/bridges/ named in `BRIDGE_PEERS`), an entry point `./<name>`
     each, and its framework as an optional peer."""
@@ -360,6 +366,8 @@ def _package_json(
             "import": "./dist/engine-entry.js",
             "default": "./dist/engine-entry.js",
         }
+    if mcp:
+        exports["./mcp"] = {"types": "./dist/mcp.d.ts", "import": "./dist/mcp.js", "default": "./dist/mcp.js"}
     for name in adapters:
         exports[f"./adapters/{name}"] = {
             "types": f"./dist/adapters/{name}.d.ts",
@@ -486,6 +494,7 @@ def render(idl: Idl) -> dict[str, str]:
             sorted(name for name in ADAPTER_PEERS if f"src/adapters/{name}.ts" in support),
             "src/engine-entry.ts" in support,
             sorted(name for name in BRIDGE_PEERS if f"src/bridges/{name}.ts" in support),
+            "src/mcp.ts" in support and "src/adapters/mcp.ts" in support,
         ),
         "typescript/README.md": env.get_template("README.md.j2").render(**ctx),
     }

@@ -35,6 +35,7 @@ describe("support/typescript (the package)", () => {
       ".": { types: "./dist/index.d.ts", import: "./dist/index.js", default: "./dist/index.js" },
       "./runtime": { types: "./dist/runtime.d.ts", import: "./dist/runtime.js", default: "./dist/runtime.js" },
       "./engine": { types: "./dist/engine-entry.d.ts", import: "./dist/engine-entry.js", default: "./dist/engine-entry.js" },
+      "./mcp": { types: "./dist/mcp.d.ts", import: "./dist/mcp.js", default: "./dist/mcp.js" },
       ...Object.fromEntries(
         ["anthropic", "gemini", "mcp", "openai"].map((n) => [`./adapters/${n}`, { types: `./dist/adapters/${n}.d.ts`, import: `./dist/adapters/${n}.js`, default: `./dist/adapters/${n}.js` }]),
       ),
