@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 f879393dd017fbcf3cec888fb34ee8cfb64c63953fcc3c4c9951f5635e20801a).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 069e4e3f463ca813f08ed89cd3f1a67b84c078c975e6a417a0d7e12c1fef467b).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // A parser, an emitter and their JSON-text forms per wire type. Parsers accept exactly what

@@ -1,0 +1,284 @@
+"""Results that fit the model (rule 12 of the package's docstring): a `Limit` on a call's output,
+the cut that keeps its head and tail, the marker the model reads in the gap, and the reference the
+whole output is kept under. Pure: the host keeps the whole output (`toolnexus.ResultSpill`).
+
+The rule, pinned by the loop vectors (`idl/loop/result-*.json`, the format in their README):
+
+- A limit counts **chars** (code points), **bytes** (UTF-8) and **tokens** (by default the
+  estimate `ceil(utf8 bytes / 4)`, so a token limit `n` is a byte limit `4n`; a host may pass a
+  tokenizer). The limit of a call is the tighter, unit by unit, of its tool's and its toolkit's.
+- An output within every unit of the limit is left as it is. A longer one becomes
+  `head + marker + tail`, where the marker is `"\\n[… N characters cut …]\\n"` (with a kept
+  reference: `"\\n[… N characters cut; the whole result is kept as \\"REF\\" …]\\n"`), N the
+  code points cut. The budget is the limit less the marker written with N = the output's whole
+  length; the head takes at most half of it (rounded down, in each unit), the tail the rest.
+- The head is the longest prefix within its budget; when the part of it that ends with its last
+  line break is at least half of it (in code points), the head ends there instead. The tail is
+  the longest suffix within its budget; when the part of it that starts at a line start is at
+  least half of it, the tail starts there instead. Both are whole code points: never inside a
+  UTF-8 sequence.
+- `structured_content` is never cut; when its JSON text is over the limit, the result's
+  `metadata["truncated"]["structuredContent"]` gives its sizes.
+- A suspension (a result holding `metadata["pending"]`) is never cut: its prompt is the question.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from toolnexus_wire import dumps
+from toolnexus_wire import loop_data as texts
+
+from .._errors import UsageError
+from .._result import ToolResult
+
+__all__ = [
+    "CUT_FLOOR",
+    "Limit",
+    "Tokenizer",
+    "estimate_tokens",
+    "fit",
+    "result_ref",
+    "sizes",
+]
+
+#: A host's token counter: the tokens a text takes (for example tiktoken's `len(enc.encode(s))`).
+Tokenizer = Callable[[str], int]
+
+#: The prefix of a kept result's reference; the rest is 16 hex digits of the call's idempotency key.
+REF_PREFIX = "result-"
+_UNITS = ("chars", "tokens", "bytes")
+
+
+def estimate_tokens(text: str) -> int:
+    """The documented token estimate: the UTF-8 bytes of `text` over four, rounded up."""
+    return -(-_bytes(text) // 4)
+
+
+def _bytes(text: str) -> int:
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def _marker(cut: int, ref: str | None) -> str:
+    text = texts.cut_kept(cut=str(cut), ref=ref) if ref is not None else texts.cut(cut=str(cut))
+    return "\n" + text + "\n"
+
+
+def _floor() -> dict[str, int]:
+    """The most a marker may take, in each unit: written with a 20-digit count and a reference."""
+    widest = _marker(10**20 - 1, REF_PREFIX + "0" * 16)
+    raw = _bytes(widest)
+    return {"chars": len(widest), "bytes": raw, "tokens": -(-raw // 4)}
+
+
+#: The smallest limit in each unit: one below it would leave no room for the marker.
+CUT_FLOOR: dict[str, int] = _floor()
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """How much of a call's output the model reads: at most `chars` code points, `tokens`
+    tokens and `bytes` UTF-8 bytes (each optional; at least one). A bad limit (not a whole
+    number above zero, or below the cut marker's own length, `CUT_FLOOR`) raises `UsageError`
+    with the reason."""
+
+    chars: int | None = None
+    tokens: int | None = None
+    bytes: int | None = None
+
+    def __post_init__(self) -> None:
+        given = [(unit, getattr(self, unit)) for unit in _UNITS if getattr(self, unit) is not None]
+        if not given:
+            raise UsageError(texts.limit_empty())
+        for unit, value in given:
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise UsageError(texts.limit_not_positive(unit=unit, value=str(value)))
+            if value < CUT_FLOOR[unit]:
+                raise UsageError(
+                    texts.limit_below_marker(unit=unit, value=str(value), floor=str(CUT_FLOOR[unit]))
+                )
+
+    def tighter(self, other: Limit | None) -> Limit:
+        """The tighter of the two limits, unit by unit."""
+        if other is None:
+            return self
+        picked = {}
+        for unit in _UNITS:
+            mine, theirs = getattr(self, unit), getattr(other, unit)
+            picked[unit] = theirs if mine is None else mine if theirs is None else min(mine, theirs)
+        return Limit(**picked)
+
+    def to_wire(self) -> dict[str, int]:
+        """The limit as JSON: the units it sets."""
+        return {unit: getattr(self, unit) for unit in _UNITS if getattr(self, unit) is not None}
+
+    @classmethod
+    def of(cls, value: Limit | dict[str, Any] | None) -> Limit | None:
+        """`value` as a `Limit` (a mapping of units is read as one); None stays None."""
+        if value is None or isinstance(value, Limit):
+            return value
+        if isinstance(value, dict):
+            unknown = set(value) - set(_UNITS)
+            if unknown:
+                raise UsageError(f"a result limit counts chars, tokens and bytes, not {sorted(unknown)}")
+            return cls(**value)
+        raise UsageError(f"limit must be a toolnexus.Limit, got {type(value).__name__}")
+
+
+def result_ref(idempotency_key: str) -> str:
+    """The reference a call's whole output is kept under: `result-` and 16 hex digits of its
+    idempotency key (`idk-` and 32 hex digits), so every language names it alike."""
+    return REF_PREFIX + idempotency_key.removeprefix("idk-")[:16]
+
+
+def sizes(text: str, tokenizer: Tokenizer | None = None) -> dict[str, int]:
+    """`text`'s size in every unit."""
+    raw = _bytes(text)
+    tokens = tokenizer(text) if tokenizer is not None else -(-raw // 4)
+    return {"chars": len(text), "bytes": raw, "tokens": tokens}
+
+
+def _within(text: str, limit: Limit, tokenizer: Tokenizer | None) -> bool:
+    n = len(text)
+    if limit.chars is not None and n > limit.chars:
+        return False
+    cap = _byte_cap(limit, tokenizer)
+    if cap is not None and n > cap // 4 and _bytes(text) > cap:  # n <= cap // 4: fits, uncounted
+        return False
+    if tokenizer is not None and limit.tokens is not None and n > limit.tokens:
+        return tokenizer(text) <= limit.tokens  # a token takes at least a code point: short ones fit
+    return True
+
+
+def _byte_cap(limit: Limit, tokenizer: Tokenizer | None, budget: int | None = None) -> int | None:
+    """The bytes a cut may keep: the byte limit, four per token under the estimate (no
+    `tokenizer`), and `budget`."""
+    caps = [c for c in (limit.bytes, budget) if c is not None]
+    if limit.tokens is not None and tokenizer is None:
+        caps.append(4 * limit.tokens)
+    return min(caps) if caps else None
+
+
+@dataclass(frozen=True, slots=True)
+class _Cut:
+    output: str
+    kept: list[list[int]]
+
+
+def _cut(text: str, chars: int | None, byte_cap: int | None, ref: str | None) -> _Cut:
+    """`text` cut to `chars` code points and `byte_cap` bytes (None: no bound), marker included."""
+    n = len(text)
+    widest = _marker(n, ref)
+    room_c = None if chars is None else max(chars - len(widest), 0)
+    room_b = None if byte_cap is None else max(byte_cap - _bytes(widest), 0)
+    encoded = None if byte_cap is None or text.isascii() else text.encode("utf-8", "surrogatepass")
+    head = _head(text, encoded, _half(room_c), _half(room_b))
+    head_bytes = _bytes(head) if room_b is not None else 0
+    tail = _tail(
+        text,
+        encoded,
+        None if room_c is None else room_c - len(head),
+        None if room_b is None else room_b - head_bytes,
+        len(head),
+    )
+    cut = n - len(head) - len(tail)
+    return _Cut(head + _marker(cut, ref) + tail, [[0, len(head)], [n - len(tail), n]])
+
+
+def _half(room: int | None) -> int | None:
+    return None if room is None else room // 2
+
+
+def _head(text: str, encoded: bytes | None, chars: int | None, byte_cap: int | None) -> str:
+    """The longest prefix within both bounds, ended at its last line break when that keeps at
+    least half of it."""
+    end = len(text) if chars is None else min(chars, len(text))
+    if byte_cap is not None:
+        end = min(end, _chars_within(text, encoded, byte_cap, from_end=False))
+    line = text.rfind("\n", 0, end) + 1
+    return text[: line if 2 * line >= end else end]
+
+
+def _tail(text: str, encoded: bytes | None, chars: int | None, byte_cap: int | None, floor: int) -> str:
+    """The longest suffix within both bounds (and after the head, which ends at `floor`), started
+    at a line start when that keeps at least half of it."""
+    n = len(text)
+    start = floor if chars is None else max(n - chars, floor)
+    if byte_cap is not None:
+        start = max(start, n - _chars_within(text, encoded, byte_cap, from_end=True))
+    length = n - start
+    if start > 0 and text[start - 1] != "\n":
+        found = text.find("\n", start)
+        if found != -1 and 2 * (n - found - 1) >= length:
+            start = found + 1
+    return text[start:]
+
+
+def _chars_within(text: str, encoded: bytes | None, byte_cap: int, *, from_end: bool) -> int:
+    """How many code points of `text`'s head (or tail) fit in `byte_cap` UTF-8 bytes."""
+    if encoded is None:  # ASCII: a byte a code point
+        return min(byte_cap, len(text))
+    if byte_cap >= len(encoded):
+        return len(text)
+    if not from_end:
+        end = byte_cap
+        while end > 0 and encoded[end] & 0xC0 == 0x80:  # back off a continuation byte
+            end -= 1
+        return len(encoded[:end].decode("utf-8", "surrogatepass"))
+    start = len(encoded) - byte_cap
+    while start < len(encoded) and encoded[start] & 0xC0 == 0x80:
+        start += 1
+    return len(encoded[start:].decode("utf-8", "surrogatepass"))
+
+
+def _cut_to_tokens(text: str, limit: Limit, ref: str | None, tokenizer: Tokenizer) -> _Cut:
+    """The cut under a host's tokenizer: a byte budget from the text's own bytes per token,
+    narrowed until the tokenizer counts the result within the limit."""
+    assert limit.tokens is not None
+    whole = max(tokenizer(text), 1)
+    budget = max(limit.tokens * _bytes(text) // whole, 1)
+    for _ in range(16):
+        done = _cut(text, limit.chars, _byte_cap(limit, tokenizer, budget), ref)
+        counted = tokenizer(done.output)
+        if counted <= limit.tokens or budget <= 1:
+            return done
+        budget = max(budget * limit.tokens // counted - 1, 1)
+    return done
+
+
+def fit(
+    result: ToolResult, limit: Limit | None, ref: str | None = None, tokenizer: Tokenizer | None = None
+) -> tuple[ToolResult, bool]:
+    """`result` fitted to `limit`, and whether its output was cut (the host then keeps the whole
+    output under `ref`; None: nothing is kept, and the marker names no reference). A result
+    within the limit is returned as it is."""
+    if limit is None or (result.metadata and "pending" in result.metadata):
+        return result, False
+    output = result.output
+    over_output = not _within(output, limit, tokenizer)
+    structured = result.structured_content
+    shown = None if structured is None else dumps(structured)
+    over_structured = shown is not None and not _within(shown, limit, tokenizer)
+    if not over_output and not over_structured:
+        return result, False
+    marker: dict[str, Any] = {"limit": limit.to_wire()}
+    fitted = result
+    if over_output:
+        if tokenizer is not None and limit.tokens is not None:
+            done = _cut_to_tokens(output, limit, ref, tokenizer)
+        else:
+            done = _cut(output, limit.chars, _byte_cap(limit, None), ref)
+        marker["size"] = sizes(output, tokenizer)
+        marker["kept"] = done.kept
+        if ref is not None:
+            marker["ref"] = ref
+        fitted = result.model_copy(update={"output": done.output})
+    if over_structured:
+        assert shown is not None
+        marker["structuredContent"] = sizes(shown, tokenizer)
+    return fitted.with_metadata({**(result.metadata or {}), "truncated": marker}), over_output
