@@ -559,7 +559,8 @@ async def test_temporal(name: str, temporal: str) -> None:
 def test_the_vectors_are_valid_json_documents() -> None:
     for name in VECTORS:
         doc = json.loads((lv.LOOP / f"{name}.json").read_text(encoding="utf-8"))
-        assert set(doc) <= {"description", "covers", "turn", "toolkit", "tools", "calls", "steps", "refused"}, name
+        keys = {"description", "covers", "turn", "toolkit", "tools", "calls", "steps", "refused"}
+        assert set(doc) <= keys, name
         assert all(s["do"] in ("run", "resume", "expire", "revoke") for s in doc["steps"]), name
         if "refused" in doc:  # a definition refused: nothing runs
             assert doc["calls"] == [] and doc["steps"] == [], name

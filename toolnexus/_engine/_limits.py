@@ -24,7 +24,6 @@ The rule, pinned by the loop vectors (`idl/loop/result-*.json`, the format in th
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -65,7 +64,7 @@ def _bytes(text: str) -> int:
 
 
 def _marker(cut: int, ref: str | None) -> str:
-    text = texts.cut_kept(cut=str(cut), ref=ref) if ref is not None else texts.cut(cut=str(cut))
+    text = texts.cut_kept(cut=str(cut), reference=ref) if ref is not None else texts.cut(cut=str(cut))
     return "\n" + text + "\n"
 
 

@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 069e4e3f463ca813f08ed89cd3f1a67b84c078c975e6a417a0d7e12c1fef467b).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 7c02d43fec5c2c9bfa10d6191917dc130547ddb2023763bf62894f137966e7a2).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """The loop's data, from idl/loop.json (see codegen/loop_data.py)."""
 
@@ -154,9 +154,9 @@ def cut(cut: str) -> str:
     return "[… " + cut + " characters cut …]"
 
 
-def cut_kept(*, cut: str, ref: str) -> str:
+def cut_kept(*, cut: str, reference: str) -> str:
     """As `cut`, when the host keeps the whole output under `ref` (read_result reads it)."""
-    return "[… " + cut + ' characters cut; the whole result is kept as "' + ref + '" …]'
+    return "[… " + cut + ' characters cut; the whole result is kept as "' + reference + '" …]'
 
 
 def limit_empty() -> str:
@@ -190,20 +190,22 @@ def read_result_description() -> str:
     return 'Read part of a tool result that was cut: `ref` is the name its cut marker gives ("result-…"), `offset` the first character to read (from 0), `length` how many characters (2000 unless given).'
 
 
-def read_result_page(*, ref: str, start: str, end: str, total: str) -> str:
+def read_result_page(*, reference: str, start: str, end: str, total: str) -> str:
     """The first line of what `read_result` returns, naming the code points read (`end` excluded) and the whole result's length; the code points follow it after a line break."""
-    return "[" + ref + ": characters " + start + " to " + end + " of " + total + "]"
+    return "[" + reference + ": characters " + start + " to " + end + " of " + total + "]"
 
 
-def read_result_unknown(ref: str) -> str:
+def read_result_unknown(reference: str) -> str:
     """`read_result` of a reference this call may not read: none kept under it, or one kept for another session or principal (the two are not told apart)."""
     return (
         'no result kept as "'
-        + ref
+        + reference
         + '" can be read here: a kept result is read in the session, and by the principal, it was kept for'
     )
 
 
-def read_result_past_end(*, offset: str, ref: str, total: str) -> str:
+def read_result_past_end(*, offset: str, reference: str, total: str) -> str:
     """`read_result` from an offset beyond the kept result's end."""
-    return "offset " + offset + ' is past the end of "' + ref + '", which is ' + total + " characters long"
+    return (
+        "offset " + offset + ' is past the end of "' + reference + '", which is ' + total + " characters long"
+    )

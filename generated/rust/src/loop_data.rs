@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 069e4e3f463ca813f08ed89cd3f1a67b84c078c975e6a417a0d7e12c1fef467b).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 7c02d43fec5c2c9bfa10d6191917dc130547ddb2023763bf62894f137966e7a2).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The loop's data, from idl/loop.json (see codegen/loop_data.py).
@@ -128,8 +128,8 @@ pub fn cut(cut: &str) -> String {
 }
 
 /// As `cut`, when the host keeps the whole output under `ref` (read_result reads it).
-pub fn cut_kept(cut: &str, ref: &str) -> String {
-    ["[… ", cut, " characters cut; the whole result is kept as \"", ref, "\" …]"].concat()
+pub fn cut_kept(cut: &str, reference: &str) -> String {
+    ["[… ", cut, " characters cut; the whole result is kept as \"", reference, "\" …]"].concat()
 }
 
 /// A limit that sets no unit.
@@ -154,17 +154,17 @@ pub fn read_result_description() -> String {
 
 /// The first line of what `read_result` returns, naming the code points read (`end` excluded) and
 /// the whole result's length; the code points follow it after a line break.
-pub fn read_result_page(ref: &str, start: &str, end: &str, total: &str) -> String {
-    ["[", ref, ": characters ", start, " to ", end, " of ", total, "]"].concat()
+pub fn read_result_page(reference: &str, start: &str, end: &str, total: &str) -> String {
+    ["[", reference, ": characters ", start, " to ", end, " of ", total, "]"].concat()
 }
 
 /// `read_result` of a reference this call may not read: none kept under it, or one kept for another
 /// session or principal (the two are not told apart).
-pub fn read_result_unknown(ref: &str) -> String {
-    ["no result kept as \"", ref, "\" can be read here: a kept result is read in the session, and by the principal, it was kept for"].concat()
+pub fn read_result_unknown(reference: &str) -> String {
+    ["no result kept as \"", reference, "\" can be read here: a kept result is read in the session, and by the principal, it was kept for"].concat()
 }
 
 /// `read_result` from an offset beyond the kept result's end.
-pub fn read_result_past_end(offset: &str, ref: &str, total: &str) -> String {
-    ["offset ", offset, " is past the end of \"", ref, "\", which is ", total, " characters long"].concat()
+pub fn read_result_past_end(offset: &str, reference: &str, total: &str) -> String {
+    ["offset ", offset, " is past the end of \"", reference, "\", which is ", total, " characters long"].concat()
 }

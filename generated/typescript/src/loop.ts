@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 069e4e3f463ca813f08ed89cd3f1a67b84c078c975e6a417a0d7e12c1fef467b).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 7c02d43fec5c2c9bfa10d6191917dc130547ddb2023763bf62894f137966e7a2).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // The loop's data, from idl/loop.json (see codegen/loop_data.py).
@@ -123,8 +123,8 @@ export function cut(cut: string): string {
 }
 
 /** As `cut`, when the host keeps the whole output under `ref` (read_result reads it). */
-export function cutKept(cut: string, ref: string): string {
-  return "[… " + cut + " characters cut; the whole result is kept as \"" + ref + "\" …]";
+export function cutKept(cut: string, reference: string): string {
+  return "[… " + cut + " characters cut; the whole result is kept as \"" + reference + "\" …]";
 }
 
 /** A limit that sets no unit. */
@@ -148,16 +148,16 @@ export function readResultDescription(): string {
 }
 
 /** The first line of what `read_result` returns, naming the code points read (`end` excluded) and the whole result's length; the code points follow it after a line break. */
-export function readResultPage(ref: string, start: string, end: string, total: string): string {
-  return "[" + ref + ": characters " + start + " to " + end + " of " + total + "]";
+export function readResultPage(reference: string, start: string, end: string, total: string): string {
+  return "[" + reference + ": characters " + start + " to " + end + " of " + total + "]";
 }
 
 /** `read_result` of a reference this call may not read: none kept under it, or one kept for another session or principal (the two are not told apart). */
-export function readResultUnknown(ref: string): string {
-  return "no result kept as \"" + ref + "\" can be read here: a kept result is read in the session, and by the principal, it was kept for";
+export function readResultUnknown(reference: string): string {
+  return "no result kept as \"" + reference + "\" can be read here: a kept result is read in the session, and by the principal, it was kept for";
 }
 
 /** `read_result` from an offset beyond the kept result's end. */
-export function readResultPastEnd(offset: string, ref: string, total: string): string {
-  return "offset " + offset + " is past the end of \"" + ref + "\", which is " + total + " characters long";
+export function readResultPastEnd(offset: string, reference: string, total: string): string {
+  return "offset " + offset + " is past the end of \"" + reference + "\", which is " + total + " characters long";
 }
