@@ -24,109 +24,15 @@ The rule, pinned by the loop vectors (`idl/loop/result-*.json`, the format in th
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from toolnexus_wire import dumps
-from toolnexus_wire import loop_data as texts
 
-from .._errors import UsageError
+from .._limit import REF_PREFIX, Limit, Tokenizer, marker, utf8_length
 from .._result import ToolResult
 
-__all__ = [
-    "CUT_FLOOR",
-    "Limit",
-    "Tokenizer",
-    "estimate_tokens",
-    "fit",
-    "result_ref",
-    "sizes",
-]
-
-#: A host's token counter: the tokens a text takes (for example tiktoken's `len(enc.encode(s))`).
-Tokenizer = Callable[[str], int]
-
-#: The prefix of a kept result's reference; the rest is 16 hex digits of the call's idempotency key.
-REF_PREFIX = "result-"
-_UNITS = ("chars", "tokens", "bytes")
-
-
-def estimate_tokens(text: str) -> int:
-    """The documented token estimate: the UTF-8 bytes of `text` over four, rounded up."""
-    return -(-_bytes(text) // 4)
-
-
-def _bytes(text: str) -> int:
-    if text.isascii():
-        return len(text)
-    return len(text.encode("utf-8", "surrogatepass"))
-
-
-def _marker(cut: int, ref: str | None) -> str:
-    text = texts.cut_kept(cut=str(cut), reference=ref) if ref is not None else texts.cut(cut=str(cut))
-    return "\n" + text + "\n"
-
-
-def _floor() -> dict[str, int]:
-    """The most a marker may take, in each unit: written with a 20-digit count and a reference."""
-    widest = _marker(10**20 - 1, REF_PREFIX + "0" * 16)
-    raw = _bytes(widest)
-    return {"chars": len(widest), "bytes": raw, "tokens": -(-raw // 4)}
-
-
-#: The smallest limit in each unit: one below it would leave no room for the marker.
-CUT_FLOOR: dict[str, int] = _floor()
-
-
-@dataclass(frozen=True, slots=True)
-class Limit:
-    """How much of a call's output the model reads: at most `chars` code points, `tokens`
-    tokens and `bytes` UTF-8 bytes (each optional; at least one). A bad limit (not a whole
-    number above zero, or below the cut marker's own length, `CUT_FLOOR`) raises `UsageError`
-    with the reason."""
-
-    chars: int | None = None
-    tokens: int | None = None
-    bytes: int | None = None
-
-    def __post_init__(self) -> None:
-        given = [(unit, getattr(self, unit)) for unit in _UNITS if getattr(self, unit) is not None]
-        if not given:
-            raise UsageError(texts.limit_empty())
-        for unit, value in given:
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise UsageError(texts.limit_not_positive(unit=unit, value=str(value)))
-            if value < CUT_FLOOR[unit]:
-                raise UsageError(
-                    texts.limit_below_marker(unit=unit, value=str(value), floor=str(CUT_FLOOR[unit]))
-                )
-
-    def tighter(self, other: Limit | None) -> Limit:
-        """The tighter of the two limits, unit by unit."""
-        if other is None:
-            return self
-        picked = {}
-        for unit in _UNITS:
-            mine, theirs = getattr(self, unit), getattr(other, unit)
-            picked[unit] = theirs if mine is None else mine if theirs is None else min(mine, theirs)
-        return Limit(**picked)
-
-    def to_wire(self) -> dict[str, int]:
-        """The limit as JSON: the units it sets."""
-        return {unit: getattr(self, unit) for unit in _UNITS if getattr(self, unit) is not None}
-
-    @classmethod
-    def of(cls, value: Limit | dict[str, Any] | None) -> Limit | None:
-        """`value` as a `Limit` (a mapping of units is read as one); None stays None."""
-        if value is None or isinstance(value, Limit):
-            return value
-        if isinstance(value, dict):
-            unknown = set(value) - set(_UNITS)
-            if unknown:
-                raise UsageError(f"a result limit counts chars, tokens and bytes, not {sorted(unknown)}")
-            return cls(**value)
-        raise UsageError(f"limit must be a toolnexus.Limit, got {type(value).__name__}")
+__all__ = ["fit", "result_ref", "sizes"]
 
 
 def result_ref(idempotency_key: str) -> str:
@@ -137,7 +43,7 @@ def result_ref(idempotency_key: str) -> str:
 
 def sizes(text: str, tokenizer: Tokenizer | None = None) -> dict[str, int]:
     """`text`'s size in every unit."""
-    raw = _bytes(text)
+    raw = utf8_length(text)
     tokens = tokenizer(text) if tokenizer is not None else -(-raw // 4)
     return {"chars": len(text), "bytes": raw, "tokens": tokens}
 
@@ -147,7 +53,7 @@ def _within(text: str, limit: Limit, tokenizer: Tokenizer | None) -> bool:
     if limit.chars is not None and n > limit.chars:
         return False
     cap = _byte_cap(limit, tokenizer)
-    if cap is not None and n > cap // 4 and _bytes(text) > cap:  # n <= cap // 4: fits, uncounted
+    if cap is not None and n > cap // 4 and utf8_length(text) > cap:  # n <= cap // 4: fits, uncounted
         return False
     if tokenizer is not None and limit.tokens is not None and n > limit.tokens:
         return tokenizer(text) <= limit.tokens  # a token takes at least a code point: short ones fit
@@ -172,12 +78,12 @@ class _Cut:
 def _cut(text: str, chars: int | None, byte_cap: int | None, ref: str | None) -> _Cut:
     """`text` cut to `chars` code points and `byte_cap` bytes (None: no bound), marker included."""
     n = len(text)
-    widest = _marker(n, ref)
+    widest = marker(n, ref)
     room_c = None if chars is None else max(chars - len(widest), 0)
-    room_b = None if byte_cap is None else max(byte_cap - _bytes(widest), 0)
+    room_b = None if byte_cap is None else max(byte_cap - utf8_length(widest), 0)
     encoded = None if byte_cap is None or text.isascii() else text.encode("utf-8", "surrogatepass")
     head = _head(text, encoded, _half(room_c), _half(room_b))
-    head_bytes = _bytes(head) if room_b is not None else 0
+    head_bytes = utf8_length(head) if room_b is not None else 0
     tail = _tail(
         text,
         encoded,
@@ -186,7 +92,7 @@ def _cut(text: str, chars: int | None, byte_cap: int | None, ref: str | None) ->
         len(head),
     )
     cut = n - len(head) - len(tail)
-    return _Cut(head + _marker(cut, ref) + tail, [[0, len(head)], [n - len(tail), n]])
+    return _Cut(head + marker(cut, ref) + tail, [[0, len(head)], [n - len(tail), n]])
 
 
 def _half(room: int | None) -> int | None:
@@ -240,7 +146,7 @@ def _cut_to_tokens(text: str, limit: Limit, ref: str | None, tokenizer: Tokenize
     narrowed until the tokenizer counts the result within the limit."""
     assert limit.tokens is not None
     whole = max(tokenizer(text), 1)
-    budget = max(limit.tokens * _bytes(text) // whole, 1)
+    budget = max(limit.tokens * utf8_length(text) // whole, 1)
     for _ in range(16):
         done = _cut(text, limit.chars, _byte_cap(limit, tokenizer, budget), ref)
         counted = tokenizer(done.output)
