@@ -1,6 +1,7 @@
-"""Results that fit the model (rule 12 of the package's docstring): a `Limit` on a call's output,
-the cut that keeps its head and tail, the marker the model reads in the gap, and the reference the
-whole output is kept under. Pure: the host keeps the whole output (`toolnexus.ResultSpill`).
+"""Results that fit the model (rule 12 of the package's docstring): the cut of a call's output to
+its `Limit` (`toolnexus._limit`) that keeps its head and tail, with the marker the model reads in
+the gap, and the reference the whole output is kept under. Pure: the host keeps the whole output
+(`toolnexus.ResultSpill`, applied by `toolnexus._spill.ResultLimits`).
 
 The rule, pinned by the loop vectors (`idl/loop/result-*.json`, the format in their README):
 

@@ -19,8 +19,8 @@ from .._toolkit import ProgressHook, Toolkit
 from ._backend import Backend, Connection
 from ._doubt import Doubts
 from ._lease import under_lease
-from ._results import StoredResults
 from ._log import DecisionLog, Policies
+from ._results import StoredResults
 from ._rows import INSERT_WAITING, RunRows, quarantined
 from ._tasks import Tasks
 from ._types import UNCHANGED, Claim, Row, answers_of, context_of, context_text, row_of, waiting_rows
