@@ -6,7 +6,7 @@ engine's (`_engine._limits`); the rule and its vectors are in idl/loop/README.md
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from toolnexus_wire import loop_data as texts
@@ -63,6 +63,8 @@ class Limit:
     chars: int | None = None
     tokens: int | None = None
     bytes: int | None = None
+    #: How many code points surely fit (four UTF-8 bytes at most each; by the token estimate).
+    sure: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         given = [(unit, getattr(self, unit)) for unit in _UNITS if getattr(self, unit) is not None]
@@ -75,6 +77,8 @@ class Limit:
                 raise UsageError(
                     texts.limit_below_marker(unit=unit, value=str(value), floor=str(CUT_FLOOR[unit]))
                 )
+        bounds = [self.chars, None if self.bytes is None else self.bytes // 4, self.tokens]
+        object.__setattr__(self, "sure", min(b for b in bounds if b is not None))
 
     def tighter(self, other: Limit | None) -> Limit:
         """The tighter of the two limits, unit by unit."""

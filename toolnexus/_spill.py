@@ -94,10 +94,13 @@ class ResultLimits:
     """What a toolkit applies after each run of a call: the tighter of the tool's limit and its
     own, the cut (`_engine._limits.fit`), and the whole output kept in `spill` when it was cut."""
 
-    __slots__ = ("limit", "spill", "tokenizer")
+    __slots__ = ("_combined", "limit", "spill", "tokenizer")
 
     def __init__(self, limit: Limit | None, spill: ResultSpill | None, tokenizer: Tokenizer | None) -> None:
         self.limit = Limit.of(limit)
+        #: By a tool's limit (its id; the limit kept, so the id is not another's): the tighter of
+        #: it and this one.
+        self._combined: dict[int, tuple[Limit, Limit]] = {}
         self.spill = spill
         if tokenizer is not None and not callable(tokenizer):
             raise TypeError(f"tokenizer must be a function of a text, got {type(tokenizer).__name__}")
@@ -117,8 +120,17 @@ class ResultLimits:
         reference (the call's idempotency key's, `key`), unless it is a page `read_result` read
         (a tool of that name)."""
         own = tool.limit if tool is not None else None
-        limit = own.tighter(self.limit) if own is not None else self.limit
-        if limit is None:
+        limit = self.limit
+        if own is not None:
+            known = self._combined.get(id(own))
+            if known is None or known[0] is not own:
+                known = self._combined[id(own)] = (own, own.tighter(self.limit))
+            limit = known[1]
+        if limit is None or (
+            len(result.output) <= limit.sure
+            and result.structured_content is None
+            and (self.tokenizer is None or limit.tokens is None)
+        ):  # nothing to cut, by the output's length alone (`fit` says the same, counting more)
             return result
         keeps = self.spill is not None and (tool is None or tool.name != read_result.name)
         ref = None

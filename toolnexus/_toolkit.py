@@ -144,8 +144,11 @@ class _Tools:
     async def _execute_fitted(self, call: ToolCall, ctx: ToolContext, scope: Scope) -> ToolResult:
         """`execute`, its result fitted to the call's limit (the whole output kept when cut)."""
         limits = self._limits
-        with limits.running(scope):
+        if limits.spill is None:  # nothing for `read_result` to read
             result = await self.execute(call.name, call.arguments, ctx)
+        else:
+            with limits.running(scope):
+                result = await self.execute(call.name, call.arguments, ctx)
         return limits.apply(self.get(call.name), result, ctx.idempotency_key, scope)
 
 

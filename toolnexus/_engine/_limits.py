@@ -42,23 +42,37 @@ def result_ref(idempotency_key: str) -> str:
     return REF_PREFIX + idempotency_key.removeprefix("idk-")[:16]
 
 
-def sizes(text: str, tokenizer: Tokenizer | None = None) -> dict[str, int]:
+class _Text:
+    """A text and its UTF-8 form, made once (None for ASCII, a byte a code point)."""
+
+    __slots__ = ("encoded", "n", "raw", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.n = len(text)
+        self.encoded = None if text.isascii() else text.encode("utf-8", "surrogatepass")
+        self.raw = self.n if self.encoded is None else len(self.encoded)
+
+
+def sizes(text: str | _Text, tokenizer: Tokenizer | None = None) -> dict[str, int]:
     """`text`'s size in every unit."""
-    raw = utf8_length(text)
-    tokens = tokenizer(text) if tokenizer is not None else -(-raw // 4)
-    return {"chars": len(text), "bytes": raw, "tokens": tokens}
+    t = text if isinstance(text, _Text) else _Text(text)
+    tokens = tokenizer(t.text) if tokenizer is not None else -(-t.raw // 4)
+    return {"chars": t.n, "bytes": t.raw, "tokens": tokens}
 
 
-def _within(text: str, limit: Limit, tokenizer: Tokenizer | None) -> bool:
-    n = len(text)
-    if limit.chars is not None and n > limit.chars:
+def _within(t: _Text, limit: Limit, tokenizer: Tokenizer | None) -> bool:
+    if limit.chars is not None and t.n > limit.chars:
         return False
     cap = _byte_cap(limit, tokenizer)
-    if cap is not None and n > cap // 4 and utf8_length(text) > cap:  # n <= cap // 4: fits, uncounted
+    if cap is not None and t.raw > cap:
         return False
-    if tokenizer is not None and limit.tokens is not None and n > limit.tokens:
-        return tokenizer(text) <= limit.tokens  # a token takes at least a code point: short ones fit
-    return True
+    return tokenizer is None or limit.tokens is None or tokenizer(t.text) <= limit.tokens
+
+
+def _sure(text: str, limit: Limit, tokenizer: Tokenizer | None) -> bool:
+    """Whether `text` fits `limit` by its length alone (four bytes at most a code point)."""
+    return len(text) <= limit.sure and (tokenizer is None or limit.tokens is None)
 
 
 def _byte_cap(limit: Limit, tokenizer: Tokenizer | None, budget: int | None = None) -> int | None:
@@ -76,13 +90,13 @@ class _Cut:
     kept: list[list[int]]
 
 
-def _cut(text: str, chars: int | None, byte_cap: int | None, ref: str | None) -> _Cut:
-    """`text` cut to `chars` code points and `byte_cap` bytes (None: no bound), marker included."""
-    n = len(text)
+def _cut(t: _Text, chars: int | None, byte_cap: int | None, ref: str | None) -> _Cut:
+    """`t` cut to `chars` code points and `byte_cap` bytes (None: no bound), marker included."""
+    text, n = t.text, t.n
     widest = marker(n, ref)
     room_c = None if chars is None else max(chars - len(widest), 0)
     room_b = None if byte_cap is None else max(byte_cap - utf8_length(widest), 0)
-    encoded = None if byte_cap is None or text.isascii() else text.encode("utf-8", "surrogatepass")
+    encoded = t.encoded if byte_cap is not None else None
     head = _head(text, encoded, _half(room_c), _half(room_b))
     head_bytes = utf8_length(head) if room_b is not None else 0
     tail = _tail(
@@ -142,14 +156,14 @@ def _chars_within(text: str, encoded: bytes | None, byte_cap: int, *, from_end: 
     return len(encoded[start:].decode("utf-8", "surrogatepass"))
 
 
-def _cut_to_tokens(text: str, limit: Limit, ref: str | None, tokenizer: Tokenizer) -> _Cut:
+def _cut_to_tokens(t: _Text, limit: Limit, ref: str | None, tokenizer: Tokenizer) -> _Cut:
     """The cut under a host's tokenizer: a byte budget from the text's own bytes per token,
     narrowed until the tokenizer counts the result within the limit."""
     assert limit.tokens is not None
-    whole = max(tokenizer(text), 1)
-    budget = max(limit.tokens * utf8_length(text) // whole, 1)
+    whole = max(tokenizer(t.text), 1)
+    budget = max(limit.tokens * t.raw // whole, 1)
     for _ in range(16):
-        done = _cut(text, limit.chars, _byte_cap(limit, tokenizer, budget), ref)
+        done = _cut(t, limit.chars, _byte_cap(limit, tokenizer, budget), ref)
         counted = tokenizer(done.output)
         if counted <= limit.tokens or budget <= 1:
             return done
@@ -165,10 +179,12 @@ def fit(
     within the limit is returned as it is."""
     if limit is None or (result.metadata and "pending" in result.metadata):
         return result, False
-    output = result.output
-    over_output = not _within(output, limit, tokenizer)
-    structured = result.structured_content
-    shown = None if structured is None else dumps(structured)
+    output, structured = result.output, result.structured_content
+    if structured is None and _sure(output, limit, tokenizer):  # the common case: nothing to count
+        return result, False
+    whole = _Text(output)
+    over_output = not _sure(output, limit, tokenizer) and not _within(whole, limit, tokenizer)
+    shown = None if structured is None else _Text(dumps(structured))
     over_structured = shown is not None and not _within(shown, limit, tokenizer)
     if not over_output and not over_structured:
         return result, False
@@ -176,15 +192,14 @@ def fit(
     fitted = result
     if over_output:
         if tokenizer is not None and limit.tokens is not None:
-            done = _cut_to_tokens(output, limit, ref, tokenizer)
+            done = _cut_to_tokens(whole, limit, ref, tokenizer)
         else:
-            done = _cut(output, limit.chars, _byte_cap(limit, None), ref)
-        marker["size"] = sizes(output, tokenizer)
+            done = _cut(whole, limit.chars, _byte_cap(limit, None), ref)
+        marker["size"] = sizes(whole, tokenizer)
         marker["kept"] = done.kept
         if ref is not None:
             marker["ref"] = ref
         fitted = result.model_copy(update={"output": done.output})
-    if over_structured:
-        assert shown is not None
+    if shown is not None and over_structured:
         marker["structuredContent"] = sizes(shown, tokenizer)
     return fitted.with_metadata({**(result.metadata or {}), "truncated": marker}), over_output
