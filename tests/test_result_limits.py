@@ -1,9 +1,9 @@
 """Results that fit the model (`toolnexus.Limit`, the cut in `toolnexus._engine._limits`, the spill
-and `read_result` in `toolnexus._spill`): what the loop vectors (`idl/loop/result-*.json`, run by
-every host in `tests/test_loop_vectors.py`) do not show: bad limits of every kind, the tighter
-limit, a host's tokenizer, the spill's scopes and failures, metadata kept from the model, the cut
-against a literal reading of the rule on random text, and a model paging through a kept result
-(the transcript in docs/guides/result-limits.md)."""
+and `read_result` in `toolnexus._spill`): what the loop vectors (those of `idl/loop/` covering
+`result limits`, run by every host in `tests/test_loop_vectors.py`) do not show: bad limits of
+every kind, the tighter limit, a host's tokenizer, the spill's scopes and failures, metadata kept
+from the model, the cut against a literal reading of the rule on random text, and a model paging
+through a kept result (the transcript in docs/guides/result-limits.md)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ its `Limit` (`toolnexus._limit`) that keeps its head and tail, with the marker t
 the gap, and the reference the whole output is kept under. Pure: the host keeps the whole output
 (`toolnexus.ResultSpill`, applied by `toolnexus._spill.ResultLimits`).
 
-The rule, pinned by the loop vectors (`idl/loop/result-*.json`, the format in their README):
+The rule, pinned by the loop vectors covering `result limits` (`idl/loop/`, the format in its README):
 
 - A limit counts **chars** (code points), **bytes** (UTF-8) and **tokens** (by default the
   estimate `ceil(utf8 bytes / 4)`, so a token limit `n` is a byte limit `4n`; a host may pass a
