@@ -493,6 +493,16 @@ DEFAULT_MAX_DEPTH = 100
 _LIMIT = re.compile(r"[A-Z][A-Z0-9_]*")
 _TEXT = re.compile(r"[a-z][a-z0-9_]*")
 _PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+#: Words a placeholder (a parameter in every language) cannot be: keywords of Python, TypeScript
+#: and Rust that match `_PLACEHOLDER` (Rust's `ref` and `type` first among them).
+_KEYWORDS = (
+    "abstract as async await become box break case catch class const continue crate def del delete "
+    "do dyn elif else enum export extends false final finally fn for from function global if impl "
+    "import in instanceof is lambda let loop macro match mod move mut new nonlocal not null or "
+    "override pass priv pub raise ref return self static struct super switch this throw trait true "
+    "try type typeof union unsafe unsized use var virtual void where while with yield"
+)
+_RESERVED = frozenset(_KEYWORDS.split())
 _EXTENSION = re.compile(r"\.[a-z0-9]+")
 _MIME = re.compile(r"[a-z]+/[a-z0-9.+-]+")
 
@@ -568,6 +578,9 @@ def load_loop_data(root: Path) -> tuple[LoopData, bytes]:
         pieces: list[str | tuple[str]] = []
         at_char = 0
         for m in _PLACEHOLDER.finditer(text):
+            if m.group(1) in _RESERVED:
+                word = m.group(1)
+                raise IdlError(f"{at}/text: {{{word}}} is a keyword in a target language; name it otherwise")
             if m.start() > at_char:
                 pieces.append(text[at_char : m.start()])
             pieces.append((m.group(1),))

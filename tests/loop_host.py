@@ -43,7 +43,9 @@ async def step(command: str, name: str, given: dict[str, Any]) -> str:
 
     vector = lv.load(name)
     script = lv.Script(vector, clock)
-    kit = Toolkit(script.tools(), secrets={"k1": _secret()}, clock=clock)
+    kit = Toolkit(
+        script.tools(), secrets={"k1": _secret()}, clock=clock, **lv.toolkit_options(vector, lambda: None)
+    )
     out: dict[str, Any] = {}
     if command == "run":
         turn = vector.get("turn", {})

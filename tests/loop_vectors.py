@@ -17,6 +17,7 @@ from toolnexus_wire import ContentPart, dumps
 
 from toolnexus import (
     Answer,
+    Limit,
     Request,
     Tool,
     ToolCall,
@@ -26,6 +27,7 @@ from toolnexus import (
     auth_required,
     define_tool,
     pending,
+    read_result,
 )
 
 LOOP = Path(__file__).resolve().parent.parent / "idl" / "loop"
@@ -67,6 +69,54 @@ def fill(template: str, tool: str, args: dict[str, Any], answer: Answer | None) 
     return _FIELD.sub(one, template)
 
 
+def text_of(pieces: str | list[Any], tool: str, args: dict[str, Any], answer: Answer | None) -> str:
+    """A behaviour's `return` or `raise`: a TEMPLATE, or a list of pieces joined, each a TEMPLATE
+    or `{"repeat": TEMPLATE, "times": N, "start"?: S}` (`{i}` the repetition's number)."""
+    if isinstance(pieces, str):
+        return fill(pieces, tool, args, answer)
+    out = []
+    for piece in pieces:
+        if isinstance(piece, str):
+            out.append(fill(piece, tool, args, answer))
+            continue
+        template, start = fill(piece["repeat"], tool, args, answer), piece.get("start", 1)
+        out.extend(template.replace("{i}", str(i)) for i in range(start, start + piece["times"]))
+    return "".join(out)
+
+
+def toolkit_options(vector: dict[str, Any], spill: Any) -> dict[str, Any]:
+    """The `Toolkit` keywords of the vector's `toolkit` (its limit; `spill`, the host's, when it
+    keeps results)."""
+    options = vector.get("toolkit", {})
+    keeps = options.get("spill") or options.get("readResult")
+    return {"limit": Limit.of(options.get("limit")), "spill": spill() if keeps else None}
+
+
+def keeps_results(vector: dict[str, Any]) -> bool:
+    """Whether the vector's host keeps cut outputs (their references name the host's turn)."""
+    options = vector.get("toolkit", {})
+    return bool(options.get("spill") or options.get("readResult"))
+
+
+def calls_of(vector: dict[str, Any], step: dict[str, Any]) -> list[ToolCall]:
+    """The calls a `run` step runs: its own, or the file's."""
+    return [ToolCall(c["id"], c["name"], c["arguments"]) for c in step.get("calls", vector["calls"])]
+
+
+def definition_refused(vector: dict[str, Any]) -> bool:
+    """For a vector with `refused`: checks that defining its tools and toolkit is refused with
+    exactly that message, and returns True; False for any other vector."""
+    if "refused" not in vector:
+        return False
+    try:
+        Script(vector, lambda: EPOCH).tools()
+        toolkit_options(vector, lambda: None)
+    except ValueError as exc:
+        assert str(exc) == vector["refused"], f"refused with {str(exc)!r}, expected {vector['refused']!r}"
+        return True
+    raise AssertionError(f"the definition was not refused (expected {vector['refused']!r})")
+
+
 @dataclass
 class Ran:
     """One handler run, as the scripted tool saw it."""
@@ -97,7 +147,8 @@ class Script:
     log: list[Ran] = field(default_factory=list)
 
     def tools(self) -> list[Tool]:
-        return [self._tool(spec) for spec in self.vector["tools"]]
+        tools = [self._tool(spec) for spec in self.vector["tools"]]
+        return [*tools, read_result] if self.vector.get("toolkit", {}).get("readResult") else tools
 
     def _tool(self, spec: dict[str, Any]) -> Tool:
         name = spec["name"]
@@ -123,14 +174,15 @@ class Script:
                 return bool(args[argument] > above)
 
         return define_tool(
-            name, spec.get("description", name), spec.get("schema"), handler, needs_approval=rule
-        )
+            name, spec.get("description", name), spec.get("schema"), handler, needs_approval=rule,
+            limit=Limit.of(spec.get("limit")),
+        )  # fmt: skip
 
     async def _behave(self, name: str, b: dict[str, Any], args: dict[str, Any], answer: Answer | None) -> Any:
         if "sleep" in b:
             await asyncio.sleep(b["sleep"] / 1000)
         if "raise" in b:
-            raise RuntimeError(b["raise"])
+            raise RuntimeError(text_of(b["raise"], name, args, answer))
         if "authorize" in b:
             return auth_required(b["authorize"])
         if "ask" in b:
@@ -152,7 +204,7 @@ class Script:
             )
         if b["return"] is None:  # returns nothing
             return None
-        text = fill(b["return"], name, args, answer)
+        text = text_of(b["return"], name, args, answer)
         if "parts" not in b and "structuredContent" not in b:
             return text
         parts = [ContentPart.from_wire(p) for p in b.get("parts", [])]
@@ -301,6 +353,10 @@ class Checker:
             if "structuredContent" in e:
                 assert r.structured_content == e["structuredContent"], f"{at}: {r.structured_content}"
             if metadata:
+                truncated = (r.metadata or {}).get("truncated")
+                assert truncated == e.get("truncated"), (
+                    f"{at}: truncated {truncated}, expected {e.get('truncated')}"
+                )
                 marker = (r.metadata or {}).get("declined")
                 if "declined" in e:
                     assert isinstance(marker, dict) and marker.get("reason") == e["declined"], (

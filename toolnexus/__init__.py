@@ -7,6 +7,7 @@ from toolnexus_wire import SCHEMA_VERSION as __version__  # noqa: F401  (re-expo
 
 from ._errors import ResumeError, ToolnexusError, UsageError, WireError
 from ._function_tool import tool
+from ._limit import Limit
 from ._result import (
     Annotations,
     Answer,
@@ -25,13 +26,17 @@ from ._suspend import auth_required, pending, pending_of
 from ._tool import Tool, ToolContext, define_tool
 
 if TYPE_CHECKING:
+    from ._spill import DirectorySpill, ResultSpill, read_result
     from ._toolkit import Toolkit
 
 __all__ = [
     "Annotations",
     "Answer",
     "ContentPart",
+    "DirectorySpill",
+    "Limit",
     "Request",
+    "ResultSpill",
     "ResumeError",
     "RunResult",
     "Tool",
@@ -51,6 +56,7 @@ __all__ = [
     "define_tool",
     "pending",
     "pending_of",
+    "read_result",
     "tool",
 ]
 
@@ -61,4 +67,8 @@ def __getattr__(name: str) -> Any:
         from ._toolkit import Toolkit
 
         return Toolkit
+    if name in ("DirectorySpill", "ResultSpill", "read_result"):
+        from . import _spill
+
+        return getattr(_spill, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

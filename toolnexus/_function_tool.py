@@ -14,6 +14,7 @@ from pydantic.json_schema import GenerateJsonSchema
 from pydantic_core import SchemaValidator, core_schema
 
 from ._context import ToolContext
+from ._limit import Limit
 from ._output import inferred_output
 from ._result import ToolHints
 from ._strict import StrictSchemaError, drop_added_nulls, strict_schema
@@ -161,6 +162,7 @@ def _from_function(
     needs_approval: NeedsApproval = False,
     strict: bool = False,
     error_text: ErrorText | None = None,
+    limit: Limit | None = None,
 ) -> Tool:
     tool_name = name or getattr(fn, "__name__", "") or repr(fn)
     try:
@@ -195,6 +197,7 @@ def _from_function(
         strict=strict,
         error_text=error_text,
         function=fn,
+        limit=limit,
     )
 
 
@@ -287,6 +290,7 @@ def tool(
     needs_approval: NeedsApproval = False,
     strict: bool = False,
     error_text: ErrorText | None = None,
+    limit: Limit | None = None,
 ) -> Callable[[Callable[..., Any]], Tool]: ...
 def tool(
     fn: Callable[..., Any] | None = None,
@@ -298,6 +302,7 @@ def tool(
     needs_approval: NeedsApproval = False,
     strict: bool = False,
     error_text: ErrorText | None = None,
+    limit: Limit | None = None,
 ) -> Tool | Callable[[Callable[..., Any]], Tool]:
     """Make a tool of a function; its input schema is inferred from the type hints by pydantic.
 
@@ -317,12 +322,12 @@ def tool(
     `define_tool`. A return annotation that is a pydantic model, a dataclass or a TypedDict
     declares structured output: its JSON Schema is the tool's `output_schema`, and what the
     function returns becomes the result's `structured_content`, with the same value as JSON
-    text in `output` (as `define_tool`'s `output_schema` does).
+    text in `output` (as `define_tool`'s `output_schema` does). `limit` is as in `define_tool`.
     """
     if fn is not None:
         return _from_function(fn, None, None)
 
     def decorate(f: Callable[..., Any]) -> Tool:
-        return _from_function(f, name, description, hints, needs_approval, strict, error_text)
+        return _from_function(f, name, description, hints, needs_approval, strict, error_text, limit)
 
     return decorate

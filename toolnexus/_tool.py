@@ -15,6 +15,7 @@ from toolnexus_wire import WireError, WireModel, dumps, json_path
 
 from ._context import ToolContext
 from ._errors import UsageError
+from ._limit import Limit
 from ._output import Output
 from ._result import Request, ToolHints, ToolResult, ToolSpec
 from ._strict import strict_problems
@@ -155,6 +156,7 @@ class Tool:
         "error_text",
         "hints",
         "input_schema",
+        "limit",
         "name",
         "needs_approval",
         "source",
@@ -179,6 +181,7 @@ class Tool:
         strict: bool = False,
         error_text: ErrorText | None = None,
         function: Callable[..., Any] | None = None,
+        limit: Limit | None = None,
     ) -> None:
         if hints is not None and not isinstance(hints, ToolHints):
             raise TypeError(f"hints must be a ToolHints or None, got {type(hints).__name__}")
@@ -192,6 +195,8 @@ class Tool:
                 f"error_text must be a function of the exception, got {type(error_text).__name__}"
             )
         self.needs_approval = needs_approval
+        #: How much of the output the model reads (the toolkit's limit may be tighter).
+        self.limit = Limit.of(limit)
         #: The input schema is in OpenAI's strict subset; the OpenAI and Anthropic adapters say `strict`.
         self.strict = strict
         #: The model-facing text for an exception the handler raised (default: its message).
@@ -433,6 +438,7 @@ def define_tool(
     output_schema: dict[str, Any] | None = None,
     strict: bool = False,
     error_text: ErrorText | None = None,
+    limit: Limit | None = None,
 ) -> Tool:
     """A tool from a handler `(args: dict, ctx: ToolContext) -> result`, sync or async.
 
@@ -456,7 +462,9 @@ def define_tool(
     required, `additionalProperties: false`, ...; see `toolnexus._strict`): it is checked
     here (`ValueError` listing what is outside it), and the OpenAI and Anthropic adapters
     send `strict: true`. `error_text(exc)` is the model-facing text of the error result for
-    an exception the handler raises (by default the exception's message).
+    an exception the handler raises (by default the exception's message). `limit` (a `Limit`)
+    bounds the output the model reads when the tool runs in a `Toolkit`: a longer one is cut
+    (docs/guides/result-limits.md); a bad limit raises `UsageError` here.
     """
     if output_schema is not None and not isinstance(output_schema, dict):
         raise TypeError(f"output_schema must be a dict or None, got {type(output_schema).__name__}")
@@ -476,6 +484,7 @@ def define_tool(
         strict=strict,
         error_text=error_text,
         function=handler,
+        limit=limit,
     )
 
 

@@ -43,9 +43,11 @@ from ._engine import (
     start,
 )
 from ._errors import UsageError
+from ._limit import Limit, Tokenizer
 from ._policies import DecisionLog, Decisions, PolicyStore
 from ._result import Answer, Request, RunResult, ToolCall, ToolResult
 from ._seal import key_set
+from ._spill import ResultLimits, ResultSpill, Scope
 from ._suspend import pending, pending_of
 from ._tool import Tool, ToolContext, define_tool, normalize_tool_name
 
@@ -77,10 +79,11 @@ class _Tools:
     """A set of tools, addressed by name, and each run of one (`execute`): the part of a
     `Toolkit` that knows nothing of the loop."""
 
-    def __init__(self, on_result: ResultHook | None) -> None:
+    def __init__(self, on_result: ResultHook | None, limits: ResultLimits | None = None) -> None:
         self._tools: dict[str, Tool] = {}
         self._on_result = on_result
         self._errors = 0
+        self._limits = limits or ResultLimits(None, None, None)
 
     def __repr__(self) -> str:
         return f"<Toolkit {list(self._tools)!r}>"
@@ -138,6 +141,16 @@ class _Tools:
             self._on_result(name, result)
         return result
 
+    async def _execute_fitted(self, call: ToolCall, ctx: ToolContext, scope: Scope) -> ToolResult:
+        """`execute`, its result fitted to the call's limit (the whole output kept when cut)."""
+        limits = self._limits
+        if limits.spill is None:  # nothing for `read_result` to read
+            result = await self.execute(call.name, call.arguments, ctx)
+        else:
+            with limits.running(scope):
+                result = await self.execute(call.name, call.arguments, ctx)
+        return limits.apply(self.get(call.name), result, ctx.idempotency_key, scope)
+
 
 class Toolkit(_Tools):
     """A set of tools, addressed by name, and the loop that runs a model's calls to them.
@@ -159,7 +172,8 @@ class Toolkit(_Tools):
     fraction, message)` receives what tools report through `ToolContext.progress`, and
     `on_log(call_id, level, message, data)` what they log through `ToolContext.log`. `clock`
     tells the time (an aware datetime) for every expiry the loop reads; the wall clock by
-    default.
+    default. `limit`, `spill` and `tokenizer`: results that fit the model (a `Limit`, the tighter
+    of it and a tool's; where a cut output is kept; the token count), docs/guides/result-limits.md.
     """
 
     def __init__(
@@ -178,8 +192,11 @@ class Toolkit(_Tools):
         on_event: EventHook | None = None,
         cancel_grace: float = 5.0,
         on_log: LogHook | None = None,
+        limit: Limit | None = None,
+        spill: ResultSpill | None = None,
+        tokenizer: Tokenizer | None = None,
     ) -> None:
-        super().__init__(on_result)
+        super().__init__(on_result, ResultLimits(limit, spill, tokenizer))
         self._on_log = on_log
         self._on_progress = on_progress
         self._clock = clock or _wall_clock
@@ -267,7 +284,7 @@ class Toolkit(_Tools):
             on_progress=on_progress,
             on_partial=on_partial,
         )
-        return await self.execute(call.name, call.arguments, ctx)
+        return await self._execute_fitted(call, ctx, (principal, session))
 
     async def run_calls(
         self,
@@ -342,8 +359,7 @@ class Toolkit(_Tools):
         and `log` hear the resumed calls as `run_calls`'s do.
         """
         batch = answers_of(answers)
-        if principal is not None and not isinstance(principal, str):
-            raise TypeError(f"principal must be a str or None, got {type(principal).__name__}")
+        _check_principal(principal)
         opening = self._book.open(run, batch, principal)
         effects = _Effects(
             self._host, opening.turn, progress=progress, session=session, principal=principal, log=log
@@ -366,8 +382,7 @@ class Toolkit(_Tools):
         self, run: RunResult, *, now: datetime | None = None, principal: str | None = None
     ) -> RunResult:
         """`run` with every waiting call whose time ran out by `now` (this toolkit's clock when
-        None) settled
-        as the loop settles an expiry (`declined/expired: <prompt>`, or `declined: the call to
+        None) settled as the loop settles an expiry (`declined/expired: <prompt>`, or `declined: the call to
         <tool> was not approved (expired)`, marked `metadata["declined"]` with reason
         `expired`): each call whose request's `expiresAt` has passed, and every call once the
         run's sealed expiry (`run_calls(expires_in=...)`) has. No tool runs. Returns `run`
@@ -378,8 +393,7 @@ class Toolkit(_Tools):
         it, and a bound run stays bound (`principal` is needed only to re-seal a bound run made
         under a key that is no longer the active one).
         """
-        if principal is not None and not isinstance(principal, str):
-            raise TypeError(f"principal must be a str or None, got {type(principal).__name__}")
+        _check_principal(principal)
         now = self.now() if now is None else now
         opening = self._book.open_lapsed(run, now, principal)
         if opening is None:
@@ -388,6 +402,11 @@ class Toolkit(_Tools):
         taken = [(Ask(p.call, p.request), None, step) for p, step in zip(opening.picks, settled, strict=True)]
         _decide_all(self, run, [], taken, None, None, now)
         return self._book.advance(opening, settled)
+
+
+def _check_principal(principal: str | None) -> None:
+    if principal is not None and not isinstance(principal, str):
+        raise TypeError(f"principal must be a str or None, got {type(principal).__name__}")
 
 
 # -- for hosts built on a toolkit (the store, the MCP bridge, the Temporal worker) --------------
@@ -427,7 +446,7 @@ def cancel_grace(toolkit: Toolkit) -> float:
 
 def rewrapped(toolkit: Toolkit, run: Callable[[Tool, Any, ToolContext], Awaitable[Any]]) -> Toolkit:
     """A copy of `toolkit` (its keys, policies, log, answers taken and runs under way shared)
-    whose every tool is `run(tool, args, ctx)`, with the tool's name, hints and approval rule."""
+    whose every tool is `run(tool, args, ctx)`, with the tool's name, hints, approval rule and limit."""
     kit = copy.copy(toolkit)
     kit._tools = {}
     for name, tool in toolkit._tools.items():
@@ -436,8 +455,9 @@ def rewrapped(toolkit: Toolkit, run: Callable[[Tool, Any, ToolContext], Awaitabl
             return await run(tool, args, ctx)
 
         kit._tools[name] = define_tool(
-            name, tool.description, None, handler, hints=tool.hints, needs_approval=tool.needs_approval
-        )
+            name, tool.description, None, handler, hints=tool.hints, needs_approval=tool.needs_approval,
+            limit=tool.limit,
+        )  # fmt: skip
     return kit
 
 

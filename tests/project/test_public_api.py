@@ -17,6 +17,9 @@ IDL = load(Path(__file__).resolve().parents[2] / "idl")
 WIRE_TYPES = [t.name for t in IDL.types]
 
 RUNTIME_NAMES = [
+    "DirectorySpill",
+    "Limit",
+    "ResultSpill",
     "ResumeError",
     "Tool",
     "ToolContext",
@@ -28,6 +31,7 @@ RUNTIME_NAMES = [
     "define_tool",
     "pending",
     "pending_of",
+    "read_result",
     "tool",
 ]
 

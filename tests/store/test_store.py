@@ -820,13 +820,13 @@ def test_a_database_of_a_newer_schema_is_refused_naming_both_versions(
     )
     with tamper(store) as conn:
         conn.execute(newer)
-    with pytest.raises(UsageError, match="has schema version 99, newer than this toolnexus's 5"):
+    with pytest.raises(UsageError, match="has schema version 99, newer than this toolnexus's 6"):
         new_store()
     with tamper(store) as conn:
         conn.execute(
-            "PRAGMA user_version = 5"
+            "PRAGMA user_version = 6"
             if isinstance(store, SqliteRunStore)
-            else "UPDATE toolnexus_schema SET version = 5"
+            else "UPDATE toolnexus_schema SET version = 6"
         )
     assert new_store().get(run_id).status == "pending", "nothing changed by the refusal"  # type: ignore[union-attr]
 
@@ -879,10 +879,28 @@ async def test_a_store_of_version_4_gets_its_new_columns_and_keeps_its_runs(tmp_
         conn.commit()
     store = SqliteRunStore(db)
     with closing(sqlite3.connect(db)) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 5
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 6
         assert {"doubt", "context"} <= {row[1] for row in conn.execute("PRAGMA table_info(runs)")}
     [waiting] = store.pending(tool="approve", kind="approval")
     assert (await store.resume(toolkit(), run_id, Answer(waiting.request.id, True))).status == "done"
+
+
+async def test_a_store_of_version_5_gets_the_table_of_kept_results(tmp_path: Path) -> None:
+    db = tmp_path / "runs.sqlite3"
+    old = SqliteRunStore(db)
+    run_id = old.save(await toolkit().run_calls([ToolCall("a", "approve", {"what": "A"})]))
+    old.close()
+    with closing(sqlite3.connect(db)) as conn:  # the tables as version 5 left them
+        conn.execute("DROP TABLE results")
+        conn.execute("PRAGMA user_version = 5")
+        conn.commit()
+    store = SqliteRunStore(db)
+    store.results.put(("p", "s"), "result-0123456789abcdef", "the whole output")
+    assert store.results.get(("p", "s"), "result-0123456789abcdef") == "the whole output"
+    assert store.results.get(("p", None), "result-0123456789abcdef") is None, "another scope reads nothing"
+    assert store.get(run_id).status == "pending"  # type: ignore[union-attr]
+    with closing(sqlite3.connect(db)) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 6
 
 
 async def test_pending_filters_by_tool_and_kind_and_pages_by_keyset(store: RunStore) -> None:

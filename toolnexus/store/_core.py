@@ -20,6 +20,7 @@ from ._backend import Backend, Connection
 from ._doubt import Doubts
 from ._lease import under_lease
 from ._log import DecisionLog, Policies
+from ._results import StoredResults
 from ._rows import INSERT_WAITING, RunRows, quarantined
 from ._tasks import Tasks
 from ._types import UNCHANGED, Claim, Row, answers_of, context_of, context_text, row_of, waiting_rows
@@ -40,6 +41,7 @@ class RunStore(RunRows, Doubts):
         self.policies = Policies(db)  #: `Toolkit(policy_store=store.policies)`
         self.log = DecisionLog(db)  #: `Toolkit(decision_log=store.log)`: hash-chained
         self.tasks = Tasks(db)  #: an MCP server's tasks: `mcp_server(toolkit, store=store)`
+        self.results = StoredResults(db)  #: `Toolkit(spill=store.results)`: cut outputs kept whole
 
     def close(self) -> None:
         """Close this thread's connection (the next use opens another)."""

@@ -29,7 +29,7 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
     raise ImportError("PostgresRunStore needs psycopg 3: pip install 'toolnexus-contract[postgres]'") from exc
 
 #: The version of the tables this code writes (`toolnexus_schema`); see docs/durable.md.
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 #: Held while the tables are made, so that two processes opening a new database do not race.
 _CREATE_LOCK = 0x746F6F6C6E6578
 _TABLES = (
@@ -85,6 +85,10 @@ _TABLES = (
     cancel_asked INTEGER NOT NULL DEFAULT 0
 )""",
     "CREATE TABLE IF NOT EXISTS spent_states (digest TEXT PRIMARY KEY, until DOUBLE PRECISION NOT NULL)",
+    # the outputs a toolkit cut, kept whole (version 6)
+    "CREATE TABLE IF NOT EXISTS results (scope TEXT NOT NULL, ref TEXT NOT NULL, body TEXT NOT NULL,"
+    " kept_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (scope, ref))",
+    "CREATE INDEX IF NOT EXISTS results_kept ON results (kept_at)",
 )
 
 

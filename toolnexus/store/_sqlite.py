@@ -23,7 +23,7 @@ from ._rows import INSERT_WAITING, quarantined
 from ._types import row_of, waiting_rows
 
 #: The version of the tables this code writes (`PRAGMA user_version`); see docs/durable.md.
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 _TABLES = (
     """CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -77,6 +77,10 @@ _TABLES = (
     cancel_asked INTEGER NOT NULL DEFAULT 0
 ) WITHOUT ROWID""",
     "CREATE TABLE IF NOT EXISTS spent_states (digest TEXT PRIMARY KEY, until REAL NOT NULL) WITHOUT ROWID",
+    # the outputs a toolkit cut, kept whole (version 6)
+    "CREATE TABLE IF NOT EXISTS results (scope TEXT NOT NULL, ref TEXT NOT NULL, body TEXT NOT NULL,"
+    " kept_at REAL NOT NULL, PRIMARY KEY (scope, ref))",
+    "CREATE INDEX IF NOT EXISTS results_kept ON results (kept_at)",
 )
 #: The columns added to `runs` since version 1 (leases, reasons) and version 4 (calls in doubt,
 #: the host's context).

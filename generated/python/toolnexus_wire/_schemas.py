@@ -1,4 +1,4 @@
-# Generated from idl/ (toolnexus schema 3.0.0, sha256 f879393dd017fbcf3cec888fb34ee8cfb64c63953fcc3c4c9951f5635e20801a).
+# Generated from idl/ (toolnexus schema 3.0.0, sha256 7c02d43fec5c2c9bfa10d6191917dc130547ddb2023763bf62894f137966e7a2).
 # Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 """Each wire type's JSON Schema from the IDL: what pydantic gives on every path."""
 

@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 f879393dd017fbcf3cec888fb34ee8cfb64c63953fcc3c4c9951f5635e20801a).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 7c02d43fec5c2c9bfa10d6191917dc130547ddb2023763bf62894f137966e7a2).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 //! The loop's data, from idl/loop.json (see codegen/loop_data.py).
@@ -15,6 +15,9 @@ pub const MESSAGE_LIMIT: usize = 1000;
 
 /// How many bytes of a file's head `ContentPart.from_path` reads to tell its MIME type.
 pub const SNIFF_BYTES: usize = 64;
+
+/// How many code points of a kept result `read_result` returns when its call gives no `length`.
+pub const READ_RESULT_LENGTH: usize = 2000;
 
 /// Why a resume is refused, by the name every language gives the reason:
 /// `mismatch`: The answer's id is not the id of a request the run waits on.
@@ -115,4 +118,53 @@ pub fn cannot_wait_for_approval(problem: &str) -> String {
 /// The prompt of the toolkit's own approval request for a call.
 pub fn approval_prompt(tool: &str) -> String {
     ["Allow ", tool, " to run with these arguments?"].concat()
+}
+
+/// Where a call's output over its limit was cut, on a line of its own between the head and the tail
+/// kept (a line break before it and one after), when the host keeps no copy of the whole output;
+/// the count is in code points.
+pub fn cut(cut: &str) -> String {
+    ["[… ", cut, " characters cut …]"].concat()
+}
+
+/// As `cut`, when the host keeps the whole output under `ref` (read_result reads it).
+pub fn cut_kept(cut: &str, reference: &str) -> String {
+    ["[… ", cut, " characters cut; the whole result is kept as \"", reference, "\" …]"].concat()
+}
+
+/// A limit that sets no unit.
+pub fn limit_empty() -> String {
+    ["a result limit counts at least one of chars, tokens and bytes"].concat()
+}
+
+/// A limit of zero, a negative one, or one that is not a whole number.
+pub fn limit_not_positive(value: &str, unit: &str) -> String {
+    ["a result limit of ", value, " ", unit, " is refused: a limit is a whole number above zero"].concat()
+}
+
+/// A limit below the widest cut marker (a 20-digit count and a reference).
+pub fn limit_below_marker(value: &str, unit: &str, floor: &str) -> String {
+    ["a result limit of ", value, " ", unit, " is refused: the cut marker alone may take ", floor, " ", unit, ", so a limit is at least ", floor].concat()
+}
+
+/// The description of the built-in `read_result` tool.
+pub fn read_result_description() -> String {
+    ["Read part of a tool result that was cut: `ref` is the name its cut marker gives (\"result-…\"), `offset` the first character to read (from 0), `length` how many characters (2000 unless given)."].concat()
+}
+
+/// The first line of what `read_result` returns, naming the code points read (`end` excluded) and
+/// the whole result's length; the code points follow it after a line break.
+pub fn read_result_page(reference: &str, start: &str, end: &str, total: &str) -> String {
+    ["[", reference, ": characters ", start, " to ", end, " of ", total, "]"].concat()
+}
+
+/// `read_result` of a reference this call may not read: none kept under it, or one kept for another
+/// session or principal (the two are not told apart).
+pub fn read_result_unknown(reference: &str) -> String {
+    ["no result kept as \"", reference, "\" can be read here: a kept result is read in the session, and by the principal, it was kept for"].concat()
+}
+
+/// `read_result` from an offset beyond the kept result's end.
+pub fn read_result_past_end(offset: &str, reference: &str, total: &str) -> String {
+    ["offset ", offset, " is past the end of \"", reference, "\", which is ", total, " characters long"].concat()
 }

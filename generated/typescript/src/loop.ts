@@ -1,4 +1,4 @@
-// Generated from idl/ (toolnexus schema 3.0.0, sha256 f879393dd017fbcf3cec888fb34ee8cfb64c63953fcc3c4c9951f5635e20801a).
+// Generated from idl/ (toolnexus schema 3.0.0, sha256 7c02d43fec5c2c9bfa10d6191917dc130547ddb2023763bf62894f137966e7a2).
 // Regenerate with `make gen` (python -m codegen gen). DO NOT EDIT.
 
 // The loop's data, from idl/loop.json (see codegen/loop_data.py).
@@ -11,6 +11,9 @@ export const MESSAGE_LIMIT = 1000;
 
 /** How many bytes of a file's head `ContentPart.from_path` reads to tell its MIME type. */
 export const SNIFF_BYTES = 64;
+
+/** How many code points of a kept result `read_result` returns when its call gives no `length`. */
+export const READ_RESULT_LENGTH = 2000;
 
 /** Why a resume is refused (`ResumeError.reason`): */
 export const RESUME_REASONS = [
@@ -112,4 +115,49 @@ export function cannotWaitForApproval(problem: string): string {
 /** The prompt of the toolkit's own approval request for a call. */
 export function approvalPrompt(tool: string): string {
   return "Allow " + tool + " to run with these arguments?";
+}
+
+/** Where a call's output over its limit was cut, on a line of its own between the head and the tail kept (a line break before it and one after), when the host keeps no copy of the whole output; the count is in code points. */
+export function cut(cut: string): string {
+  return "[… " + cut + " characters cut …]";
+}
+
+/** As `cut`, when the host keeps the whole output under `ref` (read_result reads it). */
+export function cutKept(cut: string, reference: string): string {
+  return "[… " + cut + " characters cut; the whole result is kept as \"" + reference + "\" …]";
+}
+
+/** A limit that sets no unit. */
+export function limitEmpty(): string {
+  return "a result limit counts at least one of chars, tokens and bytes";
+}
+
+/** A limit of zero, a negative one, or one that is not a whole number. */
+export function limitNotPositive(value: string, unit: string): string {
+  return "a result limit of " + value + " " + unit + " is refused: a limit is a whole number above zero";
+}
+
+/** A limit below the widest cut marker (a 20-digit count and a reference). */
+export function limitBelowMarker(value: string, unit: string, floor: string): string {
+  return "a result limit of " + value + " " + unit + " is refused: the cut marker alone may take " + floor + " " + unit + ", so a limit is at least " + floor;
+}
+
+/** The description of the built-in `read_result` tool. */
+export function readResultDescription(): string {
+  return "Read part of a tool result that was cut: `ref` is the name its cut marker gives (\"result-…\"), `offset` the first character to read (from 0), `length` how many characters (2000 unless given).";
+}
+
+/** The first line of what `read_result` returns, naming the code points read (`end` excluded) and the whole result's length; the code points follow it after a line break. */
+export function readResultPage(reference: string, start: string, end: string, total: string): string {
+  return "[" + reference + ": characters " + start + " to " + end + " of " + total + "]";
+}
+
+/** `read_result` of a reference this call may not read: none kept under it, or one kept for another session or principal (the two are not told apart). */
+export function readResultUnknown(reference: string): string {
+  return "no result kept as \"" + reference + "\" can be read here: a kept result is read in the session, and by the principal, it was kept for";
+}
+
+/** `read_result` from an offset beyond the kept result's end. */
+export function readResultPastEnd(offset: string, reference: string, total: string): string {
+  return "offset " + offset + " is past the end of \"" + reference + "\", which is " + total + " characters long";
 }
