@@ -88,11 +88,13 @@ lint-rust:
 	bash tests/rust/run.sh lint
 
 ## bench: time the hot paths against their peers and write bench/RESULTS.md, and the durable hosts
-## (the store against raw sqlite3, Temporal against a bare workflow) into bench/DURABLE.md (not in CI)
+## (the store against raw sqlite3, Temporal against a bare workflow) into bench/DURABLE.md, and the
+## PostgreSQL store (against raw psycopg; wait against polling) into bench/POSTGRES.md (not in CI)
 bench: $(STAMP)
 	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev,bench]'
 	$(PY) bench/bench.py
 	$(PY) bench/durable.py
+	$(PY) bench/postgres.py
 
 ## fuzz: the cross-language differential fuzzer over FUZZ_COUNT generated documents (Python,
 ## TypeScript and Rust must agree on every verdict and on the bytes), then the property tests

@@ -45,14 +45,23 @@ def _has_user(name: str) -> bool:
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
-    """The conninfo of a PostgreSQL cluster made for this session (its `postgres` database), as
-    this user (or, run as root, as `postgres`: PostgreSQL refuses root), on 127.0.0.1 and a free
-    port, in a temporary folder; stopped and removed at the end of the session."""
+    """The conninfo of a PostgreSQL cluster made for this session (`cluster`)."""
+    if _binary("initdb") is None or _binary("pg_ctl") is None:
+        missing("PostgreSQL's initdb and pg_ctl are not installed (apt-get install postgresql)")
+    with cluster() as conninfo:
+        yield conninfo
+
+
+@contextlib.contextmanager
+def cluster() -> Iterator[str]:
+    """The conninfo of a throwaway PostgreSQL cluster (its `postgres` database), as this user (or,
+    run as root, as `postgres`: PostgreSQL refuses root), on 127.0.0.1 and a free port, in a
+    temporary folder; stopped and removed at the end (the tests' and `bench/postgres.py`'s)."""
     from tests.conftest import free_port
 
     initdb, pg_ctl = _binary("initdb"), _binary("pg_ctl")
     if initdb is None or pg_ctl is None:
-        missing("PostgreSQL's initdb and pg_ctl are not installed (apt-get install postgresql)")
+        raise FileNotFoundError("PostgreSQL's initdb and pg_ctl are not installed (apt-get postgresql)")
     folder = Path(tempfile.mkdtemp(prefix="toolnexus-pg-"))
     data, user, port, run_as = folder / "data", getpass.getuser(), free_port(), list[str]()
     env = {**os.environ, "LC_ALL": "C"}

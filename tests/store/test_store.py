@@ -40,6 +40,7 @@ from toolnexus import (
     tool,
 )
 from toolnexus.store import OutcomeNotStored, PendingRequest, RunStore, SqliteRunStore, open_store
+from toolnexus.store._sqlite import SCHEMA_VERSION
 
 #: Every run of `approve` appends a line here, so a test sees how often the tool really ran.
 RUNS_LOG = "TOOLNEXUS_STORE_TEST_LOG"
@@ -820,13 +821,14 @@ def test_a_database_of_a_newer_schema_is_refused_naming_both_versions(
     )
     with tamper(store) as conn:
         conn.execute(newer)
-    with pytest.raises(UsageError, match="has schema version 99, newer than this toolnexus's 6"):
+    newer_than = f"has schema version 99, newer than this toolnexus's {SCHEMA_VERSION}"
+    with pytest.raises(UsageError, match=newer_than):
         new_store()
     with tamper(store) as conn:
         conn.execute(
-            "PRAGMA user_version = 6"
+            f"PRAGMA user_version = {SCHEMA_VERSION}"
             if isinstance(store, SqliteRunStore)
-            else "UPDATE toolnexus_schema SET version = 6"
+            else f"UPDATE toolnexus_schema SET version = {SCHEMA_VERSION}"
         )
     assert new_store().get(run_id).status == "pending", "nothing changed by the refusal"  # type: ignore[union-attr]
 
@@ -869,8 +871,12 @@ async def test_a_store_of_version_4_gets_its_new_columns_and_keeps_its_runs(tmp_
     run_id = old.save(await toolkit().run_calls([ToolCall("a", "approve", {"what": "A"})]))
     old.close()
     with closing(sqlite3.connect(db)) as conn:  # the tables as version 4 left them
-        conn.execute("ALTER TABLE runs DROP COLUMN doubt")
-        conn.execute("ALTER TABLE runs DROP COLUMN context")
+        for column in ("doubt", "context", "principal", "session"):
+            conn.execute(f"ALTER TABLE runs DROP COLUMN {column}")
+        conn.execute("DROP INDEX waiting_principal")
+        conn.execute("DROP INDEX waiting_session")
+        conn.execute("ALTER TABLE waiting DROP COLUMN principal")
+        conn.execute("ALTER TABLE waiting DROP COLUMN session")
         conn.execute("DROP INDEX waiting_tool")
         conn.execute("DROP INDEX waiting_kind")
         conn.execute("ALTER TABLE waiting DROP COLUMN tool")
@@ -879,8 +885,9 @@ async def test_a_store_of_version_4_gets_its_new_columns_and_keeps_its_runs(tmp_
         conn.commit()
     store = SqliteRunStore(db)
     with closing(sqlite3.connect(db)) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 6
-        assert {"doubt", "context"} <= {row[1] for row in conn.execute("PRAGMA table_info(runs)")}
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(runs)")}
+        assert {"doubt", "context", "principal"} <= columns
     [waiting] = store.pending(tool="approve", kind="approval")
     assert (await store.resume(toolkit(), run_id, Answer(waiting.request.id, True))).status == "done"
 
@@ -901,6 +908,37 @@ async def test_a_store_of_version_5_gets_the_table_of_kept_results(tmp_path: Pat
     assert store.get(run_id).status == "pending"  # type: ignore[union-attr]
     with closing(sqlite3.connect(db)) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == 6
+async def test_a_store_of_version_5_gets_principal_and_session_and_keeps_its_runs(
+    store: RunStore, new_store: Any
+) -> None:
+    """Version 5 to 6 (a step of its own: `_sqlite._to_version_6`, `_postgres._VERSION_6`)."""
+    kit = toolkit()
+    old = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "A"})]))
+    store.close()
+    with tamper(store) as conn:  # the tables as version 5 left them
+        conn.execute("DROP TABLE results")
+        conn.execute("DROP INDEX waiting_principal")
+        conn.execute("DROP INDEX waiting_session")
+        for table, column in [(t, c) for t in ("runs", "waiting") for c in ("principal", "session")]:
+            conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+        postgres = not isinstance(store, SqliteRunStore)
+        conn.execute("UPDATE toolnexus_schema SET version = 5" if postgres else "PRAGMA user_version = 5")
+    again = new_store()
+    new = again.save(await kit.run_calls([ToolCall("b", "approve", {"what": "B"})]), principal="ann")
+    assert [w.run_id for w in again.pending()] == [old, new], "the run of version 5 still waits"
+    assert [w.run_id for w in again.pending(principal="ann")] == [new]
+    assert again.get(old).principal is None and again.get(new).principal == "ann"  # type: ignore[union-attr]
+    with tamper(again) as conn:
+        version = conn.execute(
+            "SELECT version FROM toolnexus_schema" if postgres else "PRAGMA user_version"
+        ).fetchone()[0]
+        indexes = conn.execute(
+            "SELECT indexname FROM pg_indexes WHERE tablename = 'waiting'"
+            if postgres
+            else "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'waiting'"
+        ).fetchall()
+    assert version == SCHEMA_VERSION
+    assert {"waiting_principal", "waiting_session"} <= {name for (name,) in indexes}
 
 
 async def test_pending_filters_by_tool_and_kind_and_pages_by_keyset(store: RunStore) -> None:
@@ -924,6 +962,35 @@ async def test_pending_filters_by_tool_and_kind_and_pages_by_keyset(store: RunSt
     for bad in (0, -1, True, 2.5):
         with pytest.raises(UsageError, match="limit must be a positive whole number"):
             store.pending(limit=bad)  # type: ignore[arg-type]
+
+
+async def test_pending_filters_by_principal_and_session_on_their_indexes(store: RunStore) -> None:
+    from toolnexus.store._rows import pending_query
+
+    kit = toolkit()
+    runs = [await kit.run_calls([ToolCall("a", "approve", {"what": w})]) for w in "ABCD"]
+    ids = store.save_many(runs, principals=["ann", "bob", "ann", None], sessions=["s1", "s1", "s2", "s2"])
+    assert [w.run_id for w in store.pending(principal="ann")] == [ids[0], ids[2]]
+    assert [w.run_id for w in store.pending(session="s2")] == [ids[2], ids[3]]
+    assert [w.run_id for w in store.pending(principal="ann", session="s2", tool="approve")] == [ids[2]]
+    assert [w.run_id for w in store.pending(principal="ann", limit=1, after=(ids[0], 0))] == [ids[2]]
+    with pytest.raises(UsageError, match="principal must be a string, got 7"):
+        store.pending(principal=7)  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="save_many got 1 runs and 2 principals"):
+        store.save_many(runs[:1], principals=["ann", "bob"])
+    with pytest.raises(UsageError, match="the session of run 0 of the batch is 3, not a string"):
+        store.save_many(runs[:1], sessions=[3])  # type: ignore[list-item]
+    assert len(store.pending()) == 4, "nothing of a refused batch is stored"
+    for column, index in (("principal", "waiting_principal"), ("session", "waiting_session")):
+        whose = ("x", None) if column == "principal" else (None, "x")
+        sql, args = pending_query(0.0, *whose, None, None, 50, None)
+        with tamper(store) as conn:
+            if isinstance(store, SqliteRunStore):
+                plan = " ".join(str(row) for row in conn.execute("EXPLAIN QUERY PLAN " + sql, tuple(args)))
+            else:
+                conn.execute("SET enable_seqscan = off")  # a table this small is read whole otherwise
+                plan = " ".join(str(row) for row in conn.execute("EXPLAIN " + sql, tuple(args)))
+        assert index in plan, f"pending({column}=...) is not on {index}: {plan}"
 
 
 async def test_a_postgresql_store_reconnects_after_a_restart_and_loses_nothing(postgres_dsn: str) -> None:

@@ -12,10 +12,10 @@ do the work right now (`errors`).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from typing import Any, Protocol
 
-__all__ = ["Backend", "Connection", "Cursor"]
+__all__ = ["AsyncSignal", "Backend", "Connection", "Cursor", "Signal"]
 
 
 class Cursor(Protocol):
@@ -37,6 +37,21 @@ class Connection(Protocol):
     def execute(self, sql: str, args: Sequence[Any] = ..., /) -> Cursor: ...
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]], /) -> Any: ...
+
+
+class Signal(Protocol):
+    """What `store.wait` blocks on: word that a run may have changed."""
+
+    def wait(self, run_id: int, timeout: float) -> None:
+        """Return when run `run_id` may have changed (an outcome committed), or after `timeout`
+        seconds; returning early is allowed (the caller reads the run again)."""
+        ...
+
+
+class AsyncSignal(Protocol):
+    """`Signal` for an event loop."""
+
+    async def wait(self, run_id: int, timeout: float) -> None: ...
 
 
 class Backend(Protocol):
@@ -63,6 +78,19 @@ class Backend(Protocol):
 
     def lock_log(self, conn: Connection) -> None:
         """Make `conn`'s transaction the decision log's only writer until it ends."""
+        ...
+
+    def changed(self, conn: Connection, run_id: int) -> None:
+        """Tell the listeners (`listen`) in `conn`'s transaction that run `run_id` has an outcome:
+        heard when it commits (PostgreSQL's `NOTIFY`; nothing where listeners poll)."""
+        ...
+
+    def listen(self) -> AbstractContextManager[Signal]:
+        """Start hearing of the runs' outcomes (before the first read of what is waited on)."""
+        ...
+
+    def listen_async(self) -> AbstractAsyncContextManager[AsyncSignal]:
+        """`listen`, for an event loop."""
         ...
 
     def close(self) -> None:

@@ -8,7 +8,7 @@ import asyncio
 import json
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any, Literal
 
@@ -24,20 +24,23 @@ from ._results import StoredResults
 from ._rows import INSERT_WAITING, RunRows, quarantined
 from ._tasks import Tasks
 from ._types import UNCHANGED, Claim, Row, answers_of, context_of, context_text, row_of, waiting_rows
+from ._wait import Waits
 
 
-class RunStore(RunRows, Doubts):
+class RunStore(RunRows, Doubts, Waits):
     """Pending runs in a database, each handed out to one resumer at a time (see the package).
 
     `lease` is how long (seconds) a claim holds without renewal: a resumer renews it while its
-    tools run, so only a resumer that died loses it."""
+    tools run, so only a resumer that died loses it. `clock` is what the store reads the time
+    from (Unix seconds; `time.time` by default): leases, expiry and the times it writes."""
 
     #: Where the store is, for people (a file's path; a database's host, port and name).
     path: str
 
-    def __init__(self, db: Backend, lease: float) -> None:
+    def __init__(self, db: Backend, lease: float, clock: Callable[[], float] = time.time) -> None:
         self._db = db
         self.lease = lease
+        self._clock = clock
         self.policies = Policies(db)  #: `Toolkit(policy_store=store.policies)`
         self.log = DecisionLog(db)  #: `Toolkit(decision_log=store.log)`: hash-chained
         self.tasks = Tasks(db)  #: an MCP server's tasks: `mcp_server(toolkit, store=store)`
@@ -58,7 +61,7 @@ class RunStore(RunRows, Doubts):
         with `finish` (or `release`).
         """
         ids = [a.id for a in answers_of(answers)]
-        now = time.time()
+        now = self._clock()
         lease = secrets.token_hex(8)
         with self._db.transaction() as conn:
             row = conn.execute(
@@ -92,6 +95,7 @@ class RunStore(RunRows, Doubts):
                 run = RunResult.from_json(body)
             except WireError as exc:  # set aside for good (committed), then refused
                 why = quarantined(conn, run_id, exc, now)
+                self._db.changed(conn, run_id)
             else:
                 conn.execute(
                     "UPDATE runs SET status = 'claimed', lease = ?, lease_until = ?, updated_at = ?"
@@ -105,7 +109,7 @@ class RunStore(RunRows, Doubts):
     def renew(self, run_id: int, lease: str) -> bool:
         """Extend the claim `lease` on `run_id` by another `lease` seconds; False when it is no
         longer held by that token."""
-        now = time.time()
+        now = self._clock()
         with self._db.transaction() as conn:
             cur = conn.execute(
                 "UPDATE runs SET lease_until = ?, updated_at = ?"
@@ -135,7 +139,8 @@ class RunStore(RunRows, Doubts):
         self, run_id: int, row: Row, answered: list[str], lease: str | None, context: str | None = None
     ) -> None:
         with self._db.transaction() as conn:
-            write_outcome(conn, self._db.row_lock, run_id, row, answered, lease)
+            write_outcome(conn, self._db.row_lock, run_id, row, answered, lease, now=self._clock())
+            self._db.changed(conn, run_id)
             if context is not None:
                 conn.execute("UPDATE runs SET context = ? WHERE id = ?", (context, run_id))
 
@@ -149,8 +154,10 @@ class RunStore(RunRows, Doubts):
             conn.execute(
                 "UPDATE runs SET status = ?, lease = NULL, lease_until = NULL, reason = ?, doubt = NULL,"
                 " updated_at = ? WHERE id = ? AND status = 'claimed'",
-                (status, reason, time.time(), run_id),
+                (status, reason, self._clock(), run_id),
             )
+            if status == "refused":
+                self._db.changed(conn, run_id)
 
     async def resume(
         self,
@@ -206,18 +213,27 @@ class RunStore(RunRows, Doubts):
 
 
 def write_outcome(
-    conn: Connection, lock: str, run_id: int, row: Row, answered: list[str], lease: str | None
+    conn: Connection,
+    lock: str,
+    run_id: int,
+    row: Row,
+    answered: list[str],
+    lease: str | None,
+    *,
+    now: float,
 ) -> None:
     """Store a claimed run's outcome (`row`), and the answers it took, while `lease` holds it."""
     status, body, expires, waiting = row
-    held = conn.execute("SELECT status, answered, lease FROM runs WHERE id = ?" + lock, (run_id,)).fetchone()
+    held = conn.execute(
+        "SELECT status, answered, lease, principal, session FROM runs WHERE id = ?" + lock, (run_id,)
+    ).fetchone()
     if held is None or held[0] != "claimed" or (lease is not None and held[2] != lease):
         raise ValueError(f"run {run_id} is not claimed under this lease, so there is nothing to finish")
     conn.execute(
         "UPDATE runs SET status = ?, body = ?, expires_at = ?, answered = ?, lease = NULL,"
         " lease_until = NULL, doubt = NULL, updated_at = ? WHERE id = ?",
-        (status, body, expires, json.dumps([*json.loads(held[1]), *answered]), time.time(), run_id),
+        (status, body, expires, json.dumps([*json.loads(held[1]), *answered]), now, run_id),
     )
     conn.execute("DELETE FROM waiting WHERE run_id = ?", (run_id,))
     if waiting:
-        conn.executemany(INSERT_WAITING, waiting_rows(run_id, waiting))
+        conn.executemany(INSERT_WAITING, waiting_rows(run_id, waiting, held[3], held[4]))

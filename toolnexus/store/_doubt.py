@@ -15,8 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -83,12 +82,13 @@ class Doubts:
     """The calls in doubt of a store, and what a person does about them."""
 
     _db: Backend
+    _clock: Callable[[], float]
     lease: float
     log: DecisionLog
 
     def _started(self, run_id: int, lease: str, batch: list[Answer], calls: list[dict[str, Any]]) -> None:
         """Record that `calls` start now under the claim `lease`, on the answers `batch`."""
-        doubt = {"answers": [a.to_wire() for a in batch], "calls": calls, "started": time.time()}
+        doubt = {"answers": [a.to_wire() for a in batch], "calls": calls, "started": self._clock()}
         with self._db.transaction() as conn:
             conn.execute(
                 "UPDATE runs SET doubt = ? WHERE id = ? AND status = 'claimed' AND lease = ?",
@@ -106,7 +106,7 @@ class Doubts:
 
     def in_doubt(self) -> list[InDoubt]:
         """Every call in doubt, oldest run first, each run's in call order."""
-        rows = self._db.connection().execute(_IN_DOUBT + " ORDER BY id", (time.time(),)).fetchall()
+        rows = self._db.connection().execute(_IN_DOUBT + " ORDER BY id", (self._clock(),)).fetchall()
         out = []
         for run_id, lease, text in rows:
             doubt = json.loads(text)
@@ -197,7 +197,7 @@ class Doubts:
 
     def _take_over(self, run_id: int) -> tuple[Claim, dict[str, Any]]:
         """Take the claim of `run_id`, whose calls are in doubt, under a new lease of this process."""
-        now, lease = time.time(), secrets.token_hex(8)
+        now, lease = self._clock(), secrets.token_hex(8)
         with self._db.transaction() as conn:
             row = conn.execute(
                 "SELECT status, body, lease_until, doubt FROM runs WHERE id = ?" + self._db.row_lock,

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable, Iterator, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from functools import cache
 from typing import Any
 
@@ -30,6 +31,8 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
 
 #: The version of the tables this code writes (`toolnexus_schema`); see docs/durable.md.
 SCHEMA_VERSION = 6
+#: The channel every write of a run's outcome notifies, with the run's id (`store.wait` listens).
+CHANNEL = "toolnexus_runs"
 #: Held while the tables are made, so that two processes opening a new database do not race.
 _CREATE_LOCK = 0x746F6F6C6E6578
 _TABLES = (
@@ -46,7 +49,9 @@ _TABLES = (
     reason TEXT,
     updated_at DOUBLE PRECISION NOT NULL,
     doubt TEXT,
-    context TEXT
+    context TEXT,
+    principal TEXT,
+    session TEXT
 )""",
     """CREATE TABLE IF NOT EXISTS waiting (
     run_id BIGINT NOT NULL,
@@ -55,6 +60,8 @@ _TABLES = (
     request TEXT NOT NULL,
     tool TEXT NOT NULL DEFAULT '',
     kind TEXT NOT NULL DEFAULT '',
+    principal TEXT,
+    session TEXT,
     PRIMARY KEY (run_id, position)
 )""",
     "CREATE INDEX IF NOT EXISTS runs_due ON runs (status, expires_at)",
@@ -89,6 +96,16 @@ _TABLES = (
     "CREATE TABLE IF NOT EXISTS results (scope TEXT NOT NULL, ref TEXT NOT NULL, body TEXT NOT NULL,"
     " kept_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (scope, ref))",
     "CREATE INDEX IF NOT EXISTS results_kept ON results (kept_at)",
+)
+#: Version 5 to 6, a step of its own: `runs` and `waiting` get `principal` and `session` (NULL for
+#: the runs kept before: saved with neither), indexed for `pending(principal=, session=)`.
+_VERSION_6 = (
+    "ALTER TABLE runs ADD COLUMN IF NOT EXISTS principal TEXT",
+    "ALTER TABLE runs ADD COLUMN IF NOT EXISTS session TEXT",
+    "ALTER TABLE waiting ADD COLUMN IF NOT EXISTS principal TEXT",
+    "ALTER TABLE waiting ADD COLUMN IF NOT EXISTS session TEXT",
+    "CREATE INDEX IF NOT EXISTS waiting_principal ON waiting (principal, run_id, position)",
+    "CREATE INDEX IF NOT EXISTS waiting_session ON waiting (session, run_id, position)",
 )
 
 
@@ -204,6 +221,53 @@ class PostgresBackend:
     def lock_log(self, conn: Connection) -> None:
         conn.execute("LOCK TABLE decisions_head IN EXCLUSIVE MODE")
 
+    def changed(self, conn: Connection, run_id: int) -> None:
+        """`NOTIFY toolnexus_runs, '<run id>'`, heard by the listeners when the transaction commits."""
+        conn.execute("SELECT pg_notify(?, ?)", (CHANNEL, str(run_id)))
+
+    @contextlib.contextmanager
+    def listen(self) -> Iterator[_Listener]:
+        with self._open() as raw:
+            raw.execute(f"LISTEN {CHANNEL}")
+            yield _Listener(raw)
+
+    @contextlib.asynccontextmanager
+    async def listen_async(self) -> AsyncIterator[_AsyncListener]:
+        try:
+            raw = await psycopg.AsyncConnection.connect(
+                self.dsn, autocommit=True, connect_timeout=max(1, round(self._timeout))
+            )
+        except psycopg.Error as exc:
+            why = _without_password(exc, self.dsn)
+            raise UsageError(f"cannot connect to the PostgreSQL store at {self.where()}: {why}") from None
+        async with raw:
+            await raw.execute(f"LISTEN {CHANNEL}")
+            yield _AsyncListener(raw)
+
+
+class _Listener:
+    """A connection of its own that `LISTEN`s on `CHANNEL` (a `Signal`)."""
+
+    def __init__(self, raw: psycopg.Connection[Any]) -> None:
+        self._raw = raw
+
+    def wait(self, run_id: int, timeout: float) -> None:
+        wanted = str(run_id)
+        for note in self._raw.notifies(timeout=timeout):
+            if note.payload == wanted:
+                return
+
+
+class _AsyncListener:
+    def __init__(self, raw: psycopg.AsyncConnection[Any]) -> None:
+        self._raw = raw
+
+    async def wait(self, run_id: int, timeout: float) -> None:
+        wanted = str(run_id)
+        async for note in self._raw.notifies(timeout=timeout):
+            if note.payload == wanted:
+                return
+
 
 def _without_password(exc: BaseException, dsn: str) -> str:
     """What psycopg said, with the DSN's password taken out should it be in it."""
@@ -220,16 +284,19 @@ class PostgresRunStore(RunStore):
     string, as libpq reads it), each handed out to one resumer at a time, across machines.
 
     `SqliteRunStore`'s API and rules, on the same tables. `timeout` is how long (seconds) to wait
-    for a connection; `lease` how long a claim holds without renewal. A database that cannot be
+    for a connection; `lease` how long a claim holds without renewal; `clock` where the time is
+    read (Unix seconds; `time.time` by default). A database that cannot be
     reached is a `UsageError` naming its host, port and database (never the password); one whose
     tables a newer toolnexus wrote (a higher schema version) is refused, naming both versions.
     """
 
-    def __init__(self, dsn: str, *, timeout: float = 30.0, lease: float = 30.0) -> None:
+    def __init__(
+        self, dsn: str, *, timeout: float = 30.0, lease: float = 30.0, clock: Callable[[], float] = time.time
+    ) -> None:
         if not lease > 0:
             raise UsageError(f"lease must be a positive number of seconds, got {lease!r}")
         backend = PostgresBackend(dsn, timeout)
-        super().__init__(backend, lease)
+        super().__init__(backend, lease, clock)
         self.path = backend.where()  #: where the store is, for people: no password
         with self._db.transaction() as conn:
             conn.execute("SELECT pg_advisory_xact_lock(?)", (_CREATE_LOCK,))
@@ -242,7 +309,7 @@ class PostgresRunStore(RunStore):
                     f" this toolnexus's {SCHEMA_VERSION}: open it with a newer toolnexus"
                 )
             if version < SCHEMA_VERSION:
-                for statement in _TABLES:
+                for statement in (*_TABLES, *_VERSION_6):
                     conn.execute(statement)
                 conn.execute(
                     "INSERT INTO toolnexus_schema (one, version) VALUES (1, ?)"

@@ -7,12 +7,13 @@ whole file: the reads in it are current and no row lock is needed.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Literal
 
 from .._errors import UsageError, WireError
@@ -22,8 +23,15 @@ from ._core import RunStore
 from ._rows import INSERT_WAITING, quarantined
 from ._types import row_of, waiting_rows
 
+#: How often (seconds) `store.wait` looks at the file for a commit (`PRAGMA data_version`).
+WAIT_POLL = 0.05
 #: The version of the tables this code writes (`PRAGMA user_version`); see docs/durable.md.
 SCHEMA_VERSION = 6
+#: The decision log's head (made on its own too, for an old store whose log lacks it).
+_HEAD = (
+    "CREATE TABLE IF NOT EXISTS decisions_head (one INTEGER PRIMARY KEY CHECK (one = 1),"
+    " seq INTEGER NOT NULL, hash TEXT NOT NULL, key_id TEXT, mac TEXT)"
+)
 _TABLES = (
     """CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -36,7 +44,9 @@ _TABLES = (
     reason TEXT,
     updated_at REAL NOT NULL,
     doubt TEXT,
-    context TEXT
+    context TEXT,
+    principal TEXT,
+    session TEXT
 )""",
     """CREATE TABLE IF NOT EXISTS waiting (
     run_id INTEGER NOT NULL,
@@ -45,18 +55,22 @@ _TABLES = (
     request TEXT NOT NULL,
     tool TEXT NOT NULL DEFAULT '',
     kind TEXT NOT NULL DEFAULT '',
+    principal TEXT,
+    session TEXT,
     PRIMARY KEY (run_id, position)
 ) WITHOUT ROWID""",
     "CREATE INDEX IF NOT EXISTS runs_due ON runs (status, expires_at)",
     "CREATE INDEX IF NOT EXISTS waiting_tool ON waiting (tool, run_id, position)",
     "CREATE INDEX IF NOT EXISTS waiting_kind ON waiting (kind, run_id, position)",
+    # whose run, which session: `pending(principal=, session=)` (version 6)
+    "CREATE INDEX IF NOT EXISTS waiting_principal ON waiting (principal, run_id, position)",
+    "CREATE INDEX IF NOT EXISTS waiting_session ON waiting (session, run_id, position)",
     # policies and the decision log (version 3)
     "CREATE TABLE IF NOT EXISTS policies (id TEXT PRIMARY KEY, tool TEXT NOT NULL, body TEXT NOT NULL,"
     " expires_at TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS policies_tool ON policies (tool)",
     "CREATE TABLE IF NOT EXISTS decisions (seq INTEGER PRIMARY KEY, entry TEXT NOT NULL, hash TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS decisions_head (one INTEGER PRIMARY KEY CHECK (one = 1),"
-    " seq INTEGER NOT NULL, hash TEXT NOT NULL, key_id TEXT, mac TEXT)",
+    _HEAD,
     # an MCP server's tasks and spent request states (version 4)
     """CREATE TABLE IF NOT EXISTS tasks (
     id TEXT PRIMARY KEY,
@@ -85,6 +99,8 @@ _TABLES = (
 #: The columns added to `runs` since version 1 (leases, reasons) and version 4 (calls in doubt,
 #: the host's context).
 _ADDED = ("lease TEXT", "lease_until REAL", "reason TEXT", "doubt TEXT", "context TEXT")
+#: The columns version 6 adds to `runs` and to `waiting` (whose run, which session; see `_to_version_6`).
+_ADDED_6 = ("principal TEXT", "session TEXT")
 
 
 class SqliteBackend:
@@ -135,7 +151,71 @@ class SqliteBackend:
 
     def lock_log(self, conn: Connection) -> None:
         """`BEGIN IMMEDIATE` holds the file already; a head table is made if an old store lacks it."""
-        conn.execute(_TABLES[6])
+        conn.execute(_HEAD)
+
+    def changed(self, conn: Connection, run_id: int) -> None:
+        """Nothing: a waiting host polls the file (`listen`)."""
+
+    @contextlib.contextmanager
+    def listen(self) -> Iterator[_Poll]:
+        poll = _Poll(self)
+        try:
+            yield poll
+        finally:
+            poll.close()
+
+    @contextlib.asynccontextmanager
+    async def listen_async(self) -> AsyncIterator[_AsyncPoll]:
+        poll = _Poll(self)
+        try:
+            yield _AsyncPoll(poll)
+        finally:
+            poll.close()
+
+
+class _Poll:
+    """Hears of commits to the file by polling `PRAGMA data_version` on a connection of its own
+    (it changes when another connection commits) every `WAIT_POLL` seconds."""
+
+    def __init__(self, backend: SqliteBackend) -> None:
+        try:
+            self._conn = sqlite3.connect(backend.path, timeout=backend._timeout, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise UsageError(f"cannot open the SQLite store {backend.path!r}: {exc}") from exc
+        self.seen = self.version()
+
+    def version(self) -> int:
+        return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+
+    def changed(self) -> bool:
+        """Whether the file was committed to since the last look."""
+        now = self.version()
+        moved, self.seen = now != self.seen, now
+        return moved
+
+    def wait(self, run_id: int, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while not self.changed():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            time.sleep(min(WAIT_POLL, left))
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+class _AsyncPoll:
+    def __init__(self, poll: _Poll) -> None:
+        self._poll = poll
+
+    async def wait(self, run_id: int, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while not self._poll.changed():  # a read of one pragma: cheaper than a trip to a thread
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            await asyncio.sleep(min(WAIT_POLL, left))
 
 
 class SqliteRunStore(RunStore):
@@ -147,7 +227,8 @@ class SqliteRunStore(RunStore):
     resumer renews it while its tools run, so only a resumer that died loses it. `synchronous`
     is SQLite's: `NORMAL` (the default, in WAL mode) survives a crash of the process, and may
     lose the last writes on a power cut or an OS crash; `FULL` survives those too, at an fsync
-    per write.
+    per write. `clock` is where the store reads the time (Unix seconds; `time.time` by default):
+    a test, or a host with a clock of its own, passes another.
 
     A file that cannot be opened (its folder missing, no permission) is a `UsageError` naming
     it; one written by a newer toolnexus (a higher schema version) is refused, naming both.
@@ -160,6 +241,7 @@ class SqliteRunStore(RunStore):
         timeout: float = 30.0,
         lease: float = 30.0,
         synchronous: Literal["NORMAL", "FULL"] = "NORMAL",
+        clock: Callable[[], float] = time.time,
     ) -> None:
         if synchronous not in ("NORMAL", "FULL"):
             raise UsageError(f"synchronous must be 'NORMAL' or 'FULL', got {synchronous!r}")
@@ -167,7 +249,7 @@ class SqliteRunStore(RunStore):
             raise UsageError(f"lease must be a positive number of seconds, got {lease!r}")
         self.path = os.fspath(path)
         backend = SqliteBackend(self.path, timeout, synchronous)
-        super().__init__(backend, lease)
+        super().__init__(backend, lease, clock)
         conn = backend.connection()
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
@@ -194,6 +276,8 @@ def _create(conn: sqlite3.Connection) -> None:
     for column in ("tool", "kind") if waits else ():
         if column not in listed:
             conn.execute(f"ALTER TABLE waiting ADD COLUMN {column} TEXT NOT NULL DEFAULT ''")
+    if columns:
+        _to_version_6(conn, columns, listed)
     for statement in _TABLES:
         conn.execute(statement)
     if columns and waits is None:  # a store of version 1
@@ -201,6 +285,16 @@ def _create(conn: sqlite3.Connection) -> None:
     elif waits is not None and "tool" not in listed:  # before version 5: the requests' tool and kind
         _fill_waiting(conn)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _to_version_6(conn: sqlite3.Connection, columns: set[str], listed: set[str]) -> None:
+    """Version 5 to 6, a step of its own: `runs` and `waiting` get `principal` and `session`
+    (NULL for the runs kept before: saved with neither), and `_TABLES` their indexes."""
+    for column in _ADDED_6:
+        if column.split()[0] not in columns:
+            conn.execute(f"ALTER TABLE runs ADD COLUMN {column}")
+        if listed and column.split()[0] not in listed:
+            conn.execute(f"ALTER TABLE waiting ADD COLUMN {column}")
 
 
 def _fill_waiting(conn: sqlite3.Connection) -> None:

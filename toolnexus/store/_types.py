@@ -30,6 +30,9 @@ class StoredRun:
     reason: str | None = None
     #: The host's JSON context kept with the run (`save(run, context=...)`), or None.
     context: Any = None
+    #: Whose run it is and in which session, as saved (`save(run, principal=, session=)`), or None.
+    principal: str | None = None
+    session: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,5 +176,8 @@ def answers_of(answers: Answer | Iterable[Answer]) -> list[Answer]:
     return [answers] if isinstance(answers, Answer) else list(answers)
 
 
-def waiting_rows(run_id: int, waiting: list[Waiting]) -> list[tuple[Any, ...]]:
-    return [(run_id, i, *row) for i, row in enumerate(waiting)]
+def waiting_rows(
+    run_id: int, waiting: list[Waiting], principal: str | None = None, session: str | None = None
+) -> list[tuple[Any, ...]]:
+    """The `waiting` rows of a run: its requests, each with the run's principal and session."""
+    return [(run_id, i, *row, principal, session) for i, row in enumerate(waiting)]
