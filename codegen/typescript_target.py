@@ -49,6 +49,7 @@ __all__ = [
     "NODE_VERSION",
     "PACKAGE_NAME",
     "RUNTIME_DEPENDENCIES",
+    "STORE_PEERS",
     "TYPESCRIPT_VERSION",
     "render",
 ]
@@ -70,6 +71,10 @@ ADAPTER_PEERS = {
     "mcp": ("@modelcontextprotocol/sdk", "1.32.2"),
     "openai": ("openai", "7.59.0"),
 }
+#: What the durable stores (`toolnexus-contract/store`) load, by store: optional peer dependencies,
+#: each loaded only when a store of that kind is opened, from the version
+#: tests/typescript/package.json pins exactly and tests against, within its major version.
+STORE_PEERS = {"sqlite": ("better-sqlite3", "12.9.0"), "postgres": ("pg", "8.23.1")}
 
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
@@ -327,11 +332,14 @@ def _type_view(t: WireType, parsed: set[str]) -> _TypeView:
     )
 
 
-def _package_json(idl: Idl, runtime: bool, adapters: list[str], engine: bool = False) -> str:
+def _package_json(
+    idl: Idl, runtime: bool, adapters: list[str], engine: bool = False, store: bool = False
+) -> str:
     """The package's package.json; with `runtime` (the package has runtime.ts), the `./runtime` entry point
     and the dependencies only it loads; with `engine` (src/engine-entry.ts), the loop's engine for
     hosts, `./engine`; with `adapters` (the provider modules in src/adapters/ the
-    package has), an entry point `./adapters/<name>` each, and its SDK as an optional peer."""
+    package has), an entry point `./adapters/<name>` each, and its SDK as an optional peer; with
+    `store` (src/store/index.ts), the durable stores, `./store`, and their drivers as optional peers."""
     clean = "node -e \"require('node:fs').rmSync('dist', {recursive: true, force: true})\""
     exports: dict[str, Any] = {
         ".": {"types": "./dist/index.d.ts", "import": "./dist/index.js", "default": "./dist/index.js"},
@@ -347,6 +355,12 @@ def _package_json(idl: Idl, runtime: bool, adapters: list[str], engine: bool = F
             "types": "./dist/engine-entry.d.ts",
             "import": "./dist/engine-entry.js",
             "default": "./dist/engine-entry.js",
+        }
+    if store:
+        exports["./store"] = {
+            "types": "./dist/store/index.d.ts",
+            "import": "./dist/store/index.js",
+            "default": "./dist/store/index.js",
         }
     for name in adapters:
         exports[f"./adapters/{name}"] = {
@@ -377,8 +391,10 @@ def _package_json(idl: Idl, runtime: bool, adapters: list[str], engine: bool = F
     }
     if runtime:
         package["dependencies"] = dict(RUNTIME_DEPENDENCIES)
-    if adapters:
-        peers = sorted(ADAPTER_PEERS[name] for name in adapters)
+    if adapters or store:
+        peers = sorted(
+            [ADAPTER_PEERS[name] for name in adapters] + (list(STORE_PEERS.values()) if store else [])
+        )
         package["peerDependencies"] = {sdk: f"^{version}" for sdk, version in peers}
         package["peerDependenciesMeta"] = {sdk: {"optional": True} for sdk, _ in peers}
     # The package's own build (`npm pack` from a checkout runs prepack's tsc) needs the adapters'
@@ -459,6 +475,7 @@ def render(idl: Idl) -> dict[str, str]:
             "src/runtime.ts" in support,
             sorted(name for name in ADAPTER_PEERS if f"src/adapters/{name}.ts" in support),
             "src/engine-entry.ts" in support,
+            "src/store/index.ts" in support,
         ),
         "typescript/README.md": env.get_template("README.md.j2").render(**ctx),
     }

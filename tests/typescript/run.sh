@@ -25,6 +25,9 @@ cd "$here"
 if ! cmp -s package-lock.json node_modules/.lock-stamp; then
   npm ci --no-audit --no-fund --ignore-scripts --loglevel=error \
     --fetch-timeout=60000 --fetch-retries=4 --fetch-retry-maxtimeout=20000 >/dev/null
+  # better-sqlite3 (SqliteRunStore's driver) is the one package whose install script is needed:
+  # it builds (or fetches) its native binding.
+  npm rebuild better-sqlite3 --no-audit --no-fund --loglevel=error >/dev/null
   cp package-lock.json node_modules/.lock-stamp
 fi
 if [ "$mode" = install ]; then
