@@ -398,8 +398,11 @@ def _package_json(
         package["peerDependencies"] = {sdk: f"^{version}" for sdk, version in peers}
         package["peerDependenciesMeta"] = {sdk: {"optional": True} for sdk, _ in peers}
     # The package's own build (`npm pack` from a checkout runs prepack's tsc) needs the adapters'
-    # SDK types, which npm does not install for optional peers: they are dev dependencies too.
-    dev = {sdk: version for sdk, version in sorted(ADAPTER_PEERS[name] for name in adapters)}
+    # SDK types, which npm does not install for optional peers: they are dev dependencies too (and
+    # the stores' drivers, which the build does not need, so that a checkout's tests have them).
+    dev = dict(
+        sorted([ADAPTER_PEERS[name] for name in adapters] + (list(STORE_PEERS.values()) if store else []))
+    )
     package["devDependencies"] = {**dev, "typescript": TYPESCRIPT_VERSION}
     return json.dumps(package, indent=2, ensure_ascii=False) + "\n"
 

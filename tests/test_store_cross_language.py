@@ -74,10 +74,15 @@ async def test_saved_by_python_listed_claimed_and_resumed_by_typescript(
     store: RunStore, node_host: Path, runs_log: Path
 ):
     kit = toolkit()
-    run = await kit.run_calls([ToolCall("a", "approve", {"what": "A"}), ToolCall("b", "approve", {"what": "B"})])
+    run = await kit.run_calls(
+        [ToolCall("a", "approve", {"what": "A"}), ToolCall("b", "approve", {"what": "B"})]
+    )
     run_id = store.save(run, context={"messages": [{"role": "user", "content": "from python"}]})
     listed = ts(node_host, "pending", where(store))
-    assert [(p["runId"], p["position"], p["prompt"]) for p in listed] == [(run_id, 0, "A?"), (run_id, 1, "B?")]
+    assert [(p["runId"], p["position"], p["prompt"]) for p in listed] == [
+        (run_id, 0, "A?"),
+        (run_id, 1, "B?"),
+    ]
     assert [p["id"] for p in listed] == [r.id for r in run.requests]
 
     first = ts(node_host, "resume", where(store), run_id, listed[0]["id"])
@@ -86,7 +91,11 @@ async def test_saved_by_python_listed_claimed_and_resumed_by_typescript(
     done = await store.resume(kit, run_id, Answer(listed[1]["id"], ok=True))  # and finishes it
     assert done.status == "done" and [r.result.output for r in done.results] == ["did A", "did B"]
     stored = ts(node_host, "get", where(store), run_id)
-    assert stored == {"status": "done", "outputs": ["did A", "did B"], "context": {"messages": [{"role": "user", "content": "from python"}]}}
+    assert stored == {
+        "status": "done",
+        "outputs": ["did A", "did B"],
+        "context": {"messages": [{"role": "user", "content": "from python"}]},
+    }
     assert len(ran(runs_log)) == 2 and len(set(ran(runs_log))) == 2
 
 
@@ -153,13 +162,26 @@ async def test_a_call_left_in_doubt_by_python_is_settled_by_typescript(
         raw.execute("UPDATE runs SET lease_until = 0 WHERE id = ?", (run_id,))
     (doubt,) = store.in_doubt()
     listed = ts(node_host, "in-doubt", where(store))
-    assert listed == [{"runId": run_id, "tool": "approve", "arguments": {"what": "pay"}, "key": "idk-python", "lease": claim.lease}]
+    assert listed == [
+        {
+            "runId": run_id,
+            "tool": "approve",
+            "arguments": {"what": "pay"},
+            "key": "idk-python",
+            "lease": claim.lease,
+        }
+    ]
     assert doubt.lease == claim.lease
     settled = ts(node_host, "settle", where(store), run_id, "paid by hand")
     assert settled["status"] == "done" and settled["outputs"] == ["paid by hand"]
     assert ran(runs_log) == []  # the tool did not run again
     entry = settled["log"][-1]
-    assert (entry["kind"], entry["run"], entry["result"], entry["by"]) == ("settle", run_id, "paid by hand", "ts-operator")
+    assert (entry["kind"], entry["run"], entry["result"], entry["by"]) == (
+        "settle",
+        run_id,
+        "paid by hand",
+        "ts-operator",
+    )
     assert store.in_doubt() == [] and store.get(run_id).status == "done"
     assert store.log.verify() is None  # TypeScript's entry extends Python's chain
 

@@ -35,6 +35,7 @@ describe("support/typescript (the package)", () => {
       ".": { types: "./dist/index.d.ts", import: "./dist/index.js", default: "./dist/index.js" },
       "./runtime": { types: "./dist/runtime.d.ts", import: "./dist/runtime.js", default: "./dist/runtime.js" },
       "./engine": { types: "./dist/engine-entry.d.ts", import: "./dist/engine-entry.js", default: "./dist/engine-entry.js" },
+      "./store": { types: "./dist/store/index.d.ts", import: "./dist/store/index.js", default: "./dist/store/index.js" },
       ...Object.fromEntries(
         ["anthropic", "gemini", "mcp", "openai"].map((n) => [`./adapters/${n}`, { types: `./dist/adapters/${n}.d.ts`, import: `./dist/adapters/${n}.js`, default: `./dist/adapters/${n}.js` }]),
       ),
@@ -66,9 +67,9 @@ describe("support/typescript (the package)", () => {
     }
   });
 
-  it("lists the adapters' SDKs as optional peers, from the version tests/typescript pins and tests", () => {
+  it("lists the adapters' SDKs and the stores' drivers as optional peers, from the version tests/typescript pins and tests", () => {
     const peers = generated["peerDependencies"] as { [name: string]: string };
-    assert.deepEqual(Object.keys(peers).sort(), ["@anthropic-ai/sdk", "@google/genai", "@modelcontextprotocol/sdk", "openai"]);
+    assert.deepEqual(Object.keys(peers).sort(), ["@anthropic-ai/sdk", "@google/genai", "@modelcontextprotocol/sdk", "better-sqlite3", "openai", "pg"]);
     for (const [name, range] of Object.entries(peers)) {
       assert.equal(range, `^${tests.devDependencies[name] ?? "?"}`, name);
       // npm installs no optional peer, so the package's own build (npm pack) has them as dev dependencies.
