@@ -27,7 +27,8 @@ if ! cmp -s package-lock.json node_modules/.lock-stamp; then
     --fetch-timeout=60000 --fetch-retries=4 --fetch-retry-maxtimeout=20000 >/dev/null
   # better-sqlite3 (SqliteRunStore's driver) is the one package whose install script is needed:
   # it builds (or fetches) its native binding.
-  npm rebuild better-sqlite3 --no-audit --no-fund --loglevel=error >/dev/null
+  npm rebuild better-sqlite3 --no-audit --no-fund --loglevel=error >/dev/null ||
+    echo "tests/typescript/run.sh: better-sqlite3's native binding did not build (a C++ compiler and make are needed when no prebuilt one downloads); the SQLite store's tests will fail" >&2
   cp package-lock.json node_modules/.lock-stamp
 fi
 if [ "$mode" = install ]; then

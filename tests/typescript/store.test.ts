@@ -115,6 +115,26 @@ describe("SqliteRunStore", () => {
     await store.close();
   });
 
+  it("resumes a run once when two resumers race, on one connection or two", async () => {
+    const { store, path } = await fresh();
+    const other = await SqliteRunStore.open(path);
+    for (const [a, b] of [
+      [store, store],
+      [store, other],
+    ] as const) {
+      const run = await turn(["pay", "once"]);
+      const runId = await store.save(run);
+      const answer = { id: run.pending!.id, ok: true };
+      const before = ran.length;
+      const outcomes = await Promise.allSettled([a.resume(kit, runId, answer), b.resume(new Toolkit([asking("pay")], { secret: KEY }), runId, answer)]);
+      assert.deepEqual(outcomes.map((o) => o.status).sort(), ["fulfilled", "rejected"]);
+      assert.equal(ran.length, before + 1);
+      assert.equal((await other.get(runId))?.status, "done");
+    }
+    await other.close();
+    await store.close();
+  });
+
   it("keeps the host's context with the run until the host writes another", async () => {
     const { store } = await fresh();
     const run = await turn(["pay", "a"], ["pay", "b"]);

@@ -114,13 +114,21 @@ class SqliteBackend implements Backend {
     this.#conn = new SqliteConnection(db);
   }
 
+  /** Reads take their turn too: between two statements of a transaction, the connection shows
+   * what that transaction has not committed. */
   read(): Connection {
-    return this.#conn;
+    return { all: (sql, args) => this.#after(() => this.#conn.all(sql, args)), run: (sql, args) => this.#after(() => this.#conn.run(sql, args)) };
+  }
+
+  #after<T>(work: () => Promise<T>): Promise<T> {
+    const mine = this.#turn.then(work);
+    this.#turn = mine.catch(() => undefined);
+    return mine;
   }
 
   transaction<T>(work: (conn: Connection) => Promise<T>): Promise<T> {
     const db = this.#conn.db;
-    const mine = this.#turn.then(async () => {
+    return this.#after(async () => {
       db.exec("BEGIN IMMEDIATE");
       try {
         const out = await work(this.#conn);
@@ -133,8 +141,6 @@ class SqliteBackend implements Backend {
         throw error;
       }
     });
-    this.#turn = mine.catch(() => undefined);
-    return mine;
   }
 
   async lockLog(conn: Connection): Promise<void> {
@@ -147,8 +153,10 @@ class SqliteBackend implements Backend {
   }
 
   close(): Promise<void> {
-    this.#conn.db.close();
-    return Promise.resolve();
+    return this.#after(() => {
+      this.#conn.db.close();
+      return Promise.resolve();
+    });
   }
 }
 
