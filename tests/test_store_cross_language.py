@@ -212,3 +212,25 @@ async def test_a_call_left_in_doubt_by_typescript_is_retried_by_python_once(
     assert [r.result.output for r in done.results] == ["did pay"]
     assert ran(runs_log) == [doubt.idempotency_key]  # once, under the key TypeScript recorded
     assert [e["kind"] for e in store.log.entries()] == ["retry"]
+
+
+def test_typescript_refuses_tables_of_a_newer_schema_naming_both_versions(store: RunStore, node_host: Path):
+    with tamper(store) as raw:
+        if isinstance(store, SqliteRunStore):
+            raw.execute("PRAGMA user_version = 9")
+        else:
+            raw.execute("UPDATE toolnexus_schema SET version = 9")
+    proc = subprocess.run(
+        ["node", str(node_host), "pending", where(store)], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 1
+    assert (
+        "has schema version 9, newer than this toolnexus's 5: open it with a newer toolnexus" in proc.stderr
+    )
+    with tamper(store) as raw:  # and left it as it was
+        version = (
+            raw.execute("PRAGMA user_version").fetchone()[0]
+            if isinstance(store, SqliteRunStore)
+            else raw.execute("SELECT version FROM toolnexus_schema").fetchone()[0]
+        )
+    assert version == 9
