@@ -12,6 +12,8 @@ test sees how often the tool really ran, in either language.
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -234,3 +236,21 @@ def test_typescript_refuses_tables_of_a_newer_schema_naming_both_versions(store:
             else raw.execute("SELECT version FROM toolnexus_schema").fetchone()[0]
         )
     assert version == 9
+
+
+def test_typescript_store_tests_on_postgres(postgres_server: str, node_host: Path):
+    """tests/typescript/store.test.ts, which runs on SQLite alone otherwise, on this cluster too
+    (each of its tests in a schema of its own)."""
+    test = TS_DIR / ".cache" / "store.test.js"
+    proc = subprocess.run(
+        ["node", "--test", "--test-reporter=tap", str(test)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "TOOLNEXUS_TEST_POSTGRES": postgres_server},
+        cwd=TS_DIR,
+    )
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert "# Subtest: the postgres store" in proc.stdout
+    counts = dict(re.findall(r"^# (tests|pass|fail|skipped) (\d+)$", proc.stdout, re.M))
+    assert counts["fail"] == counts["skipped"] == "0" and counts["pass"] == counts["tests"] != "0", counts
