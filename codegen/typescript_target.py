@@ -49,6 +49,7 @@ __all__ = [
     "NODE_VERSION",
     "PACKAGE_NAME",
     "RUNTIME_DEPENDENCIES",
+    "STORE_PEERS",
     "TYPESCRIPT_VERSION",
     "render",
 ]
@@ -77,6 +78,10 @@ BRIDGE_PEERS = {
     "ai-sdk": ("ai", "^6.0.326 || ^7.0.173", "7.0.173"),
     "openai-agents": ("@openai/agents", "^0.20.0", "0.20.0"),
 }
+#: What the durable stores (`toolnexus-contract/store`) load, by store: optional peer dependencies,
+#: each loaded only when a store of that kind is opened, from the version
+#: tests/typescript/package.json pins exactly and tests against, within its major version.
+STORE_PEERS = {"sqlite": ("better-sqlite3", "12.9.0"), "postgres": ("pg", "8.23.1")}
 
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
@@ -341,11 +346,13 @@ def _package_json(
     engine: bool = False,
     bridges: list[str] | None = None,
     mcp: bool = False,
+    store: bool = False,
 ) -> str:
     """The package's package.json; with `runtime` (the package has runtime.ts), the `./runtime` entry point
     and the dependencies only it loads; with `engine` (src/engine-entry.ts), the loop's engine for
     hosts, `./engine`; with `mcp` (src/mcp.ts, which needs the MCP adapter's SDK), the MCP bridge,
-    `./mcp`; with `adapters` (the provider modules in src/adapters/ the
+    `./mcp`; with `store` (src/store/index.ts), the durable stores, `./store`, and their drivers as
+    optional peers; with `adapters` (the provider modules in src/adapters/ the
     package has), an entry point `./adapters/<name>` each, and its SDK as an optional peer; with
     `bridges` (the modules in src/bridges/ named in `BRIDGE_PEERS`), an entry point `./<name>`
     each, and its framework as an optional peer."""
@@ -368,6 +375,12 @@ def _package_json(
         }
     if mcp:
         exports["./mcp"] = {"types": "./dist/mcp.d.ts", "import": "./dist/mcp.js", "default": "./dist/mcp.js"}
+    if store:
+        exports["./store"] = {
+            "types": "./dist/store/index.d.ts",
+            "import": "./dist/store/index.js",
+            "default": "./dist/store/index.js",
+        }
     for name in adapters:
         exports[f"./adapters/{name}"] = {
             "types": f"./dist/adapters/{name}.d.ts",
@@ -403,18 +416,21 @@ def _package_json(
     }
     if runtime:
         package["dependencies"] = dict(RUNTIME_DEPENDENCIES)
+    stores = list(STORE_PEERS.values()) if store else []
     peers = sorted(
-        [(sdk, f"^{version}") for sdk, version in (ADAPTER_PEERS[name] for name in adapters)]
+        [(sdk, f"^{version}") for sdk, version in [*(ADAPTER_PEERS[name] for name in adapters), *stores]]
         + [(sdk, ranges) for sdk, ranges, _ in (BRIDGE_PEERS[name] for name in bridges)]
     )
     if peers:
         package["peerDependencies"] = dict(peers)
         package["peerDependenciesMeta"] = {sdk: {"optional": True} for sdk, _ in peers}
     # The package's own build (`npm pack` from a checkout runs prepack's tsc) needs the adapters'
-    # SDK types, which npm does not install for optional peers: they are dev dependencies too.
+    # SDK types, which npm does not install for optional peers: they are dev dependencies too (and
+    # the stores' drivers, which the build does not need, so that a checkout's tests have them).
     dev = dict(
         sorted(
             [ADAPTER_PEERS[name] for name in adapters]
+            + stores
             + [(sdk, version) for sdk, _, version in (BRIDGE_PEERS[name] for name in bridges)]
         )
     )
@@ -495,6 +511,7 @@ def render(idl: Idl) -> dict[str, str]:
             "src/engine-entry.ts" in support,
             sorted(name for name in BRIDGE_PEERS if f"src/bridges/{name}.ts" in support),
             "src/mcp.ts" in support and "src/adapters/mcp.ts" in support,
+            "src/store/index.ts" in support,
         ),
         "typescript/README.md": env.get_template("README.md.j2").render(**ctx),
     }

@@ -36,6 +36,7 @@ describe("support/typescript (the package)", () => {
       "./runtime": { types: "./dist/runtime.d.ts", import: "./dist/runtime.js", default: "./dist/runtime.js" },
       "./engine": { types: "./dist/engine-entry.d.ts", import: "./dist/engine-entry.js", default: "./dist/engine-entry.js" },
       "./mcp": { types: "./dist/mcp.d.ts", import: "./dist/mcp.js", default: "./dist/mcp.js" },
+      "./store": { types: "./dist/store/index.d.ts", import: "./dist/store/index.js", default: "./dist/store/index.js" },
       ...Object.fromEntries(
         ["anthropic", "gemini", "mcp", "openai"].map((n) => [`./adapters/${n}`, { types: `./dist/adapters/${n}.d.ts`, import: `./dist/adapters/${n}.js`, default: `./dist/adapters/${n}.js` }]),
       ),
@@ -70,11 +71,11 @@ describe("support/typescript (the package)", () => {
     }
   });
 
-  it("lists the adapters' SDKs as optional peers, from the version tests/typescript pins and tests", () => {
+  it("lists the adapters' SDKs and the stores' drivers as optional peers, from the version tests/typescript pins and tests", () => {
     const peers = generated["peerDependencies"] as { [name: string]: string };
     // The bridges' frameworks too (src/bridges/): the AI SDK in the two majors it is tested with
     // (7 as `ai`, 6 as the alias `ai-v6`), the Agents SDK in its one.
-    assert.deepEqual(Object.keys(peers).sort(), ["@anthropic-ai/sdk", "@google/genai", "@modelcontextprotocol/sdk", "@openai/agents", "ai", "openai"]);
+    assert.deepEqual(Object.keys(peers).sort(), ["@anthropic-ai/sdk", "@google/genai", "@modelcontextprotocol/sdk", "@openai/agents", "ai", "better-sqlite3", "openai", "pg"]);
     assert.equal(peers["ai"], `^${(tests.devDependencies["ai-v6"] ?? "?").replace("npm:ai@", "")} || ^${tests.devDependencies["ai"] ?? "?"}`);
     for (const [name, range] of Object.entries(peers)) {
       if (name === "ai") {

@@ -21,12 +21,21 @@ case "$mode" in
 esac
 cd "$here"
 
-# node_modules/.lock-stamp is the package-lock.json the installed packages came from.
+# node_modules/.lock-stamp is the package-lock.json the installed packages came from. One install
+# at a time (.ci/run starts one in the background while the Python tools install; the next run
+# here waits for it instead of starting npm ci over it).
+exec 9>"${TMPDIR:-/tmp}/toolnexus-ts-install-$(printf %s "$here" | cksum | cut -d' ' -f1).lock"
+flock 9
 if ! cmp -s package-lock.json node_modules/.lock-stamp; then
   npm ci --no-audit --no-fund --ignore-scripts --loglevel=error \
     --fetch-timeout=60000 --fetch-retries=4 --fetch-retry-maxtimeout=20000 >/dev/null
+  # better-sqlite3 (SqliteRunStore's driver) is the one package whose install script is needed:
+  # it builds (or fetches) its native binding.
+  npm rebuild better-sqlite3 --no-audit --no-fund --loglevel=error >/dev/null ||
+    echo "tests/typescript/run.sh: better-sqlite3's native binding did not build (a C++ compiler and make are needed when no prebuilt one downloads); the SQLite store's tests will fail" >&2
   cp package-lock.json node_modules/.lock-stamp
 fi
+flock -u 9
 if [ "$mode" = install ]; then
   exit 0
 fi

@@ -1,0 +1,293 @@
+// codegen: package; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
+
+/**
+ * The store's rules, written once for both databases (a port of Python's
+ * `toolnexus/store/_core.py`): a claim under a lease, the outcome kept while it holds, a run handed
+ * back or set aside. `SqliteRunStore` and `PostgresRunStore` are this over their `Backend`.
+ *
+ * @packageDocumentation
+ */
+
+import { fromJsonRunResult, parseAnswer } from "../codec.js";
+import { quote } from "../engine.js";
+import { ResumeError } from "../errors.js";
+import { randomHex } from "../suspend.js";
+import type { ProgressHook, Toolkit } from "../toolkit.js";
+import type { Answer, ParsedRunResult, RunResult } from "../types.js";
+import { maybeNum, maybeText, seconds, type Backend, type Connection } from "./backend.js";
+import { again, inDoubt, lapse, markStarted, type AgainOptions, type Started } from "./doubt.js";
+import { underLease } from "./lease.js";
+import { StoreLog } from "./log.js";
+import { expired, expiry, getRun, ids, insertWaiting, pending, quarantine, quarantined, saveMany, type PendingOptions } from "./rows.js";
+import { StoreError, UNCHANGED, contextOf, contextText, rowOf, type Claim, type InDoubt, type PendingRequest, type Row, type Status, type StoredRun } from "./types.js";
+
+/** The options of {@link RunStore.resume}. */
+export interface StoreResumeOptions {
+  principal?: string | undefined;
+  session?: string | undefined;
+  progress?: ProgressHook | undefined;
+  /** Replaces the context kept with the run, with the outcome (left out: it stays as it was). */
+  context?: unknown;
+}
+
+/**
+ * Pending runs in a database, each handed out to one resumer at a time: the same API as Python's
+ * `RunStore`, in camelCase and async, on the same tables (see `docs/durable.md`). `lease` is how
+ * long (seconds) a claim holds without renewal; a resumer renews it while its tools run.
+ */
+export class RunStore {
+  /** @internal */
+  readonly db: Backend;
+  readonly lease: number;
+  /** The decision log in the store's tables (retries and settlements of calls in doubt go there). */
+  readonly log: StoreLog;
+
+  protected constructor(db: Backend, lease: number) {
+    if (typeof lease !== "number" || !(lease > 0) || !Number.isFinite(lease)) {
+      throw new StoreError(`lease must be a positive number of seconds, got ${String(lease)}`);
+    }
+    this.db = db;
+    this.lease = lease;
+    this.log = new StoreLog(db);
+  }
+
+  /** Where the store is, for people: a file's path; a database's host, port and name. */
+  get path(): string {
+    return this.db.where;
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+
+  /** Stores `run` (pending, or done already) and returns its id; `context` is the host's JSON,
+   * kept with the run (up to `CONTEXT_LIMIT` bytes), returned by `claim` and `get`. */
+  async save(run: RunResult, options: { context?: unknown } = {}): Promise<number> {
+    const [id] = await saveMany(this.db, [run], [options.context ?? null]);
+    return id as number;
+  }
+
+  /** Stores every run in one transaction and returns their ids, in order. */
+  saveMany(runs: readonly RunResult[], options: { contexts?: readonly unknown[] } = {}): Promise<number[]> {
+    return saveMany(this.db, runs, options.contexts);
+  }
+
+  /** The run stored under `runId`, or undefined (a claim whose lease ran out reads as `pending`). */
+  get(runId: number): Promise<StoredRun | undefined> {
+    return getRun(this.db, runId);
+  }
+
+  /** The ids of the stored runs (with that status), oldest first. */
+  ids(status?: Status): Promise<number[]> {
+    return ids(this.db, status);
+  }
+
+  /** The requests the pending runs wait on, oldest run first, each run's in call order; filtered
+   * by `tool` and `kind`, and paged with `limit` and `after` (keyset pagination). */
+  pending(options: PendingOptions = {}): Promise<PendingRequest[]> {
+    return pending(this.db, options);
+  }
+
+  /** The rows that are not valid runs, each with why. */
+  quarantined(): Promise<[number, string][]> {
+    return quarantined(this.db);
+  }
+
+  /** The ids of the pending runs with something expired by `now` (ms; the wall clock when absent). */
+  expired(now: number = Date.now()): Promise<number[]> {
+    return expired(this.db, now / 1000);
+  }
+
+  /** When something of the stored run expires first (a Unix time in seconds), or null. */
+  expiry(runId: number): Promise<number | null> {
+    return expiry(this.db, runId);
+  }
+
+  /** Every call in doubt, oldest run first, each run's in call order. */
+  inDoubt(): Promise<InDoubt[]> {
+    return inDoubt(this.db);
+  }
+
+  /** Runs the calls in doubt of `runId` again, under the same idempotency keys, on the answers they
+   * ran on, and stores the outcome; logged first as a decision (`retry`). */
+  retry(toolkit: Toolkit, runId: number, options: AgainOptions = {}): Promise<RunResult> {
+    return again(this, toolkit, runId, "retry", undefined, options);
+  }
+
+  /** Records what the call in doubt of `runId` did (`result`: what its tool would have returned;
+   * with several calls in doubt, an object of call id to result) and continues the run with it
+   * without running the tool; logged first as a decision (`settle`). */
+  settle(toolkit: Toolkit, runId: number, result: unknown, options: AgainOptions = {}): Promise<RunResult> {
+    return again(this, toolkit, runId, "settle", result, options);
+  }
+
+  /** Takes the run to resume it with `answers` under a lease, in one transaction (see Python's
+   * `RunStore.claim`: the same refusals, `ResumeError` with the same reasons). */
+  async claim(runId: number, answers: Answer | readonly Answer[]): Promise<Claim> {
+    const ids = answersOf(answers).map((a) => a.id);
+    const lease = randomHex(8);
+    const taken = await this.db.transaction((conn) => take(conn, this.db.claimLock, runId, ids, lease, this.lease));
+    if ("why" in taken) {
+      throw new ResumeError("seal", `run ${runId} is not a valid run (${taken.why}); it is quarantined`);
+    }
+    return { run: taken.run, lease, context: contextOf(taken.context) };
+  }
+
+  /** Extends the claim `lease` on `runId` by another `lease` seconds; false when no longer held. */
+  async renew(runId: number, lease: string): Promise<boolean> {
+    const now = seconds();
+    const changed = await this.db.transaction((conn) =>
+      conn.run("UPDATE runs SET lease_until = ?, updated_at = ? WHERE id = ? AND status = 'claimed' AND lease = ?", [now + this.lease, now, runId, lease]),
+    );
+    return changed === 1;
+  }
+
+  /** Stores what resuming the claimed run returned (pending again, or done), the answers taken
+   * remembered; with `lease`, only while that claim is the run's last. */
+  async finish(runId: number, answered: Answer | readonly Answer[], run: RunResult, options: { lease?: string; context?: unknown } = {}): Promise<void> {
+    const text = contextText("context" in options ? options.context : UNCHANGED, `run ${runId}`);
+    await this.storeRow(runId, rowOf(run), answersOf(answered).map((a) => a.id), options.lease, text);
+  }
+
+  /** Hands a claimed run back unchanged (`pending`), or sets it aside for good (`refused`). */
+  async release(runId: number, status: "pending" | "refused" = "pending", options: { reason?: string } = {}): Promise<void> {
+    await this.db.transaction((conn) =>
+      conn.run("UPDATE runs SET status = ?, lease = NULL, lease_until = NULL, reason = ?, doubt = NULL, updated_at = ? WHERE id = ? AND status = 'claimed'", [
+        status,
+        options.reason ?? null,
+        seconds(),
+        runId,
+      ]),
+    );
+  }
+
+  /** Claims the run, continues it with `toolkit.resume`, stores the outcome and returns it (see
+   * Python's `RunStore.resume`). */
+  resume(toolkit: Toolkit, runId: number, answers: Answer | readonly Answer[], options: StoreResumeOptions = {}): Promise<RunResult> {
+    const batch = answersOf(answers);
+    const context = contextText("context" in options ? options.context : UNCHANGED, `run ${runId}`);
+    const { principal, session, progress } = options;
+    return underLease(this, toolkit, runId, batch, (kit, run) => kit.resume(run, batch, { principal, session, progress }), { context });
+  }
+
+  /** Settles, with `toolkit.expire`, every pending run with something expired by `now` (ms; the
+   * toolkit's clock when absent); returns their ids. Runs another process holds are passed over. */
+  async expire(toolkit: Toolkit, options: { now?: number; principal?: string } = {}): Promise<number[]> {
+    const when = options.now ?? toolkit.now();
+    const settled: number[] = [];
+    for (const runId of await this.expired(when)) {
+      try {
+        await underLease(this, toolkit, runId, [], (kit, run) => kit.expire(run, { now: when, principal: options.principal }));
+      } catch (error) {
+        if (ResumeError.isResumeError(error)) {
+          continue;
+        }
+        throw error;
+      }
+      settled.push(runId);
+    }
+    return settled;
+  }
+
+  /** @internal The outcome's write (`finish`), and a new context with it. */
+  async storeRow(runId: number, row: Row, answered: string[], lease: string | undefined, context: string | undefined): Promise<void> {
+    await this.db.transaction(async (conn) => {
+      await writeOutcome(conn, this.db.rowLock, runId, row, answered, lease);
+      if (context !== undefined) {
+        await conn.run("UPDATE runs SET context = ? WHERE id = ?", [context, runId]);
+      }
+    });
+  }
+
+  /** @internal Records that `calls` start now under the claim `lease`. */
+  started(runId: number, lease: string, batch: readonly Answer[], calls: Started[]): Promise<void> {
+    return markStarted(this.db, runId, lease, batch, calls);
+  }
+
+  /** @internal Ends the claim `lease` now, its calls left in doubt. */
+  lapse(runId: number, lease: string): Promise<void> {
+    return lapse(this.db, runId, lease);
+  }
+}
+
+function answersOf(answers: Answer | readonly Answer[]): Answer[] {
+  const list: readonly unknown[] = Array.isArray(answers) ? answers : [answers];
+  return list.map((a, i) => parseAnswer(a, Array.isArray(answers) ? `$[${i}]` : "$"));
+}
+
+function names(ids: readonly string[]): string {
+  return `[${ids.map(quote).join(", ")}]`;
+}
+
+function over(what: string, ids: readonly string[]): ResumeError {
+  const tail = ids.length === 1 ? `answer ${quote(ids[0] as string)} has no use` : `the answers ${names(ids)} have no use`;
+  return new ResumeError("not_pending", `${what}, so ${tail}`);
+}
+
+/** The claim's transaction: the run taken under `lease`, or why its row is not a valid run. */
+async function take(
+  conn: Connection,
+  lock: string,
+  runId: number,
+  ids: string[],
+  lease: string,
+  seconds_: number,
+): Promise<{ run: ParsedRunResult; context: string | null } | { why: string }> {
+  const now = seconds();
+  let [row] = await conn.all(`SELECT status, answered, body, lease_until, doubt, context FROM runs WHERE id = ?${lock}`, [runId]);
+  if (row === undefined) {
+    if ((await conn.all("SELECT 1 FROM runs WHERE id = ?", [runId])).length === 0) {
+      throw new ResumeError("not_pending", `there is no run ${runId}`);
+    }
+    row = ["claimed", "[]", "", null, null, null]; // another process is taking it right now
+  }
+  let status = String(row[0]);
+  const until = maybeNum(row[3]);
+  if (status === "claimed" && until !== null && until < now) {
+    if (row[4] !== null) {
+      throw over(`run ${runId} has a call in doubt (settle or retry it)`, ids);
+    }
+    status = "pending"; // its holder is gone
+  }
+  const waiting = new Set((await conn.all("SELECT request_id FROM waiting WHERE run_id = ?", [runId])).map((r) => String(r[0])));
+  const answered = JSON.parse(String(row[1])) as string[];
+  const taken = new Set(answered.filter((id) => status !== "pending" || !waiting.has(id)));
+  const again = ids.find((id) => taken.has(id));
+  if (again !== undefined) {
+    throw new ResumeError("replayed", `request ${quote(again)} was already answered`);
+  }
+  const busy = status === "claimed" ? ids.find((id) => waiting.has(id)) : undefined;
+  if (busy !== undefined) {
+    throw new ResumeError("replayed", `request ${quote(busy)} is being answered by another process`);
+  }
+  if (status !== "pending") {
+    throw over(`run ${runId} is ${status}`, ids);
+  }
+  let run: ParsedRunResult;
+  try {
+    run = fromJsonRunResult(String(row[2]));
+  } catch (error) {
+    return { why: await quarantine(conn, runId, error) };
+  }
+  await conn.run("UPDATE runs SET status = 'claimed', lease = ?, lease_until = ?, updated_at = ? WHERE id = ?", [lease, now + seconds_, now, runId]);
+  return { run, context: maybeText(row[5]) };
+}
+
+/** Stores a claimed run's outcome (`row`), and the answers it took, while `lease` holds it. */
+async function writeOutcome(conn: Connection, lock: string, runId: number, row: Row, answered: string[], lease: string | undefined): Promise<void> {
+  const [held] = await conn.all(`SELECT status, answered, lease FROM runs WHERE id = ?${lock}`, [runId]);
+  if (held === undefined || held[0] !== "claimed" || (lease !== undefined && held[2] !== lease)) {
+    throw new StoreError(`run ${runId} is not claimed under this lease, so there is nothing to finish`);
+  }
+  const all = [...(JSON.parse(String(held[1])) as string[]), ...answered];
+  await conn.run("UPDATE runs SET status = ?, body = ?, expires_at = ?, answered = ?, lease = NULL, lease_until = NULL, doubt = NULL, updated_at = ? WHERE id = ?", [
+    row.status,
+    row.body,
+    row.expires,
+    JSON.stringify(all),
+    seconds(),
+    runId,
+  ]);
+  await conn.run("DELETE FROM waiting WHERE run_id = ?", [runId]);
+  await insertWaiting(conn, runId, row.waiting);
+}

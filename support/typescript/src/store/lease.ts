@@ -1,0 +1,146 @@
+// codegen: package; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
+
+/**
+ * A step of a stored run made under a claim (a port of Python's `toolnexus/store/_lease.py`):
+ * claimed, the calls about to run marked started (when a tool is not idempotent: see `doubt.ts`),
+ * the lease renewed while the tools run, and the outcome stored while the lease holds.
+ *
+ * @packageDocumentation
+ */
+
+import { ResumeError } from "../errors.js";
+import type { Toolkit } from "../toolkit.js";
+import type { Answer, RunResult } from "../types.js";
+import { sleep, timers } from "./backend.js";
+import type { RunStore } from "./core.js";
+import { startedCalls } from "./doubt.js";
+import { withHooks, type StepHooks } from "./hooks.js";
+import { OutcomeNotStored, rowOf, type Claim, type Row } from "./types.js";
+
+/** What a step makes of the claimed run: `toolkit.resume(...)` or `toolkit.expire(...)`. */
+export type Step = (toolkit: Toolkit, run: RunResult) => Promise<RunResult>;
+
+/**
+ * Claims `runId` for `batch` (unless `claim` holds it already), makes `step` of it under a renewed
+ * lease, and stores the outcome (see `RunStore.resume`). `results`: calls whose results a person
+ * supplied (`settle`), which return them instead of running their tools.
+ */
+export async function underLease(
+  store: RunStore,
+  toolkit: Toolkit,
+  runId: number,
+  batch: Answer[],
+  step: Step,
+  options: { claim?: Claim | undefined; context?: string | undefined; results?: StepHooks["results"] } = {},
+): Promise<RunResult> {
+  const claim = options.claim ?? (await store.claim(runId, batch));
+  const { run, lease } = claim;
+  const stopRenewing = renewing(store, runId, lease);
+  const calls = startedCalls(toolkit, run, batch);
+  let marked = false;
+  const hooks: StepHooks = { results: options.results };
+  if (calls.length > 0) {
+    hooks.before = async () => {
+      if (!marked) {
+        marked = true; // from here, a lease that runs out leaves these calls in doubt
+        await store.started(runId, lease, batch, calls);
+      }
+    };
+  }
+  let resumed: RunResult;
+  try {
+    resumed = await withHooks(toolkit, hooks, () => step(toolkit, run));
+  } catch (error) {
+    await afterFailure(store, toolkit, runId, lease, run, marked, error);
+    throw error;
+  } finally {
+    stopRenewing();
+  }
+  if (resumed === run) {
+    await store.release(runId); // nothing changed (nothing had expired): back as it was
+    return run;
+  }
+  return storeOutcome(store, runId, resumed, batch, lease, options.context);
+}
+
+/** After a step that threw: an expired run settled, a refused one handed back (or set aside for a
+ * seal that does not hold), and anything else leaves a call that started in doubt. */
+async function afterFailure(store: RunStore, toolkit: Toolkit, runId: number, lease: string, run: RunResult, marked: boolean, error: unknown): Promise<void> {
+  if (ResumeError.isResumeError(error)) {
+    if (error.reason === "expired") {
+      const settled = await toolkit.expire(run); // past its sealed expiry: settled now, never put back
+      if (settled !== run) {
+        await store.finish(runId, [], settled, { lease });
+        return;
+      }
+    }
+    const refused = error.reason === "seal";
+    await store.release(runId, refused ? "refused" : "pending", refused ? { reason: error.message } : {});
+    return;
+  }
+  try {
+    if (marked) {
+      await store.lapse(runId, lease);
+    } else {
+      await store.release(runId);
+    }
+  } catch (cleanup) {
+    if (!store.db.transient(cleanup)) {
+      throw cleanup;
+    }
+  }
+}
+
+/** Writes `resumed` as the outcome of the claimed run, retrying while the lease lasts. */
+async function storeOutcome(store: RunStore, runId: number, resumed: RunResult, batch: Answer[], lease: string, context: string | undefined): Promise<RunResult> {
+  let row: Row;
+  try {
+    row = rowOf(resumed);
+  } catch (error) {
+    await store.release(runId, "refused", { reason: `its outcome is not JSON: ${String(error)}` });
+    throw new OutcomeNotStored(runId, resumed, batch, lease, error);
+  }
+  const answered = batch.map((a) => a.id);
+  const deadline = Date.now() + store.lease * 1000;
+  let delay = 50;
+  for (;;) {
+    try {
+      await store.storeRow(runId, row, answered, lease, context);
+      return resumed;
+    } catch (error) {
+      if (error instanceof OutcomeNotStored || !store.db.transient(error) || Date.now() + delay >= deadline) {
+        throw error instanceof OutcomeNotStored ? error : new OutcomeNotStored(runId, resumed, batch, lease, error);
+      }
+      await sleep(delay);
+      delay = Math.min(delay * 2, 1000);
+    }
+  }
+}
+
+/** Renews the claim every third of the lease until the returned function is called. */
+function renewing(store: RunStore, runId: number, lease: string): () => void {
+  let handle: { unref?: () => void } | undefined;
+  let stopped = false;
+  const tick = (): void => {
+    handle = timers.setTimeout(() => {
+      store.renew(runId, lease).then(
+        (held) => {
+          if (held && !stopped) {
+            tick();
+          }
+        },
+        () => {
+          if (!stopped) {
+            tick(); // a missed renewal: the next one may do
+          }
+        },
+      );
+    }, (store.lease * 1000) / 3);
+    handle.unref?.();
+  };
+  tick();
+  return () => {
+    stopped = true;
+    timers.clearTimeout(handle);
+  };
+}

@@ -1,0 +1,256 @@
+"""The durable store across languages (issue 33, item 3): a run saved by Python's store is listed,
+claimed and resumed by TypeScript's (`toolnexus-contract/store`), and the other way round, on
+SQLite and on PostgreSQL, on the same tables and under one seal key; a claim held in one language
+is exclusive against the other; a call left in doubt by one is listed and settled by the other.
+
+TypeScript's side is `tests/typescript/store-host.ts` (one store command per process, JSON out),
+built by `bash tests/typescript/run.sh build`. Its toolkit is `tests/store/test_store.py`'s: `approve`
+asks before doing `what`, and each run of it after an answer appends a line to the runs log, so a
+test sees how often the tool really ran, in either language.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import REPO
+from tests.needs import missing
+from tests.postgres import tamper
+from tests.store.test_store import RUNS_LOG, toolkit
+from toolnexus import Answer, ResumeError, ToolCall
+from toolnexus.store import RunStore, SqliteRunStore
+
+TS_DIR = REPO / "tests" / "typescript"
+HOST = TS_DIR / ".cache" / "store-host.js"
+
+
+@pytest.fixture(scope="module")
+def node_host() -> Path:
+    if shutil.which("node") is None:
+        missing("Node.js is not installed (the TypeScript store runs on it)")
+    if not HOST.exists():
+        subprocess.run(["bash", "run.sh", "build"], cwd=TS_DIR, check=True, stdout=subprocess.DEVNULL)
+    return HOST
+
+
+@pytest.fixture
+def runs_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    log = tmp_path / "runs.log"
+    log.touch()
+    monkeypatch.setenv(RUNS_LOG, str(log))
+    return log
+
+
+def where(store: RunStore) -> str:
+    """What the TypeScript host opens: the SQLite file, or the test's PostgreSQL DSN."""
+    if isinstance(store, SqliteRunStore):
+        return store.path
+    from toolnexus.store._postgres import PostgresBackend
+
+    assert isinstance(store._db, PostgresBackend)
+    return store._db.dsn
+
+
+def ts(node_host: Path, command: str, *args: object) -> Any:
+    proc = subprocess.run(
+        ["node", str(node_host), command, *map(str, args)], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, f"store-host {command}: exit {proc.returncode}\n{proc.stderr}"
+    return json.loads(proc.stdout)
+
+
+def ran(log: Path) -> list[str]:
+    """The idempotency keys of the tool runs logged, in order."""
+    return [line.split()[1] for line in log.read_text().splitlines()]
+
+
+async def test_saved_by_python_listed_claimed_and_resumed_by_typescript(
+    store: RunStore, node_host: Path, runs_log: Path
+):
+    kit = toolkit()
+    run = await kit.run_calls(
+        [ToolCall("a", "approve", {"what": "A"}), ToolCall("b", "approve", {"what": "B"})]
+    )
+    run_id = store.save(run, context={"messages": [{"role": "user", "content": "from python"}]})
+    listed = ts(node_host, "pending", where(store))
+    assert [(p["runId"], p["position"], p["prompt"]) for p in listed] == [
+        (run_id, 0, "A?"),
+        (run_id, 1, "B?"),
+    ]
+    assert [p["id"] for p in listed] == [r.id for r in run.requests]
+
+    first = ts(node_host, "resume", where(store), run_id, listed[0]["id"])
+    assert first == {"status": "pending", "outputs": ["did A"]}
+    assert [p.request.prompt for p in store.pending()] == ["B?"]  # Python sees what TypeScript stored
+    done = await store.resume(kit, run_id, Answer(listed[1]["id"], ok=True))  # and finishes it
+    assert done.status == "done" and [r.result.output for r in done.results] == ["did A", "did B"]
+    stored = ts(node_host, "get", where(store), run_id)
+    assert stored == {
+        "status": "done",
+        "outputs": ["did A", "did B"],
+        "context": {"messages": [{"role": "user", "content": "from python"}]},
+    }
+    assert len(ran(runs_log)) == 2 and len(set(ran(runs_log))) == 2
+
+
+async def test_saved_by_typescript_listed_claimed_and_resumed_by_python(
+    store: RunStore, node_host: Path, runs_log: Path
+):
+    run_id = ts(node_host, "save", where(store), "A", "B")["runId"]
+    waiting = store.pending()
+    assert [(p.run_id, p.request.prompt) for p in waiting] == [(run_id, "A?"), (run_id, "B?")]
+    kit = toolkit()  # the same key: TypeScript's seal holds here
+    run = await store.resume(kit, run_id, Answer(waiting[0].request.id, ok=True))
+    assert run.status == "pending" and [r.result.output for r in run.results] == ["did A"]
+    assert store.get(run_id).context == {"messages": [{"role": "user", "content": "from typescript"}]}
+
+    last = ts(node_host, "resume", where(store), run_id, waiting[1].request.id)  # TypeScript finishes
+    assert last == {"status": "done", "outputs": ["did A", "did B"]}
+    stored = store.get(run_id)
+    assert stored.status == "done" and [r.result.output for r in stored.run.results] == ["did A", "did B"]
+    # each request answered once, whichever language took it
+    with pytest.raises(ResumeError) as refused:
+        store.claim(run_id, Answer(waiting[0].request.id, ok=True))
+    assert refused.value.reason == "replayed"
+    assert len(ran(runs_log)) == 2
+
+
+async def test_a_claim_held_by_python_is_exclusive_against_typescript(store: RunStore, node_host: Path):
+    kit = toolkit()
+    run = await kit.run_calls([ToolCall("a", "approve", {"what": "A"})])
+    run_id = store.save(run)
+    claim = store.claim(run_id, Answer(run.pending.id, ok=True))
+    refused = ts(node_host, "claim", where(store), run_id, run.pending.id)
+    assert refused["refused"] == "replayed" and "being answered by another process" in refused["message"]
+    assert ts(node_host, "pending", where(store)) == []  # a claimed run is not listed
+    store.release(run_id)
+    taken = ts(node_host, "claim", where(store), run_id, run.pending.id)
+    assert len(taken["lease"]) == 16 and claim.lease != taken["lease"]
+
+
+async def test_a_claim_held_by_typescript_is_exclusive_against_python(store: RunStore, node_host: Path):
+    run_id = ts(node_host, "save", where(store), "A")["runId"]
+    (waiting,) = store.pending()
+    held = ts(node_host, "claim", where(store), run_id, waiting.request.id)  # and the process ends
+    assert held["context"] == {"messages": [{"role": "user", "content": "from typescript"}]}
+    with pytest.raises(ResumeError) as refused:
+        await store.resume(toolkit(), run_id, Answer(waiting.request.id, ok=True))
+    assert refused.value.reason == "replayed"
+    assert store.get(run_id).status == "claimed" and store.pending() == []
+    with tamper(store) as raw:  # its lease runs out: the claim is given back, and Python takes it
+        raw.execute("UPDATE runs SET lease_until = 0 WHERE id = ?", (run_id,))
+    done = await store.resume(toolkit(), run_id, Answer(waiting.request.id, ok=True))
+    assert [r.result.output for r in done.results] == ["did A"]
+
+
+async def test_a_call_left_in_doubt_by_python_is_settled_by_typescript(
+    store: RunStore, node_host: Path, runs_log: Path
+):
+    kit = toolkit()
+    run = await kit.run_calls([ToolCall("a", "approve", {"what": "pay"})])
+    run_id = store.save(run)
+    claim = store.claim(run_id, Answer(run.pending.id, ok=True))
+    calls = [{"call": run.calls[0].to_wire(), "key": "idk-python"}]
+    store._started(run_id, claim.lease, [Answer(run.pending.id, ok=True)], calls)
+    with tamper(store) as raw:  # the process died while the tool ran: its lease ran out
+        raw.execute("UPDATE runs SET lease_until = 0 WHERE id = ?", (run_id,))
+    (doubt,) = store.in_doubt()
+    listed = ts(node_host, "in-doubt", where(store))
+    assert listed == [
+        {
+            "runId": run_id,
+            "tool": "approve",
+            "arguments": {"what": "pay"},
+            "key": "idk-python",
+            "lease": claim.lease,
+        }
+    ]
+    assert doubt.lease == claim.lease
+    settled = ts(node_host, "settle", where(store), run_id, "paid by hand")
+    assert settled["status"] == "done" and settled["outputs"] == ["paid by hand"]
+    assert ran(runs_log) == []  # the tool did not run again
+    entry = settled["log"][-1]
+    assert (entry["kind"], entry["run"], entry["result"], entry["by"]) == (
+        "settle",
+        run_id,
+        "paid by hand",
+        "ts-operator",
+    )
+    assert store.in_doubt() == [] and store.get(run_id).status == "done"
+    assert store.log.verify() is None  # TypeScript's entry extends Python's chain
+
+
+async def test_a_call_left_in_doubt_by_typescript_is_retried_by_python_once(
+    store: RunStore, node_host: Path, runs_log: Path, monkeypatch: pytest.MonkeyPatch
+):
+    run_id = ts(node_host, "save", where(store), "pay")["runId"]
+    (waiting,) = store.pending()
+    monkeypatch.setenv("TOOLNEXUS_STORE_TEST_DIE", "1")  # TypeScript dies while the tool runs
+    proc = subprocess.run(
+        ["node", str(node_host), "resume", where(store), str(run_id), waiting.request.id],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 137, proc.stderr
+    monkeypatch.delenv("TOOLNEXUS_STORE_TEST_DIE")
+    assert store.in_doubt() == []  # its lease still holds
+    with tamper(store) as raw:  # then runs out
+        raw.execute("UPDATE runs SET lease_until = 0 WHERE id = ?", (run_id,))
+    (doubt,) = store.in_doubt()
+    assert (doubt.run_id, doubt.tool, doubt.arguments) == (run_id, "approve", {"what": "pay"})
+    with pytest.raises(ResumeError, match="has a call in doubt"):
+        await store.resume(toolkit(), run_id, Answer(waiting.request.id, ok=True))
+    assert store.pending() == [] and ran(runs_log) == []
+    done = await store.retry(toolkit(), run_id, principal="ops")
+    assert [r.result.output for r in done.results] == ["did pay"]
+    assert ran(runs_log) == [doubt.idempotency_key]  # once, under the key TypeScript recorded
+    assert [e["kind"] for e in store.log.entries()] == ["retry"]
+
+
+def test_typescript_refuses_tables_of_a_newer_schema_naming_both_versions(store: RunStore, node_host: Path):
+    with tamper(store) as raw:
+        if isinstance(store, SqliteRunStore):
+            raw.execute("PRAGMA user_version = 9")
+        else:
+            raw.execute("UPDATE toolnexus_schema SET version = 9")
+    proc = subprocess.run(
+        ["node", str(node_host), "pending", where(store)], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 1
+    assert (
+        "has schema version 9, newer than this toolnexus's 5: open it with a newer toolnexus" in proc.stderr
+    )
+    with tamper(store) as raw:  # and left it as it was
+        version = (
+            raw.execute("PRAGMA user_version").fetchone()[0]
+            if isinstance(store, SqliteRunStore)
+            else raw.execute("SELECT version FROM toolnexus_schema").fetchone()[0]
+        )
+    assert version == 9
+
+
+def test_typescript_store_tests_on_postgres(postgres_server: str, node_host: Path):
+    """tests/typescript/store.test.ts, which runs on SQLite alone otherwise, on this cluster too
+    (each of its tests in a schema of its own)."""
+    test = TS_DIR / ".cache" / "store.test.js"
+    proc = subprocess.run(
+        ["node", "--test", "--test-reporter=tap", str(test)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "TOOLNEXUS_TEST_POSTGRES": postgres_server},
+        cwd=TS_DIR,
+    )
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert "# Subtest: the postgres store" in proc.stdout
+    counts = dict(re.findall(r"^# (tests|pass|fail|skipped) (\d+)$", proc.stdout, re.M))
+    assert counts["fail"] == counts["skipped"] == "0" and counts["pass"] == counts["tests"] != "0", counts

@@ -1,0 +1,102 @@
+// The TypeScript side of tests/store/test_store_cross_language.py: one store command per process, on a
+// SQLite file or a PostgreSQL database that Python's store uses too, printing JSON.
+//
+//   node .cache/store-host.js save <where> <what>...         a turn of `approve` calls, saved
+//   node .cache/store-host.js pending <where>                what waits
+//   node .cache/store-host.js resume <where> <run> <request> answered ok, stored
+//   node .cache/store-host.js claim <where> <run> <request>  claimed and left claimed (or refused)
+//   node .cache/store-host.js get <where> <run>              status, outputs, context
+//   node .cache/store-host.js in-doubt <where>               the calls in doubt
+//   node .cache/store-host.js settle <where> <run> <output>  the call in doubt settled
+//
+// The toolkit is tests/store/test_store.py's: `approve` asks before doing `what` (each run of it after
+// an answer appends a line to $TOOLNEXUS_STORE_TEST_LOG; with $TOOLNEXUS_STORE_TEST_DIE set, the
+// process exits there instead), sealed under the tests' key.
+
+import { appendFileSync } from "node:fs";
+import { ResumeError, Toolkit, defineTool } from "toolnexus-contract/runtime";
+import { PostgresRunStore, SqliteRunStore, type RunStore } from "toolnexus-contract/store";
+import { pending, type RunResult } from "toolnexus-contract";
+
+const SECRET = new TextEncoder().encode("tests-host-secret-0123456789abcdef");
+
+const approve = defineTool(
+  "approve",
+  "Asks before doing `what`.",
+  { type: "object", properties: { what: { type: "string" } }, required: ["what"] } as const,
+  (args, ctx) => {
+    const what = String((args as { what: string }).what);
+    if (ctx.answer === undefined) {
+      return pending({ id: "", kind: "approval", prompt: `${what}?` });
+    }
+    if (process.env["TOOLNEXUS_STORE_TEST_DIE"]) {
+      process.exit(137); // killed while the tool runs: its call is left in doubt
+    }
+    const log = process.env["TOOLNEXUS_STORE_TEST_LOG"];
+    if (log) {
+      appendFileSync(log, `${process.pid} ${ctx.idempotencyKey}\n`);
+    }
+    return `did ${what}`;
+  },
+);
+
+function open(where: string): Promise<RunStore> {
+  return /^postgres(ql)?:\/\/|=/.test(where) ? PostgresRunStore.open(where) : SqliteRunStore.open(where);
+}
+
+function outputs(run: RunResult | undefined): string[] {
+  return (run?.results ?? []).map((r) => r.result.output);
+}
+
+async function main(argv: string[]): Promise<unknown> {
+  const [command, where, ...rest] = argv;
+  const store = await open(where ?? "");
+  const kit = new Toolkit([approve], { secret: SECRET });
+  try {
+    switch (command) {
+      case "save": {
+        const run = await kit.runCalls(rest.map((what, i) => ({ id: `c${i}`, name: "approve", arguments: { what } })));
+        return { runId: await store.save(run, { context: { messages: [{ role: "user", content: "from typescript" }] } }) };
+      }
+      case "pending":
+        return (await store.pending()).map((p) => ({ runId: p.runId, position: p.position, id: p.request.id, prompt: p.request.prompt }));
+      case "resume": {
+        const run = await store.resume(kit, Number(rest[0]), { id: rest[1] ?? "", ok: true });
+        return { status: run.status, outputs: outputs(run) };
+      }
+      case "claim": {
+        try {
+          const claim = await store.claim(Number(rest[0]), { id: rest[1] ?? "", ok: true });
+          return { lease: claim.lease, context: claim.context };
+        } catch (error) {
+          if (ResumeError.isResumeError(error)) {
+            return { refused: error.reason, message: error.message };
+          }
+          throw error;
+        }
+      }
+      case "get": {
+        const stored = await store.get(Number(rest[0]));
+        return { status: stored?.status, outputs: outputs(stored?.run), context: stored?.context };
+      }
+      case "in-doubt":
+        return (await store.inDoubt()).map((d) => ({ runId: d.runId, tool: d.tool, arguments: d.arguments, key: d.idempotencyKey, lease: d.lease }));
+      case "settle": {
+        const run = await store.settle(kit, Number(rest[0]), rest[1] ?? "", { principal: "ts-operator" });
+        return { status: run.status, outputs: outputs(run), log: await store.log.entries() };
+      }
+      default:
+        throw new Error(`unknown command ${String(command)}`);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (out) => process.stdout.write(`${JSON.stringify(out)}\n`),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,334 @@
+// The durable stores (toolnexus-contract/store): saving, listing (filters and pages), claims under
+// leases, the host's context, calls in doubt (retried, settled, logged), expiry, quarantine, the
+// schema version, and the errors that name a path or a database. On SQLite always; on PostgreSQL
+// too when $TOOLNEXUS_TEST_POSTGRES is a DSN (tests/store/test_store_cross_language.py runs this file so,
+// on its throwaway cluster, each test in a schema of its own), as are both stores against
+// Python's on the same tables.
+
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { pending, type RunResult } from "toolnexus-contract";
+import { ResumeError, Toolkit, defineTool } from "toolnexus-contract/runtime";
+import { CONTEXT_LIMIT, PostgresRunStore, SqliteRunStore, StoreError, type RunStore } from "toolnexus-contract/store";
+
+const KEY = new TextEncoder().encode("a key of at least sixteen bytes");
+const folder = mkdtempSync(join(tmpdir(), "toolnexus-store-"));
+after(() => rmSync(folder, { recursive: true, force: true }));
+let files = 0;
+
+interface Raw {
+  prepare(sql: string): { run(...args: unknown[]): unknown; get(...args: unknown[]): unknown };
+  pragma(text: string, options?: { simple: boolean }): unknown;
+  close(): void;
+}
+const Database = createRequire(import.meta.url)("better-sqlite3") as new (path: string) => Raw;
+
+/** Each run of a tool after its answer, by idempotency key. */
+const ran: string[] = [];
+
+function asking(name: string, kind = "approval") {
+  return defineTool(name, "", null, (args, ctx) => {
+    if (ctx.answer === undefined) {
+      return pending({ id: "", kind, prompt: `${name} ${String(args["what"])}?` });
+    }
+    ran.push(ctx.idempotencyKey);
+    return `did ${String(args["what"])}`;
+  });
+}
+
+const kit = new Toolkit([asking("pay"), asking("ask", "input")], { secret: KEY });
+
+/** A store of its own for one test, another one on the same tables, and a way behind its back. */
+interface Fresh {
+  store: RunStore;
+  path: string;
+  again(): Promise<RunStore>;
+  raw(sql: string, ...args: (string | number)[]): Promise<void>;
+}
+
+const POSTGRES = process.env["TOOLNEXUS_TEST_POSTGRES"];
+const KINDS = POSTGRES ? (["sqlite", "postgres"] as const) : (["sqlite"] as const);
+
+interface PgClient {
+  connect(): Promise<void>;
+  query(text: string, values?: unknown[]): Promise<unknown>;
+  end(): Promise<void>;
+}
+const pg = createRequire(import.meta.url)("pg") as { Client: new (config: { connectionString?: string } & Record<string, unknown>) => PgClient };
+
+async function onPostgres<T>(dsn: string, work: (client: PgClient) => Promise<T>): Promise<T> {
+  const keys = Object.fromEntries([...dsn.matchAll(/(\w+)=('[^']*'|\S+)/g)].map((m) => [m[1] === "dbname" ? "database" : m[1], (m[2] as string).replace(/^'|'$/g, "")]));
+  const client = new pg.Client(keys);
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function fresh(kind: "sqlite" | "postgres" = "sqlite"): Promise<Fresh> {
+  if (kind === "postgres") {
+    const schema = `ts_${process.pid}_${++files}`;
+    await onPostgres(POSTGRES ?? "", (c) => c.query(`CREATE SCHEMA ${schema}`));
+    const dsn = `${POSTGRES ?? ""} options='-c search_path=${schema}'`;
+    return {
+      store: await PostgresRunStore.open(dsn),
+      path: dsn,
+      again: () => PostgresRunStore.open(dsn),
+      raw: async (sql, ...args) => {
+        let n = 0;
+        await onPostgres(dsn, (c) => c.query(sql.replace(/\?/g, () => `$${++n}`), args));
+      },
+    };
+  }
+  const path = join(folder, `runs-${++files}.sqlite3`);
+  return {
+    store: await SqliteRunStore.open(path),
+    path,
+    again: () => SqliteRunStore.open(path),
+    raw: (sql, ...args) => {
+      raw(path, sql, ...args);
+      return Promise.resolve();
+    },
+  };
+}
+
+async function turn(...calls: [string, string][]): Promise<RunResult> {
+  return kit.runCalls(calls.map(([name, what], i) => ({ id: `c${i}`, name, arguments: { what } })));
+}
+
+function raw(path: string, sql: string, ...args: unknown[]): void {
+  const db = new Database(path);
+  db.prepare(sql).run(...args);
+  db.close();
+}
+
+for (const kind of KINDS) {
+  describe(`the ${kind} store`, () => {
+    it("saves a run, lists what it waits on, and resumes it once", async () => {
+      const { store } = await fresh(kind);
+      const run = await turn(["pay", "rent"], ["ask", "colour"]);
+      const runId = await store.save(run);
+      const waiting = await store.pending();
+      assert.deepEqual(
+        waiting.map((p) => [p.runId, p.position, p.request.prompt]),
+        [
+          [runId, 0, "pay rent?"],
+          [runId, 1, "ask colour?"],
+        ],
+      );
+      const first = waiting[0]!.request.id;
+      const resumed = await store.resume(kit, runId, { id: first, ok: true });
+      assert.equal(resumed.status, "pending");
+      assert.deepEqual((await store.pending()).map((p) => p.request.prompt), ["ask colour?"]);
+      await assert.rejects(store.resume(kit, runId, { id: first, ok: true }), (e: unknown) => ResumeError.isResumeError(e) && e.reason === "replayed");
+      const done = await store.resume(kit, runId, { id: waiting[1]!.request.id, ok: true });
+      assert.deepEqual(done.results.map((r) => r.result.output), ["did rent", "did colour"]);
+      assert.equal((await store.get(runId))?.status, "done");
+      assert.deepEqual(await store.ids("done"), [runId]);
+      await store.close();
+    });
+
+    it("filters what waits by tool and kind, and pages it from where the last page ended", async () => {
+      const { store } = await fresh(kind);
+      for (let i = 0; i < 3; i++) {
+        await store.save(await turn(["pay", `p${i}`], ["ask", `q${i}`]));
+      }
+      assert.deepEqual((await store.pending({ tool: "ask" })).map((p) => p.request.prompt), ["ask q0?", "ask q1?", "ask q2?"]);
+      assert.deepEqual((await store.pending({ kind: "approval" })).map((p) => p.request.prompt), ["pay p0?", "pay p1?", "pay p2?"]);
+      const page1 = await store.pending({ limit: 4 });
+      const page2 = await store.pending({ limit: 4, after: page1.at(-1) });
+      assert.deepEqual([...page1, ...page2].map((p) => p.request.prompt), ["pay p0?", "ask q0?", "pay p1?", "ask q1?", "pay p2?", "ask q2?"]);
+      assert.deepEqual((await store.pending({ after: [page1[1]!.runId, 0] })).length, 5);
+      await assert.rejects(store.pending({ limit: 0 }), /limit must be a positive whole number, got 0/);
+      await store.close();
+    });
+
+    it("hands a run to one claimant at a time, and back on release", async () => {
+      const { store } = await fresh(kind);
+      const run = await turn(["pay", "rent"]);
+      const runId = await store.save(run);
+      const answer = { id: run.pending!.id, ok: true };
+      const claim = await store.claim(runId, answer);
+      await assert.rejects(store.claim(runId, answer), /is being answered by another process/);
+      assert.deepEqual(await store.pending(), []);
+      assert.equal(await store.renew(runId, claim.lease), true);
+      assert.equal(await store.renew(runId, "not-the-lease"), false);
+      await store.release(runId);
+      const again = await store.claim(runId, answer);
+      assert.notEqual(again.lease, claim.lease);
+      await store.finish(runId, answer, await kit.resume(again.run, answer), { lease: again.lease });
+      assert.equal((await store.get(runId))?.status, "done");
+      await assert.rejects(store.finish(runId, answer, again.run, { lease: again.lease }), /run \d+ is not claimed under this lease/);
+      await assert.rejects(store.claim(runId + 100, answer), /there is no run/);
+      await store.close();
+    });
+
+    it("resumes a run once when two resumers race, on one connection or two", async () => {
+      const { store, again } = await fresh(kind);
+      const other = await again();
+      for (const [a, b] of [
+        [store, store],
+        [store, other],
+      ] as const) {
+        const run = await turn(["pay", "once"]);
+        const runId = await store.save(run);
+        const answer = { id: run.pending!.id, ok: true };
+        const before = ran.length;
+        const outcomes = await Promise.allSettled([a.resume(kit, runId, answer), b.resume(new Toolkit([asking("pay")], { secret: KEY }), runId, answer)]);
+        assert.deepEqual(outcomes.map((o) => o.status).sort(), ["fulfilled", "rejected"]);
+        assert.equal(ran.length, before + 1);
+        assert.equal((await other.get(runId))?.status, "done");
+      }
+      await other.close();
+      await store.close();
+    });
+
+    it("keeps the host's context with the run until the host writes another", async () => {
+      const { store } = await fresh(kind);
+      const run = await turn(["pay", "a"], ["pay", "b"]);
+      const runId = await store.save(run, { context: { messages: ["hi"] } });
+      const [a, b] = run.requests!;
+      const claim = await store.claim(runId, { id: a!.id, ok: true });
+      assert.deepEqual(claim.context, { messages: ["hi"] });
+      await store.release(runId);
+      await store.resume(kit, runId, { id: a!.id, ok: true });
+      assert.deepEqual((await store.get(runId))?.context, { messages: ["hi"] });
+      await store.resume(kit, runId, { id: b!.id, ok: true }, { context: { messages: ["hi", "done"] } });
+      assert.deepEqual((await store.get(runId))?.context, { messages: ["hi", "done"] });
+      await assert.rejects(store.save(run, { context: "x".repeat(CONTEXT_LIMIT) }), /the context of run 0 of the batch is 1048578 bytes of JSON, over the limit of 1048576/);
+      await assert.rejects(store.save(run, { context: { n: Number.NaN } }), /the context of run 0 of the batch is not JSON/);
+      assert.deepEqual(await store.ids(), [runId]); // nothing stored by a failed save
+      await store.close();
+    });
+
+    it("never runs a call in doubt again by itself; a retry runs it once, under the same key", async () => {
+      const { store, raw: behind } = await fresh(kind);
+      const run = await turn(["pay", "rent"]);
+      const runId = await store.save(run);
+      const answer = { id: run.pending!.id, ok: true };
+      const claim = await store.claim(runId, answer);
+      const calls = [{ call: { id: "c0", name: "pay", arguments: { what: "rent" } }, key: "idk-1" }];
+      await store.started(runId, claim.lease, [answer], calls); // the tool starts, and its process dies
+      await behind("UPDATE runs SET lease_until = 0 WHERE id = ?", runId);
+      const [doubt] = await store.inDoubt();
+      assert.deepEqual([doubt?.runId, doubt?.tool, doubt?.arguments, doubt?.idempotencyKey, doubt?.lease], [runId, "pay", { what: "rent" }, "idk-1", claim.lease]);
+      assert.deepEqual(await store.pending(), []);
+      assert.equal((await store.get(runId))?.status, "claimed");
+      await assert.rejects(store.claim(runId, { id: "other", ok: true }), /has a call in doubt \(settle or retry it\)/);
+      const before = ran.length;
+      const other = new Toolkit([asking("pay"), asking("ask", "input")], { secret: KEY }); // another process's
+      const done = await store.retry(other, runId, { principal: "ops" });
+      assert.deepEqual(done.results.map((r) => r.result.output), ["did rent"]);
+      assert.equal(ran.length, before + 1);
+      assert.deepEqual(await store.inDoubt(), []);
+      const [entry] = await store.log.entries();
+      assert.deepEqual([entry?.["kind"], entry?.["by"], entry?.["run"], entry?.["idempotencyKey"]], ["retry", "ops", runId, "idk-1"]);
+      await assert.rejects(store.retry(other, runId), /has no call in doubt/);
+      await store.close();
+    });
+
+    it("marks the calls it starts, so a step cut off leaves them in doubt, and settles one without running it", async () => {
+      const { store } = await fresh(kind);
+      let die = true;
+      const crashing = defineTool("pay", "", null, (_args, ctx) => (ctx.answer === undefined ? pending({ id: "", kind: "approval", prompt: "Pay?" }) : "paid"));
+      const dying = new Toolkit([crashing], { secret: KEY, onProgress: () => undefined });
+      const run = await dying.runCalls([{ id: "c0", name: "pay", arguments: {} }]);
+      const runId = await store.save(run);
+      // the tool's run is cut off after it started: the toolkit's resume throws past the tool
+      const original = dying.resume.bind(dying);
+      dying.resume = async (...args: Parameters<Toolkit["resume"]>) => {
+        const out = await original(...args);
+        if (die) {
+          throw new Error("the process stopped");
+        }
+        return out;
+      };
+      await assert.rejects(store.resume(dying, runId, { id: run.pending!.id, ok: true }), /the process stopped/);
+      const [doubt] = await store.inDoubt();
+      assert.equal(doubt?.tool, "pay");
+      assert.match(doubt?.idempotencyKey ?? "", /^idk-[0-9a-f]{32}$/);
+      die = false;
+      const settled = await store.settle(new Toolkit([crashing], { secret: KEY }), runId, "paid by hand");
+      assert.deepEqual(settled.results.map((r) => r.result.output), ["paid by hand"]);
+      const [entry] = await store.log.entries();
+      assert.deepEqual([entry?.["kind"], entry?.["result"]], ["settle", "paid by hand"]);
+      assert.equal((await store.log.head())?.seq, 1);
+      await store.close();
+    });
+
+    it("settles what has expired, and sets aside a row that is not a valid run", async () => {
+      const { store, raw: behind } = await fresh(kind);
+      const when = new Date(Math.floor(Date.now() / 1000) * 1000 + 60_000);
+      const soon = defineTool("soon", "", null, (_args, ctx) =>
+        ctx.answer === undefined ? pending({ id: "", kind: "approval", prompt: "Go?", expiresAt: when.toISOString() }) : "went",
+      );
+      const expiring = new Toolkit([soon], { secret: KEY });
+      const runId = await store.save(await expiring.runCalls([{ id: "c0", name: "soon", arguments: {} }]));
+      assert.equal(await store.expiry(runId), when.getTime() / 1000);
+      assert.deepEqual(await store.expire(expiring), []); // not yet
+      assert.deepEqual(await store.expire(expiring, { now: when.getTime() + 1000 }), [runId]);
+      const stored = await store.get(runId);
+      assert.equal(stored?.status, "done");
+      assert.match(stored?.run?.results[0]?.result.output ?? "", /^declined\/expired: Go\?/);
+
+      const bad = await store.save(await turn(["pay", "x"]));
+      await behind("UPDATE runs SET body = '{not json' WHERE id = ?", bad);
+      await assert.rejects(store.claim(bad, { id: "x", ok: true }), (e: unknown) => ResumeError.isResumeError(e) && e.reason === "seal" && /is quarantined/.test(e.message));
+      assert.equal((await store.get(bad))?.status, "quarantined");
+      assert.deepEqual((await store.quarantined()).map(([id]) => id), [bad]);
+      await store.close();
+    });
+  });
+}
+
+describe("SqliteRunStore's file", () => {
+  it("names the path it cannot open, and refuses a file of a newer schema naming both versions", async () => {
+    const missing = join(folder, "no", "such", "dir", "runs.sqlite3");
+    await assert.rejects(SqliteRunStore.open(missing), (e: unknown) => e instanceof StoreError && e.message.startsWith(`cannot open the SQLite store '${missing}': `));
+    const { store, path } = await fresh();
+    await store.close();
+    const db = new Database(path);
+    db.pragma("user_version = 9");
+    db.close();
+    await assert.rejects(SqliteRunStore.open(path), /the SQLite store '.*' has schema version 9, newer than this toolnexus's 5: open it with a newer toolnexus/);
+  });
+
+  it("brings a store of version 4 up to 5: the waiting requests get their tool and kind", async () => {
+    const { store, path } = await fresh();
+    const runId = await store.save(await turn(["pay", "a"], ["ask", "b"]));
+    await store.close();
+    const db = new Database(path);
+    for (const statement of ["DROP INDEX waiting_tool", "DROP INDEX waiting_kind", "ALTER TABLE waiting DROP COLUMN tool", "ALTER TABLE waiting DROP COLUMN kind"]) {
+      db.prepare(statement).run();
+    }
+    db.pragma("user_version = 4");
+    db.close();
+    const opened = await SqliteRunStore.open(path);
+    assert.deepEqual((await opened.pending({ tool: "ask" })).map((p) => [p.runId, p.request.prompt]), [[runId, "ask b?"]]);
+    assert.deepEqual((await opened.pending({ kind: "approval" })).map((p) => p.request.prompt), ["pay a?"]);
+    await opened.close();
+    const check = new Database(path);
+    assert.equal(check.pragma("user_version", { simple: true }), 5);
+    check.close();
+  });
+});
+
+describe("PostgresRunStore", () => {
+  it("names the host, port and database it cannot reach, never the password", async () => {
+    for (const dsn of ["postgresql://alice:s3cret-pw@127.0.0.1:1/orders", "host=127.0.0.1 port=1 dbname=orders user=alice password=s3cret-pw"]) {
+      await assert.rejects(PostgresRunStore.open(dsn, { timeout: 2 }), (e: unknown) => {
+        assert.ok(e instanceof StoreError);
+        assert.match(e.message, /^cannot connect to the PostgreSQL store at host 127\.0\.0\.1 port 1 database orders \(user alice\): /);
+        assert.doesNotMatch(e.message, /s3cret-pw/);
+        return true;
+      });
+    }
+    await assert.rejects(PostgresRunStore.open("host=x sslcert=/a"), /the PostgreSQL DSN's key 'sslcert' is not one PostgresRunStore reads/);
+  });
+});
