@@ -23,7 +23,7 @@
  */
 
 import { keepOrder, orderedKeys, setKey, writeJson, type JsonObject, type JsonValue } from "./json.js";
-import { Limit, REF_PREFIX, codePoints, isPair, marker, sizes, utf8Length, type Tokenizer } from "./limit.js";
+import { Limit, REF_PREFIX, codePoints, isPair, marker, measure, sizes, utf8Length, type Tokenizer } from "./limit.js";
 import type { ToolResult } from "./types.js";
 
 /** The reference a call's whole output is kept under: `result-` and 16 hex digits of its
@@ -106,9 +106,9 @@ interface Done {
 
 const half = (room: number | undefined): number | undefined => (room === undefined ? undefined : Math.floor(room / 2));
 
-/** `text` cut to `chars` code points and `byteCap` bytes (undefined: no bound), marker included. */
-function cutText(text: string, chars: number | undefined, byteCap: number | undefined, ref: string | undefined): Done {
-  const n = codePoints(text);
+/** `text`, of `n` code points, cut to `chars` code points and `byteCap` bytes (undefined: no
+ * bound), marker included. */
+function cutText(text: string, n: number, chars: number | undefined, byteCap: number | undefined, ref: string | undefined): Done {
   const widest = marker(n, ref);
   const roomC = chars === undefined ? undefined : Math.max(chars - codePoints(widest), 0);
   const roomB = byteCap === undefined ? undefined : Math.max(byteCap - utf8Length(widest), 0);
@@ -128,16 +128,24 @@ function byteCap(limit: Limit, tokenizer: Tokenizer | undefined, budget?: number
   return caps.length > 0 ? Math.min(...caps) : undefined;
 }
 
-function within(text: string, limit: Limit, tokenizer: Tokenizer | undefined): boolean {
-  const units = text.length; // at least the code points, and at least a third of the bytes
-  if (limit.chars !== undefined && units > limit.chars && codePoints(text) > limit.chars) {
-    return false;
+/** `text`'s code points and bytes when it may be over `limit`; undefined when its UTF-16 length
+ * alone says it is within (it has at most as many code points, and at most three bytes a unit). */
+function measured(text: string, limit: Limit, tokenizer: Tokenizer | undefined): { chars: number; bytes: number } | undefined {
+  const units = text.length;
+  const cap = byteCap(limit, tokenizer);
+  const bound = Math.min(limit.chars ?? Infinity, tokenizer !== undefined ? (limit.tokens ?? Infinity) : Infinity);
+  return units > bound || (cap !== undefined && 3 * units > cap) ? measure(text) : undefined;
+}
+
+function within(text: string, size: { chars: number; bytes: number } | undefined, limit: Limit, tokenizer: Tokenizer | undefined): boolean {
+  if (size === undefined) {
+    return true;
   }
   const cap = byteCap(limit, tokenizer);
-  if (cap !== undefined && 3 * units > cap && utf8Length(text) > cap) {
+  if ((limit.chars !== undefined && size.chars > limit.chars) || (cap !== undefined && size.bytes > cap)) {
     return false;
   }
-  if (tokenizer !== undefined && limit.tokens !== undefined && units > limit.tokens && codePoints(text) > limit.tokens) {
+  if (tokenizer !== undefined && limit.tokens !== undefined && size.chars > limit.tokens) {
     return tokenizer(text) <= limit.tokens; // a token takes at least a code point: short ones fit
   }
   return true;
@@ -145,18 +153,18 @@ function within(text: string, limit: Limit, tokenizer: Tokenizer | undefined): b
 
 /** The cut under a host's tokenizer: a byte budget from the text's own bytes per token, narrowed
  * until the tokenizer counts the result within the limit. */
-function cutToTokens(text: string, limit: Limit, ref: string | undefined, tokenizer: Tokenizer): Done {
+function cutToTokens(text: string, size: { chars: number; bytes: number }, limit: Limit, ref: string | undefined, tokenizer: Tokenizer): Done {
   const tokens = limit.tokens as number;
   const whole = Math.max(tokenizer(text), 1);
-  let budget = Math.max(Math.floor((tokens * utf8Length(text)) / whole), 1);
-  let done = cutText(text, limit.chars, byteCap(limit, tokenizer, budget), ref);
+  let budget = Math.max(Math.floor((tokens * size.bytes) / whole), 1);
+  let done = cutText(text, size.chars, limit.chars, byteCap(limit, tokenizer, budget), ref);
   for (let round = 1; round < 16; round++) {
     const counted = tokenizer(done.output);
     if (counted <= tokens || budget <= 1) {
       return done;
     }
     budget = Math.max(Math.floor((budget * tokens) / counted) - 1, 1);
-    done = cutText(text, limit.chars, byteCap(limit, tokenizer, budget), ref);
+    done = cutText(text, size.chars, limit.chars, byteCap(limit, tokenizer, budget), ref);
   }
   return done;
 }
@@ -188,17 +196,20 @@ export function fit<R extends ToolResult>(result: R, limit: Limit | undefined, r
     return { result, cut: false };
   }
   const output = result.output;
-  const overOutput = !within(output, limit, tokenizer);
+  const size = measured(output, limit, tokenizer);
+  const overOutput = !within(output, size, limit, tokenizer);
   const shown = result.structuredContent === undefined ? undefined : writeJson(result.structuredContent);
-  const overStructured = shown !== undefined && !within(shown, limit, tokenizer);
+  const shownSize = shown === undefined ? undefined : measured(shown, limit, tokenizer);
+  const overStructured = shown !== undefined && !within(shown, shownSize, limit, tokenizer);
   if (!overOutput && !overStructured) {
     return { result, cut: false };
   }
   const truncated: JsonObject = { limit: limit.toWire() };
   const changes: Record<string, unknown> = {};
-  if (overOutput) {
-    const done = tokenizer !== undefined && limit.tokens !== undefined ? cutToTokens(output, limit, ref, tokenizer) : cutText(output, limit.chars, byteCap(limit, undefined), ref);
-    truncated["size"] = sizes(output, tokenizer);
+  if (overOutput && size !== undefined) {
+    const done =
+      tokenizer !== undefined && limit.tokens !== undefined ? cutToTokens(output, size, limit, ref, tokenizer) : cutText(output, size.chars, limit.chars, byteCap(limit, undefined), ref);
+    truncated["size"] = sizes(output, tokenizer, size);
     truncated["kept"] = done.kept;
     if (ref !== undefined) {
       truncated["ref"] = ref;
@@ -206,7 +217,7 @@ export function fit<R extends ToolResult>(result: R, limit: Limit | undefined, r
     changes["output"] = done.output;
   }
   if (overStructured) {
-    truncated["structuredContent"] = sizes(shown, tokenizer) as JsonValue;
+    truncated["structuredContent"] = sizes(shown, tokenizer, shownSize) as JsonValue;
   }
   changes["metadata"] = updated(result.metadata ?? {}, { truncated });
   return { result: updated(result, changes), cut: overOutput };

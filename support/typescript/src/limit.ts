@@ -71,6 +71,27 @@ export function utf8Length(text: string): number {
   return n;
 }
 
+/** `text`'s code points and UTF-8 bytes, in one pass. */
+export function measure(text: string): { chars: number; bytes: number } {
+  let chars = 0;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    chars += 1;
+    if (c < 0x80) {
+      bytes += 1;
+    } else if (c < 0x800) {
+      bytes += 2;
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else {
+      bytes += 3;
+    }
+  }
+  return { chars, bytes };
+}
+
 /** The UTF-16 index where the code point `index` of `text` starts (`text.length` past the end). */
 export function unitIndex(text: string, index: number): number {
   let at = 0;
@@ -92,9 +113,9 @@ export function estimateTokens(text: string): number {
 }
 
 /** `text`'s size in every unit (tokens by `tokenizer`, else by the estimate). */
-export function sizes(text: string, tokenizer?: Tokenizer): { chars: number; bytes: number; tokens: number } {
-  const bytes = utf8Length(text);
-  return { chars: codePoints(text), bytes, tokens: tokenizer !== undefined ? tokenizer(text) : Math.ceil(bytes / 4) };
+export function sizes(text: string, tokenizer?: Tokenizer, measured = measure(text)): { chars: number; bytes: number; tokens: number } {
+  const { chars, bytes } = measured;
+  return { chars, bytes, tokens: tokenizer !== undefined ? tokenizer(text) : Math.ceil(bytes / 4) };
 }
 
 function markerOf(count: string, ref: string | undefined): string {
