@@ -3,7 +3,8 @@
 // marker naming no copy).
 
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
@@ -23,7 +24,7 @@ const resultOf = (run: { results: readonly { result: ToolResult }[] }, i = 0): T
 describe("DirectorySpill", () => {
   it("keeps a text whole (emoji, CJK, a lone surrogate) and returns it in its scope only", () => {
     const spill = new DirectorySpill(join(dir, "kept"));
-    const text = "😀 日本語 \uD800 end\n".repeat(100);
+    const text = "😀 日本語 \uD800 \uFFFD end\n".repeat(100);
     spill.put({ session: "s1" }, "result-0123456789abcdef", text);
     assert.equal(spill.get({ session: "s1" }, "result-0123456789abcdef"), text);
     assert.equal(spill.get({ session: "s2" }, "result-0123456789abcdef"), undefined);
@@ -38,6 +39,15 @@ describe("DirectorySpill", () => {
     // sha256 of `[null, "s1"]\nresult-5cfb1f24533d9e2a` and `["ü\"x", null]\nresult-0`, by Python
     assert.ok(existsSync(join(dir, "c2f900b9da7afd05ea644880967b1fed.txt")));
     assert.ok(existsSync(join(dir, "7f044f76e66bd76cd3b53b40cc517ae4.txt")));
+  });
+});
+
+describe("DirectorySpill, reading what Python's wrote", () => {
+  it("reads a lone surrogate as surrogatepass wrote it, and a byte that is not UTF-8 as U+FFFD", () => {
+    const spill = new DirectorySpill(dir);
+    const name = createHash("sha256").update('[null, null]\nresult-x').digest("hex").slice(0, 32);
+    writeFileSync(join(dir, `${name}.txt`), Uint8Array.from([0x61, 0xed, 0xa0, 0x80, 0xf0, 0x9f, 0x98, 0x80, 0xff, 0xc0, 0x80, 0x62]));
+    assert.equal(spill.get({}, "result-x"), "a\uD800😀\uFFFD\uFFFD\uFFFDb");
   });
 });
 

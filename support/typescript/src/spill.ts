@@ -79,30 +79,28 @@ function nodeFs(): NodeFs {
 }
 
 /** UTF-8 `bytes` as text; the three bytes of a surrogate (Python's `surrogatepass`) as that lone
- * surrogate, and a byte that is not UTF-8 as U+FFFD. */
+ * surrogate, and a byte that is not part of UTF-8 as U+FFFD. */
 function decodeUtf8(bytes: Uint8Array): string {
+  const points: number[] = [];
   let out = "";
-  let run: number[] = [];
   for (let i = 0; i < bytes.length; ) {
     const b = bytes[i] as number;
-    const size = b < 0x80 ? 1 : b >= 0xf0 && b < 0xf8 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 0;
-    let c = size === 1 ? b : size === 0 ? 0xfffd : b & (0xff >> (size + 1));
-    for (let k = 1; k < size; k++) {
+    const size = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+    let c = size === 1 ? b : b & (0xff >> (size + 1));
+    let whole = size > 0;
+    for (let k = 1; k < size && whole; k++) {
       const next = bytes[i + k];
-      if (next === undefined || (next & 0xc0) !== 0x80) {
-        c = 0xfffd;
-        break;
-      }
-      c = (c << 6) | (next & 0x3f);
+      whole = next !== undefined && (next & 0xc0) === 0x80;
+      c = (c << 6) | ((next ?? 0) & 0x3f);
     }
-    i += size === 0 || c === 0xfffd ? 1 : size;
-    run.push(c);
-    if (run.length >= 8192) {
-      out += String.fromCodePoint(...run);
-      run = [];
+    whole &&= c <= 0x10ffff && c >= [0, 0, 0x80, 0x800, 0x10000][size]!; // no overlong form
+    points.push(whole ? c : 0xfffd);
+    i += whole ? size : 1;
+    if (points.length >= 8192) {
+      out += String.fromCodePoint(...points.splice(0));
     }
   }
-  return out + String.fromCodePoint(...run);
+  return out + String.fromCodePoint(...points);
 }
 
 /**
