@@ -135,6 +135,24 @@ SCENARIOS = [
     "a-tool-returns-nothing",
 ]
 
+#: The result limits (issue 36) of one turn: the same cut, marker and `metadata["truncated"]` in
+#: both languages, and a suspension left whole across them. Not here: the refused definitions (no
+#: run), and the vectors that keep a result (several turns, and a spill each host keeps in its
+#: own process). Between the languages whose port has the rule: Rust joins when its port lands.
+RESULT_SCENARIOS = [
+    "result-within-the-limit",
+    "result-cut-keeps-head-and-tail",
+    "result-cut-inside-a-long-line",
+    "result-cut-counts-code-points",
+    "result-cut-by-bytes",
+    "result-cut-by-tokens",
+    "result-tighter-limit-wins",
+    "result-an-error-is-cut-too",
+    "result-structured-content-never-cut",
+    "result-a-question-is-not-cut",
+]
+RESULT_PAIRS = [(a, b) for a, b in PAIRS if "rust" not in (a, b)]
+
 _FRESH_ID = re.compile(r"(?:pnd|apr|res)-[0-9a-f]{32}")
 
 
@@ -180,6 +198,19 @@ def _same_as(out: dict[str, Any], given: dict[str, Any]) -> str:
 @pytest.mark.parametrize("name", SCENARIOS)
 @pytest.mark.parametrize(("first", "second"), PAIRS, ids=[f"{a}-then-{b}" for a, b in PAIRS])
 def test_a_run_sealed_in_one_language_resumes_in_another(first: str, second: str, name: str) -> None:
+    _play_across(first, second, name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", RESULT_SCENARIOS)
+@pytest.mark.parametrize(("first", "second"), RESULT_PAIRS, ids=[f"{a}-then-{b}" for a, b in RESULT_PAIRS])
+def test_a_result_is_cut_alike_in_each_language(first: str, second: str, name: str) -> None:
+    _play_across(first, second, name)
+
+
+def _play_across(first: str, second: str, name: str) -> None:
+    """The vector `name`'s turn in `first`, its resumes alternating between the two, each step
+    checked against the vector and against the other language's answer to the same input."""
     vector = lv.load(name)
     steps = vector["steps"]
     assert steps[0]["do"] == "run" and all(s["do"] == "resume" and "replay" not in s for s in steps[1:])
@@ -223,6 +254,10 @@ def test_an_answer_the_returned_run_no_longer_waits_on_is_refused(first: str, se
 def test_every_language_has_a_host_and_the_scenarios_are_vectors() -> None:
     assert {"python", "typescript", "rust"} <= set(HOSTS)
     assert set(SCENARIOS) <= set(lv.names())
+    results = {n for n in lv.names() if "result limits" in lv.load(n)["covers"]}
+    assert set(RESULT_SCENARIOS) <= results
+    single = {n for n in results if "refused" not in lv.load(n) and not lv.keeps_results(lv.load(n))}
+    assert single == set(RESULT_SCENARIOS), single ^ set(RESULT_SCENARIOS)
     assert len(PAIRS) == len(HOSTS) * (len(HOSTS) - 1)
 
 

@@ -46,7 +46,8 @@ const clock = typeof now === "number" ? () => now : Date.now;
 const secrets = (readJson(readFileSync(join(ROOT, "idl", "seal", "vectors.json"), "utf8")) as { secrets: { k1: string } }).secrets;
 const vector = lv.load(name);
 const script = new lv.Script(vector, clock);
-const kit = new Toolkit(script.tools(), { secrets: { k1: Uint8Array.from(Buffer.from(secrets.k1, "hex")) }, clock });
+// Like Python's host, it keeps no cut output (each step is a process of its own).
+const kit = new Toolkit(script.tools(), { secrets: { k1: Uint8Array.from(Buffer.from(secrets.k1, "hex")) }, clock, ...lv.toolkitOptions(vector, () => undefined) });
 
 const out: JsonObject = {};
 if (command === "run") {

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { JsonNumber, type Answer, type ContentPart, type JsonObject, type JsonValue, type Request, type ToolCall, type ToolCallResult, type ToolResult, authRequired, pending, toWireContentPart } from "toolnexus-contract";
 import { approvalForm } from "toolnexus-contract/engine";
-import { defineTool, type Decision, type DecisionLog, type DecisionMade, type Policy, type Tool, type ToolContext } from "toolnexus-contract/runtime";
+import { Limit, defineTool, readResult, type Decision, type DecisionLog, type DecisionMade, type LimitInit, type Policy, type ResultSpill, type Tool, type ToolContext } from "toolnexus-contract/runtime";
 import { ROOT } from "./paths.js";
 
 export const LOOP = join(ROOT, "idl", "loop");
@@ -18,14 +18,17 @@ export const SECRET = new TextEncoder().encode("loop-vectors-host-key-0123456789
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+/** A behaviour's text: a TEMPLATE, or pieces joined, each a TEMPLATE or a repetition (`{i}` its number). */
+export type Pieces = string | (string | { repeat: string; times: number; start?: number })[];
+
 export interface Behaviour {
   /** `null`: returns nothing (`undefined`). */
-  return?: string | null;
+  return?: Pieces | null;
   parts?: ContentPart[];
   structuredContent?: JsonValue;
   ask?: { kind: string; prompt: string; id?: string; url?: string; data?: JsonObject; expiresAt?: string; expiresIn?: number };
   authorize?: string;
-  raise?: string;
+  raise?: Pieces;
   sleep?: number;
 }
 
@@ -37,6 +40,7 @@ export interface ToolSpec {
   /** A tool whose results a person supplies: no handler, no `first`. */
   external?: boolean;
   outputSchema?: JsonObject;
+  limit?: LimitInit;
   first?: Behaviour;
   retry?: Behaviour;
 }
@@ -63,6 +67,8 @@ export interface Step {
   at?: number;
   tamper?: { at: string; set: Json }[];
   replay?: number;
+  /** `run`: the calls of this turn, in place of the file's. */
+  calls?: ToolCall[];
   expect?: Expect;
 }
 
@@ -70,7 +76,7 @@ export interface Expect {
   error?: string;
   errorIncludes?: string;
   status?: string;
-  results?: { id: string; output?: string; outputStartsWith?: string; isError: boolean; declined?: string; declinedMessage?: string; parts?: Json[]; structuredContent?: Json }[];
+  results?: { id: string; output?: string; outputStartsWith?: string; isError: boolean; declined?: string; declinedMessage?: string; parts?: Json[]; structuredContent?: Json; truncated?: Json }[];
   waiting?: { id: string; kind: string; prompt: string; arguments?: Json; url?: string; data?: Json; requestId?: string; form?: Json }[];
   ran?: { id: string; arguments: Json; retry?: boolean; data?: Json; key: string }[];
   decisions?: { kind: string; call: string; scope: string; reason?: string; message?: string; approved?: Json; policy?: boolean }[];
@@ -81,9 +87,50 @@ export interface Vector {
   description: string;
   covers: string[];
   turn?: { id?: string; expiresIn?: number; principal?: string };
+  /** The toolkit's own limit; `spill`, the host keeps cut outputs; `readResult`, it adds the tool. */
+  toolkit?: { limit?: LimitInit; spill?: boolean; readResult?: boolean };
+  /** Defining the tools and the toolkit is refused with exactly this message. */
+  refused?: string;
   tools: ToolSpec[];
   calls: ToolCall[];
   steps: Step[];
+}
+
+/** Whether the vector's host keeps cut outputs (their references name the host's turn). */
+export function keepsResults(vector: Vector): boolean {
+  return vector.toolkit?.spill === true || vector.toolkit?.readResult === true;
+}
+
+/** The `Toolkit` options of the vector's `toolkit`: its limit, and `spill()` when it keeps results. */
+export function toolkitOptions(vector: Vector, spill: () => ResultSpill | undefined): { limit?: Limit; spill?: ResultSpill } {
+  const limit = Limit.of(vector.toolkit?.limit);
+  const kept = keepsResults(vector) ? spill() : undefined;
+  return { ...(limit !== undefined ? { limit } : {}), ...(kept !== undefined ? { spill: kept } : {}) };
+}
+
+/** The calls a `run` step runs: its own, or the file's. */
+export function callsOf(vector: Vector, step: Step): ToolCall[] {
+  return step.calls ?? vector.calls;
+}
+
+/** For a vector with `refused`: checks that defining its tools and toolkit is refused with exactly
+ * that message, and returns true; false for any other vector. */
+export function definitionRefused(vector: Vector): boolean {
+  if (vector.refused === undefined) {
+    return false;
+  }
+  assert.throws(
+    () => {
+      new Script(vector, () => EPOCH).tools();
+      toolkitOptions(vector, () => undefined);
+    },
+    (err: unknown) => {
+      assert.equal((err as Error).message, vector.refused);
+      return true;
+    },
+    `the definition was not refused (expected ${JSON.stringify(vector.refused)})`,
+  );
+  return true;
 }
 
 export function names(): string[] {
@@ -140,6 +187,26 @@ export function fill(template: string, tool: string, args: JsonObject, answer: A
   });
 }
 
+/** A behaviour's `return` or `raise`, its pieces joined and its placeholders filled. */
+export function textOf(pieces: Pieces, tool: string, args: JsonObject, answer: Answer | undefined): string {
+  if (typeof pieces === "string") {
+    return fill(pieces, tool, args, answer);
+  }
+  const out: string[] = [];
+  for (const piece of pieces) {
+    if (typeof piece === "string") {
+      out.push(fill(piece, tool, args, answer));
+      continue;
+    }
+    const template = fill(piece.repeat, tool, args, answer);
+    const start = piece.start ?? 1;
+    for (let i = start; i < start + piece.times; i++) {
+      out.push(template.replaceAll("{i}", String(i)));
+    }
+  }
+  return out.join("");
+}
+
 /** One handler run, as the scripted tool saw it. */
 export interface Ran {
   id: string;
@@ -167,7 +234,8 @@ export class Script {
   ) {}
 
   tools(): Tool[] {
-    return this.vector.tools.map((spec) => this.tool(spec));
+    const tools = this.vector.tools.map((spec) => this.tool(spec));
+    return this.vector.toolkit?.readResult === true ? [...tools, readResult] : tools;
   }
 
   private tool(spec: ToolSpec): Tool {
@@ -184,7 +252,7 @@ export class Script {
     };
     const needs = spec.needsApproval ?? false;
     const rule = typeof needs === "object" ? (args: JsonObject): boolean => Number(args[needs.argument]) > needs.above : needs;
-    return defineTool(spec.name, spec.description ?? spec.name, spec.schema ?? null, handler, { needsApproval: rule });
+    return defineTool(spec.name, spec.description ?? spec.name, spec.schema ?? null, handler, { needsApproval: rule, limit: spec.limit });
   }
 
   private async behave(name: string, b: Behaviour, args: JsonObject, answer: Answer | undefined): Promise<unknown> {
@@ -192,7 +260,7 @@ export class Script {
       await sleep(b.sleep);
     }
     if (b.raise !== undefined) {
-      throw new Error(b.raise);
+      throw new Error(textOf(b.raise, name, args, answer));
     }
     if (b.authorize !== undefined) {
       return authRequired(b.authorize);
@@ -212,7 +280,7 @@ export class Script {
     if (b.return === null) {
       return undefined; // returns nothing
     }
-    const text = fill(b.return ?? "", name, args, answer);
+    const text = textOf(b.return ?? "", name, args, answer);
     if (b.parts === undefined && b.structuredContent === undefined) {
       return text;
     }
@@ -363,6 +431,8 @@ export class Checker {
       if (e.structuredContent !== undefined) {
         assert.deepEqual(plain(r.structuredContent), e.structuredContent, `${at}: structuredContent`);
       }
+      const truncated = plain((r.metadata ?? {})["truncated"] ?? null);
+      assert.deepEqual(truncated, e.truncated ?? null, `${at}: truncated ${JSON.stringify(truncated)}`);
       const marker = (r.metadata ?? {})["declined"];
       if (e.declined !== undefined) {
         const m = marker as { reason?: unknown; request?: unknown; policy?: unknown; message?: unknown } | undefined;

@@ -33,7 +33,7 @@ function loaded(specifier: string): string[] {
   return JSON.parse(out) as string[];
 }
 
-const RUNTIME_MODULES = /\/dist\/(runtime|tool|typed|log|schema|engine|engine-entry|seal|book|policies|toolkit)\.js$|\/node_modules\/(ajv|canonicalize)\//;
+const RUNTIME_MODULES = /\/dist\/(runtime|tool|typed|log|schema|engine|engine-entry|seal|book|policies|toolkit|limit|cut|spill)\.js$|\/node_modules\/(ajv|canonicalize)\//;
 
 describe("toolnexus-contract/runtime, apart from the wire types", () => {
   it("importing toolnexus-contract loads no runtime module, Ajv or JCS library", () => {
@@ -66,9 +66,13 @@ describe("toolnexus-contract/runtime, apart from the wire types", () => {
     }
   });
 
-  it("exports exactly these names: the user API (tools, the Toolkit, decisions, errors)", () => {
+  it("exports exactly these names: the user API (tools, the Toolkit, decisions, errors, result limits)", () => {
     assert.deepEqual(Object.keys(runtime).sort(), [
+      "CUT_FLOOR",
       "Decision",
+      "DirectorySpill",
+      "Limit",
+      "MemorySpill",
       "Policy",
       "PolicyMemory",
       "ResumeError",
@@ -78,9 +82,11 @@ describe("toolnexus-contract/runtime, apart from the wire types", () => {
       "ToolnexusError",
       "WireError",
       "defineTool",
+      "estimateTokens",
       "idempotencyKey",
       "isStandardSchema",
       "normalizeToolName",
+      "readResult",
       "setToolLogger",
       "turnDigest",
     ]);

@@ -21,6 +21,9 @@
  *   beyond its turn), {@link PolicyMemory} and the {@link PolicyStore} and {@link DecisionLog}
  *   interfaces a host's own stores implement;
  * - a handler's thrown errors, for the host: {@link setToolLogger}, `onError`.
+ * - results that fit the model: {@link Limit} (on a tool and on a toolkit), the spills that keep a
+ *   cut output whole ({@link DirectorySpill}, {@link MemorySpill}, the {@link ResultSpill}
+ *   interface) and the built-in {@link readResult} tool that pages through one.
  *
  * The engine's steps and transitions, for hosts of the loop other than the toolkit, are
  * `toolnexus-contract/engine`.
@@ -44,6 +47,8 @@ export {
   type ToolOptions,
 } from "./tool.js";
 export { setToolLogger, type ErrorListener, type ToolLogger } from "./log.js";
+export { CUT_FLOOR, Limit, estimateTokens, type LimitInit, type Tokenizer } from "./limit.js";
+export { DirectorySpill, MemorySpill, readResult, type ResultSpill, type Scope } from "./spill.js";
 export {
   isStandardSchema,
   type ArgsOf,

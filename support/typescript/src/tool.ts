@@ -7,6 +7,7 @@
 import { parseToolResult } from "./codec.js";
 import { WireError } from "./errors.js";
 import { describe, isPlainObject, keepOrder, orderedKeys, readJson, setKey, writeJson, type JsonObject, type JsonValue } from "./json.js";
+import { Limit, type LimitInit } from "./limit.js";
 import { compileSchema, type ArgumentsCheck, type SchemaCheck } from "./schema.js";
 import { pending, randomHex } from "./suspend.js";
 import { reportThrown, type ErrorListener } from "./log.js";
@@ -60,6 +61,11 @@ export function normalizeToolName(name: string): string {
 export type ProgressListener = (fraction: number, message: string) => void;
 
 
+/** @internal What `read_result` reads: the toolkit's kept results, for the turn's scope. */
+export interface KeptResults {
+  read(ref: string): Promise<string | undefined>;
+}
+
 /** What a {@link ToolContext} is made of; every field is optional. */
 export interface ToolContextInit {
   /** Seconds the call may take (checking the arguments included); an overrun is an error result. */
@@ -73,6 +79,8 @@ export interface ToolContextInit {
   onProgress?: ProgressListener | undefined;
   /** Hears what the handler throws (the error itself, with its stack); never sent to the model. */
   onError?: ErrorListener | undefined;
+  /** @internal The toolkit's kept results (see {@link KeptResults}). */
+  keptResults?: KeptResults | undefined;
 }
 
 /**
@@ -98,6 +106,8 @@ export class ToolContext {
   readonly #onProgress: ProgressListener | undefined;
   /** @internal Hears what the handler throws (see {@link ToolContextInit.onError}). */
   readonly onError: ErrorListener | undefined;
+  /** @internal What `read_result` reads (see {@link KeptResults}). */
+  readonly keptResults: KeptResults | undefined;
 
   constructor(init: ToolContextInit = {}) {
     const { timeout } = init;
@@ -112,6 +122,7 @@ export class ToolContext {
     this.idempotencyKey = init.idempotencyKey ?? "";
     this.#onProgress = init.onProgress;
     this.onError = init.onError;
+    this.keptResults = init.keptResults;
   }
 
   /**
@@ -141,6 +152,7 @@ export class ToolContext {
       idempotencyKey: this.idempotencyKey,
       onProgress: this.#onProgress,
       onError: this.onError,
+      keptResults: this.keptResults,
     });
   }
 }
@@ -170,6 +182,10 @@ export interface ToolOptions<Args = JsonObject, Output extends OutputSchema | un
    * `structuredContent`.
    */
   outputSchema?: Output | undefined;
+  /** How much of the output the model reads when the tool runs in a `Toolkit` (the toolkit's own
+   * limit may be tighter): a longer one is cut (docs/guides/result-limits.md). A bad limit throws
+   * here. */
+  limit?: Limit | LimitInit | undefined;
 }
 
 /** The arguments a handler gets, or the error result that refuses them. */
@@ -333,6 +349,8 @@ export class Tool {
   readonly needsApproval: NeedsApproval;
   /** The JSON Schema of the tool's structured output, when it declares one. */
   readonly outputSchema: JsonObject | undefined;
+  /** How much of the output the model reads in a `Toolkit` (the toolkit's limit may be tighter). */
+  readonly limit: Limit | undefined;
   readonly #handler: Handler;
   readonly #check: ArgumentsCheck | undefined;
   readonly #output: SchemaCheck | undefined;
@@ -346,6 +364,7 @@ export class Tool {
     check: ArgumentsCheck | undefined,
     needsApproval: NeedsApproval,
     output: { schema: JsonObject; check: SchemaCheck } | undefined = undefined,
+    limit: Limit | undefined = undefined,
   ) {
     this.name = name;
     this.description = description;
@@ -355,12 +374,13 @@ export class Tool {
     this.needsApproval = needsApproval;
     this.outputSchema = output?.schema;
     this.#output = output?.check;
+    this.limit = limit;
   }
 
   /** The same tool under another name (a toolkit registers a normalised name so). */
   renamed(name: string): Tool {
     const output = this.outputSchema === undefined || this.#output === undefined ? undefined : { schema: this.outputSchema, check: this.#output };
-    return new Tool(name, this.description, this.inputSchema, this.#handler, this.#check, this.needsApproval, output);
+    return new Tool(name, this.description, this.inputSchema, this.#handler, this.#check, this.needsApproval, output, this.limit);
   }
 
   /** The tool's declaration, for a provider's tool list. */
@@ -481,7 +501,8 @@ export class Tool {
  * and it alone decides what a call accepts (a Standard Schema's `validate` is not run: see
  * `typed.ts`).
  * `needsApproval` (true, or a rule over the checked arguments) makes a `Toolkit` ask for an
- * approval before the handler runs; `outputSchema` declares structured output.
+ * approval before the handler runs; `outputSchema` declares structured output; `limit` bounds the
+ * output the model reads in a `Toolkit` (a bad limit throws here: {@link Limit}).
  *
  * With `handler` `null`, a person supplies the result: each call suspends on a request of kind
  * `result` (id `res-…`, `data` `{"tool", "arguments"}`, and `"schema"`: the output schema, when
@@ -507,12 +528,13 @@ export function defineTool<const S extends InputSchema, const O extends OutputSc
     throw new TypeError(`defineTool ${JSON.stringify(name)}: needsApproval must be a boolean or a function of the arguments`);
   }
   const output = options.outputSchema === undefined ? undefined : compiled(name, options.outputSchema, "output schema");
+  const limit = Limit.of(options.limit);
   const run = (handler as Handler | null) ?? supplied(name, output?.schema);
   if (inputSchema === null || inputSchema === undefined) {
-    return new Tool(name, description, { type: "object" }, run, undefined, needsApproval, output);
+    return new Tool(name, description, { type: "object" }, run, undefined, needsApproval, output, limit);
   }
   const input = compiled(name, inputSchema, "input schema");
-  return new Tool(name, description, input.schema, run, input.check, needsApproval, output);
+  return new Tool(name, description, input.schema, run, input.check, needsApproval, output, limit);
 }
 
 /** A tool's schema as JSON Schema (a Standard Schema's own conversion), compiled. */

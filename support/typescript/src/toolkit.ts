@@ -19,7 +19,9 @@ import { reached, type Policy } from "./decisions.js";
 import { Ask, Run, STOP, Settle, answered, checkAnswer, drive, lapsed, quote, start, type Effects } from "./engine.js";
 import { describe, isPlainObject, type JsonObject } from "./json.js";
 import { Decisions, type DecisionLog, type PolicyStore } from "./policies.js";
+import type { Limit, LimitInit, Tokenizer } from "./limit.js";
 import { keySet } from "./seal.js";
+import { ResultLimits, type ResultSpill } from "./spill.js";
 import { pending } from "./suspend.js";
 import { Tool, ToolContext, normalizeToolName } from "./tool.js";
 import type { Answer, ParsedToolResult, Request, RunResult, ToolCall, ToolCallResult, ToolResult } from "./types.js";
@@ -54,6 +56,14 @@ export interface ToolkitOptions {
   decisionLog?: DecisionLog | undefined;
   /** How long a policy holds, in seconds (8 hours by default). */
   policyLifetime?: number | undefined;
+  /** How much of a call's output the model reads (the tighter of it and the tool's own, unit by
+   * unit); a longer output is cut, its head and tail kept (docs/guides/result-limits.md). */
+  limit?: Limit | LimitInit | undefined;
+  /** Where the whole output of a call that was cut is kept, for `readResult` (a `DirectorySpill`,
+   * a `MemorySpill`, or the host's own); the marker then names its reference. */
+  spill?: ResultSpill | undefined;
+  /** Counts tokens for the limits (`ceil(utf8 bytes / 4)` when absent). */
+  tokenizer?: Tokenizer | undefined;
 }
 
 /** The options of {@link Toolkit.runCalls}. */
@@ -139,6 +149,7 @@ export class Toolkit {
   readonly #onProgress: ProgressHook | undefined;
   readonly #onError: ErrorHook | undefined;
   readonly #decisions: Decisions;
+  readonly #limits: ResultLimits;
 
   constructor(tools: Iterable<Tool> = [], options: ToolkitOptions = {}) {
     const { keys, active } = keySet(options.secret, options.secrets, options.activeKey);
@@ -151,6 +162,7 @@ export class Toolkit {
     this.#onError = options.onError;
     this.#decisions = new Decisions(options.policyStore, options.decisionLog, options.policyLifetime ?? 8 * 3600);
     this.#book = new RunBook(keys, active, () => Math.floor(this.now()));
+    this.#limits = new ResultLimits(options.limit, options.spill, options.tokenizer);
     for (const tool of tools) {
       this.register(tool);
     }
@@ -333,7 +345,8 @@ export class Toolkit {
 
   /** One run of `call`, as the loop asks a host for it: with `gateFirst`, a first run that
    * suspends on the tool's approval instead when the tool needs one and no policy of the turn's
-   * `session` and `principal` decides it (the handler does not run); else the handler. */
+   * `session` and `principal` decides it (the handler does not run); else the handler, its result
+   * fitted to the call's limit (the whole output kept for the turn's scope when it was cut). */
   async perform(
     call: ToolCall,
     {
@@ -364,8 +377,11 @@ export class Toolkit {
     const report = onProgress ?? (kit === undefined ? undefined : (fraction: number, message: string) => kit(call.id, fraction, message));
     const hook = this.#onError;
     const onError = hook === undefined ? undefined : (err: unknown) => hook(call.id, call.name, err);
-    const ctx = new ToolContext({ answer, request, callId: call.id, idempotencyKey, onProgress: report, onError });
-    return this.execute(call.name, call.arguments, ctx);
+    const scope = { principal, session };
+    const limits = this.#limits;
+    const ctx = new ToolContext({ answer, request, callId: call.id, idempotencyKey, onProgress: report, onError, keptResults: limits.reader(scope) });
+    const result = await this.execute(call.name, call.arguments, ctx);
+    return limits.apply(this.get(call.name), result, idempotencyKey, scope);
   }
 
   /** @internal The toolkit's own `onProgress`. */
