@@ -89,8 +89,13 @@ lint-rust:
 
 ## bench: time the hot paths against their peers and write bench/RESULTS.md, and the durable hosts
 ## (the store against raw sqlite3, Temporal against a bare workflow) into bench/DURABLE.md (not in CI)
+UPSTREAM_VENV := .venv-upstream
 bench: $(STAMP)
 	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev,bench]'
+	@test -x $(UPSTREAM_VENV)/bin/python || $(PYTHON) -m venv $(UPSTREAM_VENV)
+	$(UPSTREAM_VENV)/bin/python -m pip install -q --disable-pip-version-check \
+		$$($(PY) codegen/pins.py extra bench-upstream) \
+		|| echo "bench: the upstream port did not install; bench/RESULTS.md says so and leaves it out"
 	$(PY) bench/bench.py
 	$(PY) bench/durable.py
 
