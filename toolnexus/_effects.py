@@ -232,6 +232,8 @@ def _item(outcome: Ask | Settle) -> ToolCallResult:
 
 async def _gather(coros: Sequence[Awaitable[Any]]) -> list[Any]:
     """The values of `coros`, run concurrently; when one raises, the rest are cancelled."""
+    if len(coros) == 1:  # nothing to run beside it: awaited here, without a task of its own
+        return [await coros[0]]
     tasks = [asyncio.ensure_future(c) for c in coros]
     try:
         return list(await asyncio.gather(*tasks))
