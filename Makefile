@@ -87,8 +87,10 @@ lint-typescript:
 lint-rust:
 	bash tests/rust/run.sh lint
 
-## bench: time the hot paths against their peers and write bench/RESULTS.md, and the durable hosts
-## (the store against raw sqlite3, Temporal against a bare workflow) into bench/DURABLE.md (not in CI)
+## bench: time the hot paths against their peers, and the loop against the agent frameworks
+## (pydantic-ai, the OpenAI Agents SDK, LangGraph, the upstream port in .venv-upstream), and write
+## bench/RESULTS.md and its plot docs/assets/bench-overhead.svg; and the durable hosts (the store
+## against raw sqlite3, Temporal against a bare workflow) into bench/DURABLE.md (not in CI)
 UPSTREAM_VENV := .venv-upstream
 bench: $(STAMP)
 	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev,bench]'

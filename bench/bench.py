@@ -599,7 +599,10 @@ def bench_overhead() -> None:
                     got = samples.setdefault((upstream.name, n), [])
                     got += [t / n for t in upstream.turns(n, turns[n])]
 
-    asyncio.run(measure())
+    # Frozen as for the resume rows: a full pass of the collector over this process (every
+    # framework imported) would cost more than over the upstream port's small child.
+    with _heap_frozen():
+        asyncio.run(measure())
     if upstream is not None:
         upstream.close()
     names = [fw.name for fw in peers_] + ([upstream.name] if upstream is not None else [])
@@ -1101,6 +1104,8 @@ def write_results(elapsed: float) -> None:
         "that needs approval suspends, the state is serialized, a fresh process parses it and resumes",
         "approved, up to the next request's messages (`bench/approval.py`; medians of suspend and of",
         "resume, added; the first resume of each process, which pays for its imports' lazy work, apart).",
+        "The heap made before the overhead rows is frozen (`gc.freeze`), as for the resume rows below:",
+        "this process imports every framework, and the upstream port runs in a small process of its own.",
         "",
         f"## Results: {met} of {sum(r.met is not None for r in ROWS)} targets met",
         "",
