@@ -87,11 +87,18 @@ lint-typescript:
 lint-rust:
 	bash tests/rust/run.sh lint
 
-## bench: time the hot paths against their peers and write bench/RESULTS.md, and the durable hosts
-## (the store against raw sqlite3, Temporal against a bare workflow) into bench/DURABLE.md, and the
+## bench: time the hot paths against their peers, and the loop against the agent frameworks
+## (pydantic-ai, the OpenAI Agents SDK, LangGraph, the upstream port in .venv-upstream), and write
+## bench/RESULTS.md and its plot docs/assets/bench-overhead.svg; the durable hosts (the store
+## against raw sqlite3, Temporal against a bare workflow) into bench/DURABLE.md, and the
 ## PostgreSQL store (against raw psycopg; wait against polling) into bench/POSTGRES.md (not in CI)
+UPSTREAM_VENV := .venv-upstream
 bench: $(STAMP)
 	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev,bench]'
+	@test -x $(UPSTREAM_VENV)/bin/python || $(PYTHON) -m venv $(UPSTREAM_VENV)
+	$(UPSTREAM_VENV)/bin/python -m pip install -q --disable-pip-version-check \
+		$$($(PY) codegen/pins.py extra bench-upstream) \
+		|| echo "bench: the upstream port did not install; bench/RESULTS.md says so and leaves it out"
 	$(PY) bench/bench.py
 	$(PY) bench/durable.py
 	$(PY) bench/postgres.py

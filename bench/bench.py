@@ -542,6 +542,190 @@ def bench_tool_call() -> None:
     )
 
 
+# --- the loop against the agent frameworks (issue 37) -------------------------------------------
+
+#: The tables and the plot of the "Framework overhead" section of RESULTS.md.
+OVERHEAD: list[str] = []
+PLOT = ROOT / "docs" / "assets" / "bench-overhead.svg"
+UPSTREAM_PYTHON = ROOT / ".venv-upstream" / "bin" / "python"
+CALLS_IN_TURN = (1, 10, 100)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def _upstream() -> Any:
+    """The upstream port's child, or None with a note saying why it is not measured."""
+    import frameworks
+
+    if not UPSTREAM_PYTHON.exists():
+        NOTES.append("The upstream toolnexus port is not measured: `.venv-upstream` is missing (`make bench` makes it).")
+        return None
+    try:
+        upstream = frameworks.Upstream(UPSTREAM_PYTHON)
+        upstream.turns(1, 1)
+        return upstream
+    except (OSError, RuntimeError) as e:
+        NOTES.append(f"The upstream toolnexus port is not measured: its loop did not run ({e}).")
+        return None
+
+
+def bench_overhead() -> None:
+    """One turn of 1, 10 and 100 calls of a trivial tool, from the mock model's recorded response
+    to the next request's messages (`bench/frameworks.py`): per call, p50 and p99 over the turns,
+    the frameworks taken in turn, batch by batch."""
+    import frameworks
+    import plot
+
+    turns = {1: 40, 10: 12, 100: 3} if QUICK else {1: 100, 10: 30, 100: 6}
+    rounds = 3 if QUICK else 8
+    peers_ = frameworks.make_frameworks()
+    upstream = _upstream()
+    samples: dict[tuple[str, int], list[float]] = {}
+
+    async def measure() -> None:
+        for fw in peers_:  # warm up
+            for n in CALLS_IN_TURN:
+                await fw.turn(n)
+        for _ in range(rounds):
+            for n in CALLS_IN_TURN:
+                for fw in peers_:
+                    gc.collect()
+                    got = samples.setdefault((fw.name, n), [])
+                    got += [await fw.turn(n) / n for _ in range(turns[n])]
+                if upstream is not None:
+                    got = samples.setdefault((upstream.name, n), [])
+                    got += [t / n for t in upstream.turns(n, turns[n])]
+
+    # Frozen as for the resume rows: a full pass of the collector over this process (every
+    # framework imported) would cost more than over the upstream port's small child.
+    with _heap_frozen():
+        asyncio.run(measure())
+    if upstream is not None:
+        upstream.close()
+    names = [fw.name for fw in peers_] + ([upstream.name] if upstream is not None else [])
+    p50 = {k: statistics.median(v) for k, v in samples.items()}
+    p99 = {k: _percentile(v, 0.99) for k, v in samples.items()}
+    OVERHEAD.extend(
+        [
+            "| framework | calls in the turn | p50 per call | p99 per call | p50 against toolnexus |",
+            "|---|---|---|---|---|",
+        ]
+    )
+    for name in names:
+        for n in CALLS_IN_TURN:
+            OVERHEAD.append(
+                f"| {name} | {n} | {us(p50[name, n])} | {us(p99[name, n])} | {p50[name, n] / p50['toolnexus', n]:.2f}× |"
+            )
+            print(OVERHEAD[-1], flush=True)
+    for n in CALLS_IN_TURN:
+        fastest = min((p for p in names if p != "toolnexus"), key=lambda p: p50[p, n])
+        others = ", ".join(f"{p50['toolnexus', n] / p50[p, n]:.2f}× {p}" for p in names if p not in ("toolnexus", fastest))
+        row(
+            "framework overhead per tool call",
+            f"{n} call{'s' if n > 1 else ''} in the turn, mock model, p50",
+            {f"the fastest peer ({fastest})": (p50["toolnexus", n] / p50[fastest, n], 0.1)},
+            f"ours {us(p50['toolnexus', n])} a call, p99 {us(p99['toolnexus', n])}; {others}",
+        )
+    series = {name: {n: p50[name, n] for n in CALLS_IN_TURN} for name in names}
+    plot.overhead_svg(series, PLOT, f"One agent turn, mock model ({platform.python_version()}, {os.cpu_count()} shared cores)")
+    print(f"wrote {PLOT}", flush=True)
+
+
+def bench_run_calls() -> None:
+    """`Toolkit.run_calls` of N calls against N awaits of `Tool.call`, per call, and a profile of
+    where the rest goes."""
+    kit = toolnexus.Toolkit([toolnexus.tool(frameworks_add())])
+    tool = kit.get("add")
+    assert tool is not None
+    loop = asyncio.new_event_loop()
+    repeats = 7 if QUICK else 21
+    ratios: dict[str, tuple[float, float]] = {}
+    detail = []
+    for n in CALLS_IN_TURN:
+        calls = [toolnexus.ToolCall(f"c{i}", "add", {"a": i, "b": 2}) for i in range(n)]
+
+        async def run_calls(calls: list[toolnexus.ToolCall] = calls) -> None:
+            await kit.run_calls(calls)
+
+        async def each(calls: list[toolnexus.ToolCall] = calls) -> None:
+            for c in calls:
+                await tool.call(c.arguments)
+
+        t = _interleaved_async(loop, {"run_calls": run_calls, "call": each}, repeats)
+        ratios[f"Tool.call ({n} call{'s' if n > 1 else ''})"] = (t["run_calls"] / t["call"], 5)
+        detail.append(f"{n}: {us(t['run_calls'] / n)} and {us(t['call'] / n)} a call")
+    row("Toolkit.run_calls per call", "N calls of `async def add` in one turn", ratios, "; ".join(detail))
+    profile = cProfile.Profile()
+    calls = [toolnexus.ToolCall(f"c{i}", "add", {"a": i, "b": 2}) for i in range(10)]
+    profile.enable()
+    for _ in range(100 if QUICK else 400):
+        loop.run_until_complete(kit.run_calls(calls))
+    profile.disable()
+    loop.close()
+    stats = pstats.Stats(profile)
+    total = sum(v[2] for v in stats.stats.values())  # type: ignore[attr-defined]
+    top = sorted(stats.stats.items(), key=lambda kv: -kv[1][2])[:12]  # type: ignore[attr-defined]
+    RUN_CALLS_PROFILE.extend(["| function | own time | calls per tool call |", "|---|---|---|"])
+    for (file, line, fn), (_, ncalls, own, _, _) in top:
+        where = f"{Path(file).name}:{line} `{fn}`" if file != "~" else f"`{fn}`"
+        per_call = ncalls / (10 * (100 if QUICK else 400))
+        RUN_CALLS_PROFILE.append(f"| {where} | {own / total:.0%} | {per_call:.1f} |")
+
+
+RUN_CALLS_PROFILE: list[str] = []
+
+
+def _interleaved_async(
+    loop: asyncio.AbstractEventLoop, fns: dict[str, Callable[[], Any]], repeats: int
+) -> dict[str, float]:
+    """As `interleaved`, for coroutine functions: each batch awaited in one task of `loop`."""
+
+    async def batch(fn: Callable[[], Any], number: int) -> float:
+        t0 = time.perf_counter()
+        for _ in range(number):
+            await fn()
+        return (time.perf_counter() - t0) / number
+
+    number = {k: max(1, int(0.01 / loop.run_until_complete(batch(fn, 20)))) for k, fn in fns.items()}
+    samples: dict[str, list[float]] = {k: [] for k in fns}
+    for _ in range(repeats):
+        for name, fn in fns.items():
+            samples[name].append(loop.run_until_complete(batch(fn, number[name])))
+    return {k: statistics.median(v) for k, v in samples.items()}
+
+
+def frameworks_add() -> Callable[..., Any]:
+    import frameworks
+
+    return frameworks.add
+
+
+def bench_approval() -> None:
+    """The approval round trip (`bench/approval.py`): suspend, serialize, parse in a fresh
+    process, resume with the answer, against pydantic-ai's deferred tools and the Agents SDK's
+    `RunState`."""
+    import approval
+
+    got = approval.round_trips(10 if QUICK else 20, 2 if QUICK else 5)
+    ours = got["toolnexus (sealed)"]
+    peers_ = {k: v for k, v in got.items() if k != "toolnexus (sealed)"}
+    fastest = min(peers_, key=lambda k: peers_[k]["total"])
+    parts = "; ".join(
+        f"{k}: suspend {us(v['suspend'])}, resume {us(v['resume'])}, first resume of a process {us(v['first resume'])}"
+        for k, v in got.items()
+    )
+    others = ", ".join(f"{ours['total'] / v['total']:.2f}× {k}" for k, v in peers_.items() if k != fastest)
+    row(
+        "approval round trip",
+        "one call: suspend, serialize, parse in a fresh process, resume approved",
+        {f"the fastest peer ({fastest})": (ours["total"] / peers_[fastest]["total"], 0.5)},
+        f"{others}; {parts}",
+    )
+
+
 # --- cold import ---------------------------------------------------------------------------------
 
 IMPORT_PROBE = "import time; t0 = time.perf_counter(); {stmt}; print(time.perf_counter() - t0)"
@@ -852,8 +1036,20 @@ def write_results(elapsed: float) -> None:
             "mcp",
             "jsonschema",
             "datamodel-code-generator",
+            "pydantic-ai-slim",
+            "openai-agents",
+            "langgraph",
+            "langgraph-prebuilt",
+            "langchain-core",
+            "matplotlib",
         )
     )
+    if UPSTREAM_PYTHON.exists():
+        versions += ", the upstream toolnexus port " + subprocess.run(
+            [str(UPSTREAM_PYTHON), "-c", "from importlib.metadata import version; print(version('toolnexus'))"],
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
     met = sum(r.met is True for r in ROWS)
     out = [
         "# Benchmarks",
@@ -900,6 +1096,17 @@ def write_results(elapsed: float) -> None:
         "against reading, `base64` and `orjson.dumps`/`orjson.loads` by hand, in child processes",
         "(peak RSS growth over the file's size, and time).",
         "",
+        "Framework overhead: one agent turn of 1, 10 or 100 calls of `async def add(a: int, b: int) -> str`,",
+        "timed from the moment the mock model hands back its recorded response to the moment the",
+        "framework asks it again with the next request's messages, over the number of calls (p50 and",
+        "p99 over the turns; `bench/frameworks.py` says how each framework runs, each from its own",
+        "documented API and the mock its docs recommend for tests). The approval round trip: one call",
+        "that needs approval suspends, the state is serialized, a fresh process parses it and resumes",
+        "approved, up to the next request's messages (`bench/approval.py`; medians of suspend and of",
+        "resume, added; the first resume of each process, which pays for its imports' lazy work, apart).",
+        "The heap made before the overhead rows is frozen (`gc.freeze`), as for the resume rows below:",
+        "this process imports every framework, and the upstream port runs in a small process of its own.",
+        "",
         f"## Results: {met} of {sum(r.met is not None for r in ROWS)} targets met",
         "",
         "| figure | case | measured | target | met |",
@@ -908,6 +1115,27 @@ def write_results(elapsed: float) -> None:
     for r in ROWS:
         verdict = "—" if r.met is None else ("met" if r.met else "**not met**")
         out.append(f"| {r.figure} | {r.case} | {r.measured} | {r.target} | {verdict} |")
+    if OVERHEAD:
+        out += [
+            "",
+            "## Framework overhead per tool call",
+            "",
+            "![Framework time per tool call against the calls in the turn](../docs/assets/bench-overhead.svg)",
+            "",
+            *OVERHEAD,
+        ]
+    if RUN_CALLS_PROFILE:
+        out += [
+            "",
+            "## Where `Toolkit.run_calls` spends its time",
+            "",
+            "cProfile of `run_calls` of 10 calls of `async def add` (no key), by own time; a coroutine",
+            "counts a call each time it is resumed. Most of it is asyncio's: each call runs in a task of",
+            "its own (the turn's calls run concurrently), and its handler in a second one that",
+            "`Toolkit.cancel` can cancel and abandon after `cancel_grace` without stopping the turn.",
+            "",
+            *RUN_CALLS_PROFILE,
+        ]
     out += ["", "## Growth of the round trip", "", *GROWTH, ""]
     if BIG_PARTS:
         out += [
@@ -967,6 +1195,9 @@ def main() -> None:
         bench_round_trip,
         bench_typescript,
         bench_tool_call,
+        bench_run_calls,
+        bench_overhead,
+        bench_approval,
         bench_import,
         bench_from_path,
         bench_big_part,

@@ -127,9 +127,11 @@ class _Effects:
         )
         running = _Running(self._turn.tid, task)
         host.running.setdefault(call.id, []).append(running)
+        # One future wakes this step: the run's end sets it, or `Toolkit.cancel` does (cheaper
+        # than `asyncio.wait` on both, which builds a waiter and callbacks on each every call).
+        task.add_done_callback(running.ended)
         try:
-            waited: set[asyncio.Future[Any]] = {task, running.asked}
-            await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
+            await running.asked
             if task.done():
                 return task.result()
             task.cancel()  # the host cancelled it (`Toolkit.cancel`)
@@ -207,7 +209,8 @@ async def _ask(wait_for: WaitFor, step: Ask) -> Answer:
 
 
 class _Running:
-    """One handler run under way: its turn's id, its task, and the future `Toolkit.cancel` sets."""
+    """One handler run under way: its turn's id, its task, and the future `Toolkit.cancel` sets
+    (the task's end sets it too)."""
 
     __slots__ = ("asked", "task", "turn")
 
@@ -215,6 +218,11 @@ class _Running:
         self.turn = turn
         self.task = task
         self.asked: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def ended(self, _task: asyncio.Future[ToolResult]) -> None:
+        """The task's done callback: wakes the step that waits on `asked`."""
+        if not self.asked.done():
+            self.asked.set_result(None)
 
 
 def _item(outcome: Ask | Settle) -> ToolCallResult:
@@ -224,6 +232,8 @@ def _item(outcome: Ask | Settle) -> ToolCallResult:
 
 async def _gather(coros: Sequence[Awaitable[Any]]) -> list[Any]:
     """The values of `coros`, run concurrently; when one raises, the rest are cancelled."""
+    if len(coros) == 1:  # nothing to run beside it: awaited here, without a task of its own
+        return [await coros[0]]
     tasks = [asyncio.ensure_future(c) for c in coros]
     try:
         return list(await asyncio.gather(*tasks))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -82,13 +82,17 @@ class Decisions:
     def gate(
         self, tool: Tool | None, call: ToolCall, session: str | None, principal: str | None, now: datetime
     ) -> Request | ToolResult | None:
-        """`_engine.gated` with the kept policies; a policy's decision is logged."""
+        """`_engine.gated` with the kept policies; a policy's decision is logged. The store is
+        read only for a call that asks an approval (most calls ask none)."""
         asked, decision = gated(
-            tool, call, self.store.policies(call.name), session=session, principal=principal, now=now
+            tool, call, self._kept(call.name), session=session, principal=principal, now=now
         )
         if decision is not None:
             self.record(decision, principal, now)
         return asked
+
+    def _kept(self, tool: str) -> Iterator[Policy]:
+        yield from self.store.policies(tool)
 
     def decide(
         self,

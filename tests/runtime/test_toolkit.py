@@ -721,3 +721,25 @@ async def test_a_resume_whose_decision_write_fails_is_not_remembered_as_taken(fa
     done = await kit.resume(RunResult.from_json(stored), answer)
     assert done.results[0].result.output == "refunded" and len(ran) == 1, "taken now, not `replayed`"
     assert log.entries == ["approve"] and len(policies.policies()) == 1
+
+
+class _CountingPolicies(PolicyMemory):
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads: list[str | None] = []
+
+    def policies(self, tool: str | None = None) -> list[Any]:
+        self.reads.append(tool)
+        return super().policies(tool)
+
+
+async def test_the_policy_store_is_read_only_for_calls_that_ask_an_approval() -> None:
+    """A durable store's `policies` is a query: a call that asks nothing does not make one."""
+    refund = define_tool("refund", "R", None, lambda args, ctx: "refunded", needs_approval=True)
+    add = define_tool("add", "A", None, lambda args, ctx: "3")
+    policies = _CountingPolicies()
+    kit = Toolkit([refund, add], secret=SECRET, policy_store=policies)
+    run = await kit.run_calls([ToolCall(f"a{i}", "add", {}) for i in range(5)])
+    assert run.status == "done" and policies.reads == []
+    run = await kit.run_calls([ToolCall("r1", "refund", {}), ToolCall("a9", "add", {})])
+    assert run.status == "pending" and policies.reads == ["refund"]
