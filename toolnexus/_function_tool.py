@@ -280,7 +280,18 @@ def _strict_check(
 
 
 @overload
-def tool(fn: Callable[..., Any], /) -> Tool: ...
+def tool(
+    fn: Callable[..., Any],
+    /,
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    hints: ToolHints | None = None,
+    needs_approval: NeedsApproval = False,
+    strict: bool = False,
+    error_text: ErrorText | None = None,
+    limit: Limit | None = None,
+) -> Tool: ...
 @overload
 def tool(
     *,
@@ -306,7 +317,8 @@ def tool(
 ) -> Tool | Callable[[Callable[..., Any]], Tool]:
     """Make a tool of a function; its input schema is inferred from the type hints by pydantic.
 
-    Use it bare (`@tool`) or with a name and a description (`@tool(name=..., description=...)`).
+    Use it bare (`@tool`), with a name and a description (`@tool(name=..., description=...)`),
+    or as a call (`tool(fn, needs_approval=True)`, the same as `tool(needs_approval=True)(fn)`).
     The docstring is the default description; when it documents the parameters (Google,
     NumPy or Sphinx style), their texts become the properties' `description`s and the
     description is the text before the sections. The schema has no generated titles.
@@ -324,10 +336,9 @@ def tool(
     function returns becomes the result's `structured_content`, with the same value as JSON
     text in `output` (as `define_tool`'s `output_schema` does). `limit` is as in `define_tool`.
     """
-    if fn is not None:
-        return _from_function(fn, None, None)
 
     def decorate(f: Callable[..., Any]) -> Tool:
         return _from_function(f, name, description, hints, needs_approval, strict, error_text, limit)
 
-    return decorate
+    # `tool(fn, needs_approval=True)` is `tool(needs_approval=True)(fn)`: no keyword is dropped.
+    return decorate if fn is None else decorate(fn)

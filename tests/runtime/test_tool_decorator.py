@@ -11,7 +11,7 @@ from typing import Annotated, Any, Optional
 import pytest
 from pydantic import BaseModel, Field
 
-from toolnexus import Answer, Tool, ToolContext, define_tool, tool
+from toolnexus import Answer, Tool, ToolCall, ToolContext, Toolkit, define_tool, tool
 
 
 @pytest.mark.parametrize("default", [True, False])
@@ -237,3 +237,14 @@ def test_a_parameter_without_a_type_hint_is_warned_of_and_any_says_it_is_meant()
             """Take anything."""
 
     assert quiet.description == "" and anything.input_schema["properties"] == {"value": {}}
+
+
+async def test_tool_called_on_a_function_keeps_its_keywords() -> None:
+    def wipe(path: str) -> str:
+        """Delete a folder."""
+        return f"wiped {path}"
+
+    made = tool(wipe, name="wipe_folder", needs_approval=True, description="Wipe it.")
+    assert (made.name, made.description, made.needs_approval) == ("wipe_folder", "Wipe it.", True)
+    run = await Toolkit([made]).run_calls([ToolCall("c1", "wipe_folder", {"path": "tmp"})])
+    assert run.status == "pending" and run.requests[0].kind == "approval", run
