@@ -126,4 +126,4 @@ changelog: $(GEN_STAMP)
 	$(PY) -m codegen changelog
 
 clean:
-	rm -rf $(VENV) $(FLOOR_VENV) dist site .cache tests/typescript/node_modules tests/typescript/.cache support/typescript/dist support/typescript/node_modules support/rust/target
+	rm -rf $(VENV) $(FLOOR_VENV) $(UPSTREAM_VENV) dist site .cache tests/typescript/node_modules tests/typescript/.cache support/typescript/dist support/typescript/node_modules support/rust/target
