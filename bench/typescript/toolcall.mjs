@@ -10,8 +10,9 @@
 //         execute})` (ai/dist/index.js, doParseToolCall then executeToolCall): safeParseJSON
 //         (secure-json-parse, then the schema's validation through asSchema: zod's safeParse)
 //         and, for a valid input, executeTool's stream read to its final output, made a
-//         `tool-result` part. The hooks around it there (callbacks, telemetry and tracing
-//         spans) are empty in a bare generateText and left out.
+//         `tool-result` part. What is around it there does nothing in a bare generateText and
+//         is left out: the empty-input test (`input.trim() === ""`), validateToolContext
+//         without a context schema, the callbacks, telemetry and tracing spans.
 //   direct: the handler awaited alone, the floor.
 //
 // Run by bench/bench.py as `node bench/typescript/toolcall.mjs REPEATS`; prints, as JSON, the
