@@ -343,7 +343,7 @@ def bench_typescript() -> None:
             case if case != "image" else "image (0.5 MiB)",
             {"MCP SDK CallToolResultSchema (zod)": (r["ours"] / r["mcp"], target)},
             f"ours {us(r['ours'])}; {r['ours'] / r['json']:.2f}× JSON.parse+JSON.stringify alone; "
-            f"readJson's checks over JSON.parse {us(r['readJson'] - r['JSON.parse'])}"
+            f"readJson's checks over JSON.parse {us(max(0.0, r['readJson'] - r['JSON.parse']))}"
             + (
                 f"; checking the part, its data as strict base64 {us(r['part'])} (twice: parse and emit)"
                 if "part" in r
@@ -1026,7 +1026,8 @@ def update_results(only: str) -> None:
     since = (
         f"- Measured again since, by `bench.py --only {only}` ({time.strftime('%Y-%m-%d')}): "
         + "; ".join(sorted({r.figure for r in ROWS}))
-        + "."
+        + " (how: the docstrings of the benches in `bench/bench.py` and the scripts they run; the"
+        + " method below is the full run's)."
     )
     lines = [x for x in lines if not x.startswith(f"- Measured again since, by `bench.py --only {only}`")]
     at = next(i for i, x in enumerate(lines) if x.startswith("- Run: "))
@@ -1035,7 +1036,7 @@ def update_results(only: str) -> None:
     lines = [x for x in lines if not x.startswith("- " + mark)]
     if NOTES:
         if "## Notes" not in lines:
-            lines += ["## Notes", ""]
+            lines += ["", "## Notes", ""]
         at = lines.index("## Notes") + 2
         while at < len(lines) and lines[at].startswith("- "):
             at += 1
