@@ -294,7 +294,8 @@ TS_TARGETS = {"small": 1.0, "medium": 1.0, "image": 1.0}
 
 def bench_typescript() -> None:
     """The npm package's round trip against the MCP TypeScript SDK's `CallToolResultSchema`
-    (zod), in Node.js: same payloads, the image one of 0.5 MiB."""
+    (zod), in Node.js: same payloads, the image one of 0.5 MiB; and its `Tool.call` against the
+    AI SDK's execution of a tool call, the same zod schema on both sides."""
     lock, stamp = TS_BENCH / "package-lock.json", TS_BENCH / "node_modules" / ".lock-stamp"
     if not stamp.exists() or stamp.read_bytes() != lock.read_bytes():
         subprocess.run(
@@ -328,6 +329,12 @@ def bench_typescript() -> None:
             text=True,
             check=True,
         )
+        call = subprocess.run(
+            ["node", str(TS_BENCH / "toolcall.mjs"), "7" if QUICK else "21"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
     t = json.loads(out.stdout)
     for case, target in TS_TARGETS.items():
         r = t[case]
@@ -335,8 +342,35 @@ def bench_typescript() -> None:
             "TypeScript round trip",
             case if case != "image" else "image (0.5 MiB)",
             {"MCP SDK CallToolResultSchema (zod)": (r["ours"] / r["mcp"], target)},
-            f"ours {us(r['ours'])}; {r['ours'] / r['json']:.2f}× JSON.parse+JSON.stringify alone",
+            f"ours {us(r['ours'])}; {r['ours'] / r['json']:.2f}× JSON.parse+JSON.stringify alone; "
+            f"readJson's checks over JSON.parse {us(max(0.0, r['readJson'] - r['JSON.parse']))}"
+            + (
+                f"; checking the part, its data as strict base64 {us(r['part'])} (twice: parse and emit)"
+                if "part" in r
+                else ""
+            ),
         )
+    med, img = t["medium"], t["image"]
+    NOTES.append(
+        f"TypeScript round trip, medium: readJson's own checks over JSON.parse (repeated keys, key order, "
+        f"exact numbers, lone surrogates, depth: the wire's JSON rules) took {us(med['readJson'] - med['JSON.parse'])} "
+        f"of ours' {us(med['ours'])}; the MCP SDK's {us(med['mcp'])}. JSON.parse alone "
+        "keeps the last of two values for one key, moves integer-like keys first and rounds numbers a double "
+        "cannot hold; zod's schema checks none of that. The rules are kept, not loosened."
+    )
+    NOTES.append(
+        f"TypeScript round trip, image: checking the part (its 0.7 MB of data as strict base64, padded, nothing "
+        f"but the alphabet: `atob` in slices of 64 KiB after refusing whitespace and misplaced padding, which "
+        f"`atob` would take) took {us(img['part'])}, done twice (parse and emit); the MCP SDK runs `atob` once "
+        "over the whole of it, which takes whitespace and missing padding."
+    )
+    c = json.loads(call.stdout)
+    row(
+        "TypeScript tool.call, zod schema",
+        "`add(a: int, b: int)` from its arguments' JSON text",
+        {"the AI SDK's tool execution (ai)": (c["ours"] / c["ai"], 1.0)},
+        f"ours {us(c['ours'])}, ai {us(c['ai'])}; {c['ours'] / c['direct']:.2f}× awaiting the handler directly",
+    )
 
 
 # --- Toolkit.resume ------------------------------------------------------------------------------
@@ -1085,9 +1119,16 @@ def write_results(elapsed: float) -> None:
         + _npm_version("@modelcontextprotocol/sdk")
         + ", zod "
         + _npm_version("zod")
+        + ", ai "
+        + _npm_version("ai")
         + "): the npm package's `toJsonToolResult(fromJsonToolResult(text))`",
         "against `JSON.stringify(CallToolResultSchema.parse(JSON.parse(text)))` of the same content",
-        "as an MCP result, the image payload of 0.5 MiB (`bench/typescript/roundtrip.mjs`).",
+        "as an MCP result, the image payload of 0.5 MiB (`bench/typescript/roundtrip.mjs`). Its",
+        "`Tool.call` of a tool made by `defineTool` with a zod schema, from the arguments' JSON text,",
+        "against the AI SDK's own execution of a tool call of `tool({inputSchema, execute})` with the",
+        "same schema, as `generateText` runs it (`safeParseJSON` with the schema, then `executeTool`;",
+        "`bench/typescript/toolcall.mjs`). Node.js batches are timed in the CPU time of the process",
+        "(`process.cpuUsage`), not charged for the time other processes hold the cores.",
         "",
         "Worst-case documents: `ToolResult.from_json` of about 1 MB and 4 MB of bytes whose `metadata`",
         "holds one shape many times (`bench/peers.py`, `WORST_CASES`), against `json.loads` of the",
@@ -1181,6 +1222,61 @@ def bench_result_limits() -> None:
 
     for figure, case, peer, ratio, target, detail in results.rows(QUICK):
         row(figure, case, {peer: (ratio, target)}, detail)
+def update_results(only: str) -> None:
+    """After `--only`: the rows measured replace those of the same figure and case in
+    `bench/RESULTS.md` (a new one goes after the last of its figure, or at the end of the table),
+    the count of targets met is made again, and a line under the header says which rows were
+    measured since the full run, when. The rest of the file stays as the full run wrote it."""
+    path = HERE / "RESULTS.md"
+    lines = path.read_text(encoding="utf-8").splitlines()
+
+    def key(line: str) -> tuple[str, str]:
+        cells = line.split(" | ")
+        return cells[0].removeprefix("| "), cells[1]
+
+    def verdict(r: Row) -> str:
+        return "—" if r.met is None else ("met" if r.met else "**not met**")
+
+    start = next(i for i, x in enumerate(lines) if x.startswith("## Results: "))
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    table = [
+        i for i in range(start, end) if lines[i].startswith("| ") and not lines[i].startswith("| figure |")
+    ]
+    for r in ROWS:
+        text = f"| {r.figure} | {r.case} | {r.measured} | {r.target} | {verdict(r)} |"
+        same = [i for i in table if key(lines[i]) == (r.figure, r.case)]
+        if same:
+            lines[same[0]] = text
+            continue
+        kin = [i for i in table if key(lines[i])[0] == r.figure] or table
+        lines.insert(kin[-1] + 1, text)
+        table = [i if i <= kin[-1] else i + 1 for i in table] + [kin[-1] + 1]
+    rows = [lines[i] for i in table]
+    met = sum(line.endswith(" | met |") for line in rows)
+    counted = sum(not line.endswith(" | — |") for line in rows)
+    lines = [
+        f"## Results: {met} of {counted} targets met" if x.startswith("## Results: ") else x for x in lines
+    ]
+    since = (
+        f"- Measured again since, by `bench.py --only {only}` ({time.strftime('%Y-%m-%d')}): "
+        + "; ".join(sorted({r.figure for r in ROWS}))
+        + " (how: the docstrings of the benches in `bench/bench.py` and the scripts they run; the"
+        + " method below is the full run's)."
+    )
+    lines = [x for x in lines if not x.startswith(f"- Measured again since, by `bench.py --only {only}`")]
+    at = next(i for i, x in enumerate(lines) if x.startswith("- Run: "))
+    lines.insert(at + 1, since)
+    mark = f"(`--only {only}`) "
+    lines = [x for x in lines if not x.startswith("- " + mark)]
+    if NOTES:
+        if "## Notes" not in lines:
+            lines += ["", "## Notes", ""]
+        at = lines.index("## Notes") + 2
+        while at < len(lines) and lines[at].startswith("- "):
+            at += 1
+        lines[at:at] = [f"- {mark}{n}" for n in NOTES]
+    path.write_text("\n".join(lines).rstrip("\n") + "\n", encoding="utf-8")
+    print(f"updated {path} ({len(ROWS)} rows, {len(NOTES)} notes)")
 
 
 def main() -> None:
@@ -1213,6 +1309,8 @@ def main() -> None:
             bench()
     if args.only is None:
         write_results(time.perf_counter() - t0)
+    elif ROWS:
+        update_results(args.only)
 
 
 if __name__ == "__main__":

@@ -78,6 +78,42 @@ describe("the data check agrees with the IDL's pattern", () => {
   });
 });
 
+describe("the data check agrees with the IDL's pattern on long strings", () => {
+  // The check reads 65,536 characters at a time: a fault on either side of a boundary, in the
+  // middle, at the very end, and padding that would end a slice but not the string.
+  const base = "QUJD".repeat(50_000); // 200,000 characters, boundaries at 65,536 and 131,072
+  const at = (s: string, i: number, c: string): string => s.slice(0, i) + c + s.slice(i + 1);
+  const cases: [string, string][] = [
+    ["whole", base],
+    ["padded by one", base.slice(0, -1) + "="],
+    ["padded by two", base.slice(0, -2) + "=="],
+    ["three pads", base.slice(0, -3) + "==="],
+    ["a pad before the end", at(base, base.length - 2, "=")],
+    ["a slice's whole quanta ending in pads", at(at(base, 65_534, "="), 65_535, "=")],
+    ["a pad opening the second slice", at(base, 65_536, "=")],
+    ["one character too many", base + "Q"],
+    ["url-safe letters", at(at(base, 100_000, "-"), 100_001, "_")],
+  ];
+  for (const i of [0, 65_535, 65_536, 65_537, 131_071, 131_072, base.length - 1]) {
+    for (const c of ["!", " ", "\n", "é", "\u0100", "\ud83d"]) {
+      cases.push([`${JSON.stringify(c)} at ${i}`, at(base, i, c)]);
+    }
+  }
+  for (const [name, s] of cases) {
+    it(name, () => {
+      const want = IDL_PATTERN.test(s);
+      const got = outcome(() => parseContentPart({ type: "file", data: s, url: "https://e.x/f" }));
+      assert.equal(got, want ? "ok" : "WireError at $.data");
+    });
+  }
+  it("is valid for the whole string alone and the two paddings", () => {
+    assert.deepEqual(
+      cases.filter(([, s]) => IDL_PATTERN.test(s)).map(([name]) => name),
+      ["whole", "padded by one", "padded by two"],
+    );
+  });
+});
+
 describe("big parts through the helpers", () => {
   const dir = mkdtempSync(join(tmpdir(), "tn-base64-"));
   after(() => rmSync(dir, { recursive: true, force: true }));

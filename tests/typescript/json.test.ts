@@ -292,9 +292,11 @@ describe("readJson and writeJson: the native fast paths", async () => {
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
   }
-  const KEYS = ['"a"', '"b"', '"c"', '"1"', '"10"', '"\\u0061"', '"__proto__"', '""', '"k\\"q"', '"é"'];
-  const NUMBERS = ["0", "-0", "1", "-7", "1.0", "1.5", "2.50", "1e5", "1E5", "1e-7", "1e400", "-1e400", "123456789012345678901", "0.1", "9007199254740993"];
-  const STRINGS = ['"x"', '"\\ud800"', '"\\udc00x"', '"\\ud83d\\ude00"', '"a\\"b"', '"\\\\"', '"é😀"', '"\\n\\t"', '"\\u0041"', '"back\\\\"'];
+  // Backslash runs before a quote (escaped or closing), what looks like a surrogate escape after
+  // an escaped backslash, integers about the 15 digits the plain-integer scan takes.
+  const KEYS = ['"a"', '"b"', '"c"', '"1"', '"10"', '"\\u0061"', '"__proto__"', '""', '"k\\"q"', '"é"', '"k\\\\"', '"\\\\ud800"'];
+  const NUMBERS = ["0", "-0", "1", "-7", "1.0", "1.5", "2.50", "1e5", "1E5", "1e-7", "1e400", "-1e400", "123456789012345678901", "0.1", "9007199254740993", "999999999999999", "-999999999999999", "1000000000000000", "0e1", "-0.0"];
+  const STRINGS = ['"x"', '"\\ud800"', '"\\udc00x"', '"\\ud83d\\ude00"', '"a\\"b"', '"\\\\"', '"é😀"', '"\\n\\t"', '"\\u0041"', '"back\\\\"', '"\\\\\\"q"', '"\\\\ud800"', '"a\\\\\\\\"', '"\\uD83D\\uDE00"'];
 
   function text(next: () => number, depth: number): string {
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;

@@ -230,48 +230,53 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
-/**
- * How many object keys `text` holds, counted in one pass, when `JSON.parse` reads it as the
- * reader would (see {@link readJson}); `undefined` when only the reader can tell: a lone
- * surrogate, a surrogate escape, a key that is escaped or starts with a digit (its order), a
- * number that JavaScript writes back otherwise (a {@link JsonNumber}), nesting past
- * {@link MAX_DEPTH}, an unterminated string. Strings are skipped with `indexOf`. The text is not
- * checked to be JSON: `JSON.parse` does that.
- */
-/** What `keysOfText` keeps between the strings it skips: the next backslash at or after where it
- * is (-1: none), and whether the last string skipped held one. */
-interface StringScan {
-  slash: number;
-  escaped: boolean;
-}
-
-/** The index of the quote that closes the string opening at `pos`; -1 when the string does not
- * end, or holds an escaped lone surrogate (`\uD800` to `\uDFFF`, half of a pair or alone). */
-function stringEnd(text: string, pos: number, scan: StringScan): number {
-  let slash = scan.slash;
-  if (slash !== -1 && slash <= pos) {
-    slash = text.indexOf("\\", pos + 1);
-  }
+/** The index of the quote that closes the string opening at `pos`, -1 when the string does not
+ * end: the first quote after it not escaped, that is not after an odd run of backslashes (each
+ * run is counted once, so the scan stays linear). */
+function stringEnd(text: string, pos: number): number {
   let end = text.indexOf('"', pos + 1);
-  scan.escaped = slash !== -1 && slash < end;
-  while (slash !== -1 && slash < end) {
-    if (text.charCodeAt(slash + 1) === 0x75 && (text.charCodeAt(slash + 2) | 0x20) === 0x64) {
-      const d = text.charCodeAt(slash + 3) | 0x20; // \uD800-\uDFFF: half of a pair, or alone
-      if ((d >= 0x38 && d <= 0x39) || (d >= 0x61 && d <= 0x66)) {
-        return -1;
-      }
+  while (end !== -1 && text.charCodeAt(end - 1) === 0x5c) {
+    let run = 1;
+    while (text.charCodeAt(end - 1 - run) === 0x5c) {
+      run++; // stops at the opening quote at the latest
     }
-    const next = slash + 2; // past the escaped character (a \u escape's hex digits are no quote)
-    if (end < next) {
-      end = text.indexOf('"', next); // that quote was the escaped character
+    if (run % 2 === 0) {
+      break; // escaped backslashes, then the closing quote
     }
-    slash = text.indexOf("\\", next);
+    end = text.indexOf('"', end + 1);
   }
-  scan.slash = slash;
   return end;
 }
 
+/** Where the number at `pos` ends when it is an integer JavaScript writes back as it is spelled
+ * (up to 15 digits, no leading zero, not `-0`), else -1 (the number rule and `spellNumber` tell). */
+function plainInteger(text: string, pos: number): number {
+  const start = text.charCodeAt(pos) === 0x2d ? pos + 1 : pos;
+  let end = start;
+  for (let c = text.charCodeAt(end); c >= 0x30 && c <= 0x39; c = text.charCodeAt(end)) {
+    end++;
+  }
+  const digits = end - start;
+  const c = text.charCodeAt(end);
+  if (digits === 0 || digits > 15 || c === 0x2e || c === 0x65 || c === 0x45 || (text.charCodeAt(start) === 0x30 && (digits > 1 || start > pos))) {
+    return -1;
+  }
+  return end;
+}
+
+/**
+ * How many object keys `text` holds, counted in one pass, when `JSON.parse` reads it as the
+ * reader would (see {@link readJson}); `undefined` when only the reader can tell: a lone
+ * surrogate in the text, a key that is escaped or starts with a digit (its order), a
+ * number that JavaScript writes back otherwise (a {@link JsonNumber}), nesting past
+ * {@link MAX_DEPTH}, an unterminated string. Strings are skipped with `indexOf`, and so are the
+ * backslashes between keys: a key is escaped when the next backslash lies inside it. The text
+ * is not checked to be JSON: `JSON.parse` does that.
+ */
 function keysOfText(text: string): number | undefined {
+  // The next backslash at or after the last key looked at: found again only for a key past it,
+  // so that the searches cover the text once however many keys come between two backslashes.
+  let slash = text.indexOf("\\");
   if (!isWellFormed(text)) {
     return undefined;
   }
@@ -279,23 +284,23 @@ function keysOfText(text: string): number | undefined {
   let keys = 0;
   let depth = 0;
   let pos = 0;
-  // The next backslash at or after `pos`: found once for all the strings it lies beyond, so
-  // that the scan stays linear however many strings come between two escapes.
-  const strings: StringScan = { slash: text.indexOf("\\"), escaped: false };
   while (pos < n) {
     const c = text.charCodeAt(pos);
     if (c === 0x22) {
-      const end = stringEnd(text, pos, strings);
+      const end = stringEnd(text, pos);
       if (end === -1) {
         return undefined;
       }
-      const escaped = strings.escaped;
       let after = end + 1;
       while (after < n && isSpace(text.charCodeAt(after))) {
         after++;
       }
       if (text.charCodeAt(after) === 0x3a) {
-        if (escaped || mayReorder(text.slice(pos + 1, pos + 2))) {
+        if (slash !== -1 && slash < pos) {
+          slash = text.indexOf("\\", pos);
+        }
+        const first = text.charCodeAt(pos + 1); // a key that starts with a digit: see mayReorder
+        if ((slash !== -1 && slash < end) || (first >= 0x30 && first <= 0x39)) {
           return undefined;
         }
         keys++;
@@ -310,6 +315,11 @@ function keysOfText(text: string): number | undefined {
       depth--;
       pos++;
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      const next = plainInteger(text, pos);
+      if (next !== -1) {
+        pos = next;
+        continue;
+      }
       NUMBER_AT.lastIndex = pos;
       const m = NUMBER_AT.exec(text);
       if (m === null || String(Number(m[0])) !== spellNumber(m[0])) {
@@ -323,20 +333,36 @@ function keysOfText(text: string): number | undefined {
   return keys;
 }
 
-/** How many object keys `value` (what `JSON.parse` returns) holds, all the way down. */
+/**
+ * How many object keys `value` (what `JSON.parse` returns) holds, all the way down; -1 when one
+ * of its strings or keys holds a lone surrogate, which `JSON.parse` makes of an escape such as
+ * `"\ud800"` (a pair of escapes decodes to the character, as the reader decodes it).
+ * `isWellFormed` answers at once for a string without characters beyond U+00FF.
+ */
 function keysOfValue(value: unknown): number {
+  if (typeof value === "string") {
+    return isWellFormed(value) ? 0 : -1;
+  }
   if (typeof value !== "object" || value === null) {
     return 0;
   }
   let keys = 0;
   if (Array.isArray(value)) {
     for (const item of value) {
-      keys += keysOfValue(item);
+      const inner = keysOfValue(item);
+      if (inner < 0) {
+        return -1;
+      }
+      keys += inner;
     }
     return keys;
   }
   for (const key in value) {
-    keys += 1 + keysOfValue((value as Record<string, unknown>)[key]);
+    const inner = keysOfValue((value as Record<string, unknown>)[key]);
+    if (inner < 0 || !isWellFormed(key)) {
+      return -1;
+    }
+    keys += 1 + inner;
   }
   return keys;
 }
@@ -353,7 +379,8 @@ function keysOfValue(value: unknown): number {
  *
  * Most texts are read by `JSON.parse`, after a pass over the text that finds nothing it would
  * lose (see `keysOfText`), and proved free of repeated keys by counting: `JSON.parse` keeps one
- * of two values for one key, so its value holds fewer keys than the text. Any other text is
+ * of two values for one key, so its value holds fewer keys than the text. The walk that counts
+ * them also finds a lone surrogate `JSON.parse` decoded from an escape. Any other text is
  * read by the reader here, which says where and why it is not JSON.
  *
  * @throws {@link WireError} at `$` when `text` is not JSON.
