@@ -682,12 +682,10 @@ async def _cut_off(
 ) -> Any:
     """Resume the one stored run with a tool that hangs, its lease never renewed (as if its
     process had died), until the lease has run out; returns the resume still under way."""
-    from toolnexus.store import _lease
-
     async def dead(*args: Any) -> None:
         return None
 
-    monkeypatch.setattr(_lease, "_renew", dead)
+    monkeypatch.setattr(RunStore, "_renew", dead)
     [waiting] = store.pending()
     task = asyncio.ensure_future(store.resume(kit, waiting.run_id, Answer(waiting.request.id, True)))
     await asyncio.to_thread(started.wait, 10)
@@ -1020,12 +1018,10 @@ async def test_a_settle_the_toolkit_refuses_leaves_the_call_in_doubt(
     started, go = threading.Event(), threading.Event()
     kit = Toolkit([_hanging(ran, started, go)], secret=SECRET)
     run_id = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "A"})], principal="ada"))
-    from toolnexus.store import _lease
-
     async def dead(*args: Any) -> None:
         return None
 
-    monkeypatch.setattr(_lease, "_renew", dead)
+    monkeypatch.setattr(RunStore, "_renew", dead)
     [waiting] = store.pending()
     task = asyncio.ensure_future(store.resume(kit, run_id, Answer(waiting.request.id, True), principal="ada"))
     await asyncio.to_thread(started.wait, 10)

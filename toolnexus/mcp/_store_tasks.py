@@ -261,11 +261,9 @@ class StoreTasks:
             lease_for=self.store.lease,
         ):
             return await self._reread(task)
-        from toolnexus.store._lease import under_lease
-
         toolkit = self.toolkit
         try:
-            run = await under_lease(self.store, toolkit, task.run_id, [], lambda kit, run: kit.expire(run))
+            run = await self.store.under_lease(toolkit, task.run_id, [], lambda kit, run: kit.expire(run))
         except ResumeError as exc:
             await self._resume_refused(task, lease, exc)
         else:

@@ -18,7 +18,7 @@ from .._result import Answer, RunResult
 from .._toolkit import ProgressHook, Toolkit
 from ._backend import Backend, Connection
 from ._doubt import Doubts
-from ._lease import under_lease
+from ._lease import Leases
 from ._log import DecisionLog, Policies
 from ._results import StoredResults
 from ._rows import INSERT_WAITING, RunRows, quarantined
@@ -27,7 +27,7 @@ from ._types import UNCHANGED, Claim, Row, answers_of, context_of, context_text,
 from ._wait import Waits
 
 
-class RunStore(RunRows, Doubts, Waits):
+class RunStore(RunRows, Doubts, Waits, Leases):
     """Pending runs in a database, each handed out to one resumer at a time (see the package).
 
     `lease` is how long (seconds) a claim holds without renewal: a resumer renews it while its
@@ -183,8 +183,7 @@ class RunStore(RunRows, Doubts, Waits):
         """
         batch = answers_of(answers)
         text = context_text(context, f"run {run_id}")
-        return await under_lease(
-            self,
+        return await self.under_lease(
             toolkit,
             run_id,
             batch,
@@ -203,8 +202,8 @@ class RunStore(RunRows, Doubts, Waits):
         settled = []
         for run_id in await asyncio.to_thread(self.expired, when):
             try:
-                await under_lease(
-                    self, toolkit, run_id, [], lambda kit, run: kit.expire(run, now=when, principal=principal)
+                await self.under_lease(
+                    toolkit, run_id, [], lambda kit, run: kit.expire(run, now=when, principal=principal)
                 )
             except ResumeError:
                 continue

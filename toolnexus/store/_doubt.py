@@ -148,8 +148,6 @@ class Doubts:
         principal: str | None,
         session: str | None,
     ) -> RunResult:
-        from ._lease import under_lease
-
         claim, doubt = await asyncio.to_thread(self._take_over, run_id)
         calls = [ToolCall.from_wire(c["call"]) for c in doubt["calls"]]
         results: dict[str, Any] | None = None
@@ -183,8 +181,7 @@ class Doubts:
         kit = toolkit if results is None else with_results(toolkit, results)
         forget_answers(kit, claim.run, answers)  # given again on purpose, also in this process
         try:
-            return await under_lease(
-                cast("RunStore", self),
+            return await cast("RunStore", self).under_lease(
                 kit,
                 run_id,
                 answers,

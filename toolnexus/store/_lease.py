@@ -17,103 +17,120 @@ from ._doubt import started_calls
 from ._types import Claim, OutcomeNotStored, row_of
 
 if TYPE_CHECKING:
-    from ._core import RunStore
+    from ._backend import Backend
 
 
-async def under_lease(
-    store: RunStore,
-    toolkit: Toolkit,
-    run_id: int,
-    batch: list[Answer],
-    step: Any,
-    claim: Claim | None = None,
-    *,
-    context: str | None = None,
-) -> RunResult:
-    """Claim `run_id` for `batch` (unless `claim` holds it already), make `step(toolkit, run)` of it
-    under a renewed lease, and store the outcome (see `RunStore.resume`). The toolkit `step` is
-    given marks the calls started just before their tools run, when a tool is not idempotent."""
-    errors = store._db.errors
-    if claim is None:
-        claim = await asyncio.to_thread(store.claim, run_id, batch)
-    run, lease = claim.run, claim.lease
-    renewal = asyncio.ensure_future(_renew(store, run_id, lease))
-    calls = started_calls(toolkit, run, batch)
-    kit, marked = toolkit, list[str]()
-    if calls:
+class Leases:
+    """The steps a store makes under a claim (mixed into `RunStore`)."""
 
-        async def starting(call_id: str) -> None:
-            if not marked:  # from here, a lease that runs out leaves these calls in doubt
-                marked.append(call_id)
-                await asyncio.to_thread(store._started, run_id, lease, batch, calls)
+    _db: Backend
+    lease: float
 
-        kit = before_tools(toolkit, starting)
-    try:
-        resumed: RunResult = await step(kit, run)
-    except ResumeError as exc:
-        if exc.reason == "expired":  # past its sealed expiry: settled now, never put back
-            settled = await toolkit.expire(run)
-            if settled is not run:
-                await asyncio.to_thread(store.finish, run_id, [], settled, lease=lease)
-                raise
-        refused = exc.reason == "seal"
-        await asyncio.to_thread(
-            store.release,
-            run_id,
-            "refused" if refused else "pending",
-            reason=str(exc) if refused else None,
-        )
-        raise
-    except BaseException:  # cancelled, or the process is stopping: a call that started stays in doubt
-        with contextlib.suppress(*errors):
-            if marked:
-                await asyncio.shield(asyncio.to_thread(store._lapse, run_id, lease))
-            else:
-                await asyncio.shield(asyncio.to_thread(store.release, run_id))
-        raise
-    finally:
-        renewal.cancel()
-    if resumed is run:  # nothing changed (nothing had expired): the run goes back as it was
-        await asyncio.to_thread(store.release, run_id)
-        return run
-    try:
-        return await _store_outcome(store, run_id, resumed, batch, lease, context)
-    except OutcomeNotStored:
-        # Storage does not hold that the answers were taken, so this process does not either:
-        # after `release`, they may be given again here as in any other process.
-        forget_answers(toolkit, run, batch)
-        raise
+    if TYPE_CHECKING:
 
+        def claim(self, run_id: int, answers: list[Answer]) -> Claim: ...
 
-async def _store_outcome(
-    store: RunStore, run_id: int, resumed: RunResult, batch: list[Answer], lease: str, context: str | None
-) -> RunResult:
-    """Write `resumed` as the outcome of the claimed run, retrying while the lease lasts."""
-    try:
-        row = row_of(resumed)
-    except (TypeError, ValueError) as exc:  # a result with no JSON form: it cannot be stored
-        await asyncio.to_thread(store.release, run_id, "refused", reason=f"its outcome is not JSON: {exc}")
-        raise OutcomeNotStored(run_id, resumed, batch, lease, exc) from None
-    answered = [a.id for a in batch]
-    deadline = time.monotonic() + store.lease
-    delay = 0.05
-    while True:
+        renew: Any
+        release: Any
+        finish: Any
+        _started: Any
+        _lapse: Any
+        _store: Any
+
+    async def under_lease(
+        self,
+        toolkit: Toolkit,
+        run_id: int,
+        batch: list[Answer],
+        step: Any,
+        claim: Claim | None = None,
+        *,
+        context: str | None = None,
+    ) -> RunResult:
+        """Claim `run_id` for `batch` (unless `claim` holds it already), make `step(toolkit, run)` of it
+        under a renewed lease, and store the outcome (see `RunStore.resume`, which is this with the
+        toolkit's resume as `step`; a host built on the store, as the MCP tasks are, passes its own).
+        The toolkit `step` is given marks the calls started just before their tools run, when a
+        tool is not idempotent."""
+        errors = self._db.errors
+        if claim is None:
+            claim = await asyncio.to_thread(self.claim, run_id, batch)
+        run, lease = claim.run, claim.lease
+        renewal = asyncio.ensure_future(self._renew(run_id, lease))
+        calls = started_calls(toolkit, run, batch)
+        kit, marked = toolkit, list[str]()
+        if calls:
+
+            async def starting(call_id: str) -> None:
+                if not marked:  # from here, a lease that runs out leaves these calls in doubt
+                    marked.append(call_id)
+                    await asyncio.to_thread(self._started, run_id, lease, batch, calls)
+
+            kit = before_tools(toolkit, starting)
         try:
-            await asyncio.to_thread(store._store, run_id, row, answered, lease, context)
-            return resumed
-        except store._db.errors as exc:  # locked past its time, disk full, I/O: the lease holds
-            if time.monotonic() + delay >= deadline:
-                raise OutcomeNotStored(run_id, resumed, batch, lease, exc) from None
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 1.0)
-        except ValueError as exc:  # another process took the run after the lease ran out
+            resumed: RunResult = await step(kit, run)
+        except ResumeError as exc:
+            if exc.reason == "expired":  # past its sealed expiry: settled now, never put back
+                settled = await toolkit.expire(run)
+                if settled is not run:
+                    await asyncio.to_thread(self.finish, run_id, [], settled, lease=lease)
+                    raise
+            refused = exc.reason == "seal"
+            await asyncio.to_thread(
+                self.release,
+                run_id,
+                "refused" if refused else "pending",
+                reason=str(exc) if refused else None,
+            )
+            raise
+        except BaseException:  # cancelled, or the process is stopping: a call that started stays in doubt
+            with contextlib.suppress(*errors):
+                if marked:
+                    await asyncio.shield(asyncio.to_thread(self._lapse, run_id, lease))
+                else:
+                    await asyncio.shield(asyncio.to_thread(self.release, run_id))
+            raise
+        finally:
+            renewal.cancel()
+        if resumed is run:  # nothing changed (nothing had expired): the run goes back as it was
+            await asyncio.to_thread(self.release, run_id)
+            return run
+        try:
+            return await self._store_outcome(run_id, resumed, batch, lease, context)
+        except OutcomeNotStored:
+            # Storage does not hold that the answers were taken, so this process does not either:
+            # after `release`, they may be given again here as in any other process.
+            forget_answers(toolkit, run, batch)
+            raise
+
+    async def _store_outcome(
+        self, run_id: int, resumed: RunResult, batch: list[Answer], lease: str, context: str | None
+    ) -> RunResult:
+        """Write `resumed` as the outcome of the claimed run, retrying while the lease lasts."""
+        try:
+            row = row_of(resumed)
+        except (TypeError, ValueError) as exc:  # a result with no JSON form: it cannot be stored
+            await asyncio.to_thread(self.release, run_id, "refused", reason=f"its outcome is not JSON: {exc}")
             raise OutcomeNotStored(run_id, resumed, batch, lease, exc) from None
+        answered = [a.id for a in batch]
+        deadline = time.monotonic() + self.lease
+        delay = 0.05
+        while True:
+            try:
+                await asyncio.to_thread(self._store, run_id, row, answered, lease, context)
+                return resumed
+            except self._db.errors as exc:  # locked past its time, disk full, I/O: the lease holds
+                if time.monotonic() + delay >= deadline:
+                    raise OutcomeNotStored(run_id, resumed, batch, lease, exc) from None
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 1.0)
+            except ValueError as exc:  # another process took the run after the lease ran out
+                raise OutcomeNotStored(run_id, resumed, batch, lease, exc) from None
 
-
-async def _renew(store: RunStore, run_id: int, lease: str) -> None:
-    """Renew the claim every third of the lease while the tools run."""
-    while True:
-        await asyncio.sleep(store.lease / 3)
-        with contextlib.suppress(*store._db.errors):  # a missed renewal: the next one may do
-            if not await asyncio.to_thread(store.renew, run_id, lease):
-                return
+    async def _renew(self, run_id: int, lease: str) -> None:
+        """Renew the claim every third of the lease while the tools run."""
+        while True:
+            await asyncio.sleep(self.lease / 3)
+            with contextlib.suppress(*self._db.errors):  # a missed renewal: the next one may do
+                if not await asyncio.to_thread(self.renew, run_id, lease):
+                    return
