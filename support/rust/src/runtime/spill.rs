@@ -312,6 +312,63 @@ mod tests {
         assert_eq!(files, 1, "no staged file is left");
     }
 
+    /// A spill whose disk is full.
+    struct Full;
+
+    impl ResultSpill for Full {
+        fn put(&self, _: &ResultScope, _: &str, _: &str) -> io::Result<()> {
+            Err(io::Error::other("the disk is full"))
+        }
+
+        fn get(&self, _: &ResultScope, _: &str) -> io::Result<Option<String>> {
+            Ok(None)
+        }
+    }
+
+    fn limits(spill: Arc<dyn ResultSpill>) -> ResultLimits {
+        ResultLimits {
+            limit: Some(Limit::new(Some(200), None, None).unwrap()),
+            spill: Some(spill),
+            tokenizer: None,
+        }
+    }
+
+    #[test]
+    fn a_cut_output_is_kept_under_the_calls_reference() {
+        let dir = std::env::temp_dir().join(format!("toolnexus-spill-{}", random_hex(8)));
+        let spill = Arc::new(DirectorySpill::new(&dir).unwrap());
+        let whole = "line\n".repeat(100);
+        let key = "idk-0123456789abcdef0123456789abcdef";
+        let cut = limits(spill.clone()).apply(
+            None,
+            ToolResult::ok(whole.clone()),
+            key,
+            ResultScope::default,
+        );
+        let kept = spill
+            .get(&ResultScope::default(), "result-0123456789abcdef")
+            .unwrap();
+        fs::remove_dir_all(&dir).unwrap();
+        assert!(
+            cut.output.contains("kept as \"result-0123456789abcdef\""),
+            "{}",
+            cut.output
+        );
+        assert_eq!(kept, Some(whole));
+    }
+
+    #[test]
+    fn a_copy_that_cannot_be_kept_is_not_named() {
+        let whole = "line\n".repeat(100);
+        let key = "idk-0123456789abcdef0123456789abcdef";
+        let cut =
+            limits(Arc::new(Full)).apply(None, ToolResult::ok(whole), key, ResultScope::default);
+        assert!(cut.output.contains("characters cut …]") && !cut.output.contains("kept as"));
+        assert!(cut.output.chars().count() <= 200);
+        let truncated = &cut.metadata.unwrap()["truncated"];
+        assert!(truncated.get("ref").is_none(), "{truncated}");
+    }
+
     #[test]
     fn a_page_is_read_by_code_points() {
         let dir = std::env::temp_dir().join(format!("toolnexus-spill-{}", random_hex(8)));
