@@ -59,16 +59,10 @@ def _several_turns(name: str) -> bool:
     return sum(s["do"] == "run" for s in steps) > 1 or any(s["do"] == "revoke" for s in steps)
 
 
-def _ported(name: str) -> bool:
-    """Whether the crate has the rules `name` pins: the result limits (issue 36) are pending their
-    Rust port, which removes this filter (tests/rust/loop skips those vectors until then)."""
-    return "result limits" not in lv.load(name)["covers"]
-
-
 PAIRED = [
     n
     for n in lv.names()
-    if _paired(n) and "tamper" not in lv.load(n)["steps"][1] and not _several_turns(n) and _ported(n)
+    if _paired(n) and "tamper" not in lv.load(n)["steps"][1] and not _several_turns(n)
 ]
 ALTERED = [n for n in lv.names() if _paired(n) and "tamper" in lv.load(n)["steps"][1]]
 #: The decision vectors of one turn (issue 25), each played across the languages above.

@@ -14,6 +14,9 @@
 //! - [`Toolkit`]: a host of the engine: `run_calls`, `resume`, `expire`, keys by id with
 //!   rotation, a clock, the replay memory and the idempotency keys, and the decisions that
 //!   outlive a turn ([`Policy`], kept by a [`PolicyStore`]) and their log ([`DecisionLog`]);
+//! - [`Limit`]: results that fit the model, cut after every run to the tighter of a tool's
+//!   and its toolkit's limit ([`engine::fit`]), the whole output kept in a [`ResultSpill`]
+//!   ([`DirectorySpill`]) for the built-in [`read_result`] tool to page through;
 //! - [`seal`]: the seal of a pending run, version 4 of `docs/seal.md` (RFC 8785 and
 //!   HMAC-SHA256), so a run sealed by any package of the contract resumes in any other.
 //!
@@ -30,12 +33,16 @@ pub mod engine;
 mod errors;
 #[path = "runtime/join.rs"]
 mod join;
+#[path = "runtime/limit.rs"]
+mod limit;
 #[path = "runtime/policies.rs"]
 mod policies;
 #[path = "runtime/schema.rs"]
 mod schema;
 #[path = "runtime/seal.rs"]
 pub mod seal;
+#[path = "runtime/spill.rs"]
+mod spill;
 #[path = "runtime/time.rs"]
 mod time;
 #[path = "runtime/tool.rs"]
@@ -47,7 +54,9 @@ pub use book::{idempotency_key, turn_digest};
 pub use engine::{Decision, DecisionKind, MESSAGE_LIMIT, Policy, PolicyScope};
 pub use errors::{Error, ResumeError, ResumeReason, RunError, SchemaError, ToolkitError};
 pub use join::BoxFuture;
+pub use limit::{Limit, REF_PREFIX, Tokenizer, cut_floor, estimate_tokens, marker};
 pub use policies::{DecisionLog, PolicyMemory, PolicyStore};
+pub use spill::{DirectorySpill, ResultScope, ResultSpill, read_result};
 pub use tool::{
     ApprovalRule, Handler, IntoToolResult, NeedsApproval, ProgressError, ProgressHook, Tool,
     ToolContext, define_supplied_tool, define_tool, normalize_tool_name, try_define_supplied_tool,

@@ -72,12 +72,16 @@ mod answers;
 mod decisions;
 #[path = "engine/drive.rs"]
 mod drive;
+#[path = "engine/limits.rs"]
+mod limits;
 #[path = "engine/policy.rs"]
 mod policy;
 
 pub use answers::{approval_form, check_answer, match_answers};
 pub use decisions::{Decision, DecisionKind, ScopeKind, decided, reach, reached, scope_of};
 pub use drive::{Asked, Effects, drive};
+pub use limits::{fit, result_ref, sizes};
+pub(crate) use limits::{fit_keeping, surely_within};
 pub use policy::{Circumstances, Policy, PolicyScope, applicable, by_policy, gated, policy_of};
 
 /// Ids of the approval requests the toolkit asks before a tool runs.

@@ -9,7 +9,7 @@
 //! ├── WireError      (crate root) a document is not valid wire data (parsing; .path())
 //! ├── ResumeError    resume/expire refused a run; .reason() names the check (the run is unchanged)
 //! ├── RunError       run_calls refused the turn (Invalid) or wait_for answered another request (Resume)
-//! ├── ToolkitError   a developer's mistake: a toolkit cannot be built as asked (a key, a key id, a name)
+//! ├── ToolkitError   a developer's mistake: a toolkit cannot be built as asked (a key, a key id, a name, a limit)
 //! └── SchemaError    a developer's mistake: a tool's input schema is not a JSON Schema the crate checks
 //! ```
 //!
@@ -137,7 +137,7 @@ impl std::error::Error for RunError {}
 
 /// A [`Toolkit`](crate::Toolkit) cannot be built as asked: a key shorter than 16 bytes, a
 /// key id outside `[A-Za-z0-9_-]{1,64}`, an active key that is not one of the keys, two
-/// tools with one name.
+/// tools with one name, a result [`Limit`](crate::Limit) not above zero or below its marker.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolkitError(pub(crate) String);
 

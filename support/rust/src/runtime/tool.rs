@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 
 use super::errors::SchemaError;
 use super::join::{BoxFuture, CatchUnwind, panic_text};
+use super::limit::Limit;
 use super::schema::Schema;
 #[cfg(feature = "tokio")]
 use super::time::format_g;
@@ -66,6 +67,10 @@ pub struct Tool {
     output_schema: Option<Map<String, Value>>,
     handler: Arc<Handler>,
     needs_approval: NeedsApproval,
+    limit: Option<Limit>,
+    /// The built-in `read_result`: a toolkit binds it to its spill, and keeps no copy of
+    /// its pages.
+    reads_results: bool,
 }
 
 impl fmt::Debug for Tool {
@@ -73,6 +78,7 @@ impl fmt::Debug for Tool {
         f.debug_struct("Tool")
             .field("name", &self.name)
             .field("needs_approval", &self.needs_approval)
+            .field("limit", &self.limit)
             .finish_non_exhaustive()
     }
 }
@@ -160,6 +166,8 @@ where
         output_schema: None,
         handler,
         needs_approval: NeedsApproval::Never,
+        limit: None,
+        reads_results: false,
     })
 }
 
@@ -366,6 +374,37 @@ impl Tool {
     ) -> Tool {
         self.needs_approval = NeedsApproval::Rule(Arc::new(rule));
         self
+    }
+
+    /// This tool, its output cut to `limit` after every run in a toolkit (the tighter of it
+    /// and the toolkit's own, unit by unit; `docs/guides/result-limits.md`).
+    pub fn with_limit(mut self, limit: Limit) -> Tool {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// The tool's own result limit, if any.
+    pub fn limit(&self) -> Option<&Limit> {
+        self.limit.as_ref()
+    }
+
+    /// Whether this is the built-in [`read_result`](crate::read_result).
+    pub(crate) fn reads_results(&self) -> bool {
+        self.reads_results
+    }
+
+    /// This tool as the built-in `read_result`.
+    pub(crate) fn reading_results(mut self) -> Tool {
+        self.reads_results = true;
+        self
+    }
+
+    /// This tool with another handler (its schema, name and limit kept).
+    pub(crate) fn with_handler(&self, handler: Arc<Handler>) -> Tool {
+        Tool {
+            handler,
+            ..self.clone()
+        }
     }
 
     /// This tool under another name (a toolkit registers a normalised one).

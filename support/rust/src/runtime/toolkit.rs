@@ -23,6 +23,7 @@ use super::engine::Policy;
 use super::errors::ToolkitError;
 use super::join::BoxFuture;
 use super::policies::Decisions;
+use super::spill::ResultLimits;
 use super::tool::{Tool, ToolContext, normalize_tool_name};
 #[cfg(doc)]
 use crate::RunResult;
@@ -155,6 +156,7 @@ pub struct Toolkit {
     clock: Clock,
     on_progress: Option<ToolkitProgress>,
     decisions: Decisions,
+    limits: ResultLimits,
 }
 
 impl fmt::Debug for Toolkit {
@@ -163,6 +165,7 @@ impl fmt::Debug for Toolkit {
         f.debug_struct("Toolkit")
             .field("tools", &names)
             .field("active_key", &self.book.active.as_ref().map(|k| k.key_id()))
+            .field("limit", &self.limits.limit)
             .finish_non_exhaustive()
     }
 }
@@ -237,7 +240,8 @@ impl Toolkit {
     }
 
     /// Runs the tool `name` (an unknown name is the error result `Unknown tool: <name>`).
-    /// This is the tool run itself: it asks for no approval and applies no loop rule.
+    /// This is the tool run itself: it asks for no approval and applies no loop rule (nor a
+    /// result limit: the loop cuts what `run_calls` and `resume` run).
     pub async fn execute(&self, name: &str, args: Value, ctx: ToolContext) -> ToolResult {
         match self.get(name) {
             None => ToolResult::error(format!("Unknown tool: {name}")),

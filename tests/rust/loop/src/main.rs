@@ -83,18 +83,6 @@ fn print(line: &Value) -> Result<(), String> {
     writeln!(out, "{line}").map_err(|e| e.to_string())
 }
 
-/// Why the vectors of a rule the crate does not have yet are skipped: the result limits
-/// (issue 36) are a Python rule until their Rust port lands, which removes this skip.
-const PENDING_PORT: &str =
-    "the result limits (covers \"result limits\") are not ported to Rust yet";
-
-/// Whether `vector` pins a rule whose Rust port is pending (`PENDING_PORT`).
-fn pending_port(vector: &Value) -> bool {
-    vector["covers"]
-        .as_array()
-        .is_some_and(|rows| rows.iter().any(|row| row == "result limits"))
-}
-
 async fn all_vectors(dir: &Path) -> Result<bool, String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
@@ -110,10 +98,6 @@ async fn all_vectors(dir: &Path) -> Result<bool, String> {
             .to_string_lossy()
             .into_owned();
         let verdict = match vectors::load(file) {
-            Ok(vector) if pending_port(&vector) => {
-                print(&json!({"vector": name, "ok": true, "skipped": PENDING_PORT}))?;
-                continue;
-            }
             Ok(vector) => vectors::play(&vector).await,
             Err(e) => Err(e),
         };
@@ -168,7 +152,7 @@ async fn run(name: &str, now: Option<i64>) -> Result<bool, String> {
     let vector = vectors::load(&vector_path(name))?;
     let clock = clock_of(now);
     let log = Log::default();
-    let kit = vectors::toolkit(&vector, &clock, &log, "k1", K1, &Default::default());
+    let kit = vectors::toolkit(&vector, &clock, &log, "k1", K1, &Default::default())?;
     let run = kit
         .run_calls(vectors::calls(&vector), vectors::turn_options(&vector))
         .await
@@ -190,7 +174,7 @@ async fn resume(name: &str) -> Result<bool, String> {
     };
     let clock = clock_of(requests.first().and_then(|r| r["now"].as_i64()));
     let log = Log::default();
-    let kit = vectors::toolkit(&vector, &clock, &log, "k1", K1, &Default::default());
+    let kit = vectors::toolkit(&vector, &clock, &log, "k1", K1, &Default::default())?;
     for request in requests {
         if let Some(ms) = request["now"].as_i64() {
             clock.set_ms(ms);

@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use toolnexus::serde_json::{Map, Value};
 use toolnexus::{
-    auth_required, define_supplied_tool, define_tool, pending, ContentPart, IntoToolResult,
+    auth_required, define_supplied_tool, define_tool, pending, ContentPart, IntoToolResult, Limit,
     Request, Tool, ToolContext, ToolResult, Wire,
 };
 
@@ -174,12 +174,53 @@ pub fn rfc3339(micros: i64) -> String {
     }
 }
 
-/// The tools of a vector, each recording its runs in `log`.
-pub fn tools(vector: &Value, clock: &Clock, log: &Log) -> Vec<Tool> {
+/// A behaviour's `return` or `raise`: a TEMPLATE, or a list of pieces joined, each a
+/// TEMPLATE or `{"repeat": TEMPLATE, "times": N, "start"?: S}` (`{i}` the repetition's
+/// number).
+pub fn text_of(
+    pieces: &Value,
+    tool: &str,
+    args: &Map<String, Value>,
+    data: Option<&Value>,
+) -> String {
+    let Some(pieces) = pieces.as_array() else {
+        return fill(pieces.as_str().unwrap_or_default(), tool, args, data);
+    };
+    let mut out = String::new();
+    for piece in pieces {
+        if let Some(text) = piece.as_str() {
+            out.push_str(&fill(text, tool, args, data));
+            continue;
+        }
+        let template = fill(
+            piece["repeat"].as_str().unwrap_or_default(),
+            tool,
+            args,
+            data,
+        );
+        let start = piece["start"].as_u64().unwrap_or(1);
+        for i in start..start + piece["times"].as_u64().unwrap_or(0) {
+            out.push_str(&template.replace("{i}", &i.to_string()));
+        }
+    }
+    out
+}
+
+/// The tools of a vector, each recording its runs in `log`; the message of a tool's limit
+/// that is refused.
+pub fn tools(vector: &Value, clock: &Clock, log: &Log) -> Result<Vec<Tool>, String> {
     let specs = vector["tools"].as_array().cloned().unwrap_or_default();
     specs
         .into_iter()
-        .map(|spec| tool(spec, clock.clone(), Arc::clone(log)))
+        .map(|spec| {
+            let limit = spec.get("limit").map(Limit::from_json).transpose();
+            let limit = limit.map_err(|e| e.to_string())?;
+            let tool = tool(spec, clock.clone(), Arc::clone(log));
+            Ok(match limit {
+                Some(limit) => tool.with_limit(limit),
+                None => tool,
+            })
+        })
         .collect()
 }
 
@@ -247,8 +288,8 @@ async fn behave(
     if let Some(ms) = b.get("sleep").and_then(Value::as_u64) {
         tokio::time::sleep(Duration::from_millis(ms)).await;
     }
-    if let Some(message) = b.get("raise").and_then(Value::as_str) {
-        return Err(message.to_owned());
+    if let Some(message) = b.get("raise") {
+        return Err(text_of(message, name, args, data));
     }
     if let Some(url) = b.get("authorize").and_then(Value::as_str) {
         return Ok(auth_required(url, ""));
@@ -272,7 +313,7 @@ async fn behave(
     if b.get("return") == Some(&Value::Null) {
         return Ok(().into_tool_result()); // returns nothing
     }
-    let output = fill(b["return"].as_str().unwrap_or_default(), name, args, data);
+    let output = text_of(&b["return"], name, args, data);
     if b.get("parts").is_none() && b.get("structuredContent").is_none() {
         return Ok(ToolResult::ok(output));
     }

@@ -10,8 +10,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use toolnexus::serde_json::{self, json, Map, Value};
 use toolnexus::{
-    Answer, AnswerReason, Decision, DecisionLog, Policy, ResumeOptions, RunOptions, RunResult,
-    ToolCall, ToolCallResult, Toolkit, Wire,
+    read_result, Answer, AnswerReason, Decision, DecisionLog, Limit, Policy, ResultScope,
+    ResultSpill, ResumeOptions, RunOptions, RunResult, ToolCall, ToolCallResult, Toolkit, Wire,
 };
 
 use crate::script::{self, Clock, Log, Ran};
@@ -27,7 +27,13 @@ pub fn load(path: &Path) -> Result<Value, String> {
 /// The calls of a vector, built as a model's are, without the wire's checks (a vector may
 /// hold arguments nested past the wire's limit, to show what the loop does with them).
 pub fn calls(vector: &Value) -> Vec<ToolCall> {
-    let items = vector["calls"].as_array().cloned().unwrap_or_default();
+    calls_of(vector, &Value::Null)
+}
+
+/// The calls a `run` step runs: its own, or the file's.
+fn calls_of(vector: &Value, step: &Value) -> Vec<ToolCall> {
+    let given = step.get("calls").unwrap_or(&vector["calls"]);
+    let items = given.as_array().cloned().unwrap_or_default();
     items
         .into_iter()
         .map(|c| {
@@ -383,6 +389,13 @@ fn check_results(at: &str, expected: &[Value], got: &[ToolCallResult]) -> Result
                 format!("{here}: structuredContent {:?}", r.structured_content)
             })?;
         }
+        let truncated = r.metadata.as_ref().and_then(|m| m.get("truncated"));
+        ensure(truncated == e.get("truncated"), || {
+            format!(
+                "{here}: truncated {truncated:?}, expected {:?}",
+                e.get("truncated")
+            )
+        })?;
         let marker = r.metadata.as_ref().and_then(|m| m.get("declined"));
         match e["declined"].as_str() {
             Some(reason) => {
@@ -470,8 +483,27 @@ fn check_waiting(at: &str, expected: &[Value], run: &RunResult) -> Result<(), St
     Ok(())
 }
 
-/// A toolkit of a vector's tools, sealing with the vectors' key, on `clock`, logging its
-/// decisions in `decisions`.
+/// The whole outputs a toolkit cut, kept in memory by scope and reference (the format's
+/// `"spill": true`).
+#[derive(Default)]
+struct Kept(Mutex<HashMap<(ResultScope, String), String>>);
+
+impl ResultSpill for Kept {
+    fn put(&self, scope: &ResultScope, reference: &str, text: &str) -> std::io::Result<()> {
+        let key = (scope.clone(), reference.to_owned());
+        self.0.lock().unwrap().insert(key, text.to_owned());
+        Ok(())
+    }
+
+    fn get(&self, scope: &ResultScope, reference: &str) -> std::io::Result<Option<String>> {
+        let key = (scope.clone(), reference.to_owned());
+        Ok(self.0.lock().unwrap().get(&key).cloned())
+    }
+}
+
+/// A toolkit of a vector's tools (and `read_result` with `toolkit.readResult`), with its
+/// `toolkit` options, sealing with the vectors' key, on `clock`, logging its decisions in
+/// `decisions`; the message when defining them is refused (a bad limit).
 pub fn toolkit(
     vector: &Value,
     clock: &Clock,
@@ -479,23 +511,48 @@ pub fn toolkit(
     key_id: &str,
     secret: &[u8],
     decisions: &Arc<Logged>,
-) -> Toolkit {
+) -> Result<Toolkit, String> {
     let now = clock.clone();
-    Toolkit::builder()
-        .tools(script::tools(vector, clock, log))
+    let options = &vector["toolkit"];
+    let mut builder = Toolkit::builder()
+        .tools(script::tools(vector, clock, log)?)
         .secret(key_id, secret)
         .clock(move || now.now())
-        .decision_log(Arc::clone(decisions))
-        .build()
-        .expect("the vector's tools and key make a toolkit")
+        .decision_log(Arc::clone(decisions));
+    if let Some(limit) = options.get("limit") {
+        builder = builder.limit(Limit::from_json(limit).map_err(|e| e.to_string())?);
+    }
+    if options["readResult"] == true {
+        builder = builder.tool(read_result());
+    }
+    if options["spill"] == true || options["readResult"] == true {
+        builder = builder.spill(Kept::default());
+    }
+    builder.build().map_err(|e| e.to_string())
+}
+
+/// For a vector with `refused`: checks that defining its tools and toolkit is refused with
+/// exactly that message.
+fn definition_refused(vector: &Value, expected: &str) -> Result<(), String> {
+    let (clock, log) = (Clock::at_ms(script::EPOCH_MS), Log::default());
+    match toolkit(vector, &clock, &log, "default", SECRET, &Arc::default()) {
+        Err(message) if message == expected => Ok(()),
+        Err(message) => Err(format!("refused with {message:?}, expected {expected:?}")),
+        Ok(_) => Err(format!(
+            "the definition was not refused (expected {expected:?})"
+        )),
+    }
 }
 
 /// Plays every step of `vector` through the crate's `Toolkit` and checks it.
 pub async fn play(vector: &Value) -> Result<(), String> {
+    if let Some(expected) = vector["refused"].as_str() {
+        return definition_refused(vector, expected);
+    }
     let clock = Clock::at_ms(script::EPOCH_MS);
     let log = Log::default();
     let decisions = Arc::new(Logged::default());
-    let kit = toolkit(vector, &clock, &log, "default", SECRET, &decisions);
+    let kit = toolkit(vector, &clock, &log, "default", SECRET, &decisions)?;
     let mut checker = Checker::default();
     let mut run: Option<RunResult> = None;
     let mut given: HashMap<usize, (RunResult, Vec<Answer>)> = HashMap::new();
@@ -512,7 +569,7 @@ pub async fn play(vector: &Value) -> Result<(), String> {
                 turns += 1;
                 let options = step_options(vector, step, turns);
                 Got::Run(Box::new(
-                    kit.run_calls(calls(vector), options)
+                    kit.run_calls(calls_of(vector, step), options)
                         .await
                         .map_err(|e| format!("step {index}: {e}"))?,
                 ))

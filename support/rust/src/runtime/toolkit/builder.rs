@@ -9,8 +9,10 @@ use std::time::{Duration, SystemTime};
 use super::{Clock, Toolkit, ToolkitProgress};
 use crate::runtime::book::{RunBook, quoted};
 use crate::runtime::errors::ToolkitError;
+use crate::runtime::limit::Limit;
 use crate::runtime::policies::{DecisionLog, Decisions, PolicyStore};
 use crate::runtime::seal::SealKey;
+use crate::runtime::spill::{ResultLimits, ResultSpill};
 use crate::runtime::tool::Tool;
 #[cfg(doc)]
 use crate::runtime::tool::ToolContext;
@@ -31,6 +33,7 @@ pub struct ToolkitBuilder {
     policy_store: Option<Arc<dyn PolicyStore>>,
     decision_log: Option<Arc<dyn DecisionLog>>,
     policy_lifetime: Option<Duration>,
+    limits: ResultLimits,
 }
 
 impl ToolkitBuilder {
@@ -99,6 +102,33 @@ impl ToolkitBuilder {
         self
     }
 
+    /// Cuts every call's output to `limit` after each run of `run_calls` and `resume` (the
+    /// tighter of it and the tool's own, unit by unit); `docs/guides/result-limits.md`.
+    pub fn limit(mut self, limit: Limit) -> ToolkitBuilder {
+        self.limits.limit = Some(limit);
+        self
+    }
+
+    /// Keeps the whole output of every call it cut in `spill` (a
+    /// [`DirectorySpill`](crate::DirectorySpill), or the host's store), under the reference
+    /// the marker names, for the turn's principal and session: the built-in
+    /// [`read_result`](crate::read_result) tool pages through it. Pass an `Arc` to keep a
+    /// handle on it.
+    pub fn spill(mut self, spill: impl ResultSpill + 'static) -> ToolkitBuilder {
+        self.limits.spill = Some(Arc::new(spill));
+        self
+    }
+
+    /// Counts a limit's `tokens` with `tokenizer` (the tokens a text takes) instead of the
+    /// estimate, the UTF-8 bytes over four rounded up.
+    pub fn tokenizer(
+        mut self,
+        tokenizer: impl Fn(&str) -> usize + Send + Sync + 'static,
+    ) -> ToolkitBuilder {
+        self.limits.tokenizer = Some(Arc::new(tokenizer));
+        self
+    }
+
     /// The toolkit; [`ToolkitError`] for keys, tools or a policy lifetime that do not make
     /// one.
     pub fn build(self) -> Result<Toolkit, ToolkitError> {
@@ -155,6 +185,7 @@ impl ToolkitBuilder {
             clock: self.clock.unwrap_or_else(|| Arc::new(SystemTime::now)),
             on_progress: self.on_progress,
             decisions: Decisions::new(self.policy_store, self.decision_log, lifetime),
+            limits: self.limits,
         };
         for tool in self.tools {
             kit.register(tool)?;

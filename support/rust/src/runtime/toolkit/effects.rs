@@ -14,6 +14,7 @@ use crate::runtime::engine::{
 };
 use crate::runtime::errors::{ResumeError, ResumeReason};
 use crate::runtime::join::{BoxFuture, TurnLock};
+use crate::runtime::spill::ResultScope;
 use crate::runtime::tool::{ProgressHook, ToolContext};
 use crate::{Answer, Request, ToolCall, ToolResult, pending};
 
@@ -35,14 +36,15 @@ impl Effects for KitEffects<'_> {
     fn run<'a>(&'a self, step: &'a Run) -> BoxFuture<'a, ToolResult> {
         Box::pin(async move {
             let key = idempotency_key(&self.turn, &step.call.id);
-            let gate = step.gate.then_some((self.session, self.principal));
+            let scope = (self.session, self.principal);
+            let gate = step.gate.then_some(scope);
             self.kit
                 .perform(
                     &step.call,
-                    step.answer.clone(),
-                    step.request.clone(),
+                    (step.answer.clone(), step.request.clone()),
                     gate,
                     key,
+                    scope,
                 )
                 .await
         })
@@ -101,14 +103,15 @@ impl Toolkit {
     /// One run of `call`, as the loop asks a host for it: with `gate_first` (the turn's
     /// session and principal), a first run that suspends on the tool's approval instead when
     /// the tool needs one and no policy decides it (the handler does not run); else the
-    /// handler, with `answer` to `request` on a retry.
+    /// handler, with `answer` to `request` on a retry, its result fitted to the call's limit
+    /// (the whole output kept when cut, for the turn's `scope`: its session and principal).
     async fn perform(
         &self,
         call: &ToolCall,
-        answer: Option<Answer>,
-        request: Option<Request>,
+        (answer, request): (Option<Answer>, Option<Request>),
         gate_first: Option<(Option<&str>, Option<&str>)>,
         idempotency_key: String,
+        (session, principal): (Option<&str>, Option<&str>),
     ) -> ToolResult {
         if let Some((session, principal)) = gate_first {
             let at = Circumstances {
@@ -133,12 +136,21 @@ impl Toolkit {
             answer,
             request,
             call_id: call.id.clone(),
-            idempotency_key,
+            idempotency_key: idempotency_key.clone(),
             on_progress,
             ..ToolContext::default()
         };
-        self.execute(&call.name, Value::Object(call.arguments.clone()), ctx)
-            .await
+        let scope = || ResultScope {
+            principal: principal.map(str::to_owned),
+            session: session.map(str::to_owned),
+        };
+        let tool = self.get(&call.name);
+        let arguments = Value::Object(call.arguments.clone());
+        let result = match tool {
+            None => ToolResult::error(format!("Unknown tool: {}", call.name)),
+            Some(tool) => self.limits.bind(tool, scope).call(arguments, ctx).await,
+        };
+        self.limits.apply(tool, result, &idempotency_key, scope)
     }
 
     pub(super) fn effects<'a>(
