@@ -30,29 +30,23 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path[:0] = [str(ROOT)]
+sys.path[:0] = [str(HERE), str(ROOT)]
+
+import store_bench  # noqa: E402
+from store_bench import Figure, RawPeer, runs_waiting, transfer  # noqa: E402
 
 from toolnexus import Answer, Request, RunResult, ToolCall, ToolContext, Toolkit, ToolResult, pending, tool  # noqa: E402
 from toolnexus.store import SqliteRunStore  # noqa: E402
 
 QUICK = False
-ROWS: list[tuple[str, str, str, str, bool | None]] = []
+ROWS: list[store_bench.Row] = []
 SECRET = b"bench-durable-host-secret-012345"
-
-
-@tool
-def transfer(amount: int, ctx: ToolContext) -> object:
-    """Moves money once a person confirms."""
-    if ctx.answer is None:
-        return pending(Request("confirm", f"transfer {amount}?"))
-    return f"transferred {amount}"
 
 
 @tool
@@ -66,25 +60,13 @@ def toolkit() -> Toolkit:
 
 
 def row(figure: str, case: str, ratio: float, target: float | None, detail: str) -> None:
-    met = None if target is None else ratio <= target
-    shown = f"≤ {target:g}×" if target is not None else "(informative)"
-    ROWS.append((figure, case, f"{ratio:.2f}× ({detail})", shown, met))
-    print(f"{figure:38} {case:28} {ratio:6.2f}×  {detail}", flush=True)
-
-
-def alternate(ours: Callable[[], float], peer: Callable[[], float], repeats: int) -> tuple[float, float]:
-    """The medians of `ours()` and `peer()` (each returns its own seconds), run in turn."""
-    a, b = [], []
-    for _ in range(repeats):
-        a.append(ours())
-        b.append(peer())
-    return statistics.median(a), statistics.median(b)
+    store_bench.add_row(ROWS, (38, 28), figure, case, ratio, target, detail)
 
 
 # -- the store ----------------------------------------------------------------------------------
 
 
-class Raw:
+class Raw(RawPeer):
     """The same rows as the store, by hand."""
 
     def __init__(self, path: Path) -> None:
@@ -138,15 +120,6 @@ class Raw:
         ).fetchall()
 
 
-def _runs(n: int) -> list[RunResult]:
-    kit = toolkit()
-
-    async def make() -> list[RunResult]:
-        return [await kit.run_calls([ToolCall("c1", "transfer", {"amount": i})]) for i in range(n)]
-
-    return asyncio.run(make())
-
-
 def bench_store(where: str, base: Path, sizes: list[int]) -> None:
     for n in sizes:
         _bench_store(where, base, n)
@@ -155,70 +128,18 @@ def bench_store(where: str, base: Path, sizes: list[int]) -> None:
 
 
 def _bench_store(where: str, base: Path, n: int) -> None:
-    runs = _runs(n)
-    answers = [Answer(r.requests[0].id, True) for r in runs]
+    runs = runs_waiting(toolkit(), n)
 
     def fresh() -> Path:
         d = Path(tempfile.mkdtemp(dir=base))
         return d / "runs.sqlite3"
 
-    def ours_save() -> float:
-        store = SqliteRunStore(fresh())
-        t = time.perf_counter()
-        for r in runs:
-            store.save(r)
-        return time.perf_counter() - t
-
-    def raw_save() -> float:
-        raw = Raw(fresh())
-        t = time.perf_counter()
-        for r in runs:
-            raw.save(r)
-        return time.perf_counter() - t
-
+    sides = (lambda: SqliteRunStore(fresh()), lambda: Raw(fresh()))
     repeats = 3 if n <= 1000 else 1
-    a, b = alternate(ours_save, raw_save, repeats)
-    row(
-        "store save, vs raw sqlite3",
-        f"{n:,} runs, {where}",
-        a / b,
-        3,
-        f"{a / n * 1e6:.0f} and {b / n * 1e6:.0f} µs a run",
-    )
-
-    def ours_resume() -> float:
-        store = SqliteRunStore(fresh())
-        ids = store.save_many(runs)
-        kit = toolkit()
-
-        async def go() -> float:
-            t = time.perf_counter()
-            for run_id, answer in zip(ids, answers, strict=True):
-                await store.resume(kit, run_id, answer)
-            return time.perf_counter() - t
-
-        return asyncio.run(go())
-
-    def raw_resume() -> float:
-        raw = Raw(fresh())
-        ids = [raw.save(r) for r in runs]
-        kit = toolkit()
-
-        async def go() -> float:
-            t = time.perf_counter()
-            for run_id, answer in zip(ids, answers, strict=True):
-                await raw.resume(kit, run_id, answer)
-            return time.perf_counter() - t
-
-        return asyncio.run(go())
-
-    a, b = alternate(ours_resume, raw_resume, repeats)
-    row(
-        "store claim+resume, vs raw sqlite3",
-        f"{n:,} runs, {where}",
-        a / b,
-        4,
-        f"{a / n * 1e6:.0f} and {b / n * 1e6:.0f} µs a run",
+    case = f"{n:,} runs, {where}"
+    store_bench.bench_save(Figure(row, "store save, vs raw sqlite3", case, 3), runs, sides, repeats)
+    store_bench.bench_resume(
+        Figure(row, "store claim+resume, vs raw sqlite3", case, 4), runs, sides, toolkit, repeats
     )
 
 
@@ -240,40 +161,21 @@ def _bench_pending(base: Path, n: int) -> tuple[float, float]:
     path = base / f"pending-{n}.sqlite3"
     store = SqliteRunStore(path)
     for start in range(0, n, 5000):
-        store.save_many(_runs(min(5000, n - start)))
+        store.save_many(runs_waiting(toolkit(), min(5000, n - start)))
     raw = Raw(path)
-    number = max(1, 20_000 // n)
-
-    def ours() -> float:
-        t = time.perf_counter()
-        for _ in range(number):
-            listed = store.pending()
-        assert len(listed) == n
-        return (time.perf_counter() - t) / number
-
-    def peer() -> float:
-        t = time.perf_counter()
-        for _ in range(number):
-            listed = raw.pending()
-        assert len(listed) == n
-        return (time.perf_counter() - t) / number
-
-    a, b = alternate(ours, peer, 5)
-    row(
-        "store pending()",
-        f"{n:,} waiting",
-        a / b,
-        2,
-        f"vs a raw SELECT of the same rows; {a / n * 1e9:.0f} ns a request",
+    return store_bench.bench_pending(
+        Figure(row, "store pending()", f"{n:,} waiting", 2),
+        (store.pending, raw.pending),
+        n,
+        note="vs a raw SELECT of the same rows; ",
     )
-    return a / n, b / n
 
 
 def bench_processes(base: Path, n: int, procs: int) -> None:
     """`procs` processes resume the same `n` runs at once, each taking what it can claim."""
     path = base / "race.sqlite3"
     effects = base / "effects.sqlite3"
-    SqliteRunStore(path).save_many(_runs(n))
+    SqliteRunStore(path).save_many(runs_waiting(toolkit(), n))
     with sqlite3.connect(effects) as conn:
         conn.execute("CREATE TABLE runs (key TEXT NOT NULL)")
     t = time.perf_counter()
@@ -626,7 +528,6 @@ def _answer_many(address: str, side: str, queue: str, prefix: str, n: int) -> No
 
 
 def write(elapsed: float) -> None:
-    met = [r for r in ROWS if r[4] is not None]
     lines = [
         "# Benchmarks: the durable hosts",
         "",
@@ -640,14 +541,8 @@ def write(elapsed: float) -> None:
         "module's docstring); Temporal's is a bare workflow and activity doing the same work on the",
         "same dev server (tmpfs).",
         "",
-        f"## Results: {sum(bool(r[4]) for r in met)} of {len(met)} targets met",
-        "",
-        "| figure | case | measured | target | met |",
-        "|---|---|---|---|---|",
+        *store_bench.results(ROWS, "**not met**"),
     ]
-    for figure, case, measured, target, ok in ROWS:
-        mark = "met" if ok else "**not met**" if ok is not None else ""
-        lines.append(f"| {figure} | {case} | {measured} | {target} | {mark} |")
     (HERE / "DURABLE.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

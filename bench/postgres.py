@@ -25,28 +25,21 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path[:0] = [str(ROOT)]
+sys.path[:0] = [str(HERE), str(ROOT)]
 
 import psycopg  # noqa: E402
+import store_bench  # noqa: E402
+from store_bench import Figure, RawPeer, runs_waiting, transfer  # noqa: E402
 
 from tests.postgres import cluster  # noqa: E402
-from toolnexus import Answer, Request, RunResult, ToolCall, ToolContext, Toolkit, pending, tool  # noqa: E402
+from toolnexus import Answer, RunResult, Toolkit  # noqa: E402
 from toolnexus.store import PostgresRunStore  # noqa: E402
 
-ROWS: list[tuple[str, str, str, str, bool | None]] = []
+ROWS: list[store_bench.Row] = []
 SECRET = b"bench-postgres-store-secret-0123"
-
-
-@tool
-def transfer(amount: int, ctx: ToolContext) -> object:
-    """Moves money once a person confirms."""
-    if ctx.answer is None:
-        return pending(Request("confirm", f"transfer {amount}?"))
-    return f"transferred {amount}"
 
 
 def toolkit() -> Toolkit:
@@ -54,19 +47,7 @@ def toolkit() -> Toolkit:
 
 
 def row(figure: str, case: str, ratio: float, target: float | None, detail: str) -> None:
-    met = None if target is None else ratio <= target
-    shown = f"≤ {target:g}×" if target is not None else "(informative)"
-    ROWS.append((figure, case, f"{ratio:.2f}× ({detail})", shown, met))
-    print(f"{figure:40} {case:22} {ratio:6.2f}×  {detail}", flush=True)
-
-
-def alternate(ours: Callable[[], float], peer: Callable[[], float], repeats: int) -> tuple[float, float]:
-    """The medians of `ours()` and `peer()` (each returns its own seconds), run in turn."""
-    a, b = [], []
-    for _ in range(repeats):
-        a.append(ours())
-        b.append(peer())
-    return statistics.median(a), statistics.median(b)
+    store_bench.add_row(ROWS, (40, 22), figure, case, ratio, target, detail)
 
 
 def schema(server: str) -> str:
@@ -77,7 +58,7 @@ def schema(server: str) -> str:
     return f"{server} options='-c search_path={name}'"
 
 
-class Raw:
+class Raw(RawPeer):
     """The same rows as the store, by hand, on the store's tables (made by opening a store)."""
 
     def __init__(self, dsn: str) -> None:
@@ -133,102 +114,27 @@ class Raw:
         ).fetchall()
 
 
-def _runs(n: int) -> list[RunResult]:
-    kit = toolkit()
-
-    async def make() -> list[RunResult]:
-        return [await kit.run_calls([ToolCall("c1", "transfer", {"amount": i})]) for i in range(n)]
-
-    return asyncio.run(make())
-
-
 def bench_work(server: str, n: int, repeats: int) -> None:
-    runs = _runs(n)
-    answers = [Answer(r.requests[0].id, True) for r in runs]
-
-    def ours_save() -> float:
-        store = PostgresRunStore(schema(server))
-        t = time.perf_counter()
-        for r in runs:
-            store.save(r)
-        return time.perf_counter() - t
-
-    def raw_save() -> float:
-        raw = Raw(schema(server))
-        t = time.perf_counter()
-        for r in runs:
-            raw.save(r)
-        return time.perf_counter() - t
-
-    a, b = alternate(ours_save, raw_save, repeats)
-    row(
-        "store save, vs raw psycopg",
-        f"{n:,} runs",
-        a / b,
-        1.5,
-        f"{a / n * 1e6:.0f} and {b / n * 1e6:.0f} µs a run",
+    runs = runs_waiting(toolkit(), n)
+    sides = (lambda: PostgresRunStore(schema(server)), lambda: Raw(schema(server)))
+    case = f"{n:,} runs"
+    store_bench.bench_save(Figure(row, "store save, vs raw psycopg", case, 1.5), runs, sides, repeats)
+    store_bench.bench_resume(
+        Figure(row, "store claim+resume, vs raw psycopg", case, 1.5), runs, sides, toolkit, repeats
     )
-
-    def ours_resume() -> float:
-        store = PostgresRunStore(schema(server))
-        ids = store.save_many(runs)
-        kit = toolkit()
-
-        async def go() -> float:
-            t = time.perf_counter()
-            for run_id, answer in zip(ids, answers, strict=True):
-                await store.resume(kit, run_id, answer)
-            return time.perf_counter() - t
-
-        return asyncio.run(go())
-
-    def raw_resume() -> float:
-        raw = Raw(schema(server))
-        ids = [raw.save(r) for r in runs]
-        kit = toolkit()
-
-        async def go() -> float:
-            t = time.perf_counter()
-            for run_id, answer in zip(ids, answers, strict=True):
-                await raw.resume(kit, run_id, answer)
-            return time.perf_counter() - t
-
-        return asyncio.run(go())
-
-    a, b = alternate(ours_resume, raw_resume, repeats)
-    row(
-        "store claim+resume, vs raw psycopg",
-        f"{n:,} runs",
-        a / b,
-        1.5,
-        f"{a / n * 1e6:.0f} and {b / n * 1e6:.0f} µs a run",
-    )
-
     dsn = schema(server)
-    store, raw = PostgresRunStore(dsn), None
+    store = PostgresRunStore(dsn)
     store.save_many(runs)
     raw = Raw(dsn)
-    number = max(1, 20_000 // n)
-
-    def timed(listing: Callable[[], list[Any]]) -> Callable[[], float]:
-        def once() -> float:
-            t = time.perf_counter()
-            for _ in range(number):
-                listed = listing()
-            assert len(listed) == n
-            return (time.perf_counter() - t) / number
-
-        return once
-
-    a, b = alternate(timed(store.pending), timed(raw.pending), 5)
-    row("store pending(), vs raw psycopg", f"{n:,} waiting", a / b, 1.5, f"{a / n * 1e9:.0f} ns a request")
+    figure = Figure(row, "store pending(), vs raw psycopg", f"{n:,} waiting", 1.5)
+    store_bench.bench_pending(figure, (store.pending, raw.pending), n)
 
 
 def bench_latency(server: str, samples: int) -> None:
     """From an answer given (the resume called) to a waiting host knowing its outcome: `wait`
     (LISTEN/NOTIFY) against a host that reads the run every second."""
     store = PostgresRunStore(schema(server))
-    runs = _runs(2 * samples)
+    runs = runs_waiting(toolkit(), 2 * samples)
     ids = store.save_many(runs)
     kit = toolkit()
 
@@ -277,7 +183,6 @@ def bench_latency(server: str, samples: int) -> None:
 
 
 def write(elapsed: float, quick: bool) -> None:
-    met = [r for r in ROWS if r[4] is not None]
     lines = [
         "# Benchmarks: the PostgreSQL store",
         "",
@@ -292,15 +197,8 @@ def write(elapsed: float, quick: bool) -> None:
         "the peer is raw psycopg doing the same statements (see the module's docstring), and, for",
         "the latency, a host reading the run every second.",
         "",
-        f"## Results: {sum(bool(r[4]) for r in met)} of {len(met)} targets met",
-        "",
-        "| figure | case | measured | target | met |",
-        "|---|---|---|---|---|",
+        *store_bench.results(ROWS, "NOT met"),
     ]
-    for figure, case, measured, target, ok in ROWS:
-        lines.append(
-            f"| {figure} | {case} | {measured} | {target} | {'' if ok is None else 'met' if ok else 'NOT met'} |"
-        )
     (HERE / "POSTGRES.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
