@@ -309,3 +309,23 @@ def test_typescript_store_tests_on_postgres(postgres_server: str, node_host: Pat
     assert "# Subtest: the postgres store" in proc.stdout
     counts = dict(re.findall(r"^# (tests|pass|fail|skipped) (\d+)$", proc.stdout, re.M))
     assert counts["fail"] == counts["skipped"] == "0" and counts["pass"] == counts["tests"] != "0", counts
+
+
+def test_typescript_store_vectors_on_postgres(postgres_server: str, node_host: Path):
+    """tests/typescript/store_vectors.test.ts (idl/store/ on the TypeScript stores) on this cluster
+    too: every vector it can express passes on PostgreSQL, the others are its declared skips."""
+    test = TS_DIR / ".cache" / "store_vectors.test.js"
+    proc = subprocess.run(
+        ["node", "--test", "--test-reporter=tap", str(test)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "TOOLNEXUS_TEST_POSTGRES": postgres_server},
+        cwd=TS_DIR,
+    )
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert "# Subtest: on the postgres store" in proc.stdout
+    ran = re.findall(r"^        ok \d+ - (\S+\.json)$", proc.stdout, re.M)  # run, not skipped
+    assert len(ran) == 2 * len(set(ran)) and "save-and-get.json" in ran, ran  # on both stores
+    counts = dict(re.findall(r"^# (tests|pass|fail) (\d+)$", proc.stdout, re.M))
+    assert counts["fail"] == "0", counts
