@@ -225,7 +225,8 @@ async def test_a_call_left_in_doubt_by_typescript_is_retried_by_python_once(
 async def test_whose_run_and_which_session_are_kept_across_languages(store: RunStore, node_host: Path):
     alices = ts(node_host, "save-as", where(store), "alice", "s1", "A", "B")["runId"]
     nobodys = ts(node_host, "save", where(store), "C")["runId"]
-    assert [(p.run_id, p.request.prompt) for p in store.pending(principal="alice")] == [(alices, "A?"), (alices, "B?")]
+    listed = [(p.run_id, p.request.prompt) for p in store.pending(principal="alice")]
+    assert listed == [(alices, "A?"), (alices, "B?")]
     assert [p.run_id for p in store.pending(session="s1", limit=1)] == [alices]
     assert store.pending(principal="bob") == [] and len(store.pending()) == 3
     assert (store.get(alices).principal, store.get(alices).session) == ("alice", "s1")
@@ -246,8 +247,10 @@ def test_an_outcome_typescript_writes_wakes_a_python_wait_on_postgres(postgres_d
     store = PostgresRunStore(postgres_dsn)
     run_id = ts(node_host, "save", postgres_dsn, "A")["runId"]
     (waiting,) = store.pending()
+    saved = store.get(run_id)
+    assert saved is not None
     heard: list[StoredRun | None] = []
-    waiter = threading.Thread(target=lambda: heard.append(store.wait(run_id, 600, since=store.get(run_id).run)))
+    waiter = threading.Thread(target=lambda: heard.append(store.wait(run_id, 600, since=saved.run)))
     with psycopg.connect(postgres_dsn, autocommit=True) as listener:
         listener.execute("LISTEN toolnexus_runs")
         waiter.start()
