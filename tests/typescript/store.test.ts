@@ -57,6 +57,7 @@ interface PgClient {
   connect(): Promise<void>;
   query(text: string, values?: unknown[]): Promise<unknown>;
   end(): Promise<void>;
+  on(event: "notification", listener: (note: { channel: string; payload?: string }) => void): void;
 }
 const pg = createRequire(import.meta.url)("pg") as { Client: new (config: { connectionString?: string } & Record<string, unknown>) => PgClient };
 
@@ -284,6 +285,34 @@ for (const kind of KINDS) {
       assert.deepEqual((await store.quarantined()).map(([id]) => id), [bad]);
       await store.close();
     });
+
+    if (kind === "postgres") {
+      it("notifies toolnexus_runs with the run's id in each write of an outcome, a refusal or a quarantine, and in no claim or release to pending", async () => {
+        const { store, path, raw: behind } = await fresh(kind);
+        const [a, b, c, d] = [await turn(["pay", "a"]), await turn(["pay", "b"]), await turn(["pay", "c"]), await turn(["pay", "d"])];
+        const ids = await store.saveMany([a, b, c, d]);
+        const [ia, ib, ic, id] = ids as [number, number, number, number];
+        const heard: string[] = [];
+        await onPostgres(path, async (client) => {
+          client.on("notification", (note) => heard.push(`${note.channel} ${note.payload ?? ""}`));
+          await client.query("LISTEN toolnexus_runs");
+          await store.claim(ia, { id: a.pending!.id, ok: true });
+          await store.release(ia); // back to pending: no outcome
+          const claim = await store.claim(ia, { id: a.pending!.id, ok: true });
+          await store.finish(ia, { id: a.pending!.id, ok: true }, await new Toolkit([asking("pay"), asking("ask", "input")], { secret: KEY }).resume(claim.run, [{ id: a.pending!.id, ok: true }]), { lease: claim.lease });
+          await store.claim(ib, { id: b.pending!.id, ok: true });
+          await store.release(ib, "refused", { reason: "tampered" });
+          await behind("UPDATE runs SET body = '{not json' WHERE id = ? OR id = ?", ic, id);
+          await assert.rejects(store.claim(ic, { id: c.pending!.id, ok: true }), /is quarantined/);
+          assert.equal((await store.get(id))?.status, "quarantined");
+          for (let i = 0; i < 1000 && heard.length < 4; i++) {
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+        });
+        assert.deepEqual(heard, [ia, ib, ic, id].map((n) => `toolnexus_runs ${n}`));
+        await store.close();
+      });
+    }
 
     it("keeps whose run and which session it is, and lists the requests by them, as the outcome's write keeps them", async () => {
       const { store } = await fresh(kind);
