@@ -314,6 +314,28 @@ for (const kind of KINDS) {
       });
     }
 
+    if (kind === "postgres") {
+      it("brings tables of version 5 up to 6: whose run and which session (NULL for the runs kept before), their indexes, the kept results", async () => {
+        const { store, again, raw: behind } = await fresh(kind);
+        const runId = await store.save(await turn(["pay", "a"]), { principal: "alice" });
+        await store.close();
+        for (const statement of ["DROP INDEX waiting_principal", "DROP INDEX waiting_session", "DROP TABLE results", "UPDATE toolnexus_schema SET version = 5"]) {
+          await behind(statement);
+        }
+        for (const table of ["runs", "waiting"]) {
+          await behind(`ALTER TABLE ${table} DROP COLUMN principal, DROP COLUMN session`);
+        }
+        const opened = await again();
+        assert.deepEqual((await opened.pending()).map((p) => p.runId), [runId]);
+        assert.deepEqual(await opened.pending({ principal: "alice" }), []); // kept before: saved with no principal
+        const later = await opened.save(await turn(["pay", "b"]), { principal: "alice", session: "s" });
+        assert.deepEqual((await opened.pending({ principal: "alice", session: "s" })).map((p) => p.runId), [later]);
+        await opened.close();
+        await behind("INSERT INTO results (scope, ref, body, kept_at) VALUES ('s', 'r', 'kept', 0)"); // the table is there
+        await behind("DO $$ BEGIN IF (SELECT version FROM toolnexus_schema) <> 6 OR to_regclass('waiting_principal') IS NULL OR to_regclass('waiting_session') IS NULL THEN RAISE 'not version 6'; END IF; END $$");
+      });
+    }
+
     it("keeps whose run and which session it is, and lists the requests by them, as the outcome's write keeps them", async () => {
       const { store } = await fresh(kind);
       const alices = await store.save(await turn(["pay", "a"], ["ask", "b"]), { principal: "alice", session: "s1" });
