@@ -1,7 +1,9 @@
 """The durable store across languages (issue 33, item 3): a run saved by Python's store is listed,
 claimed and resumed by TypeScript's (`toolnexus-contract/store`), and the other way round, on
 SQLite and on PostgreSQL, on the same tables and under one seal key; a claim held in one language
-is exclusive against the other; a call left in doubt by one is listed and settled by the other.
+is exclusive against the other; a call left in doubt by one is listed and settled by the other; a
+run saved with a principal and session by one is listed by them in the other; and on PostgreSQL an
+outcome TypeScript writes wakes Python's `store.wait` (`NOTIFY toolnexus_runs`).
 
 TypeScript's side is `tests/typescript/store-host.ts` (one store command per process, JSON out),
 built by `bash tests/typescript/run.sh build`. Its toolkit is `tests/store/test_store.py`'s: `approve`
@@ -16,6 +18,8 @@ import os
 import re
 import shutil
 import subprocess
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +30,7 @@ from tests.needs import missing
 from tests.postgres import tamper
 from tests.store.test_store import RUNS_LOG, toolkit
 from toolnexus import Answer, ResumeError, ToolCall
-from toolnexus.store import RunStore, SqliteRunStore
+from toolnexus.store import PostgresRunStore, RunStore, SqliteRunStore, StoredRun
 
 TS_DIR = REPO / "tests" / "typescript"
 HOST = TS_DIR / ".cache" / "store-host.js"
@@ -97,6 +101,8 @@ async def test_saved_by_python_listed_claimed_and_resumed_by_typescript(
         "status": "done",
         "outputs": ["did A", "did B"],
         "context": {"messages": [{"role": "user", "content": "from python"}]},
+        "principal": None,
+        "session": None,
     }
     assert len(ran(runs_log)) == 2 and len(set(ran(runs_log))) == 2
 
@@ -216,6 +222,58 @@ async def test_a_call_left_in_doubt_by_typescript_is_retried_by_python_once(
     assert [e["kind"] for e in store.log.entries()] == ["retry"]
 
 
+async def test_whose_run_and_which_session_are_kept_across_languages(store: RunStore, node_host: Path):
+    alices = ts(node_host, "save-as", where(store), "alice", "s1", "A", "B")["runId"]
+    nobodys = ts(node_host, "save", where(store), "C")["runId"]
+    listed = [(p.run_id, p.request.prompt) for p in store.pending(principal="alice")]
+    assert listed == [(alices, "A?"), (alices, "B?")]
+    assert [p.run_id for p in store.pending(session="s1", limit=1)] == [alices]
+    assert store.pending(principal="bob") == [] and len(store.pending()) == 3
+    assert (store.get(alices).principal, store.get(alices).session) == ("alice", "s1")
+    assert (store.get(nobodys).principal, store.get(nobodys).session) == (None, None)
+    (first, _) = store.pending(principal="alice")
+    ts(node_host, "resume", where(store), alices, first.request.id)  # TypeScript's outcome keeps them
+    assert [p.request.prompt for p in store.pending(principal="alice", session="s1")] == ["B?"]
+
+    run = await toolkit().run_calls([ToolCall("a", "approve", {"what": "D"})])
+    bobs = store.save(run, principal="bob", session="s2")
+    stored = ts(node_host, "get", where(store), bobs)
+    assert (stored["principal"], stored["session"]) == ("bob", "s2")
+
+
+def test_an_outcome_typescript_writes_wakes_a_python_wait_on_postgres(postgres_dsn: str, node_host: Path):
+    import psycopg
+
+    store = PostgresRunStore(postgres_dsn)
+    run_id = ts(node_host, "save", postgres_dsn, "A")["runId"]
+    (waiting,) = store.pending()
+    saved = store.get(run_id)
+    assert saved is not None
+    heard: list[StoredRun | None] = []
+    waiter = threading.Thread(target=lambda: heard.append(store.wait(run_id, 600, since=saved.run)))
+    with psycopg.connect(postgres_dsn, autocommit=True) as listener:
+        listener.execute("LISTEN toolnexus_runs")
+        waiter.start()
+        with tamper(store) as raw:  # the wait's LISTEN is in place before TypeScript writes
+            while not raw.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE query = 'LISTEN toolnexus_runs' AND pid <> ?",
+                (listener.info.backend_pid,),
+            ).fetchone()[0]:
+                assert waiter.is_alive()
+                time.sleep(0.01)
+            assert ts(node_host, "resume", postgres_dsn, run_id, waiting.request.id)["status"] == "done"
+            notes = [n.payload for n in listener.notifies(timeout=30, stop_after=1)]
+            waiter.join(60)  # it waits up to 600 s for a NOTIFY: heard, it returns at once
+            if waiter.is_alive():  # not heard: let it go, then fail
+                raw.execute(f"NOTIFY toolnexus_runs, '{run_id}'")
+                waiter.join()
+                pytest.fail("Python's store.wait did not hear TypeScript's outcome")
+    assert notes == [str(run_id)]  # TypeScript's NOTIFY, with the run's id
+    (moved,) = heard
+    assert moved is not None and moved.status == "done"
+    assert [r.result.output for r in moved.run.results] == ["did A"]
+
+
 def test_typescript_refuses_tables_of_a_newer_schema_naming_both_versions(store: RunStore, node_host: Path):
     with tamper(store) as raw:
         if isinstance(store, SqliteRunStore):
@@ -227,7 +285,7 @@ def test_typescript_refuses_tables_of_a_newer_schema_naming_both_versions(store:
     )
     assert proc.returncode == 1
     assert (
-        "has schema version 9, newer than this toolnexus's 5: open it with a newer toolnexus" in proc.stderr
+        "has schema version 9, newer than this toolnexus's 6: open it with a newer toolnexus" in proc.stderr
     )
     with tamper(store) as raw:  # and left it as it was
         version = (
@@ -254,3 +312,23 @@ def test_typescript_store_tests_on_postgres(postgres_server: str, node_host: Pat
     assert "# Subtest: the postgres store" in proc.stdout
     counts = dict(re.findall(r"^# (tests|pass|fail|skipped) (\d+)$", proc.stdout, re.M))
     assert counts["fail"] == counts["skipped"] == "0" and counts["pass"] == counts["tests"] != "0", counts
+
+
+def test_typescript_store_vectors_on_postgres(postgres_server: str, node_host: Path):
+    """tests/typescript/store_vectors.test.ts (idl/store/ on the TypeScript stores) on this cluster
+    too: every vector it can express passes on PostgreSQL, the others are its declared skips."""
+    test = TS_DIR / ".cache" / "store_vectors.test.js"
+    proc = subprocess.run(
+        ["node", "--test", "--test-reporter=tap", str(test)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "TOOLNEXUS_TEST_POSTGRES": postgres_server},
+        cwd=TS_DIR,
+    )
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert "# Subtest: on the postgres store" in proc.stdout
+    ran = re.findall(r"^        ok \d+ - (\S+\.json)$", proc.stdout, re.M)  # run, not skipped
+    assert len(ran) == 2 * len(set(ran)) and "save-and-get.json" in ran, ran  # on both stores
+    counts = dict(re.findall(r"^# (tests|pass|fail) (\d+)$", proc.stdout, re.M))
+    assert counts["fail"] == "0", counts

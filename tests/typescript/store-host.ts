@@ -2,10 +2,11 @@
 // SQLite file or a PostgreSQL database that Python's store uses too, printing JSON.
 //
 //   node .cache/store-host.js save <where> <what>...         a turn of `approve` calls, saved
+//   node .cache/store-host.js save-as <where> <principal> <session> <what>...  saved as theirs
 //   node .cache/store-host.js pending <where>                what waits
 //   node .cache/store-host.js resume <where> <run> <request> answered ok, stored
 //   node .cache/store-host.js claim <where> <run> <request>  claimed and left claimed (or refused)
-//   node .cache/store-host.js get <where> <run>              status, outputs, context
+//   node .cache/store-host.js get <where> <run>              status, outputs, context, principal, session
 //   node .cache/store-host.js in-doubt <where>               the calls in doubt
 //   node .cache/store-host.js settle <where> <run> <output>  the call in doubt settled
 //
@@ -58,6 +59,11 @@ async function main(argv: string[]): Promise<unknown> {
         const run = await kit.runCalls(rest.map((what, i) => ({ id: `c${i}`, name: "approve", arguments: { what } })));
         return { runId: await store.save(run, { context: { messages: [{ role: "user", content: "from typescript" }] } }) };
       }
+      case "save-as": {
+        const [principal, session, ...whats] = rest;
+        const run = await kit.runCalls(whats.map((what, i) => ({ id: `c${i}`, name: "approve", arguments: { what } })));
+        return { runId: await store.save(run, { principal, session }) };
+      }
       case "pending":
         return (await store.pending()).map((p) => ({ runId: p.runId, position: p.position, id: p.request.id, prompt: p.request.prompt }));
       case "resume": {
@@ -77,7 +83,7 @@ async function main(argv: string[]): Promise<unknown> {
       }
       case "get": {
         const stored = await store.get(Number(rest[0]));
-        return { status: stored?.status, outputs: outputs(stored?.run), context: stored?.context };
+        return { status: stored?.status, outputs: outputs(stored?.run), context: stored?.context, principal: stored?.principal, session: stored?.session };
       }
       case "in-doubt":
         return (await store.inDoubt()).map((d) => ({ runId: d.runId, tool: d.tool, arguments: d.arguments, key: d.idempotencyKey, lease: d.lease }));

@@ -21,7 +21,7 @@ after(() => rmSync(folder, { recursive: true, force: true }));
 let files = 0;
 
 interface Raw {
-  prepare(sql: string): { run(...args: unknown[]): unknown; get(...args: unknown[]): unknown };
+  prepare(sql: string): { run(...args: unknown[]): unknown; get(...args: unknown[]): unknown; all(...args: unknown[]): unknown[] };
   pragma(text: string, options?: { simple: boolean }): unknown;
   close(): void;
 }
@@ -57,6 +57,7 @@ interface PgClient {
   connect(): Promise<void>;
   query(text: string, values?: unknown[]): Promise<unknown>;
   end(): Promise<void>;
+  on(event: "notification", listener: (note: { channel: string; payload?: string }) => void): void;
 }
 const pg = createRequire(import.meta.url)("pg") as { Client: new (config: { connectionString?: string } & Record<string, unknown>) => PgClient };
 
@@ -284,6 +285,78 @@ for (const kind of KINDS) {
       assert.deepEqual((await store.quarantined()).map(([id]) => id), [bad]);
       await store.close();
     });
+
+    if (kind === "postgres") {
+      it("notifies toolnexus_runs with the run's id in each write of an outcome, a refusal or a quarantine, and in no claim or release to pending", async () => {
+        const { store, path, raw: behind } = await fresh(kind);
+        const [a, b, c, d] = [await turn(["pay", "a"]), await turn(["pay", "b"]), await turn(["pay", "c"]), await turn(["pay", "d"])];
+        const ids = await store.saveMany([a, b, c, d]);
+        const [ia, ib, ic, id] = ids as [number, number, number, number];
+        const heard: string[] = [];
+        await onPostgres(path, async (client) => {
+          client.on("notification", (note) => heard.push(`${note.channel} ${note.payload ?? ""}`));
+          await client.query("LISTEN toolnexus_runs");
+          await store.claim(ia, { id: a.pending!.id, ok: true });
+          await store.release(ia); // back to pending: no outcome
+          const claim = await store.claim(ia, { id: a.pending!.id, ok: true });
+          await store.finish(ia, { id: a.pending!.id, ok: true }, await new Toolkit([asking("pay"), asking("ask", "input")], { secret: KEY }).resume(claim.run, [{ id: a.pending!.id, ok: true }]), { lease: claim.lease });
+          await store.claim(ib, { id: b.pending!.id, ok: true });
+          await store.release(ib, "refused", { reason: "tampered" });
+          await behind("UPDATE runs SET body = '{not json' WHERE id = ? OR id = ?", ic, id);
+          await assert.rejects(store.claim(ic, { id: c.pending!.id, ok: true }), /is quarantined/);
+          assert.equal((await store.get(id))?.status, "quarantined");
+          for (let i = 0; i < 1000 && heard.length < 4; i++) {
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+        });
+        assert.deepEqual(heard, [ia, ib, ic, id].map((n) => `toolnexus_runs ${n}`));
+        await store.close();
+      });
+    }
+
+    if (kind === "postgres") {
+      it("brings tables of version 5 up to 6: whose run and which session (NULL for the runs kept before), their indexes, the kept results", async () => {
+        const { store, again, raw: behind } = await fresh(kind);
+        const runId = await store.save(await turn(["pay", "a"]), { principal: "alice" });
+        await store.close();
+        for (const statement of ["DROP INDEX waiting_principal", "DROP INDEX waiting_session", "DROP TABLE results", "UPDATE toolnexus_schema SET version = 5"]) {
+          await behind(statement);
+        }
+        for (const table of ["runs", "waiting"]) {
+          await behind(`ALTER TABLE ${table} DROP COLUMN principal, DROP COLUMN session`);
+        }
+        const opened = await again();
+        assert.deepEqual((await opened.pending()).map((p) => p.runId), [runId]);
+        assert.deepEqual(await opened.pending({ principal: "alice" }), []); // kept before: saved with no principal
+        const later = await opened.save(await turn(["pay", "b"]), { principal: "alice", session: "s" });
+        assert.deepEqual((await opened.pending({ principal: "alice", session: "s" })).map((p) => p.runId), [later]);
+        await opened.close();
+        await behind("INSERT INTO results (scope, ref, body, kept_at) VALUES ('s', 'r', 'kept', 0)"); // the table is there
+        await behind("DO $$ BEGIN IF (SELECT version FROM toolnexus_schema) <> 6 OR to_regclass('waiting_principal') IS NULL OR to_regclass('waiting_session') IS NULL THEN RAISE 'not version 6'; END IF; END $$");
+      });
+    }
+
+    it("keeps whose run and which session it is, and lists the requests by them, as the outcome's write keeps them", async () => {
+      const { store } = await fresh(kind);
+      const alices = await store.save(await turn(["pay", "a"], ["ask", "b"]), { principal: "alice", session: "s1" });
+      const [bobs, nobodys] = await store.saveMany([await turn(["pay", "c"]), await turn(["pay", "d"])], { principals: ["bob", null], sessions: ["s1", undefined] });
+      const prompts = async (options: Parameters<RunStore["pending"]>[0]) => (await store.pending(options)).map((p) => p.request.prompt);
+      assert.deepEqual(await prompts({ principal: "alice" }), ["pay a?", "ask b?"]);
+      assert.deepEqual(await prompts({ session: "s1" }), ["pay a?", "ask b?", "pay c?"]);
+      assert.deepEqual(await prompts({ principal: "bob", session: "s1" }), ["pay c?"]);
+      assert.deepEqual(await prompts({ principal: "alice", tool: "ask" }), ["ask b?"]);
+      assert.deepEqual(await prompts({ principal: "carol" }), []);
+      assert.deepEqual([(await store.get(alices))?.principal, (await store.get(alices))?.session], ["alice", "s1"]);
+      assert.deepEqual([(await store.get(nobodys as number))?.principal, (await store.get(nobodys as number))?.session], [null, null]);
+      assert.equal((await store.get(bobs as number))?.principal, "bob");
+      const [first] = await store.pending({ principal: "alice" });
+      await store.resume(kit, alices, { id: first?.request.id ?? "", ok: true }); // the rest waits under the same names
+      assert.deepEqual(await prompts({ principal: "alice", session: "s1" }), ["ask b?"]);
+      await assert.rejects(store.pending({ principal: 7 as unknown as string }), /principal must be a string, got 7/);
+      await assert.rejects(store.save(await turn(["pay", "e"]), { session: 1 as unknown as string }), /the session of run 0 of the batch is 1, not a string/);
+      await assert.rejects(store.saveMany([await turn(["pay", "f"])], { principals: [] }), /saveMany got 1 runs and 0 principals/);
+      await store.close();
+    });
   });
 }
 
@@ -296,10 +369,10 @@ describe("SqliteRunStore's file", () => {
     const db = new Database(path);
     db.pragma("user_version = 9");
     db.close();
-    await assert.rejects(SqliteRunStore.open(path), /the SQLite store '.*' has schema version 9, newer than this toolnexus's 5: open it with a newer toolnexus/);
+    await assert.rejects(SqliteRunStore.open(path), /the SQLite store '.*' has schema version 9, newer than this toolnexus's 6: open it with a newer toolnexus/);
   });
 
-  it("brings a store of version 4 up to 5: the waiting requests get their tool and kind", async () => {
+  it("brings a store of version 4 up to 6: the waiting requests get their tool and kind", async () => {
     const { store, path } = await fresh();
     const runId = await store.save(await turn(["pay", "a"], ["ask", "b"]));
     await store.close();
@@ -314,7 +387,36 @@ describe("SqliteRunStore's file", () => {
     assert.deepEqual((await opened.pending({ kind: "approval" })).map((p) => p.request.prompt), ["pay a?"]);
     await opened.close();
     const check = new Database(path);
-    assert.equal(check.pragma("user_version", { simple: true }), 5);
+    assert.equal(check.pragma("user_version", { simple: true }), 6);
+    check.close();
+  });
+
+  it("brings a store of version 5 up to 6: whose run and which session (NULL for the runs kept before), their indexes, the kept results", async () => {
+    const { store, path } = await fresh();
+    const runId = await store.save(await turn(["pay", "a"]), { principal: "alice" });
+    await store.close();
+    const db = new Database(path);
+    const version5 = ["DROP INDEX waiting_principal", "DROP INDEX waiting_session", "DROP TABLE results"];
+    for (const table of ["runs", "waiting"]) {
+      version5.push(`ALTER TABLE ${table} DROP COLUMN principal`, `ALTER TABLE ${table} DROP COLUMN session`);
+    }
+    for (const statement of version5) {
+      db.prepare(statement).run();
+    }
+    db.pragma("user_version = 5");
+    db.close();
+    const opened = await SqliteRunStore.open(path);
+    assert.deepEqual((await opened.pending()).map((p) => p.runId), [runId]);
+    assert.deepEqual(await opened.pending({ principal: "alice" }), []); // kept before: saved with no principal
+    const later = await opened.save(await turn(["pay", "b"]), { principal: "alice", session: "s" });
+    assert.deepEqual((await opened.pending({ principal: "alice", session: "s" })).map((p) => p.runId), [later]);
+    await opened.close();
+    const check = new Database(path);
+    assert.equal(check.pragma("user_version", { simple: true }), 6);
+    const names = (check.pragma("table_info(waiting)") as { name: string }[]).map((c) => c.name);
+    assert.deepEqual(names.slice(-2), ["principal", "session"]);
+    const made = check.prepare("SELECT name FROM sqlite_master WHERE name IN ('waiting_principal', 'waiting_session', 'results', 'results_kept') ORDER BY name").all() as { name: string }[];
+    assert.deepEqual(made.map((r) => r.name), ["results", "results_kept", "waiting_principal", "waiting_session"]);
     check.close();
   });
 });

@@ -37,6 +37,10 @@ export interface Backend {
   transaction<T>(work: (conn: Connection) => Promise<T>): Promise<T>;
   /** Makes `conn`'s transaction the decision log's only writer until it ends. */
   lockLog(conn: Connection): Promise<void>;
+  /** Tells the listeners, in `conn`'s transaction, that run `runId` has an outcome: heard when it
+   * commits (PostgreSQL's `NOTIFY toolnexus_runs, '<run id>'`, which Python's `store.wait` hears;
+   * nothing on SQLite, whose waiters poll the file). */
+  changed(conn: Connection, runId: number): Promise<void>;
   /** Whether `error` means the database could not do it now (locked, gone): retried while a lease lasts. */
   transient(error: unknown): boolean;
   close(): Promise<void>;

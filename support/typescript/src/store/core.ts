@@ -18,8 +18,15 @@ import { maybeNum, maybeText, seconds, type Backend, type Connection } from "./b
 import { again, inDoubt, lapse, markStarted, type AgainOptions, type Started } from "./doubt.js";
 import { underLease } from "./lease.js";
 import { StoreLog } from "./log.js";
-import { expired, expiry, getRun, ids, insertWaiting, pending, quarantine, quarantined, saveMany, type PendingOptions } from "./rows.js";
+import { expired, expiry, getRun, ids, insertWaiting, pending, quarantine, quarantined, saveMany, type PendingOptions, type SaveManyOptions } from "./rows.js";
 import { StoreError, UNCHANGED, contextOf, contextText, rowOf, type Claim, type InDoubt, type PendingRequest, type Row, type Status, type StoredRun } from "./types.js";
+
+/** The options of {@link RunStore.save}. */
+export interface SaveOptions {
+  context?: unknown;
+  principal?: string | null | undefined;
+  session?: string | null | undefined;
+}
 
 /** The options of {@link RunStore.resume}. */
 export interface StoreResumeOptions {
@@ -61,15 +68,19 @@ export class RunStore {
   }
 
   /** Stores `run` (pending, or done already) and returns its id; `context` is the host's JSON,
-   * kept with the run (up to `CONTEXT_LIMIT` bytes), returned by `claim` and `get`. */
-  async save(run: RunResult, options: { context?: unknown } = {}): Promise<number> {
-    const [id] = await saveMany(this.db, [run], [options.context ?? null]);
+   * kept with the run (up to `CONTEXT_LIMIT` bytes), returned by `claim` and `get`. `principal` and
+   * `session` say whose run it is and in which session, for `pending({ principal, session })`; kept
+   * as given, for the run's life (the seal's binding to a principal is the toolkit's, apart from this). */
+  async save(run: RunResult, options: SaveOptions = {}): Promise<number> {
+    const { context = null, principal = null, session = null } = options;
+    const [id] = await saveMany(this.db, [run], { contexts: [context], principals: [principal], sessions: [session] });
     return id as number;
   }
 
-  /** Stores every run in one transaction and returns their ids, in order. */
-  saveMany(runs: readonly RunResult[], options: { contexts?: readonly unknown[] } = {}): Promise<number[]> {
-    return saveMany(this.db, runs, options.contexts);
+  /** Stores every run in one transaction and returns their ids, in order (`contexts`, `principals`,
+   * `sessions`, when given: each run's, in the same order; see `save`). */
+  saveMany(runs: readonly RunResult[], options: SaveManyOptions = {}): Promise<number[]> {
+    return saveMany(this.db, runs, options);
   }
 
   /** The run stored under `runId`, or undefined (a claim whose lease ran out reads as `pending`). */
@@ -126,7 +137,7 @@ export class RunStore {
   async claim(runId: number, answers: Answer | readonly Answer[]): Promise<Claim> {
     const ids = answersOf(answers).map((a) => a.id);
     const lease = randomHex(8);
-    const taken = await this.db.transaction((conn) => take(conn, this.db.claimLock, runId, ids, lease, this.lease));
+    const taken = await this.db.transaction((conn) => take(conn, this.db, runId, ids, lease, this.lease));
     if ("why" in taken) {
       throw new ResumeError("seal", `run ${runId} is not a valid run (${taken.why}); it is quarantined`);
     }
@@ -151,14 +162,17 @@ export class RunStore {
 
   /** Hands a claimed run back unchanged (`pending`), or sets it aside for good (`refused`). */
   async release(runId: number, status: "pending" | "refused" = "pending", options: { reason?: string } = {}): Promise<void> {
-    await this.db.transaction((conn) =>
-      conn.run("UPDATE runs SET status = ?, lease = NULL, lease_until = NULL, reason = ?, doubt = NULL, updated_at = ? WHERE id = ? AND status = 'claimed'", [
+    await this.db.transaction(async (conn) => {
+      await conn.run("UPDATE runs SET status = ?, lease = NULL, lease_until = NULL, reason = ?, doubt = NULL, updated_at = ? WHERE id = ? AND status = 'claimed'", [
         status,
         options.reason ?? null,
         seconds(),
         runId,
-      ]),
-    );
+      ]);
+      if (status === "refused") {
+        await this.db.changed(conn, runId);
+      }
+    });
   }
 
   /** Claims the run, continues it with `toolkit.resume`, stores the outcome and returns it (see
@@ -193,6 +207,7 @@ export class RunStore {
   async storeRow(runId: number, row: Row, answered: string[], lease: string | undefined, context: string | undefined): Promise<void> {
     await this.db.transaction(async (conn) => {
       await writeOutcome(conn, this.db.rowLock, runId, row, answered, lease);
+      await this.db.changed(conn, runId);
       if (context !== undefined) {
         await conn.run("UPDATE runs SET context = ? WHERE id = ?", [context, runId]);
       }
@@ -227,14 +242,14 @@ function over(what: string, ids: readonly string[]): ResumeError {
 /** The claim's transaction: the run taken under `lease`, or why its row is not a valid run. */
 async function take(
   conn: Connection,
-  lock: string,
+  db: Backend,
   runId: number,
   ids: string[],
   lease: string,
   seconds_: number,
 ): Promise<{ run: ParsedRunResult; context: string | null } | { why: string }> {
   const now = seconds();
-  let [row] = await conn.all(`SELECT status, answered, body, lease_until, doubt, context FROM runs WHERE id = ?${lock}`, [runId]);
+  let [row] = await conn.all(`SELECT status, answered, body, lease_until, doubt, context FROM runs WHERE id = ?${db.claimLock}`, [runId]);
   if (row === undefined) {
     if ((await conn.all("SELECT 1 FROM runs WHERE id = ?", [runId])).length === 0) {
       throw new ResumeError("not_pending", `there is no run ${runId}`);
@@ -267,7 +282,9 @@ async function take(
   try {
     run = fromJsonRunResult(String(row[2]));
   } catch (error) {
-    return { why: await quarantine(conn, runId, error) };
+    const why = await quarantine(conn, runId, error); // set aside for good (committed), then refused
+    await db.changed(conn, runId);
+    return { why };
   }
   await conn.run("UPDATE runs SET status = 'claimed', lease = ?, lease_until = ?, updated_at = ? WHERE id = ?", [lease, now + seconds_, now, runId]);
   return { run, context: maybeText(row[5]) };
@@ -275,7 +292,7 @@ async function take(
 
 /** Stores a claimed run's outcome (`row`), and the answers it took, while `lease` holds it. */
 async function writeOutcome(conn: Connection, lock: string, runId: number, row: Row, answered: string[], lease: string | undefined): Promise<void> {
-  const [held] = await conn.all(`SELECT status, answered, lease FROM runs WHERE id = ?${lock}`, [runId]);
+  const [held] = await conn.all(`SELECT status, answered, lease, principal, session FROM runs WHERE id = ?${lock}`, [runId]);
   if (held === undefined || held[0] !== "claimed" || (lease !== undefined && held[2] !== lease)) {
     throw new StoreError(`run ${runId} is not claimed under this lease, so there is nothing to finish`);
   }
@@ -289,5 +306,5 @@ async function writeOutcome(conn: Connection, lock: string, runId: number, row: 
     runId,
   ]);
   await conn.run("DELETE FROM waiting WHERE run_id = ?", [runId]);
-  await insertWaiting(conn, runId, row.waiting);
+  await insertWaiting(conn, runId, row.waiting, maybeText(held[3]), maybeText(held[4]));
 }

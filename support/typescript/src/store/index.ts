@@ -21,10 +21,10 @@
  * @packageDocumentation
  */
 
-export { RunStore, type StoreResumeOptions } from "./core.js";
+export { RunStore, type SaveOptions, type StoreResumeOptions } from "./core.js";
 export type { AgainOptions } from "./doubt.js";
 export { StoreLog, type LogHead } from "./log.js";
 export { PostgresRunStore, POSTGRES_SCHEMA_VERSION, type PostgresOptions } from "./postgres.js";
-export type { PendingOptions } from "./rows.js";
+export type { PendingOptions, SaveManyOptions } from "./rows.js";
 export { SqliteRunStore, SQLITE_SCHEMA_VERSION, type SqliteOptions } from "./sqlite.js";
 export { CONTEXT_LIMIT, OutcomeNotStored, PendingRequest, StoreError, UNCHANGED, type Claim, type InDoubt, type Status, type StoredRun } from "./types.js";

@@ -16,10 +16,14 @@ import { PendingRequest, StoreError, contextOf, contextText, messageOf, rowOf, t
 /** A claim is free to take when it is pending, or claimed under a lease that has run out while no
  * call that is not idempotent had started under it (such a call is in doubt). */
 export const FREE = "(status = 'pending' OR (status = 'claimed' AND lease_until < ? AND doubt IS NULL))";
-const INSERT_WAITING = "INSERT INTO waiting (run_id, position, request_id, request, tool, kind) VALUES (?, ?, ?, ?, ?, ?)";
+const INSERT_WAITING = "INSERT INTO waiting (run_id, position, request_id, request, tool, kind, principal, session) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 
 /** What `pending` takes: filters and a page (keyset pagination). */
 export interface PendingOptions {
+  /** Those of the runs saved with this principal (`save(run, { principal })`). */
+  principal?: string | undefined;
+  /** Those of the runs saved in this session (`save(run, { session })`). */
+  session?: string | undefined;
   tool?: string | undefined;
   kind?: string | undefined;
   /** At most this many (a positive whole number). */
@@ -28,37 +32,59 @@ export interface PendingOptions {
   after?: PendingRequest | readonly [number, number] | undefined;
 }
 
-export async function saveMany(db: Backend, runs: readonly RunResult[], contexts: readonly unknown[] | undefined): Promise<number[]> {
+/** What `saveMany` takes besides the runs: each run's, in the same order, when given. */
+export interface SaveManyOptions {
+  contexts?: readonly unknown[] | undefined;
+  principals?: readonly (string | null | undefined)[] | undefined;
+  sessions?: readonly (string | null | undefined)[] | undefined;
+}
+
+export async function saveMany(db: Backend, runs: readonly RunResult[], options: SaveManyOptions): Promise<number[]> {
   const rows = runs.map((run) => rowOf(run));
-  const given = contexts === undefined ? rows.map(() => null) : [...contexts];
-  if (given.length !== rows.length) {
-    throw new StoreError(`saveMany got ${rows.length} runs and ${given.length} contexts`);
+  const kept = each(options.contexts, rows.length, "contexts").map((c, i) => (c === null ? null : (contextText(c, `run ${i} of the batch`) ?? null)));
+  const whose = each(options.principals, rows.length, "principals");
+  const where = each(options.sessions, rows.length, "sessions");
+  for (const [name, values] of [["principal", whose], ["session", where]] as const) {
+    const i = values.findIndex((v) => v !== null && typeof v !== "string");
+    if (i >= 0) {
+      throw new StoreError(`the ${name} of run ${i} of the batch is ${JSON.stringify(values[i])}, not a string`);
+    }
   }
-  const kept = given.map((c, i) => (c === null || c === undefined ? null : (contextText(c, `run ${i} of the batch`) ?? null)));
   const now = seconds();
   return db.transaction(async (conn) => {
     const ids: number[] = [];
     for (const [i, row] of rows.entries()) {
+      const [principal, session] = [whose[i] as string | null, where[i] as string | null];
       const [inserted] = await conn.all(
-        "INSERT INTO runs (status, body, expires_at, updated_at, context) VALUES (?, ?, ?, ?, ?) RETURNING id",
-        [row.status, row.body, row.expires, now, kept[i] ?? null],
+        "INSERT INTO runs (status, body, expires_at, updated_at, context, principal, session) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        [row.status, row.body, row.expires, now, kept[i] ?? null, principal, session],
       );
       const runId = num(inserted?.[0]);
-      await insertWaiting(conn, runId, row.waiting);
+      await insertWaiting(conn, runId, row.waiting, principal, session);
       ids.push(runId);
     }
     return ids;
   });
 }
 
-export async function insertWaiting(conn: Connection, runId: number, waiting: readonly Waiting[]): Promise<void> {
+/** One value of a `saveMany` option per run of the batch (undefined read as null); null for each when absent. */
+function each(values: readonly unknown[] | undefined, count: number, name: string): unknown[] {
+  const out = values === undefined ? Array<unknown>(count).fill(null) : values.map((v) => (v === undefined ? null : v));
+  if (out.length !== count) {
+    throw new StoreError(`saveMany got ${count} runs and ${out.length} ${name}`);
+  }
+  return out;
+}
+
+/** The `waiting` rows of a run: its requests, each with the run's principal and session. */
+export async function insertWaiting(conn: Connection, runId: number, waiting: readonly Waiting[], principal: string | null = null, session: string | null = null): Promise<void> {
   for (const [i, w] of waiting.entries()) {
-    await conn.run(INSERT_WAITING, [runId, i, ...w]);
+    await conn.run(INSERT_WAITING, [runId, i, ...w, principal, session]);
   }
 }
 
 export async function getRun(db: Backend, runId: number): Promise<StoredRun | undefined> {
-  const [row] = await db.read().all("SELECT status, body, lease_until, reason, doubt, context FROM runs WHERE id = ?", [runId]);
+  const [row] = await db.read().all("SELECT status, body, lease_until, reason, doubt, context, principal, session FROM runs WHERE id = ?", [runId]);
   if (row === undefined) {
     return undefined;
   }
@@ -68,14 +94,19 @@ export async function getRun(db: Backend, runId: number): Promise<StoredRun | un
   if (status === "claimed" && until !== null && until < seconds() && row[4] === null) {
     status = "pending";
   }
+  const whose = { principal: maybeText(row[6]), session: maybeText(row[7]) };
   if (status === "quarantined") {
-    return { id: runId, status, run: undefined, reason, context: null };
+    return { id: runId, status, run: undefined, reason, context: null, ...whose };
   }
   try {
-    return { id: runId, status, run: fromJsonRunResult(String(row[1])), reason, context: contextOf(maybeText(row[5])) };
+    return { id: runId, status, run: fromJsonRunResult(String(row[1])), reason, context: contextOf(maybeText(row[5])), ...whose };
   } catch (error) {
-    const why = await db.transaction((conn) => quarantine(conn, runId, error));
-    return { id: runId, status: "quarantined", run: undefined, reason: why, context: null };
+    const why = await db.transaction(async (conn) => {
+      const text = await quarantine(conn, runId, error);
+      await db.changed(conn, runId);
+      return text;
+    });
+    return { id: runId, status: "quarantined", run: undefined, reason: why, context: null, ...whose };
   }
 }
 
@@ -91,13 +122,15 @@ export async function pending(db: Backend, options: PendingOptions): Promise<Pen
   const free = FREE.replace(/status/g, "r.status").replace("lease_until", "r.lease_until").replace("doubt", "r.doubt");
   const where = [free];
   const args: DbValue[] = [seconds()];
-  if (options.tool !== undefined) {
-    where.push("w.tool = ?");
-    args.push(options.tool);
-  }
-  if (options.kind !== undefined) {
-    where.push("w.kind = ?");
-    args.push(options.kind);
+  for (const column of ["principal", "session", "tool", "kind"] as const) {
+    const value: unknown = options[column];
+    if (value !== undefined) {
+      if (typeof value !== "string") {
+        throw new StoreError(`${column} must be a string, got ${JSON.stringify(value)}`);
+      }
+      where.push(`w.${column} = ?`);
+      args.push(value);
+    }
   }
   if (options.after !== undefined) {
     const [runId, position] = options.after instanceof PendingRequest ? [options.after.runId, options.after.position] : options.after;

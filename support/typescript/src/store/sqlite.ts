@@ -3,7 +3,7 @@
 /**
  * `SqliteRunStore`: the store's rules over one SQLite file, on better-sqlite3 (an optional peer
  * dependency, loaded when a store is made), the file Python's `SqliteRunStore` opens: the same
- * tables, schema version 5 in `PRAGMA user_version`. WAL journal, `synchronous=NORMAL` unless
+ * tables, schema version 6 in `PRAGMA user_version`. WAL journal, `synchronous=NORMAL` unless
  * asked for `FULL`. A write transaction is taken at once (`BEGIN IMMEDIATE`), so it holds the
  * whole file; this process's transactions on the store's one connection take turns.
  *
@@ -17,24 +17,34 @@ import { StoreError, messageOf, rowOf } from "./types.js";
 import { fromJsonRunResult } from "../codec.js";
 
 /** The version of the tables this code writes (`PRAGMA user_version`); see docs/durable.md. */
-export const SQLITE_SCHEMA_VERSION = 5;
+export const SQLITE_SCHEMA_VERSION = 6;
 
+/** The decision log's head (made on its own too, for an old store whose log lacks it). */
+const HEAD = "CREATE TABLE IF NOT EXISTS decisions_head (one INTEGER PRIMARY KEY CHECK (one = 1), seq INTEGER NOT NULL, hash TEXT NOT NULL, key_id TEXT, mac TEXT)";
 /** The tables, as Python's `_sqlite.py` makes them (the statements must stay the same). */
 const TABLES = [
-  "CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY AUTOINCREMENT, status TEXT NOT NULL, body TEXT NOT NULL, answered TEXT NOT NULL DEFAULT '[]', expires_at REAL, lease TEXT, lease_until REAL, reason TEXT, updated_at REAL NOT NULL, doubt TEXT, context TEXT)",
-  "CREATE TABLE IF NOT EXISTS waiting (run_id INTEGER NOT NULL, position INTEGER NOT NULL, request_id TEXT NOT NULL, request TEXT NOT NULL, tool TEXT NOT NULL DEFAULT '', kind TEXT NOT NULL DEFAULT '', PRIMARY KEY (run_id, position)) WITHOUT ROWID",
+  "CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY AUTOINCREMENT, status TEXT NOT NULL, body TEXT NOT NULL, answered TEXT NOT NULL DEFAULT '[]', expires_at REAL, lease TEXT, lease_until REAL, reason TEXT, updated_at REAL NOT NULL, doubt TEXT, context TEXT, principal TEXT, session TEXT)",
+  "CREATE TABLE IF NOT EXISTS waiting (run_id INTEGER NOT NULL, position INTEGER NOT NULL, request_id TEXT NOT NULL, request TEXT NOT NULL, tool TEXT NOT NULL DEFAULT '', kind TEXT NOT NULL DEFAULT '', principal TEXT, session TEXT, PRIMARY KEY (run_id, position)) WITHOUT ROWID",
   "CREATE INDEX IF NOT EXISTS runs_due ON runs (status, expires_at)",
   "CREATE INDEX IF NOT EXISTS waiting_tool ON waiting (tool, run_id, position)",
   "CREATE INDEX IF NOT EXISTS waiting_kind ON waiting (kind, run_id, position)",
+  // whose run, which session: `pending({ principal, session })` (version 6)
+  "CREATE INDEX IF NOT EXISTS waiting_principal ON waiting (principal, run_id, position)",
+  "CREATE INDEX IF NOT EXISTS waiting_session ON waiting (session, run_id, position)",
   "CREATE TABLE IF NOT EXISTS policies (id TEXT PRIMARY KEY, tool TEXT NOT NULL, body TEXT NOT NULL, expires_at TEXT NOT NULL)",
   "CREATE INDEX IF NOT EXISTS policies_tool ON policies (tool)",
   "CREATE TABLE IF NOT EXISTS decisions (seq INTEGER PRIMARY KEY, entry TEXT NOT NULL, hash TEXT NOT NULL)",
-  "CREATE TABLE IF NOT EXISTS decisions_head (one INTEGER PRIMARY KEY CHECK (one = 1), seq INTEGER NOT NULL, hash TEXT NOT NULL, key_id TEXT, mac TEXT)",
+  HEAD,
   "CREATE TABLE IF NOT EXISTS tasks (id TEXT PRIMARY KEY, owner TEXT, status TEXT NOT NULL, call TEXT NOT NULL, turn TEXT NOT NULL, run_id INTEGER, result TEXT, error TEXT, message TEXT, ttl_ms INTEGER, poll_ms INTEGER NOT NULL, created_at REAL NOT NULL, updated_at REAL NOT NULL, lease TEXT, lease_until REAL, cancel_asked INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID",
   "CREATE TABLE IF NOT EXISTS spent_states (digest TEXT PRIMARY KEY, until REAL NOT NULL) WITHOUT ROWID",
+  // the outputs a toolkit cut, kept whole (version 6)
+  "CREATE TABLE IF NOT EXISTS results (scope TEXT NOT NULL, ref TEXT NOT NULL, body TEXT NOT NULL, kept_at REAL NOT NULL, PRIMARY KEY (scope, ref))",
+  "CREATE INDEX IF NOT EXISTS results_kept ON results (kept_at)",
 ];
 /** The columns added to `runs` since version 1 (leases, reasons) and version 4 (doubt, context). */
 const ADDED = ["lease TEXT", "lease_until REAL", "reason TEXT", "doubt TEXT", "context TEXT"];
+/** The columns version 6 adds to `runs` and to `waiting` (whose run, which session; see `toVersion6`). */
+const ADDED_6 = ["principal TEXT", "session TEXT"];
 
 /** The part of better-sqlite3 this module uses. */
 interface Statement {
@@ -144,7 +154,12 @@ class SqliteBackend implements Backend {
   }
 
   async lockLog(conn: Connection): Promise<void> {
-    await conn.run(TABLES[8] as string); // BEGIN IMMEDIATE holds the file; an old store may lack the head
+    await conn.run(HEAD); // BEGIN IMMEDIATE holds the file; an old store may lack the head
+  }
+
+  /** Nothing: a waiting host polls the file (`PRAGMA data_version`). */
+  changed(): Promise<void> {
+    return Promise.resolve();
   }
 
   transient(error: unknown): boolean {
@@ -165,7 +180,7 @@ class SqliteBackend implements Backend {
  * `SqliteRunStore` opens, so either language claims what the other saved. Open it with
  * `await SqliteRunStore.open(path, options)`. A file that cannot be opened is a `StoreError`
  * naming it; one written by a newer toolnexus (a higher schema version) is refused, naming both
- * versions; an older one is brought up to version 5 as Python does.
+ * versions; an older one is brought up to version 6 as Python does.
  */
 export class SqliteRunStore extends RunStore {
   private constructor(db: Backend, lease: number) {
@@ -218,6 +233,9 @@ async function create(conn: Connection): Promise<void> {
       await conn.run(`ALTER TABLE waiting ADD COLUMN ${column} TEXT NOT NULL DEFAULT ''`);
     }
   }
+  if (columns.size > 0) {
+    await toVersion6(conn, columns, listed);
+  }
   for (const statement of TABLES) {
     await conn.run(statement);
   }
@@ -227,6 +245,20 @@ async function create(conn: Connection): Promise<void> {
     await fillWaiting(conn); // before version 5: the requests' tool and kind
   }
   await conn.run(`PRAGMA user_version = ${SQLITE_SCHEMA_VERSION}`);
+}
+
+/** Version 5 to 6, a step of its own: `runs` and `waiting` get `principal` and `session` (NULL for
+ * the runs kept before: saved with neither), and `TABLES` their indexes. */
+async function toVersion6(conn: Connection, columns: Set<string>, listed: Set<string>): Promise<void> {
+  for (const column of ADDED_6) {
+    const name = column.split(" ")[0] as string;
+    if (!columns.has(name)) {
+      await conn.run(`ALTER TABLE runs ADD COLUMN ${column}`);
+    }
+    if (listed.size > 0 && !listed.has(name)) {
+      await conn.run(`ALTER TABLE waiting ADD COLUMN ${column}`);
+    }
+  }
 }
 
 async function fillWaiting(conn: Connection): Promise<void> {

@@ -32,6 +32,9 @@ export interface StoredRun {
   run: ParsedRunResult | undefined;
   reason: string | undefined;
   context: unknown;
+  /** Whose run it is and in which session, as saved (`save(run, { principal, session })`), or null. */
+  principal: string | null;
+  session: string | null;
 }
 
 /** A run taken by `claim`, the token of its lease (for `finish`), and the host's context. */

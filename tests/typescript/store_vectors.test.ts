@@ -1,0 +1,370 @@
+// The store vectors (idl/store/*.json, format in idl/store/README.md) on the TypeScript stores:
+// SqliteRunStore always, PostgresRunStore too when $TOOLNEXUS_TEST_POSTGRES is a DSN (each vector
+// in a schema of its own), the way tests/store_vectors.py runs them on Python's. The scripted
+// tools, the loop checks (`status`, `results`, `waiting`, `ran`) and the answers are the loop
+// vectors' (loop_vectors.ts).
+//
+// The vectors the TypeScript store cannot express are declared skips, each with why (SKIPPED):
+// the TypeScript stores read the wall clock (no injectable clock, so no `at` steps and no
+// expiry against the vectors' clock), keep no policies, have no `log.verify`, and a TypeScript
+// tool can be neither cut off mid-run (`while`, `crash`) nor declared idempotent (no `hints`).
+
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import type { ParsedRunResult, RunResult, ToolCall } from "toolnexus-contract";
+import { ResumeError, Toolkit } from "toolnexus-contract/runtime";
+import { OutcomeNotStored, POSTGRES_SCHEMA_VERSION, PendingRequest, PostgresRunStore, SQLITE_SCHEMA_VERSION, SqliteRunStore, StoreError, type RunStore } from "toolnexus-contract/store";
+import * as lv from "./loop_vectors.js";
+import { ROOT } from "./paths.js";
+
+const STORE = join(ROOT, "idl", "store");
+const POSTGRES = process.env["TOOLNEXUS_TEST_POSTGRES"];
+const KINDS = POSTGRES ? (["sqlite", "postgres"] as const) : (["sqlite"] as const);
+
+/** The vectors left out, and why: what each needs that the TypeScript store lacks. */
+const SKIPPED: Record<string, string> = {
+  "claim-is-exclusive.json": "its lease runs out at an `at` step: the TypeScript stores read the wall clock, not an injectable one",
+  "expire.json": "expiry by the vectors' clock (`at`): the TypeScript stores read the wall clock",
+  "decision-log.json": "`log.verify` and the toolkit's decision log in the store: the TypeScript store has neither",
+  "policies.json": "the store's policies as the toolkit's policy store: the TypeScript store keeps none",
+  "in-doubt-idempotent.json": "a tool declared idempotent (`hints`) and a resume cut off mid-tool (`crash`): TypeScript tools have no hints, and the host cannot cut a resume off",
+  "in-doubt-lease-lapses-while-a-tool-runs.json": "steps while a tool runs (`while`) and `at` steps against the store's clock",
+  "in-doubt-retried.json": "a resume cut off mid-tool (`crash`) and the log's `verify`",
+  "in-doubt-settled.json": "a resume cut off mid-tool (`crash`), `at` steps and the log's `verify`",
+};
+
+interface StoreStep {
+  do: string;
+  as?: string;
+  run?: string;
+  calls?: ToolCall[];
+  runs?: StoreStep[];
+  turn?: { id?: string; expiresIn?: number; principal?: string };
+  principal?: string;
+  session?: string;
+  tool?: string;
+  kind?: string;
+  limit?: number;
+  after?: string;
+  context?: unknown;
+  contextBytes?: number;
+  answers?: lv.AnswerSpec[];
+  status?: "pending" | "refused";
+  reason?: string;
+  body?: string;
+  set?: { at: string; set: null }[];
+  schemaVersion?: number;
+  at?: number;
+  expect?: Record<string, unknown>;
+}
+
+interface StoreVector {
+  lease?: number;
+  tools: lv.ToolSpec[];
+  steps: StoreStep[];
+}
+
+type Got = Record<string, unknown> & { error?: string; message?: string };
+
+const folder = mkdtempSync(join(tmpdir(), "toolnexus-store-vectors-"));
+after(() => rmSync(folder, { recursive: true, force: true }));
+let made = 0;
+
+interface Raw {
+  prepare(sql: string): { run(...args: unknown[]): unknown };
+  pragma(text: string): unknown;
+  close(): void;
+}
+const require_ = createRequire(import.meta.url);
+const Database = require_("better-sqlite3") as new (path: string) => Raw;
+interface PgClient {
+  connect(): Promise<void>;
+  query(text: string, values?: unknown[]): Promise<unknown>;
+  end(): Promise<void>;
+}
+const pg = require_("pg") as { Client: new (config: Record<string, unknown>) => PgClient };
+
+/** A database of the vector's own: how to open a store on it, and how to write to it behind its back. */
+interface Place {
+  open(lease: number): Promise<RunStore>;
+  behind(sql: string, args: (string | number)[]): Promise<void>;
+  version(n: number): Promise<void>;
+}
+
+async function onPostgres(dsn: string, work: (client: PgClient) => Promise<unknown>): Promise<void> {
+  const keys = Object.fromEntries([...dsn.matchAll(/(\w+)=('[^']*'|\S+)/g)].map((m) => [m[1] === "dbname" ? "database" : m[1], (m[2] as string).replace(/^'|'$/g, "")]));
+  const client = new pg.Client(keys);
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function place(kind: "sqlite" | "postgres"): Promise<Place> {
+  if (kind === "postgres") {
+    const schema = `tsv_${process.pid}_${++made}`;
+    await onPostgres(POSTGRES ?? "", (c) => c.query(`CREATE SCHEMA ${schema}`));
+    const dsn = `${POSTGRES ?? ""} options='-c search_path=${schema}'`;
+    const behind = (sql: string, args: (string | number)[]): Promise<void> => {
+      let n = 0;
+      return onPostgres(dsn, (c) => c.query(sql.replace(/\?/g, () => `$${++n}`), args));
+    };
+    return { open: (lease) => PostgresRunStore.open(dsn, { lease }), behind, version: (n) => behind("UPDATE toolnexus_schema SET version = ?", [n]) };
+  }
+  const path = join(folder, `runs-${++made}.sqlite3`);
+  const behind = (sql: string, args: (string | number)[]): Promise<void> => {
+    const db = new Database(path);
+    db.prepare(sql).run(...args);
+    db.close();
+    return Promise.resolve();
+  };
+  return {
+    open: (lease) => SqliteRunStore.open(path, { lease }),
+    behind,
+    version: (n) => {
+      const db = new Database(path);
+      db.pragma(`user_version = ${n}`);
+      db.close();
+      return Promise.resolve();
+    },
+  };
+}
+
+function outcome(run: RunResult | ParsedRunResult): Got {
+  const calls = run.calls ?? [];
+  return { status: run.status, results: run.results, waiting: (run.requests ?? []).map((r, i) => [calls[i], r]) };
+}
+
+function contextOf(spec: StoreStep): unknown {
+  return spec.contextBytes !== undefined ? "x".repeat(spec.contextBytes - 2) : (spec.context ?? null);
+}
+
+/** One vector's steps on one store (tests/store_vectors.py's `Host`, for the steps it can take). */
+class Host {
+  readonly clock = new lv.Clock();
+  readonly script: lv.Script;
+  readonly kit: Toolkit;
+  readonly runs = new Map<string, number>();
+  readonly claims = new Map<string, { lease: string }[]>();
+  page: PendingRequest[] = [];
+  /** Whether `store` is open (a `reopen` refused leaves none). */
+  open = true;
+  readonly checker: lv.Checker;
+
+  constructor(
+    readonly name: string,
+    readonly vector: StoreVector,
+    readonly where: Place,
+    public store: RunStore,
+    readonly ownVersion: number,
+  ) {
+    this.script = new lv.Script(vector as unknown as lv.Vector, this.clock.now);
+    this.kit = new Toolkit(this.script.tools(), { secret: lv.SECRET, clock: this.clock.now });
+    this.checker = new lv.Checker(name);
+  }
+
+  id(label: string | undefined): number {
+    return this.runs.get(label ?? "") ?? 1e9; // a label never saved: a run that is not there
+  }
+
+  label(runId: number): string {
+    return [...this.runs].find(([, id]) => id === runId)?.[0] ?? `(run ${runId})`;
+  }
+
+  async play(): Promise<void> {
+    for (const [i, step] of this.vector.steps.entries()) {
+      assert.equal(step.at, undefined, `${this.name} step ${i}: an \`at\` step (the TypeScript store reads the wall clock)`);
+      const before = this.script.log.length;
+      let got: Got;
+      try {
+        got = await this.take(step);
+      } catch (error) {
+        got = refusal(error);
+      }
+      this.check(`${this.name} step ${i} (${step.do})`, step.expect ?? {}, got, this.script.log.slice(before));
+    }
+  }
+
+  async take(step: StoreStep): Promise<Got> {
+    switch (step.do) {
+      case "save": {
+        const run = await this.runCalls(step);
+        this.runs.set(step.as ?? "", await this.store.save(run, { context: contextOf(step), principal: step.principal, session: step.session }));
+        return outcome(run);
+      }
+      case "saveMany": {
+        const specs = step.runs ?? [];
+        const runs = [];
+        for (const spec of specs) {
+          runs.push(await this.runCalls(spec));
+        }
+        const ids = await this.store.saveMany(runs, { contexts: specs.map(contextOf), principals: specs.map((s) => s.principal), sessions: specs.map((s) => s.session) });
+        specs.forEach((spec, i) => this.runs.set(spec.as ?? "", ids[i] as number));
+        return {};
+      }
+      case "get": {
+        const found = await this.store.get(this.id(step.run));
+        if (found === undefined) {
+          return { found: false };
+        }
+        const got = found.run === undefined ? {} : outcome(found.run);
+        return { ...got, found: true, status: found.status, reason: found.reason ?? null, context: found.context ?? null, principal: found.principal, session: found.session };
+      }
+      case "pending": {
+        const last = step.after === "page" ? this.page[this.page.length - 1] : undefined;
+        assert.ok(step.after !== "page" || last !== undefined, `${this.name}: 'after: page' with no page before`);
+        this.page = await this.store.pending({ principal: step.principal, session: step.session, tool: step.tool, kind: step.kind, limit: step.limit, after: last });
+        const requests = [];
+        for (const p of this.page) {
+          requests.push(await this.request(p));
+        }
+        return { requests };
+      }
+      case "claim": {
+        const taken = await this.store.claim(this.id(step.run), await this.answers(step));
+        this.claims.set(step.run ?? "", [...(this.claims.get(step.run ?? "") ?? []), { lease: taken.lease }]);
+        return { context: taken.context ?? null };
+      }
+      case "release":
+        await this.store.release(this.id(step.run), step.status ?? "pending", step.reason === undefined ? {} : { reason: step.reason });
+        return {};
+      case "resume": {
+        const options = { principal: step.principal, session: step.session, ...("context" in step ? { context: step.context } : {}) };
+        return { crashed: false, ...outcome(await this.store.resume(this.kit, this.id(step.run), await this.answers(step), options)) };
+      }
+      case "quarantined":
+        return { runs: (await this.store.quarantined()).map(([id]) => this.label(id)) };
+      case "tamper":
+        return this.tamper(step);
+      case "reopen":
+        await this.store.close();
+        this.open = false;
+        if (step.schemaVersion !== undefined) {
+          await this.where.version(step.schemaVersion);
+        }
+        this.store = await this.where.open(this.vector.lease ?? 30);
+        this.open = true;
+        return {};
+      default:
+        throw new Error(`${this.name}: the step ${step.do} is not one this runner takes (declare the vector a skip, with why)`);
+    }
+  }
+
+  async tamper(step: StoreStep): Promise<Got> {
+    let body = step.body;
+    if (body === undefined) {
+      const found = await this.store.get(this.id(step.run));
+      assert.ok(found?.run !== undefined, `${this.name}: tamper of a run that is not stored`);
+      const wire = JSON.parse(JSON.stringify(found.run)) as Parameters<typeof lv.tampered>[0];
+      body = JSON.stringify(lv.tampered(wire, step.set ?? []));
+    }
+    await this.where.behind("UPDATE runs SET body = ? WHERE id = ?", [body, this.id(step.run)]);
+    return {};
+  }
+
+  runCalls(spec: StoreStep): Promise<RunResult> {
+    const turn = spec.turn ?? {};
+    return this.kit.runCalls(spec.calls ?? [], { expiresIn: turn.expiresIn, principal: turn.principal, turnId: turn.id, session: spec.session });
+  }
+
+  async answers(step: StoreStep): Promise<ReturnType<typeof lv.answersOf>> {
+    const specs = step.answers ?? [];
+    if (specs.every((a) => a.id !== undefined)) {
+      return lv.answersOf(specs, []); // literal ids: the run is not read (it may not be one)
+    }
+    const run = (await this.store.get(this.id(step.run)))?.run;
+    const calls = run?.calls ?? [];
+    return lv.answersOf(specs, (run?.requests ?? []).map((r, i) => [calls[i] as ToolCall, r]));
+  }
+
+  async request(item: PendingRequest): Promise<Got> {
+    const run = (await this.store.get(item.runId))?.run;
+    const at = (run?.requests ?? []).findIndex((r) => r.id === item.request.id);
+    const call = at >= 0 ? (run?.calls?.[at]?.id ?? null) : null;
+    return { run: this.label(item.runId), call, kind: item.request.kind, prompt: item.request.prompt };
+  }
+
+  check(where: string, expect: Record<string, unknown>, got: Got, ran: lv.Ran[]): void {
+    if (expect["error"] !== undefined) {
+      assert.equal(got.error, expect["error"], `${where}: expected ${String(expect["error"])}, got ${JSON.stringify(got)}`);
+      const texts = expect["errorIncludes"];
+      for (const text of texts === undefined ? [] : typeof texts === "string" ? [texts] : (texts as string[])) {
+        assert.ok((got.message ?? "").includes(text), `${where}: ${got.message ?? ""} lacks ${text}`);
+      }
+      if (expect["namesOwnVersion"] === true) {
+        assert.match(got.message ?? "", new RegExp(`\\b${this.ownVersion}\\b`), where);
+      }
+    } else {
+      assert.equal(got.error, undefined, `${where}: refused (${got.error ?? ""}: ${got.message ?? ""})`);
+    }
+    const loop = Object.fromEntries(["status", "results", "waiting", "ran"].filter((k) => k in expect).map((k) => [k, expect[k]]));
+    if (Object.keys(loop).length > 0) {
+      const out = { status: got["status"], results: got["results"] ?? [], waiting: got["waiting"] ?? [] } as unknown as lv.Outcome;
+      this.checker.check(0, loop as unknown as Parameters<lv.Checker["check"]>[1], out, ran);
+    }
+    for (const key of ["found", "crashed", "context", "principal", "session", "settled", "runs", "requests"]) {
+      if (key in expect) {
+        assert.deepEqual(got[key], expect[key], `${where}: ${key} ${JSON.stringify(got[key])}`);
+      }
+    }
+    if (expect["reasonIncludes"] !== undefined) {
+      assert.ok(String(got["reason"] ?? "").includes(String(expect["reasonIncludes"])), `${where}: reason ${String(got["reason"])}`);
+    }
+    for (const key of ["calls", "entries", "policies", "verify", "verifyWithKey"]) {
+      assert.ok(!(key in expect), `${where}: expects ${key}, which this runner does not read (declare the vector a skip)`);
+    }
+  }
+}
+
+function refusal(error: unknown): Got {
+  if (ResumeError.isResumeError(error)) {
+    return { error: error.reason, message: error.message };
+  }
+  if (error instanceof OutcomeNotStored) {
+    return { error: "outcome_not_stored", message: error.message };
+  }
+  if (error instanceof StoreError) {
+    const notClaimed = /is not claimed under this lease/.test(error.message);
+    return { error: notClaimed ? "not_claimed" : "usage", message: error.message };
+  }
+  throw error;
+}
+
+const NAMES = readdirSync(STORE)
+  .filter((n) => n.endsWith(".json"))
+  .sort();
+
+describe("the store vectors", () => {
+  it("each skip names a vector that is there", () => {
+    for (const name of Object.keys(SKIPPED)) {
+      assert.ok(NAMES.includes(name), `SKIPPED names ${name}, which idl/store/ lacks`);
+    }
+    assert.ok(NAMES.length > Object.keys(SKIPPED).length, "no vector is run");
+  });
+
+  for (const kind of KINDS) {
+    describe(`on the ${kind} store`, () => {
+      for (const name of NAMES) {
+        const why = SKIPPED[name];
+        it(name, why === undefined ? {} : { skip: why }, async () => {
+          const vector = JSON.parse(readFileSync(join(STORE, name), "utf8")) as StoreVector;
+          const where = await place(kind);
+          const host = new Host(name, vector, where, await where.open(vector.lease ?? 30), kind === "sqlite" ? SQLITE_SCHEMA_VERSION : POSTGRES_SCHEMA_VERSION);
+          try {
+            await host.play();
+          } finally {
+            if (host.open) {
+              await host.store.close();
+            }
+          }
+        });
+      }
+    });
+  }
+});
