@@ -496,7 +496,7 @@ def cut_off(store: RunStore, run_id: int) -> None:
     written: what a process killed while the tool ran leaves behind."""
     from tests.postgres import tamper
     from toolnexus import Answer
-    from toolnexus.store._doubt import started_calls
+    from toolnexus.store._lease import started_calls
 
     [waiting] = [w for w in store.pending() if w.run_id == run_id]
     answer = Answer(waiting.request.id, True)

@@ -18,7 +18,6 @@ from .._result import Answer, RunResult
 from .._toolkit import ProgressHook, Toolkit
 from ._backend import Backend, Connection
 from ._doubt import Doubts
-from ._lease import Leases
 from ._log import DecisionLog, Policies
 from ._results import StoredResults
 from ._rows import INSERT_WAITING, RunRows, quarantined
@@ -27,7 +26,7 @@ from ._types import UNCHANGED, Claim, Row, answers_of, context_of, context_text,
 from ._wait import Waits
 
 
-class RunStore(RunRows, Doubts, Waits, Leases):
+class RunStore(RunRows, Doubts, Waits):
     """Pending runs in a database, each handed out to one resumer at a time (see the package).
 
     `lease` is how long (seconds) a claim holds without renewal: a resumer renews it while its

@@ -17,20 +17,19 @@ import json
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal
 
 from .._book import refuse_missing, refuse_over
 from .._errors import ResumeError, UsageError
 from .._result import Answer, RunResult, ToolCall
 from .._rewrap import with_results
-from .._seal import idempotency_key, turn_digest
 from .._toolkit import forget_answers
+from ._lease import Leases
 from ._types import Claim
 
 if TYPE_CHECKING:
     from .._toolkit import Toolkit
     from ._backend import Backend
-    from ._core import RunStore
     from ._log import DecisionLog
 
 #: What `runs.doubt` holds: the answers the claim took, the calls that started, and when.
@@ -59,27 +58,9 @@ class InDoubt:
         return self.call.arguments
 
 
-def started_calls(toolkit: Toolkit, run: RunResult, batch: list[Answer]) -> list[dict[str, Any]]:
-    """The calls of `run` that `batch` answers and whose tools are not idempotent: what resuming
-    is about to run, as `runs.doubt` keeps them."""
-    ids = {a.id for a in batch}
-    calls, requests = run.calls or [], run.requests or ([run.pending] if run.pending else [])
-    digest = turn_digest(run.order or [], run.turn) if run.order else b""
-    out = []
-    for call, request in zip(calls, requests, strict=False):
-        if request.id not in ids:
-            continue
-        tool = toolkit.get(call.name)
-        hints = tool.hints if tool is not None else None
-        if hints is not None and hints.idempotent:
-            continue
-        key = idempotency_key(digest, call.id) if digest else ""
-        out.append({"call": call.to_wire(), "key": key})
-    return out
-
-
-class Doubts:
-    """The calls in doubt of a store, and what a person does about them."""
+class Doubts(Leases):
+    """The calls in doubt of a store, and what a person does about them (a retry and a settle are
+    steps under a claim: `Leases`)."""
 
     _db: Backend
     _clock: Callable[[], float]
@@ -181,7 +162,7 @@ class Doubts:
         kit = toolkit if results is None else with_results(toolkit, results)
         forget_answers(kit, claim.run, answers)  # given again on purpose, also in this process
         try:
-            return await cast("RunStore", self).under_lease(
+            return await self.under_lease(
                 kit,
                 run_id,
                 answers,

@@ -12,12 +12,31 @@ from typing import TYPE_CHECKING, Any
 from .._errors import ResumeError
 from .._result import Answer, RunResult
 from .._rewrap import before_tools
+from .._seal import idempotency_key, turn_digest
 from .._toolkit import Toolkit, forget_answers
-from ._doubt import started_calls
 from ._types import Claim, OutcomeNotStored, row_of
 
 if TYPE_CHECKING:
     from ._backend import Backend
+
+
+def started_calls(toolkit: Toolkit, run: RunResult, batch: list[Answer]) -> list[dict[str, Any]]:
+    """The calls of `run` that `batch` answers and whose tools are not idempotent: what resuming
+    is about to run, as `runs.doubt` keeps them."""
+    ids = {a.id for a in batch}
+    calls, requests = run.calls or [], run.requests or ([run.pending] if run.pending else [])
+    digest = turn_digest(run.order or [], run.turn) if run.order else b""
+    out = []
+    for call, request in zip(calls, requests, strict=False):
+        if request.id not in ids:
+            continue
+        tool = toolkit.get(call.name)
+        hints = tool.hints if tool is not None else None
+        if hints is not None and hints.idempotent:
+            continue
+        key = idempotency_key(digest, call.id) if digest else ""
+        out.append({"call": call.to_wire(), "key": key})
+    return out
 
 
 class Leases:
