@@ -39,7 +39,8 @@ const WHITESPACE = [" ", "\t", "\n", "\f", "\r"] as const;
 /** How much `isBase64` gives `atob` at a time: whole quanta (a multiple of 4), and little, so that
  * the decoded text it makes and drops at once stays small however big the part. */
 const ATOB_SLICE = 1 << 16;
-const atobOf: (data: string) => string = globalThis.atob;
+// Typed here, not from a lib: the wire package compiles with no DOM lib and no @types/node.
+const atobOf = (globalThis as unknown as { atob: (data: string) => string }).atob;
 
 /**
  * Whether `s` is padded standard base64, as {@link BASE64_PATTERN} says, in one pass of native
