@@ -222,8 +222,10 @@ def pending_query(
             args.append(value)
     if after is not None:
         run_id, position = _keyset(after)
-        where.append("(w.run_id > ? OR (w.run_id = ? AND w.position > ?))")
-        args += [run_id, run_id, position]
+        # A row comparison, which both databases take as a range of the index (an OR of the two
+        # halves is a filter over every row before it); `r.id >= ?` starts the join there too.
+        where.append("(w.run_id, w.position) > (?, ?) AND r.id >= ?")
+        args += [run_id, position, run_id]
     page = ""
     if limit is not None:
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:

@@ -134,8 +134,10 @@ export async function pending(db: Backend, options: PendingOptions): Promise<Pen
   }
   if (options.after !== undefined) {
     const [runId, position] = options.after instanceof PendingRequest ? [options.after.runId, options.after.position] : options.after;
-    where.push("(w.run_id > ? OR (w.run_id = ? AND w.position > ?))");
-    args.push(runId, runId, position);
+    // A row comparison, which both databases take as a range of the index (an OR of the two halves
+    // is a filter over every row before it); `r.id >= ?` starts the join there too.
+    where.push("(w.run_id, w.position) > (?, ?) AND r.id >= ?");
+    args.push(runId, position, runId);
   }
   let page = "";
   const limit: unknown = options.limit;
