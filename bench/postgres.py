@@ -1,6 +1,7 @@
 """`make bench`, the PostgreSQL store: `PostgresRunStore` against raw psycopg doing the same work,
 and `store.wait` (LISTEN/NOTIFY) against a host polling the run every second, in one run, on a
-throwaway cluster (`tests.postgres.cluster`: loopback, fsync off). Writes `bench/POSTGRES.md`.
+throwaway cluster (`tests.postgres.cluster`: loopback, fsync off), and what a page of `pending()`
+costs as the waiting runs grow from 10,000 to 1,000,000. Writes `bench/POSTGRES.md`.
 
     python bench/postgres.py [--quick]
 
@@ -24,6 +25,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -182,6 +184,74 @@ def bench_latency(server: str, samples: int) -> None:
     )
 
 
+def bench_scale(server: str, sizes: tuple[int, int], samples: int) -> None:
+    """A page of 50 of what waits for one principal (the first, and one deep in), and a page of
+    everything deep in, on a database of `sizes[0]` runs waiting against one of `sizes[1]`,
+    measured alternately: the same page should cost the same (keyset pagination on the indexes),
+    and the first page for one principal at most 10 ms.
+
+    In each database a hundred runs are saved through the store, one principal each (`p0` to
+    `p99`); the rest are copies of their rows made by PostgreSQL itself (`INSERT ... SELECT`), each
+    with the principal of its seed, so every principal has `size / 100` runs and every page is full."""
+
+    def filled(size: int) -> PostgresRunStore:
+        dsn = schema(server)
+        store = PostgresRunStore(dsn)
+        for i, run in enumerate(runs_waiting(toolkit(), 100)):
+            store.save(run, principal=f"p{i}")
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute(
+                "INSERT INTO runs (status, body, answered, expires_at, updated_at, principal, session)"
+                " SELECT r.status, r.body, r.answered, r.expires_at, r.updated_at, r.principal, r.session"
+                " FROM runs r CROSS JOIN generate_series(1, %s) g WHERE r.id <= 100 ORDER BY g, r.id",
+                (size // 100 - 1,),
+            )
+            conn.execute(
+                "INSERT INTO waiting (run_id, position, request_id, request, tool, kind, principal, session)"
+                " SELECT r.id, w.position, w.request_id, w.request, w.tool, w.kind, r.principal, r.session"
+                " FROM runs r JOIN waiting w ON w.run_id = 1 + (r.id - 1) % 100 WHERE r.id > 100"
+            )
+            conn.execute("ANALYZE runs")
+            conn.execute("ANALYZE waiting")
+        return store
+
+    def pages(store: PostgresRunStore, size: int) -> dict[str, Callable[[], list[Any]]]:
+        mid_of_p7 = store.pending(principal="p7", limit=size // 200)[-1]
+        return {
+            "first page of 50, one principal": lambda: store.pending(principal="p7", limit=50),
+            "a page of 50 deep in, one principal": lambda: store.pending(principal="p7", limit=50, after=mid_of_p7),
+            "a page of 50 deep in, everyone's": lambda: store.pending(limit=50, after=(size // 2, 0)),
+        }
+
+    def timed(call: Callable[[], list[Any]]) -> float:
+        started = time.perf_counter()
+        assert len(call()) == 50
+        return time.perf_counter() - started
+
+    small, large = sizes
+    stores = (filled(small), filled(large))
+    both = (pages(stores[0], small), pages(stores[1], large))
+    for case in both[0]:
+        timed(both[0][case]), timed(both[1][case])  # the pages it reads are cached, as an inbox's would be
+        a, b = [], []
+        for _ in range(samples):
+            a.append(timed(both[0][case]))
+            b.append(timed(both[1][case]))
+        before, after = statistics.median(a), statistics.median(b)
+        row(
+            "pending() page cost as runs grow",
+            case,
+            after / before,
+            1.3,
+            f"{before * 1e3:.2f} ms at {small:,}, {after * 1e3:.2f} ms at {large:,}",
+        )
+        if case.startswith("first"):
+            first = after
+    row("pending() first page, against 10 ms", f"{large:,} waiting", first / 0.010, 1.0, f"{first * 1e3:.2f} ms")
+    for store in stores:
+        store.close()
+
+
 def write(elapsed: float, quick: bool) -> None:
     lines = [
         "# Benchmarks: the PostgreSQL store",
@@ -210,6 +280,7 @@ def main() -> None:
     with cluster() as server:
         bench_work(server, 200 if args.quick else 1000, 1 if args.quick else 3)
         bench_latency(server, 5 if args.quick else 20)
+        bench_scale(server, (10_000, 100_000) if args.quick else (10_000, 1_000_000), 50)
     write(time.monotonic() - started, args.quick)
 
 
