@@ -25,8 +25,8 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -219,7 +219,9 @@ def bench_scale(server: str, sizes: tuple[int, int], samples: int) -> None:
         mid_of_p7 = store.pending(principal="p7", limit=size // 200)[-1]
         return {
             "first page of 50, one principal": lambda: store.pending(principal="p7", limit=50),
-            "a page of 50 deep in, one principal": lambda: store.pending(principal="p7", limit=50, after=mid_of_p7),
+            "a page of 50 deep in, one principal": lambda: store.pending(
+                principal="p7", limit=50, after=mid_of_p7
+            ),
             "a page of 50 deep in, everyone's": lambda: store.pending(limit=50, after=(size // 2, 0)),
         }
 
@@ -247,7 +249,13 @@ def bench_scale(server: str, sizes: tuple[int, int], samples: int) -> None:
         )
         if case.startswith("first"):
             first = after
-    row("pending() first page, against 10 ms", f"{large:,} waiting", first / 0.010, 1.0, f"{first * 1e3:.2f} ms")
+    row(
+        "pending() first page, against 10 ms",
+        f"{large:,} waiting",
+        first / 0.010,
+        1.0,
+        f"{first * 1e3:.2f} ms",
+    )
     for store in stores:
         store.close()
 
