@@ -80,8 +80,8 @@ def loads(data: str | bytes | bytearray) -> Any:
 
     The cyclic garbage collector is paused meanwhile: a `JsonNumber` holds its text, so each is
     an object the collector tracks, and a document of a few hundred thousand of them (floats
-    written `1.50`) spent about half its time in collections that find nothing (none of them can
-    be in a cycle). A collector paused by someone else stays paused."""
+    written `1.50`) ran collections that find nothing (none of them can be in a cycle), more of
+    them the longer the document. A collector paused by someone else stays paused."""
     text = data if isinstance(data, str) else bytes(data).decode("utf-8")
     if not gc.isenabled():
         return _DECODER.decode(text)
