@@ -4,10 +4,10 @@
 // tools, the loop checks (`status`, `results`, `waiting`, `ran`) and the answers are the loop
 // vectors' (loop_vectors.ts).
 //
-// The vectors the TypeScript store cannot express are declared skips, each with why (SKIPPED):
-// the TypeScript stores read the wall clock (no injectable clock, so no `at` steps and no
-// expiry against the vectors' clock), keep no policies, have no `log.verify`, and a TypeScript
-// tool can be neither cut off mid-run (`while`, `crash`) nor declared idempotent (no `hints`).
+// The store and the toolkit read the vectors' clock (the store's `clock`, in seconds), which an
+// `at` step moves forward. The vectors the TypeScript store cannot express are declared skips,
+// each with why (SKIPPED): it keeps no policies, has no `log.verify`, and a TypeScript tool can be
+// neither cut off mid-run (`while`, `crash`) nor declared idempotent (no `hints`).
 
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, mkdtempSync, rmSync } from "node:fs";
@@ -27,14 +27,12 @@ const KINDS = POSTGRES ? (["sqlite", "postgres"] as const) : (["sqlite"] as cons
 
 /** The vectors left out, and why: what each needs that the TypeScript store lacks. */
 const SKIPPED: Record<string, string> = {
-  "claim-is-exclusive.json": "its lease runs out at an `at` step: the TypeScript stores read the wall clock, not an injectable one",
-  "expire.json": "expiry by the vectors' clock (`at`): the TypeScript stores read the wall clock",
   "decision-log.json": "`log.verify` and the toolkit's decision log in the store: the TypeScript store has neither",
   "policies.json": "the store's policies as the toolkit's policy store: the TypeScript store keeps none",
   "in-doubt-idempotent.json": "a tool declared idempotent (`hints`) and a resume cut off mid-tool (`crash`): TypeScript tools have no hints, and the host cannot cut a resume off",
-  "in-doubt-lease-lapses-while-a-tool-runs.json": "steps while a tool runs (`while`) and `at` steps against the store's clock",
+  "in-doubt-lease-lapses-while-a-tool-runs.json": "steps while a tool runs (`while`): the host cannot step in while a TypeScript tool runs",
   "in-doubt-retried.json": "a resume cut off mid-tool (`crash`) and the log's `verify`",
-  "in-doubt-settled.json": "a resume cut off mid-tool (`crash`), `at` steps and the log's `verify`",
+  "in-doubt-settled.json": "a resume cut off mid-tool (`crash`) and the log's `verify`",
 };
 
 interface StoreStep {
@@ -48,6 +46,7 @@ interface StoreStep {
   session?: string;
   tool?: string;
   kind?: string;
+  claim?: number;
   limit?: number;
   after?: string;
   context?: unknown;
@@ -90,7 +89,7 @@ const pg = require_("pg") as { Client: new (config: Record<string, unknown>) => 
 
 /** A database of the vector's own: how to open a store on it, and how to write to it behind its back. */
 interface Place {
-  open(lease: number): Promise<RunStore>;
+  open(lease: number, clock: () => number): Promise<RunStore>;
   behind(sql: string, args: (string | number)[]): Promise<void>;
   version(n: number): Promise<void>;
 }
@@ -115,7 +114,7 @@ async function place(kind: "sqlite" | "postgres"): Promise<Place> {
       let n = 0;
       return onPostgres(dsn, (c) => c.query(sql.replace(/\?/g, () => `$${++n}`), args));
     };
-    return { open: (lease) => PostgresRunStore.open(dsn, { lease }), behind, version: (n) => behind("UPDATE toolnexus_schema SET version = ?", [n]) };
+    return { open: (lease, clock) => PostgresRunStore.open(dsn, { lease, clock }), behind, version: (n) => behind("UPDATE toolnexus_schema SET version = ?", [n]) };
   }
   const path = join(folder, `runs-${++made}.sqlite3`);
   const behind = (sql: string, args: (string | number)[]): Promise<void> => {
@@ -125,7 +124,7 @@ async function place(kind: "sqlite" | "postgres"): Promise<Place> {
     return Promise.resolve();
   };
   return {
-    open: (lease) => SqliteRunStore.open(path, { lease }),
+    open: (lease, clock) => SqliteRunStore.open(path, { lease, clock }),
     behind,
     version: (n) => {
       const db = new Database(path);
@@ -151,17 +150,18 @@ class Host {
   readonly script: lv.Script;
   readonly kit: Toolkit;
   readonly runs = new Map<string, number>();
-  readonly claims = new Map<string, { lease: string }[]>();
+  readonly claims = new Map<string, { run: ParsedRunResult; lease: string; answers: ReturnType<typeof lv.answersOf> }[]>();
   page: PendingRequest[] = [];
+  /** The store, on the vectors' clock (`opened` opens it). */
+  store!: RunStore;
   /** Whether `store` is open (a `reopen` refused leaves none). */
-  open = true;
+  open = false;
   readonly checker: lv.Checker;
 
   constructor(
     readonly name: string,
     readonly vector: StoreVector,
     readonly where: Place,
-    public store: RunStore,
     readonly ownVersion: number,
   ) {
     this.script = new lv.Script(vector as unknown as lv.Vector, this.clock.now);
@@ -177,9 +177,21 @@ class Host {
     return [...this.runs].find(([, id]) => id === runId)?.[0] ?? `(run ${runId})`;
   }
 
+  /** What the store reads: the vectors' clock, in seconds. */
+  readonly seconds = (): number => this.clock.now() / 1000;
+
+  async opened(): Promise<this> {
+    this.store = await this.where.open(this.vector.lease ?? 30, this.seconds);
+    this.open = true;
+    return this;
+  }
+
   async play(): Promise<void> {
     for (const [i, step] of this.vector.steps.entries()) {
-      assert.equal(step.at, undefined, `${this.name} step ${i}: an \`at\` step (the TypeScript store reads the wall clock)`);
+      if (step.at !== undefined) {
+        assert.ok(step.at >= this.clock.at, `${this.name} step ${i}: the clock goes forward only`);
+        this.clock.at = step.at;
+      }
       const before = this.script.log.length;
       let got: Got;
       try {
@@ -227,10 +239,23 @@ class Host {
         return { requests };
       }
       case "claim": {
-        const taken = await this.store.claim(this.id(step.run), await this.answers(step));
-        this.claims.set(step.run ?? "", [...(this.claims.get(step.run ?? "") ?? []), { lease: taken.lease }]);
+        const answers = await this.answers(step);
+        const taken = await this.store.claim(this.id(step.run), answers);
+        this.claims.set(step.run ?? "", [...(this.claims.get(step.run ?? "") ?? []), { run: taken.run, lease: taken.lease, answers }]);
         return { context: taken.context ?? null };
       }
+      case "finish": {
+        const claims = this.claims.get(step.run ?? "") ?? [];
+        const taken = claims.at(step.claim ?? -1);
+        assert.ok(taken !== undefined, `${this.name}: finish of ${step.run ?? ""} with no claim`);
+        // resumed by a toolkit of its own, as by another host: the store's lease is what is checked
+        const kit = new Toolkit(this.script.tools(), { secret: lv.SECRET, clock: this.clock.now });
+        const resumed = await kit.resume(taken.run, taken.answers);
+        await this.store.finish(this.id(step.run), taken.answers, resumed, { lease: taken.lease, ...("context" in step ? { context: step.context } : {}) });
+        return outcome(resumed);
+      }
+      case "expire":
+        return { settled: (await this.store.expire(this.kit)).map((id) => this.label(id)) };
       case "release":
         await this.store.release(this.id(step.run), step.status ?? "pending", step.reason === undefined ? {} : { reason: step.reason });
         return {};
@@ -248,7 +273,7 @@ class Host {
         if (step.schemaVersion !== undefined) {
           await this.where.version(step.schemaVersion);
         }
-        this.store = await this.where.open(this.vector.lease ?? 30);
+        this.store = await this.where.open(this.vector.lease ?? 30, this.seconds);
         this.open = true;
         return {};
       default:
@@ -355,7 +380,7 @@ describe("the store vectors", () => {
         it(name, why === undefined ? {} : { skip: why }, async () => {
           const vector = JSON.parse(readFileSync(join(STORE, name), "utf8")) as StoreVector;
           const where = await place(kind);
-          const host = new Host(name, vector, where, await where.open(vector.lease ?? 30), kind === "sqlite" ? SQLITE_SCHEMA_VERSION : POSTGRES_SCHEMA_VERSION);
+          const host = await new Host(name, vector, where, kind === "sqlite" ? SQLITE_SCHEMA_VERSION : POSTGRES_SCHEMA_VERSION).opened();
           try {
             await host.play();
           } finally {
