@@ -360,6 +360,33 @@ for (const kind of KINDS) {
   });
 }
 
+describe("a store's clock", () => {
+  it("is what leases and the rows' times are read against, and must be a function", async () => {
+    const path = join(folder, `runs-${++files}.sqlite3`);
+    let now = 1_000_000;
+    const store = await SqliteRunStore.open(path, { lease: 30, clock: () => now });
+    const runId = await store.save(await turn(["pay", "rent"]));
+    const [waiting] = await store.pending();
+    await store.claim(runId, { id: waiting!.request.id, ok: true });
+    const db = new Database(path);
+    assert.deepEqual(db.prepare("SELECT updated_at, lease_until FROM runs WHERE id = ?").get(runId), { updated_at: 1_000_000, lease_until: 1_000_030 });
+    db.close();
+    now += 29; // the lease holds by the store's clock, whatever the real time is
+    assert.equal((await store.get(runId))?.status, "claimed");
+    assert.deepEqual(await store.pending(), []);
+    now += 2;
+    assert.equal((await store.get(runId))?.status, "pending");
+    assert.equal((await store.pending()).length, 1);
+    await store.close();
+    for (const clock of [5, null, "now"]) {
+      await assert.rejects(
+        SqliteRunStore.open(path, { clock: clock as unknown as () => number }),
+        (e: unknown) => e instanceof StoreError && /^clock must be a function returning a Unix time in seconds, got /.test(e.message),
+      );
+    }
+  });
+});
+
 describe("SqliteRunStore's file", () => {
   it("names the path it cannot open, and refuses a file of a newer schema naming both versions", async () => {
     const missing = join(folder, "no", "such", "dir", "runs.sqlite3");
