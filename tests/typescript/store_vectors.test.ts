@@ -5,8 +5,11 @@
 // vectors' (loop_vectors.ts).
 //
 // The store and the toolkit read the vectors' clock (the store's `clock`, in seconds), which an
-// `at` step moves forward. The vectors the TypeScript store cannot express are declared skips,
-// each with why (SKIPPED): it keeps no policies, has no `log.verify`, and a TypeScript tool can be
+// `at` step moves forward. The toolkit's decision log is synchronous and the store's is not, so
+// the toolkit logs to `Decisions` here, which the host writes to the store's log (`recordEntries`,
+// under the toolkit's key) at the end of each step: the entries and `log.verify` are the store's,
+// only the moment of the write is the host's. The vectors the TypeScript store cannot express are
+// declared skips, each with why (SKIPPED): it keeps no policies, and a TypeScript tool can be
 // neither cut off mid-run (`while`, `crash`) nor declared idempotent (no `hints`).
 
 import assert from "node:assert/strict";
@@ -16,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { ParsedRunResult, RunResult, ToolCall } from "toolnexus-contract";
-import { ResumeError, Toolkit } from "toolnexus-contract/runtime";
+import { ResumeError, Toolkit, type Decision, type DecisionLog, type DecisionMade } from "toolnexus-contract/runtime";
 import { OutcomeNotStored, POSTGRES_SCHEMA_VERSION, PendingRequest, PostgresRunStore, SQLITE_SCHEMA_VERSION, SqliteRunStore, StoreError, type RunStore } from "toolnexus-contract/store";
 import * as lv from "./loop_vectors.js";
 import { ROOT } from "./paths.js";
@@ -27,12 +30,11 @@ const KINDS = POSTGRES ? (["sqlite", "postgres"] as const) : (["sqlite"] as cons
 
 /** The vectors left out, and why: what each needs that the TypeScript store lacks. */
 const SKIPPED: Record<string, string> = {
-  "decision-log.json": "`log.verify` and the toolkit's decision log in the store: the TypeScript store has neither",
   "policies.json": "the store's policies as the toolkit's policy store: the TypeScript store keeps none",
   "in-doubt-idempotent.json": "a tool declared idempotent (`hints`) and a resume cut off mid-tool (`crash`): TypeScript tools have no hints, and the host cannot cut a resume off",
   "in-doubt-lease-lapses-while-a-tool-runs.json": "steps while a tool runs (`while`): the host cannot step in while a TypeScript tool runs",
-  "in-doubt-retried.json": "a resume cut off mid-tool (`crash`) and the log's `verify`",
-  "in-doubt-settled.json": "a resume cut off mid-tool (`crash`) and the log's `verify`",
+  "in-doubt-retried.json": "a resume cut off mid-tool (`crash`): the host cannot cut a TypeScript resume off",
+  "in-doubt-settled.json": "a resume cut off mid-tool (`crash`): the host cannot cut a TypeScript resume off",
 };
 
 interface StoreStep {
@@ -56,6 +58,8 @@ interface StoreStep {
   reason?: string;
   body?: string;
   set?: { at: string; set: null }[];
+  seq?: number;
+  remove?: number;
   schemaVersion?: number;
   at?: number;
   expect?: Record<string, unknown>;
@@ -144,6 +148,23 @@ function contextOf(spec: StoreStep): unknown {
   return spec.contextBytes !== undefined ? "x".repeat(spec.contextBytes - 2) : (spec.context ?? null);
 }
 
+/** The toolkit's decisions, as it makes them, until the host writes them to the store's log. */
+class Decisions implements DecisionLog {
+  made: [Decision, DecisionMade][] = [];
+
+  record(decision: Decision, made: DecisionMade): void {
+    this.made.push([decision, made]);
+  }
+
+  /** Writes what was made to `store`'s log (each with who made it and when), under the toolkit's key. */
+  async writeTo(store: RunStore): Promise<void> {
+    store.log.useKey("default", lv.SECRET); // the toolkit's one key, as Python's toolkit hands it over
+    for (const [decision, made] of this.made.splice(0)) {
+      await store.log.recordEntries([decision.toWire()], made);
+    }
+  }
+}
+
 /** One vector's steps on one store (tests/store_vectors.py's `Host`, for the steps it can take). */
 class Host {
   readonly clock = new lv.Clock();
@@ -157,6 +178,7 @@ class Host {
   /** Whether `store` is open (a `reopen` refused leaves none). */
   open = false;
   readonly checker: lv.Checker;
+  readonly decisions = new Decisions();
 
   constructor(
     readonly name: string,
@@ -165,7 +187,7 @@ class Host {
     readonly ownVersion: number,
   ) {
     this.script = new lv.Script(vector as unknown as lv.Vector, this.clock.now);
-    this.kit = new Toolkit(this.script.tools(), { secret: lv.SECRET, clock: this.clock.now });
+    this.kit = new Toolkit(this.script.tools(), { secret: lv.SECRET, clock: this.clock.now, decisionLog: this.decisions });
     this.checker = new lv.Checker(name);
   }
 
@@ -198,6 +220,9 @@ class Host {
         got = await this.take(step);
       } catch (error) {
         got = refusal(error);
+      }
+      if (this.open) {
+        await this.decisions.writeTo(this.store);
       }
       this.check(`${this.name} step ${i} (${step.do})`, step.expect ?? {}, got, this.script.log.slice(before));
     }
@@ -267,6 +292,19 @@ class Host {
         return { runs: (await this.store.quarantined()).map(([id]) => this.label(id)) };
       case "tamper":
         return this.tamper(step);
+      case "log":
+        return { entries: await this.store.log.entries(), verify: await this.store.log.verify(), verifyWithKey: await this.store.log.verify(lv.SECRET) };
+      case "tamperLog": {
+        if (step.remove !== undefined) {
+          await this.where.behind("DELETE FROM decisions WHERE seq = ?", [step.remove]);
+          return {};
+        }
+        const entry = (await this.store.log.entries()).find((e) => e["seq"] === step.seq);
+        assert.ok(entry !== undefined, `${this.name}: tamperLog of an entry that is not there`);
+        const changed = lv.tampered(entry as unknown as Parameters<typeof lv.tampered>[0], step.set ?? []);
+        await this.where.behind("UPDATE decisions SET entry = ? WHERE seq = ?", [JSON.stringify(changed), step.seq ?? 0]);
+        return {};
+      }
       case "reopen":
         await this.store.close();
         this.open = false;
@@ -333,7 +371,7 @@ class Host {
       const out = { status: got["status"], results: got["results"] ?? [], waiting: got["waiting"] ?? [] } as unknown as lv.Outcome;
       this.checker.check(0, loop as unknown as Parameters<lv.Checker["check"]>[1], out, ran);
     }
-    for (const key of ["found", "crashed", "context", "principal", "session", "settled", "runs", "requests"]) {
+    for (const key of ["found", "crashed", "context", "principal", "session", "settled", "runs", "requests", "verify", "verifyWithKey"]) {
       if (key in expect) {
         assert.deepEqual(got[key], expect[key], `${where}: ${key} ${JSON.stringify(got[key])}`);
       }
@@ -341,7 +379,18 @@ class Host {
     if (expect["reasonIncludes"] !== undefined) {
       assert.ok(String(got["reason"] ?? "").includes(String(expect["reasonIncludes"])), `${where}: reason ${String(got["reason"])}`);
     }
-    for (const key of ["calls", "entries", "policies", "verify", "verifyWithKey"]) {
+    if (expect["entries"] !== undefined) {
+      const entries = got["entries"] as Record<string, unknown>[];
+      const wanted = expect["entries"] as Record<string, unknown>[];
+      assert.equal(entries.length, wanted.length, `${where}: entries ${JSON.stringify(entries)}`);
+      wanted.forEach((want, i) => {
+        for (const [key, value] of Object.entries(want)) {
+          const have = key === "run" ? this.label(entries[i]?.[key] as number) : entries[i]?.[key];
+          assert.deepEqual(have, value, `${where}: entry ${i}'s ${key}`);
+        }
+      });
+    }
+    for (const key of ["calls", "policies"]) {
       assert.ok(!(key in expect), `${where}: expects ${key}, which this runner does not read (declare the vector a skip)`);
     }
   }
