@@ -20,12 +20,13 @@ import shutil
 import subprocess
 import threading
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, SECRET
 from tests.needs import missing
 from tests.postgres import tamper
 from tests.store.test_store import RUNS_LOG, toolkit
@@ -192,6 +193,35 @@ async def test_a_call_left_in_doubt_by_python_is_settled_by_typescript(
     )
     assert store.in_doubt() == [] and store.get(run_id).status == "done"
     assert store.log.verify() is None  # TypeScript's entry extends Python's chain
+
+
+def test_one_decision_log_written_by_both_languages_verifies_in_both(store: RunStore, node_host: Path):
+    """Python's entries, then TypeScript's (its head MAC'd under the same key), then Python's again:
+    each language's `verify` holds the whole chain, with the key and without; a changed entry is
+    found at its `seq` by both."""
+    store.log.use_key("k1", SECRET)
+    decision = {
+        "kind": "approve",
+        "tool": "approve",
+        "call": "c0",
+        "request": None,
+        "arguments": {"what": "x"},
+        "run": 1,
+    }
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    store.log.record_entries([decision], principal="ann", at=at)
+    head = ts(node_host, "log", where(store), "bob", "c1", "c2")["head"]
+    assert head["seq"] == 3 and head["key"] == "k1"
+    assert store.log.verify() is None and store.log.verify(SECRET) is None
+    store.log.record_entries([{**decision, "call": "c3"}], principal="ann", at=at)
+    assert store.log.verify(SECRET) is None and store.log.verify({"k1": SECRET}) is None
+    assert ts(node_host, "verify", where(store)) == {"verify": None, "verifyWithKey": None, "byId": None}
+    assert store.log.verify(SECRET, head=head) == 4  # past the head TypeScript wrote
+    with tamper(store) as raw:
+        (text,) = raw.execute("SELECT entry FROM decisions WHERE seq = 2").fetchone()
+        raw.execute("UPDATE decisions SET entry = ? WHERE seq = 2", (text.replace('"bob"', '"mallory"'),))
+    assert store.log.verify() == 2
+    assert ts(node_host, "verify", where(store)) == {"verify": 2, "verifyWithKey": 2, "byId": 2}
 
 
 async def test_a_call_left_in_doubt_by_typescript_is_retried_by_python_once(

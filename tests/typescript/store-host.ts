@@ -9,6 +9,8 @@
 //   node .cache/store-host.js get <where> <run>              status, outputs, context, principal, session
 //   node .cache/store-host.js in-doubt <where>               the calls in doubt
 //   node .cache/store-host.js settle <where> <run> <output>  the call in doubt settled
+//   node .cache/store-host.js log <where> <by> <call>...     decisions appended to the log, its head MAC'd
+//   node .cache/store-host.js verify <where>                 the log checked, without the key and with it
 //
 // The toolkit is tests/store/test_store.py's: `approve` asks before doing `what` (each run of it after
 // an answer appends a line to $TOOLNEXUS_STORE_TEST_LOG; with $TOOLNEXUS_STORE_TEST_DIE set, the
@@ -91,6 +93,15 @@ async function main(argv: string[]): Promise<unknown> {
         const run = await store.settle(kit, Number(rest[0]), rest[1] ?? "", { principal: "ts-operator" });
         return { status: run.status, outputs: outputs(run), log: await store.log.entries() };
       }
+      case "log": {
+        const [by, ...calls] = rest;
+        store.log.useKey("k1", SECRET);
+        const entries = calls.map((call) => ({ kind: "approve", tool: "approve", call, request: null, arguments: { what: "pay", "é": "ü", amount: 2.5, z: [null, true] }, run: 1 }));
+        await store.log.recordEntries(entries, { principal: by, at: Date.UTC(2026, 0, 1, 12) });
+        return { head: await store.log.head() };
+      }
+      case "verify":
+        return { verify: await store.log.verify(), verifyWithKey: await store.log.verify(SECRET), byId: await store.log.verify({ k1: SECRET }) };
       default:
         throw new Error(`unknown command ${String(command)}`);
     }

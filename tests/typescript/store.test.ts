@@ -357,8 +357,64 @@ for (const kind of KINDS) {
       await assert.rejects(store.saveMany([await turn(["pay", "f"])], { principals: [] }), /saveMany got 1 runs and 0 principals/);
       await store.close();
     });
+
+    it("verifies its decision log as Python does: a changed entry, one removed, one past the head, a forged head", async () => {
+      const { store, raw } = await fresh(kind);
+      assert.equal(await store.log.verify(), null); // an empty log holds
+      assert.equal(await store.log.verify(KEY), null);
+      store.log.useKey("k1", KEY);
+      const decided = (call: string) => ({ kind: "approve", tool: "pay", call, request: null, arguments: { amount: 5, "é": "ü", z: [1.5, null] }, run: 1 });
+      await store.log.recordEntries([decided("c1"), decided("c2")], { principal: "ann", at: Date.UTC(2026, 0, 1) });
+      assert.equal(await store.log.verify(), null);
+      assert.equal(await store.log.verify(KEY), null);
+      assert.equal(await store.log.verify({ k1: KEY }), null);
+      assert.equal(await store.log.verify({ k2: KEY }), 1); // a key id it does not know
+      assert.equal(await store.log.verify(new TextEncoder().encode("another key of sixteen bytes")), 1);
+      const [first] = await store.log.entries();
+      await raw("UPDATE decisions SET entry = ? WHERE seq = 1", JSON.stringify({ ...first, by: "mallory" }));
+      assert.equal(await store.log.verify(), 1);
+      await raw("UPDATE decisions SET entry = ? WHERE seq = 1", JSON.stringify(first));
+      assert.equal(await store.log.verify(KEY), null);
+      const kept = await store.log.head();
+      await store.log.recordEntries([decided("c3")], { principal: "bob", at: Date.UTC(2026, 0, 2) });
+      assert.equal(await store.log.verify(KEY), null);
+      assert.equal(await store.log.verify(KEY, { head: kept }), 3); // past the head kept elsewhere
+      await raw("DELETE FROM decisions WHERE seq = 3");
+      assert.equal(await store.log.verify(), 3); // removed from the end
+      await raw("DELETE FROM decisions WHERE seq = 1");
+      assert.equal(await store.log.verify(), 2); // removed before another
+      await assert.rejects(store.log.verify("k1" as unknown as Uint8Array), (e: unknown) => e instanceof StoreError && /^verify's key must be/.test(e.message));
+      await store.close();
+    });
   });
 }
+
+describe("a store's clock", () => {
+  it("is what leases and the rows' times are read against, and must be a function", async () => {
+    const path = join(folder, `runs-${++files}.sqlite3`);
+    let now = 1_000_000;
+    const store = await SqliteRunStore.open(path, { lease: 30, clock: () => now });
+    const runId = await store.save(await turn(["pay", "rent"]));
+    const [waiting] = await store.pending();
+    await store.claim(runId, { id: waiting!.request.id, ok: true });
+    const db = new Database(path);
+    assert.deepEqual(db.prepare("SELECT updated_at, lease_until FROM runs WHERE id = ?").get(runId), { updated_at: 1_000_000, lease_until: 1_000_030 });
+    db.close();
+    now += 29; // the lease holds by the store's clock, whatever the real time is
+    assert.equal((await store.get(runId))?.status, "claimed");
+    assert.deepEqual(await store.pending(), []);
+    now += 2;
+    assert.equal((await store.get(runId))?.status, "pending");
+    assert.equal((await store.pending()).length, 1);
+    await store.close();
+    for (const clock of [5, null, "now"]) {
+      await assert.rejects(
+        SqliteRunStore.open(path, { clock: clock as unknown as () => number }),
+        (e: unknown) => e instanceof StoreError && /^clock must be a function returning a Unix time in seconds, got /.test(e.message),
+      );
+    }
+  });
+});
 
 describe("SqliteRunStore's file", () => {
   it("names the path it cannot open, and refuses a file of a newer schema naming both versions", async () => {

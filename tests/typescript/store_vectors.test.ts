@@ -4,10 +4,13 @@
 // tools, the loop checks (`status`, `results`, `waiting`, `ran`) and the answers are the loop
 // vectors' (loop_vectors.ts).
 //
-// The vectors the TypeScript store cannot express are declared skips, each with why (SKIPPED):
-// the TypeScript stores read the wall clock (no injectable clock, so no `at` steps and no
-// expiry against the vectors' clock), keep no policies, have no `log.verify`, and a TypeScript
-// tool can be neither cut off mid-run (`while`, `crash`) nor declared idempotent (no `hints`).
+// The store and the toolkit read the vectors' clock (the store's `clock`, in seconds), which an
+// `at` step moves forward. The toolkit's decision log is synchronous and the store's is not, so
+// the toolkit logs to `Decisions` here, which the host writes to the store's log (`recordEntries`,
+// under the toolkit's key) at the end of each step: the entries and `log.verify` are the store's,
+// only the moment of the write is the host's. The vectors the TypeScript store cannot express are
+// declared skips, each with why (SKIPPED): it keeps no policies, and a TypeScript tool can be
+// neither cut off mid-run (`while`, `crash`) nor declared idempotent (no `hints`).
 
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, mkdtempSync, rmSync } from "node:fs";
@@ -16,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { ParsedRunResult, RunResult, ToolCall } from "toolnexus-contract";
-import { ResumeError, Toolkit } from "toolnexus-contract/runtime";
+import { ResumeError, Toolkit, type Decision, type DecisionLog, type DecisionMade } from "toolnexus-contract/runtime";
 import { OutcomeNotStored, POSTGRES_SCHEMA_VERSION, PendingRequest, PostgresRunStore, SQLITE_SCHEMA_VERSION, SqliteRunStore, StoreError, type RunStore } from "toolnexus-contract/store";
 import * as lv from "./loop_vectors.js";
 import { ROOT } from "./paths.js";
@@ -27,14 +30,11 @@ const KINDS = POSTGRES ? (["sqlite", "postgres"] as const) : (["sqlite"] as cons
 
 /** The vectors left out, and why: what each needs that the TypeScript store lacks. */
 const SKIPPED: Record<string, string> = {
-  "claim-is-exclusive.json": "its lease runs out at an `at` step: the TypeScript stores read the wall clock, not an injectable one",
-  "expire.json": "expiry by the vectors' clock (`at`): the TypeScript stores read the wall clock",
-  "decision-log.json": "`log.verify` and the toolkit's decision log in the store: the TypeScript store has neither",
   "policies.json": "the store's policies as the toolkit's policy store: the TypeScript store keeps none",
   "in-doubt-idempotent.json": "a tool declared idempotent (`hints`) and a resume cut off mid-tool (`crash`): TypeScript tools have no hints, and the host cannot cut a resume off",
-  "in-doubt-lease-lapses-while-a-tool-runs.json": "steps while a tool runs (`while`) and `at` steps against the store's clock",
-  "in-doubt-retried.json": "a resume cut off mid-tool (`crash`) and the log's `verify`",
-  "in-doubt-settled.json": "a resume cut off mid-tool (`crash`), `at` steps and the log's `verify`",
+  "in-doubt-lease-lapses-while-a-tool-runs.json": "steps while a tool runs (`while`): the host cannot step in while a TypeScript tool runs",
+  "in-doubt-retried.json": "a resume cut off mid-tool (`crash`): the host cannot cut a TypeScript resume off",
+  "in-doubt-settled.json": "a resume cut off mid-tool (`crash`): the host cannot cut a TypeScript resume off",
 };
 
 interface StoreStep {
@@ -48,6 +48,7 @@ interface StoreStep {
   session?: string;
   tool?: string;
   kind?: string;
+  claim?: number;
   limit?: number;
   after?: string;
   context?: unknown;
@@ -57,6 +58,8 @@ interface StoreStep {
   reason?: string;
   body?: string;
   set?: { at: string; set: null }[];
+  seq?: number;
+  remove?: number;
   schemaVersion?: number;
   at?: number;
   expect?: Record<string, unknown>;
@@ -90,7 +93,7 @@ const pg = require_("pg") as { Client: new (config: Record<string, unknown>) => 
 
 /** A database of the vector's own: how to open a store on it, and how to write to it behind its back. */
 interface Place {
-  open(lease: number): Promise<RunStore>;
+  open(lease: number, clock: () => number): Promise<RunStore>;
   behind(sql: string, args: (string | number)[]): Promise<void>;
   version(n: number): Promise<void>;
 }
@@ -115,7 +118,7 @@ async function place(kind: "sqlite" | "postgres"): Promise<Place> {
       let n = 0;
       return onPostgres(dsn, (c) => c.query(sql.replace(/\?/g, () => `$${++n}`), args));
     };
-    return { open: (lease) => PostgresRunStore.open(dsn, { lease }), behind, version: (n) => behind("UPDATE toolnexus_schema SET version = ?", [n]) };
+    return { open: (lease, clock) => PostgresRunStore.open(dsn, { lease, clock }), behind, version: (n) => behind("UPDATE toolnexus_schema SET version = ?", [n]) };
   }
   const path = join(folder, `runs-${++made}.sqlite3`);
   const behind = (sql: string, args: (string | number)[]): Promise<void> => {
@@ -125,7 +128,7 @@ async function place(kind: "sqlite" | "postgres"): Promise<Place> {
     return Promise.resolve();
   };
   return {
-    open: (lease) => SqliteRunStore.open(path, { lease }),
+    open: (lease, clock) => SqliteRunStore.open(path, { lease, clock }),
     behind,
     version: (n) => {
       const db = new Database(path);
@@ -145,27 +148,46 @@ function contextOf(spec: StoreStep): unknown {
   return spec.contextBytes !== undefined ? "x".repeat(spec.contextBytes - 2) : (spec.context ?? null);
 }
 
+/** The toolkit's decisions, as it makes them, until the host writes them to the store's log. */
+class Decisions implements DecisionLog {
+  made: [Decision, DecisionMade][] = [];
+
+  record(decision: Decision, made: DecisionMade): void {
+    this.made.push([decision, made]);
+  }
+
+  /** Writes what was made to `store`'s log (each with who made it and when), under the toolkit's key. */
+  async writeTo(store: RunStore): Promise<void> {
+    store.log.useKey("default", lv.SECRET); // the toolkit's one key, as Python's toolkit hands it over
+    for (const [decision, made] of this.made.splice(0)) {
+      await store.log.recordEntries([decision.toWire()], made);
+    }
+  }
+}
+
 /** One vector's steps on one store (tests/store_vectors.py's `Host`, for the steps it can take). */
 class Host {
   readonly clock = new lv.Clock();
   readonly script: lv.Script;
   readonly kit: Toolkit;
   readonly runs = new Map<string, number>();
-  readonly claims = new Map<string, { lease: string }[]>();
+  readonly claims = new Map<string, { run: ParsedRunResult; lease: string; answers: ReturnType<typeof lv.answersOf> }[]>();
   page: PendingRequest[] = [];
+  /** The store, on the vectors' clock (`opened` opens it). */
+  store!: RunStore;
   /** Whether `store` is open (a `reopen` refused leaves none). */
-  open = true;
+  open = false;
   readonly checker: lv.Checker;
+  readonly decisions = new Decisions();
 
   constructor(
     readonly name: string,
     readonly vector: StoreVector,
     readonly where: Place,
-    public store: RunStore,
     readonly ownVersion: number,
   ) {
     this.script = new lv.Script(vector as unknown as lv.Vector, this.clock.now);
-    this.kit = new Toolkit(this.script.tools(), { secret: lv.SECRET, clock: this.clock.now });
+    this.kit = new Toolkit(this.script.tools(), { secret: lv.SECRET, clock: this.clock.now, decisionLog: this.decisions });
     this.checker = new lv.Checker(name);
   }
 
@@ -177,15 +199,30 @@ class Host {
     return [...this.runs].find(([, id]) => id === runId)?.[0] ?? `(run ${runId})`;
   }
 
+  /** What the store reads: the vectors' clock, in seconds. */
+  readonly seconds = (): number => this.clock.now() / 1000;
+
+  async opened(): Promise<this> {
+    this.store = await this.where.open(this.vector.lease ?? 30, this.seconds);
+    this.open = true;
+    return this;
+  }
+
   async play(): Promise<void> {
     for (const [i, step] of this.vector.steps.entries()) {
-      assert.equal(step.at, undefined, `${this.name} step ${i}: an \`at\` step (the TypeScript store reads the wall clock)`);
+      if (step.at !== undefined) {
+        assert.ok(step.at >= this.clock.at, `${this.name} step ${i}: the clock goes forward only`);
+        this.clock.at = step.at;
+      }
       const before = this.script.log.length;
       let got: Got;
       try {
         got = await this.take(step);
       } catch (error) {
         got = refusal(error);
+      }
+      if (this.open) {
+        await this.decisions.writeTo(this.store);
       }
       this.check(`${this.name} step ${i} (${step.do})`, step.expect ?? {}, got, this.script.log.slice(before));
     }
@@ -227,10 +264,23 @@ class Host {
         return { requests };
       }
       case "claim": {
-        const taken = await this.store.claim(this.id(step.run), await this.answers(step));
-        this.claims.set(step.run ?? "", [...(this.claims.get(step.run ?? "") ?? []), { lease: taken.lease }]);
+        const answers = await this.answers(step);
+        const taken = await this.store.claim(this.id(step.run), answers);
+        this.claims.set(step.run ?? "", [...(this.claims.get(step.run ?? "") ?? []), { run: taken.run, lease: taken.lease, answers }]);
         return { context: taken.context ?? null };
       }
+      case "finish": {
+        const claims = this.claims.get(step.run ?? "") ?? [];
+        const taken = claims.at(step.claim ?? -1);
+        assert.ok(taken !== undefined, `${this.name}: finish of ${step.run ?? ""} with no claim`);
+        // resumed by a toolkit of its own, as by another host: the store's lease is what is checked
+        const kit = new Toolkit(this.script.tools(), { secret: lv.SECRET, clock: this.clock.now });
+        const resumed = await kit.resume(taken.run, taken.answers);
+        await this.store.finish(this.id(step.run), taken.answers, resumed, { lease: taken.lease, ...("context" in step ? { context: step.context } : {}) });
+        return outcome(resumed);
+      }
+      case "expire":
+        return { settled: (await this.store.expire(this.kit)).map((id) => this.label(id)) };
       case "release":
         await this.store.release(this.id(step.run), step.status ?? "pending", step.reason === undefined ? {} : { reason: step.reason });
         return {};
@@ -242,13 +292,26 @@ class Host {
         return { runs: (await this.store.quarantined()).map(([id]) => this.label(id)) };
       case "tamper":
         return this.tamper(step);
+      case "log":
+        return { entries: await this.store.log.entries(), verify: await this.store.log.verify(), verifyWithKey: await this.store.log.verify(lv.SECRET) };
+      case "tamperLog": {
+        if (step.remove !== undefined) {
+          await this.where.behind("DELETE FROM decisions WHERE seq = ?", [step.remove]);
+          return {};
+        }
+        const entry = (await this.store.log.entries()).find((e) => e["seq"] === step.seq);
+        assert.ok(entry !== undefined, `${this.name}: tamperLog of an entry that is not there`);
+        const changed = lv.tampered(entry as unknown as Parameters<typeof lv.tampered>[0], step.set ?? []);
+        await this.where.behind("UPDATE decisions SET entry = ? WHERE seq = ?", [JSON.stringify(changed), step.seq ?? 0]);
+        return {};
+      }
       case "reopen":
         await this.store.close();
         this.open = false;
         if (step.schemaVersion !== undefined) {
           await this.where.version(step.schemaVersion);
         }
-        this.store = await this.where.open(this.vector.lease ?? 30);
+        this.store = await this.where.open(this.vector.lease ?? 30, this.seconds);
         this.open = true;
         return {};
       default:
@@ -308,7 +371,7 @@ class Host {
       const out = { status: got["status"], results: got["results"] ?? [], waiting: got["waiting"] ?? [] } as unknown as lv.Outcome;
       this.checker.check(0, loop as unknown as Parameters<lv.Checker["check"]>[1], out, ran);
     }
-    for (const key of ["found", "crashed", "context", "principal", "session", "settled", "runs", "requests"]) {
+    for (const key of ["found", "crashed", "context", "principal", "session", "settled", "runs", "requests", "verify", "verifyWithKey"]) {
       if (key in expect) {
         assert.deepEqual(got[key], expect[key], `${where}: ${key} ${JSON.stringify(got[key])}`);
       }
@@ -316,7 +379,18 @@ class Host {
     if (expect["reasonIncludes"] !== undefined) {
       assert.ok(String(got["reason"] ?? "").includes(String(expect["reasonIncludes"])), `${where}: reason ${String(got["reason"])}`);
     }
-    for (const key of ["calls", "entries", "policies", "verify", "verifyWithKey"]) {
+    if (expect["entries"] !== undefined) {
+      const entries = got["entries"] as Record<string, unknown>[];
+      const wanted = expect["entries"] as Record<string, unknown>[];
+      assert.equal(entries.length, wanted.length, `${where}: entries ${JSON.stringify(entries)}`);
+      wanted.forEach((want, i) => {
+        for (const [key, value] of Object.entries(want)) {
+          const have = key === "run" ? this.label(entries[i]?.[key] as number) : entries[i]?.[key];
+          assert.deepEqual(have, value, `${where}: entry ${i}'s ${key}`);
+        }
+      });
+    }
+    for (const key of ["calls", "policies"]) {
       assert.ok(!(key in expect), `${where}: expects ${key}, which this runner does not read (declare the vector a skip)`);
     }
   }
@@ -355,7 +429,7 @@ describe("the store vectors", () => {
         it(name, why === undefined ? {} : { skip: why }, async () => {
           const vector = JSON.parse(readFileSync(join(STORE, name), "utf8")) as StoreVector;
           const where = await place(kind);
-          const host = new Host(name, vector, where, await where.open(vector.lease ?? 30), kind === "sqlite" ? SQLITE_SCHEMA_VERSION : POSTGRES_SCHEMA_VERSION);
+          const host = await new Host(name, vector, where, kind === "sqlite" ? SQLITE_SCHEMA_VERSION : POSTGRES_SCHEMA_VERSION).opened();
           try {
             await host.play();
           } finally {

@@ -46,10 +46,12 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-/** The time as the tables keep it: a Unix time in seconds. */
-export function seconds(): number {
-  return Date.now() / 1000;
-}
+/** Where a store reads the time: a function returning a Unix time in seconds, as the tables keep
+ * it (Python's `clock=`). */
+export type Clock = () => number;
+
+/** The real time, in seconds: a store's clock unless it is given another. */
+export const wallClock: Clock = () => Date.now() / 1000;
 
 /** A column read as a number (PostgreSQL's BIGINT arrives as a string). */
 export function num(value: unknown): number {

@@ -14,7 +14,7 @@ import { ResumeError } from "../errors.js";
 import { randomHex } from "../suspend.js";
 import type { ProgressHook, Toolkit } from "../toolkit.js";
 import type { Answer, ParsedRunResult, RunResult } from "../types.js";
-import { maybeNum, maybeText, seconds, type Backend, type Connection } from "./backend.js";
+import { maybeNum, maybeText, wallClock, type Backend, type Clock, type Connection } from "./backend.js";
 import { again, inDoubt, lapse, markStarted, type AgainOptions, type Started } from "./doubt.js";
 import { underLease } from "./lease.js";
 import { StoreLog } from "./log.js";
@@ -40,21 +40,27 @@ export interface StoreResumeOptions {
 /**
  * Pending runs in a database, each handed out to one resumer at a time: the same API as Python's
  * `RunStore`, in camelCase and async, on the same tables (see `docs/durable.md`). `lease` is how
- * long (seconds) a claim holds without renewal; a resumer renews it while its tools run.
+ * long (seconds) a claim holds without renewal; a resumer renews it while its tools run. `clock` is
+ * where the store reads the time (Unix seconds; the real time by default): leases, expiry, when a
+ * call started and what is free to claim are read against it.
  */
 export class RunStore {
   /** @internal */
   readonly db: Backend;
   readonly lease: number;
+  /** Where the store reads the time: a function returning Unix seconds. */
+  readonly clock: Clock;
   /** The decision log in the store's tables (retries and settlements of calls in doubt go there). */
   readonly log: StoreLog;
 
-  protected constructor(db: Backend, lease: number) {
+  protected constructor(db: Backend, lease: number, clock: Clock = wallClock) {
     if (typeof lease !== "number" || !(lease > 0) || !Number.isFinite(lease)) {
       throw new StoreError(`lease must be a positive number of seconds, got ${String(lease)}`);
     }
+    checkClock(clock);
     this.db = db;
     this.lease = lease;
+    this.clock = clock;
     this.log = new StoreLog(db);
   }
 
@@ -73,19 +79,19 @@ export class RunStore {
    * as given, for the run's life (the seal's binding to a principal is the toolkit's, apart from this). */
   async save(run: RunResult, options: SaveOptions = {}): Promise<number> {
     const { context = null, principal = null, session = null } = options;
-    const [id] = await saveMany(this.db, [run], { contexts: [context], principals: [principal], sessions: [session] });
+    const [id] = await saveMany(this.db, [run], { contexts: [context], principals: [principal], sessions: [session] }, this.clock());
     return id as number;
   }
 
   /** Stores every run in one transaction and returns their ids, in order (`contexts`, `principals`,
    * `sessions`, when given: each run's, in the same order; see `save`). */
   saveMany(runs: readonly RunResult[], options: SaveManyOptions = {}): Promise<number[]> {
-    return saveMany(this.db, runs, options);
+    return saveMany(this.db, runs, options, this.clock());
   }
 
   /** The run stored under `runId`, or undefined (a claim whose lease ran out reads as `pending`). */
   get(runId: number): Promise<StoredRun | undefined> {
-    return getRun(this.db, runId);
+    return getRun(this.db, runId, this.clock());
   }
 
   /** The ids of the stored runs (with that status), oldest first. */
@@ -96,7 +102,7 @@ export class RunStore {
   /** The requests the pending runs wait on, oldest run first, each run's in call order; filtered
    * by `tool` and `kind`, and paged with `limit` and `after` (keyset pagination). */
   pending(options: PendingOptions = {}): Promise<PendingRequest[]> {
-    return pending(this.db, options);
+    return pending(this.db, options, this.clock());
   }
 
   /** The rows that are not valid runs, each with why. */
@@ -104,9 +110,10 @@ export class RunStore {
     return quarantined(this.db);
   }
 
-  /** The ids of the pending runs with something expired by `now` (ms; the wall clock when absent). */
-  expired(now: number = Date.now()): Promise<number[]> {
-    return expired(this.db, now / 1000);
+  /** The ids of the pending runs with something expired by `now` (ms; the store's clock when absent). */
+  expired(now?: number): Promise<number[]> {
+    const at = this.clock();
+    return expired(this.db, at, now === undefined ? at : now / 1000);
   }
 
   /** When something of the stored run expires first (a Unix time in seconds), or null. */
@@ -116,7 +123,7 @@ export class RunStore {
 
   /** Every call in doubt, oldest run first, each run's in call order. */
   inDoubt(): Promise<InDoubt[]> {
-    return inDoubt(this.db);
+    return inDoubt(this.db, this.clock());
   }
 
   /** Runs the calls in doubt of `runId` again, under the same idempotency keys, on the answers they
@@ -137,7 +144,8 @@ export class RunStore {
   async claim(runId: number, answers: Answer | readonly Answer[]): Promise<Claim> {
     const ids = answersOf(answers).map((a) => a.id);
     const lease = randomHex(8);
-    const taken = await this.db.transaction((conn) => take(conn, this.db, runId, ids, lease, this.lease));
+    const now = this.clock();
+    const taken = await this.db.transaction((conn) => take(conn, this.db, runId, ids, lease, this.lease, now));
     if ("why" in taken) {
       throw new ResumeError("seal", `run ${runId} is not a valid run (${taken.why}); it is quarantined`);
     }
@@ -146,7 +154,7 @@ export class RunStore {
 
   /** Extends the claim `lease` on `runId` by another `lease` seconds; false when no longer held. */
   async renew(runId: number, lease: string): Promise<boolean> {
-    const now = seconds();
+    const now = this.clock();
     const changed = await this.db.transaction((conn) =>
       conn.run("UPDATE runs SET lease_until = ?, updated_at = ? WHERE id = ? AND status = 'claimed' AND lease = ?", [now + this.lease, now, runId, lease]),
     );
@@ -166,7 +174,7 @@ export class RunStore {
       await conn.run("UPDATE runs SET status = ?, lease = NULL, lease_until = NULL, reason = ?, doubt = NULL, updated_at = ? WHERE id = ? AND status = 'claimed'", [
         status,
         options.reason ?? null,
-        seconds(),
+        this.clock(),
         runId,
       ]);
       if (status === "refused") {
@@ -206,7 +214,7 @@ export class RunStore {
   /** @internal The outcome's write (`finish`), and a new context with it. */
   async storeRow(runId: number, row: Row, answered: string[], lease: string | undefined, context: string | undefined): Promise<void> {
     await this.db.transaction(async (conn) => {
-      await writeOutcome(conn, this.db.rowLock, runId, row, answered, lease);
+      await writeOutcome(conn, this.db.rowLock, runId, row, answered, lease, this.clock());
       await this.db.changed(conn, runId);
       if (context !== undefined) {
         await conn.run("UPDATE runs SET context = ? WHERE id = ?", [context, runId]);
@@ -216,12 +224,19 @@ export class RunStore {
 
   /** @internal Records that `calls` start now under the claim `lease`. */
   started(runId: number, lease: string, batch: readonly Answer[], calls: Started[]): Promise<void> {
-    return markStarted(this.db, runId, lease, batch, calls);
+    return markStarted(this.db, runId, lease, batch, calls, this.clock());
   }
 
   /** @internal Ends the claim `lease` now, its calls left in doubt. */
   lapse(runId: number, lease: string): Promise<void> {
     return lapse(this.db, runId, lease);
+  }
+}
+
+/** A `StoreError` unless `clock` is a function (it is called for Unix seconds). */
+export function checkClock(clock: unknown): asserts clock is Clock {
+  if (typeof clock !== "function") {
+    throw new StoreError(`clock must be a function returning a Unix time in seconds, got ${clock === null ? "null" : typeof clock}`);
   }
 }
 
@@ -247,8 +262,8 @@ async function take(
   ids: string[],
   lease: string,
   seconds_: number,
+  now: number,
 ): Promise<{ run: ParsedRunResult; context: string | null } | { why: string }> {
-  const now = seconds();
   let [row] = await conn.all(`SELECT status, answered, body, lease_until, doubt, context FROM runs WHERE id = ?${db.claimLock}`, [runId]);
   if (row === undefined) {
     if ((await conn.all("SELECT 1 FROM runs WHERE id = ?", [runId])).length === 0) {
@@ -282,7 +297,7 @@ async function take(
   try {
     run = fromJsonRunResult(String(row[2]));
   } catch (error) {
-    const why = await quarantine(conn, runId, error); // set aside for good (committed), then refused
+    const why = await quarantine(conn, runId, error, now); // set aside for good (committed), then refused
     await db.changed(conn, runId);
     return { why };
   }
@@ -291,7 +306,7 @@ async function take(
 }
 
 /** Stores a claimed run's outcome (`row`), and the answers it took, while `lease` holds it. */
-async function writeOutcome(conn: Connection, lock: string, runId: number, row: Row, answered: string[], lease: string | undefined): Promise<void> {
+async function writeOutcome(conn: Connection, lock: string, runId: number, row: Row, answered: string[], lease: string | undefined, now: number): Promise<void> {
   const [held] = await conn.all(`SELECT status, answered, lease, principal, session FROM runs WHERE id = ?${lock}`, [runId]);
   if (held === undefined || held[0] !== "claimed" || (lease !== undefined && held[2] !== lease)) {
     throw new StoreError(`run ${runId} is not claimed under this lease, so there is nothing to finish`);
@@ -302,7 +317,7 @@ async function writeOutcome(conn: Connection, lock: string, runId: number, row: 
     row.body,
     row.expires,
     JSON.stringify(all),
-    seconds(),
+    now,
     runId,
   ]);
   await conn.run("DELETE FROM waiting WHERE run_id = ?", [runId]);

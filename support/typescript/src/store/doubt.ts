@@ -20,7 +20,7 @@ import { idempotencyKey, turnDigest } from "../seal.js";
 import { randomHex } from "../suspend.js";
 import type { Toolkit } from "../toolkit.js";
 import type { Answer, RunResult, ToolResult } from "../types.js";
-import { maybeNum, maybeText, num, seconds, type Backend } from "./backend.js";
+import { maybeNum, maybeText, num, type Backend } from "./backend.js";
 import type { RunStore } from "./core.js";
 import { idempotent } from "./hooks.js";
 import { underLease } from "./lease.js";
@@ -63,8 +63,8 @@ export function startedCalls(toolkit: Toolkit, run: RunResult, batch: readonly A
   return out;
 }
 
-export async function markStarted(db: Backend, runId: number, lease: string, batch: readonly Answer[], calls: Started[]): Promise<void> {
-  const doubt: Doubt = { answers: batch.map((a) => toWireAnswer(a)), calls, started: seconds() };
+export async function markStarted(db: Backend, runId: number, lease: string, batch: readonly Answer[], calls: Started[], now: number): Promise<void> {
+  const doubt: Doubt = { answers: batch.map((a) => toWireAnswer(a)), calls, started: now };
   await db.transaction((conn) => conn.run("UPDATE runs SET doubt = ? WHERE id = ? AND status = 'claimed' AND lease = ?", [JSON.stringify(doubt), runId, lease]));
 }
 
@@ -73,8 +73,9 @@ export async function lapse(db: Backend, runId: number, lease: string): Promise<
   await db.transaction((conn) => conn.run("UPDATE runs SET lease_until = 0 WHERE id = ? AND status = 'claimed' AND lease = ? AND doubt IS NOT NULL", [runId, lease]));
 }
 
-export async function inDoubt(db: Backend): Promise<InDoubt[]> {
-  const rows = await db.read().all("SELECT id, lease, doubt FROM runs WHERE status = 'claimed' AND doubt IS NOT NULL AND lease_until < ? ORDER BY id", [seconds()]);
+/** The calls in doubt at `now` (seconds): their claim's lease has run out. */
+export async function inDoubt(db: Backend, now: number): Promise<InDoubt[]> {
+  const rows = await db.read().all("SELECT id, lease, doubt FROM runs WHERE status = 'claimed' AND doubt IS NOT NULL AND lease_until < ? ORDER BY id", [now]);
   const out: InDoubt[] = [];
   for (const [id, lease, text] of rows) {
     const doubt = JSON.parse(String(text)) as Doubt;
@@ -138,7 +139,7 @@ function resultOf(value: unknown): ToolResult {
 
 /** Takes the claim of `runId`, whose calls are in doubt, under a new lease of this process. */
 async function takeOver(store: RunStore, runId: number): Promise<[Claim, Doubt]> {
-  const now = seconds();
+  const now = store.clock();
   const lease = randomHex(8);
   const [body, doubt] = await store.db.transaction(async (conn) => {
     const [row] = await conn.all(`SELECT status, body, lease_until, doubt FROM runs WHERE id = ?${store.db.rowLock}`, [runId]);

@@ -22,8 +22,9 @@
  */
 
 export { RunStore, type SaveOptions, type StoreResumeOptions } from "./core.js";
+export type { Clock } from "./backend.js";
 export type { AgainOptions } from "./doubt.js";
-export { StoreLog, type LogHead } from "./log.js";
+export { StoreLog, type LogHead, type LogKey, type VerifyOptions } from "./log.js";
 export { PostgresRunStore, POSTGRES_SCHEMA_VERSION, type PostgresOptions } from "./postgres.js";
 export type { PendingOptions, SaveManyOptions } from "./rows.js";
 export { SqliteRunStore, SQLITE_SCHEMA_VERSION, type SqliteOptions } from "./sqlite.js";

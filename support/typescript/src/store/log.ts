@@ -6,13 +6,16 @@
  * (`entries`, `head`) and checked by either language. Each entry holds the hash of the entry before
  * it; its own hash is SHA-256 over its JSON with sorted keys, compact. The head holds the last
  * entry's `seq` and hash, with an HMAC-SHA256 of both under a key derived from the toolkit's key
- * (`useKey`), or unkeyed.
+ * (`useKey`), or unkeyed. `verify` checks the chain and its head as Python's `verify` does (see
+ * `docs/durable.md`, "The decision log"): what it finds, and what it cannot (a log put back whole to
+ * an earlier state, head and all: keep `head()` elsewhere and pass it as `head`).
  *
  * @packageDocumentation
  */
 
-import { hex, sha256, utf8 } from "../seal.js";
+import { hex, same, sha256, utf8 } from "../seal.js";
 import { maybeText, num, type Backend } from "./backend.js";
+import { StoreError } from "./types.js";
 
 /** The hash the first entry chains to. */
 const GENESIS = hex(sha256(utf8("toolnexus.decisions.v1")));
@@ -50,7 +53,7 @@ export class StoreLog {
 
   /** MACs the log's head under `secret` (a toolkit key, id `keyId`) from now on. */
   useKey(keyId: string, secret: Uint8Array): void {
-    this.#key = [keyId, hmac(secret, utf8("toolnexus.decisions.head.v1"))];
+    this.#key = [keyId, headKey(secret)];
   }
 
   /** Appends decisions in their JSON form, made by `principal` at `at` (ms), in one transaction. */
@@ -68,7 +71,7 @@ export class StoreLog {
         await conn.run("INSERT INTO decisions (seq, entry, hash) VALUES (?, ?, ?)", [seq, JSON.stringify(entry), previous]);
       }
       const keyId = this.#key === undefined ? null : this.#key[0];
-      const mac = this.#key === undefined ? null : hex(hmac(this.#key[1], utf8(`${seq}\n${previous}`)));
+      const mac = this.#key === undefined ? null : headMac(this.#key[1], seq, previous);
       await conn.run(
         "INSERT INTO decisions_head (one, seq, hash, key_id, mac) VALUES (1, ?, ?, ?, ?) ON CONFLICT (one) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, key_id = excluded.key_id, mac = excluded.mac",
         [seq, previous, keyId, mac],
@@ -87,16 +90,116 @@ export class StoreLog {
     const [row] = await this.#db.read().all("SELECT seq, hash, key_id, mac FROM decisions_head WHERE one = 1");
     return row === undefined ? undefined : { seq: num(row[0]), hash: String(row[1]), key: maybeText(row[2]), mac: maybeText(row[3]) };
   }
+
+  /**
+   * The `seq` of the first entry that cannot be trusted, or null when the log holds (Python's
+   * `verify(key, head=)`, the same answers). The chain is checked entry by entry (an entry changed,
+   * removed before another, or out of order), then its end against the head (`options.head`, one
+   * kept elsewhere, else the store's): entries removed from the end give the first one missing,
+   * entries past the head the first of them. With `key` (the toolkit's secret, or its secrets by
+   * key id) the head's MAC must hold too: a head that is missing, unkeyed, under an unknown key id
+   * or forged gives 1 (where the log went wrong cannot be known).
+   */
+  async verify(key?: LogKey, options: VerifyOptions = {}): Promise<number | null> {
+    if (key !== undefined && !(key instanceof Uint8Array) && (key === null || typeof key !== "object")) {
+      throw new StoreError(`verify's key must be a Uint8Array or an object of key id to Uint8Array, got ${key === null ? "null" : typeof key}`);
+    }
+    let previous = GENESIS;
+    let expected = 1;
+    for (const [seqValue, text, stored] of await this.#db.read().all("SELECT seq, entry, hash FROM decisions ORDER BY seq")) {
+      const seq = num(seqValue);
+      let entry: unknown;
+      try {
+        entry = JSON.parse(String(text));
+      } catch {
+        return seq;
+      }
+      if (entry === null || typeof entry !== "object" || Array.isArray(entry)) {
+        return seq;
+      }
+      const fields = entry as Record<string, unknown>;
+      if (seq !== expected || fields["seq"] !== seq || fields["previous"] !== previous) {
+        return seq;
+      }
+      if (hex(sha256(utf8(sortedJson(fields)))) !== String(stored)) {
+        return seq;
+      }
+      previous = String(stored);
+      expected += 1;
+    }
+    const last = expected - 1;
+    const anchor = (options.head ?? (await this.head())) as Readonly<Record<string, unknown>> | undefined;
+    if (anchor === undefined || anchor === null) {
+      return key !== undefined && last > 0 ? 1 : null;
+    }
+    const seq = anchor["seq"];
+    if (typeof seq !== "number" || !Number.isInteger(seq) || seq < 1) {
+      return 1;
+    }
+    if (seq > last) {
+      return last + 1; // entries removed from the end
+    }
+    if (seq < last) {
+      return seq + 1; // entries put in after the head
+    }
+    if (anchor["hash"] !== previous) {
+      return seq;
+    }
+    if (key === undefined) {
+      return null;
+    }
+    const id = String(anchor["key"]);
+    const secret = key instanceof Uint8Array ? key : Object.hasOwn(key, id) ? key[id] : undefined;
+    const mac = anchor["mac"];
+    if (!(secret instanceof Uint8Array) || typeof mac !== "string") {
+      return 1;
+    }
+    return same(mac, headMac(headKey(secret), seq, previous)) ? null : 1;
+  }
 }
 
-/** JSON with every object's keys sorted, compact (Python's `json.dumps(sort_keys=True)`). */
+/** The key of the head's MAC, derived from a toolkit key (apart from its seal's keys). */
+function headKey(secret: Uint8Array): Uint8Array {
+  return hmac(secret, utf8("toolnexus.decisions.head.v1"));
+}
+
+/** The head's MAC: HMAC-SHA256 over its `seq` and the last entry's hash, hex. */
+function headMac(key: Uint8Array, seq: number, last: string): string {
+  return hex(hmac(key, utf8(`${seq}\n${last}`)));
+}
+
+/** The options of {@link StoreLog.verify}. */
+export interface VerifyOptions {
+  /** The head to check the log's end against: one kept elsewhere (`head()` taken earlier); the
+   * store's own when absent. */
+  head?: LogHead | Readonly<Record<string, unknown>> | undefined;
+}
+
+/** What `verify` takes as a key: the toolkit's secret, or its secrets by key id. */
+export type LogKey = Uint8Array | { readonly [keyId: string]: Uint8Array };
+
+/** Orders strings by code point, as Python sorts them (not by UTF-16 unit, as `sort()` does). */
+function byCodePoint(a: string, b: string): number {
+  const [x, y] = [[...a], [...b]];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = (x[i]?.codePointAt(0) ?? 0) - (y[i]?.codePointAt(0) ?? 0);
+    if (d !== 0) {
+      return d;
+    }
+  }
+  return x.length - y.length;
+}
+
+/** JSON with every object's keys sorted by code point, compact (Python's `json.dumps(sort_keys=True)`). */
 export function sortedJson(value: unknown): string {
   if (Array.isArray(value)) {
     return `[${value.map((v: unknown) => sortedJson(v)).join(",")}]`;
   }
   if (value !== null && typeof value === "object") {
     const obj = value as Record<string, unknown>;
-    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+    const keys = Object.keys(obj)
+      .filter((k) => obj[k] !== undefined)
+      .sort(byCodePoint);
     return `{${keys.map((k) => `${JSON.stringify(k)}:${sortedJson(obj[k])}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";

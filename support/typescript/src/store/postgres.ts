@@ -15,8 +15,8 @@
  * @packageDocumentation
  */
 
-import { type Backend, type Connection, type DbRow, type DbValue } from "./backend.js";
-import { RunStore } from "./core.js";
+import { wallClock, type Backend, type Clock, type Connection, type DbRow, type DbValue } from "./backend.js";
+import { RunStore, checkClock } from "./core.js";
 import { StoreError, messageOf } from "./types.js";
 
 /** The version of the tables this code writes (`toolnexus_schema`); see docs/durable.md. */
@@ -79,6 +79,9 @@ export interface PostgresOptions {
   timeout?: number;
   /** How long (seconds) a claim holds without renewal; 30 by default. */
   lease?: number;
+  /** Where the store reads the time: a function returning Unix seconds (Python's `clock=`); the
+   * real time by default. A test, or a host with a clock of its own, passes another. */
+  clock?: Clock;
   /** The most connections the store's pool opens; 10 by default. */
   connections?: number;
 }
@@ -266,12 +269,13 @@ function withoutPassword(error: unknown, password: string | undefined): string {
  * password); one whose tables a newer toolnexus wrote is refused, naming both versions.
  */
 export class PostgresRunStore extends RunStore {
-  private constructor(db: Backend, lease: number) {
-    super(db, lease);
+  private constructor(db: Backend, lease: number, clock: Clock) {
+    super(db, lease, clock);
   }
 
   static async open(dsn: string, options: PostgresOptions = {}): Promise<PostgresRunStore> {
-    const { timeout = 30, lease = 30, connections = 10 } = options;
+    const { timeout = 30, lease = 30, connections = 10, clock = wallClock } = options;
+    checkClock(clock);
     if (typeof dsn !== "string" || dsn === "") {
       throw new StoreError(`a PostgreSQL store needs a DSN (postgresql://host/database), got ${JSON.stringify(dsn)}`);
     }
@@ -284,7 +288,7 @@ export class PostgresRunStore extends RunStore {
     const pool = new Pool({ ...settings(info), connectionTimeoutMillis: Math.max(1, Math.round(timeout)) * 1000, max: connections });
     pool.on("error", () => undefined); // an idle connection the server dropped: the next use opens another
     const backend = new PostgresBackend(where, pool);
-    const store = new PostgresRunStore(backend, lease);
+    const store = new PostgresRunStore(backend, lease, clock);
     try {
       await backend.read().all("SELECT 1");
     } catch (error) {

@@ -10,7 +10,7 @@
 
 import { fromJsonRunResult } from "../codec.js";
 import type { RunResult } from "../types.js";
-import { maybeNum, maybeText, num, seconds, type Backend, type Connection, type DbValue } from "./backend.js";
+import { maybeNum, maybeText, num, type Backend, type Connection, type DbValue } from "./backend.js";
 import { PendingRequest, StoreError, contextOf, contextText, messageOf, rowOf, type Status, type StoredRun, type Waiting } from "./types.js";
 
 /** A claim is free to take when it is pending, or claimed under a lease that has run out while no
@@ -39,7 +39,7 @@ export interface SaveManyOptions {
   sessions?: readonly (string | null | undefined)[] | undefined;
 }
 
-export async function saveMany(db: Backend, runs: readonly RunResult[], options: SaveManyOptions): Promise<number[]> {
+export async function saveMany(db: Backend, runs: readonly RunResult[], options: SaveManyOptions, now: number): Promise<number[]> {
   const rows = runs.map((run) => rowOf(run));
   const kept = each(options.contexts, rows.length, "contexts").map((c, i) => (c === null ? null : (contextText(c, `run ${i} of the batch`) ?? null)));
   const whose = each(options.principals, rows.length, "principals");
@@ -50,7 +50,6 @@ export async function saveMany(db: Backend, runs: readonly RunResult[], options:
       throw new StoreError(`the ${name} of run ${i} of the batch is ${JSON.stringify(values[i])}, not a string`);
     }
   }
-  const now = seconds();
   return db.transaction(async (conn) => {
     const ids: number[] = [];
     for (const [i, row] of rows.entries()) {
@@ -83,7 +82,8 @@ export async function insertWaiting(conn: Connection, runId: number, waiting: re
   }
 }
 
-export async function getRun(db: Backend, runId: number): Promise<StoredRun | undefined> {
+/** The run `runId` as stored, read at `now` (seconds). */
+export async function getRun(db: Backend, runId: number, now: number): Promise<StoredRun | undefined> {
   const [row] = await db.read().all("SELECT status, body, lease_until, reason, doubt, context, principal, session FROM runs WHERE id = ?", [runId]);
   if (row === undefined) {
     return undefined;
@@ -91,7 +91,7 @@ export async function getRun(db: Backend, runId: number): Promise<StoredRun | un
   let status = String(row[0]) as Status;
   const until = maybeNum(row[2]);
   const reason = maybeText(row[3]) ?? undefined;
-  if (status === "claimed" && until !== null && until < seconds() && row[4] === null) {
+  if (status === "claimed" && until !== null && until < now && row[4] === null) {
     status = "pending";
   }
   const whose = { principal: maybeText(row[6]), session: maybeText(row[7]) };
@@ -102,7 +102,7 @@ export async function getRun(db: Backend, runId: number): Promise<StoredRun | un
     return { id: runId, status, run: fromJsonRunResult(String(row[1])), reason, context: contextOf(maybeText(row[5])), ...whose };
   } catch (error) {
     const why = await db.transaction(async (conn) => {
-      const text = await quarantine(conn, runId, error);
+      const text = await quarantine(conn, runId, error, now);
       await db.changed(conn, runId);
       return text;
     });
@@ -118,10 +118,10 @@ export async function ids(db: Backend, status: Status | undefined): Promise<numb
   return rows.map((r) => num(r[0]));
 }
 
-export async function pending(db: Backend, options: PendingOptions): Promise<PendingRequest[]> {
+export async function pending(db: Backend, options: PendingOptions, now: number): Promise<PendingRequest[]> {
   const free = FREE.replace(/status/g, "r.status").replace("lease_until", "r.lease_until").replace("doubt", "r.doubt");
   const where = [free];
-  const args: DbValue[] = [seconds()];
+  const args: DbValue[] = [now];
   for (const column of ["principal", "session", "tool", "kind"] as const) {
     const value: unknown = options[column];
     if (value !== undefined) {
@@ -158,9 +158,9 @@ export async function quarantined(db: Backend): Promise<[number, string][]> {
   return rows.map((r) => [num(r[0]), maybeText(r[1]) ?? ""]);
 }
 
-/** The pending runs with something expired by `now` (a Unix time in seconds). */
-export async function expired(db: Backend, now: number): Promise<number[]> {
-  const rows = await db.read().all(`SELECT id FROM runs WHERE ${FREE} AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY id`, [seconds(), now]);
+/** The pending runs (free at `now`) with something expired by `when` (Unix times in seconds). */
+export async function expired(db: Backend, now: number, when: number): Promise<number[]> {
+  const rows = await db.read().all(`SELECT id FROM runs WHERE ${FREE} AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY id`, [now, when]);
   return rows.map((r) => num(r[0]));
 }
 
@@ -169,12 +169,13 @@ export async function expiry(db: Backend, runId: number): Promise<number | null>
   return row === undefined ? null : maybeNum(row[0]);
 }
 
-/** Sets the row `runId` aside for good, as not a valid run (`error` says why); returns why. */
-export async function quarantine(conn: Connection, runId: number, error: unknown): Promise<string> {
+/** Sets the row `runId` aside for good at `now` (seconds), as not a valid run (`error` says why);
+ * returns why. */
+export async function quarantine(conn: Connection, runId: number, error: unknown, now: number): Promise<string> {
   const why = `not a valid run: ${messageOf(error)}`;
   await conn.run(
     "UPDATE runs SET status = 'quarantined', reason = ?, lease = NULL, lease_until = NULL, doubt = NULL, updated_at = ? WHERE id = ?",
-    [why, seconds(), runId],
+    [why, now, runId],
   );
   await conn.run("DELETE FROM waiting WHERE run_id = ?", [runId]);
   return why;

@@ -10,8 +10,8 @@
  * @packageDocumentation
  */
 
-import { type Backend, type Connection, type DbRow, type DbValue } from "./backend.js";
-import { RunStore } from "./core.js";
+import { wallClock, type Backend, type Clock, type Connection, type DbRow, type DbValue } from "./backend.js";
+import { RunStore, checkClock } from "./core.js";
 import { insertWaiting, quarantine } from "./rows.js";
 import { StoreError, messageOf, rowOf } from "./types.js";
 import { fromJsonRunResult } from "../codec.js";
@@ -68,6 +68,9 @@ export interface SqliteOptions {
   timeout?: number;
   /** How long (seconds) a claim holds without renewal; 30 by default. */
   lease?: number;
+  /** Where the store reads the time: a function returning Unix seconds (Python's `clock=`); the
+   * real time by default. A test, or a host with a clock of its own, passes another. */
+  clock?: Clock;
   /** SQLite's `synchronous`: `NORMAL` (the default, in WAL mode) or `FULL` (an fsync per write). */
   synchronous?: "NORMAL" | "FULL";
 }
@@ -183,12 +186,13 @@ class SqliteBackend implements Backend {
  * versions; an older one is brought up to version 6 as Python does.
  */
 export class SqliteRunStore extends RunStore {
-  private constructor(db: Backend, lease: number) {
-    super(db, lease);
+  private constructor(db: Backend, lease: number, clock: Clock) {
+    super(db, lease, clock);
   }
 
   static async open(path: string, options: SqliteOptions = {}): Promise<SqliteRunStore> {
-    const { timeout = 30, lease = 30, synchronous = "NORMAL" } = options;
+    const { timeout = 30, lease = 30, synchronous = "NORMAL", clock = wallClock } = options;
+    checkClock(clock);
     if (synchronous !== "NORMAL" && synchronous !== "FULL") {
       throw new StoreError(`synchronous must be 'NORMAL' or 'FULL', got ${String(synchronous)}`);
     }
@@ -205,21 +209,21 @@ export class SqliteRunStore extends RunStore {
     }
     db.pragma(`synchronous = ${synchronous}`);
     const backend = new SqliteBackend(path, db);
-    const store = new SqliteRunStore(backend, lease);
+    const store = new SqliteRunStore(backend, lease, clock);
     const version = Number(db.pragma("user_version", { simple: true }));
     if (version > SQLITE_SCHEMA_VERSION) {
       db.close();
       throw new StoreError(`the SQLite store '${path}' has schema version ${version}, newer than this toolnexus's ${SQLITE_SCHEMA_VERSION}: open it with a newer toolnexus`);
     }
     if (version < SQLITE_SCHEMA_VERSION) {
-      await backend.transaction((conn) => create(conn));
+      await backend.transaction((conn) => create(conn, clock()));
     }
     return store;
   }
 }
 
 /** The tables of this version, made or brought up to date (Python's `_create`, step for step). */
-async function create(conn: Connection): Promise<void> {
+async function create(conn: Connection, now: number): Promise<void> {
   const columns = new Set((await conn.all("PRAGMA table_info(runs)")).map((r) => String(r[1])));
   const waits = (await conn.all("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'waiting'")).length > 0;
   for (const column of columns.size > 0 ? ADDED : []) {
@@ -240,9 +244,9 @@ async function create(conn: Connection): Promise<void> {
     await conn.run(statement);
   }
   if (columns.size > 0 && !waits) {
-    await migrate(conn); // a store of version 1
+    await migrate(conn, now); // a store of version 1
   } else if (waits && !listed.has("tool")) {
-    await fillWaiting(conn); // before version 5: the requests' tool and kind
+    await fillWaiting(conn, now); // before version 5: the requests' tool and kind
   }
   await conn.run(`PRAGMA user_version = ${SQLITE_SCHEMA_VERSION}`);
 }
@@ -261,13 +265,13 @@ async function toVersion6(conn: Connection, columns: Set<string>, listed: Set<st
   }
 }
 
-async function fillWaiting(conn: Connection): Promise<void> {
+async function fillWaiting(conn: Connection, now: number): Promise<void> {
   for (const [id, body] of await conn.all("SELECT id, body FROM runs WHERE id IN (SELECT run_id FROM waiting)")) {
     let waiting;
     try {
       waiting = rowOf(fromJsonRunResult(String(body))).waiting;
     } catch (error) {
-      await quarantine(conn, Number(id), error);
+      await quarantine(conn, Number(id), error, now);
       continue;
     }
     for (const [i, [, , tool, kind]] of waiting.entries()) {
@@ -278,14 +282,14 @@ async function fillWaiting(conn: Connection): Promise<void> {
 
 /** A store of version 1 (no waiting table, no lease): the waiting requests of its pending runs
  * moved into their table; claims it held are given back. */
-async function migrate(conn: Connection): Promise<void> {
+async function migrate(conn: Connection, now: number): Promise<void> {
   await conn.run("UPDATE runs SET status = 'pending' WHERE status = 'claimed'");
   for (const [id, body] of await conn.all("SELECT id, body FROM runs WHERE status = 'pending'")) {
     let row;
     try {
       row = rowOf(fromJsonRunResult(String(body)));
     } catch (error) {
-      await quarantine(conn, Number(id), error);
+      await quarantine(conn, Number(id), error, now);
       continue;
     }
     await conn.run("UPDATE runs SET status = ?, expires_at = ? WHERE id = ?", [row.status, row.expires, Number(id)]);
