@@ -198,14 +198,15 @@ async def test_a_call_left_in_doubt_by_python_is_settled_by_typescript(
 def test_one_decision_log_written_by_both_languages_verifies_in_both(store: RunStore, node_host: Path):
     """Python's entries, then TypeScript's (its head MAC'd under the same key), then Python's again:
     each language's `verify` holds the whole chain, with the key and without; a changed entry is
-    found at its `seq` by both."""
+    found at its `seq` by both. The entries hold numbers the two languages write differently
+    (Python `1.0` and `1e-07`, TypeScript `5e-7`): each entry is hashed as its writer wrote it."""
     store.log.use_key("k1", SECRET)
     decision = {
         "kind": "approve",
         "tool": "approve",
         "call": "c0",
         "request": None,
-        "arguments": {"what": "x"},
+        "arguments": {"what": "x", "amount": 1.0, "rate": 1e-07, "big": 2**70},
         "run": 1,
     }
     at = datetime(2026, 1, 1, tzinfo=UTC)

@@ -96,7 +96,7 @@ async function main(argv: string[]): Promise<unknown> {
       case "log": {
         const [by, ...calls] = rest;
         store.log.useKey("k1", SECRET);
-        const entries = calls.map((call) => ({ kind: "approve", tool: "approve", call, request: null, arguments: { what: "pay", "é": "ü", amount: 2.5, z: [null, true] }, run: 1 }));
+        const entries = calls.map((call) => ({ kind: "approve", tool: "approve", call, request: null, arguments: { what: "pay", "é": "ü", amount: 2.5, rate: 5e-7, whole: 3, z: [null, true] }, run: 1 }));
         await store.log.recordEntries(entries, { principal: by, at: Date.UTC(2026, 0, 1, 12) });
         return { head: await store.log.head() };
       }

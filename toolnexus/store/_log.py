@@ -164,12 +164,14 @@ class DecisionLog:
             "SELECT seq, entry, hash FROM decisions ORDER BY seq"
         ):
             try:
-                entry = json.loads(text)
+                entry = _KEEP_FLOATS.decode(text)  # hashed as its writer wrote its numbers (`_written`)
             except ValueError:
+                return int(seq)
+            if not isinstance(entry, dict):
                 return int(seq)
             if seq != expected or entry.get("seq") != seq or entry.get("previous") != previous:
                 return int(seq)
-            if _link(entry) != stored:
+            if _digest(_written(entry)) != stored:
                 return int(seq)
             previous, expected = stored, expected + 1
         last = expected - 1
@@ -208,8 +210,33 @@ class DecisionLog:
 
 def _link(entry: dict[str, Any]) -> str:
     """The hash of a log entry: SHA-256 of its JSON with sorted keys, compact (it holds `previous`)."""
-    text = json.dumps(entry, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return _digest(json.dumps(entry, sort_keys=True, ensure_ascii=False, separators=(",", ":")))
+
+
+def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _written(value: Any) -> str:
+    """`value` (an entry read with its numbers' text kept) as `_link` hashes it: sorted keys,
+    compact, each number as its writer wrote it. TypeScript writes `1e-7` and `1` where Python
+    writes `1e-07` and `1.0`; re-spelling a read number in Python's way would fail the other
+    language's entries."""
+    if isinstance(value, dict):
+        items = sorted(value.items())
+        return "{" + ",".join(f"{json.dumps(k, ensure_ascii=False)}:{_written(v)}" for k, v in items) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_written(v) for v in value) + "]"
+    if type(value) is _Float:
+        return str(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+class _Float(str):
+    """A fraction or exponent number of an entry, as the text it was written with."""
+
+
+_KEEP_FLOATS = json.JSONDecoder(parse_float=_Float)
 
 
 def _head_key(secret: bytes) -> bytes:

@@ -13,6 +13,7 @@
  * @packageDocumentation
  */
 
+import { JsonNumber, readJson } from "../json.js";
 import { hex, same, sha256, utf8 } from "../seal.js";
 import { maybeText, num, type Backend } from "./backend.js";
 import { StoreError } from "./types.js";
@@ -110,7 +111,10 @@ export class StoreLog {
       const seq = num(seqValue);
       let entry: unknown;
       try {
-        entry = JSON.parse(String(text));
+        // Read with each number's text kept: an entry is hashed as its writer wrote its numbers
+        // (Python writes `1.0` and `1e-07`, JavaScript `1` and `1e-7`), so either language's log
+        // verifies in the other.
+        entry = readJson(String(text));
       } catch {
         return seq;
       }
@@ -192,6 +196,9 @@ function byCodePoint(a: string, b: string): number {
 
 /** JSON with every object's keys sorted by code point, compact (Python's `json.dumps(sort_keys=True)`). */
 export function sortedJson(value: unknown): string {
+  if (value instanceof JsonNumber) {
+    return value.text; // as its writer wrote it (an entry read back by `verify`)
+  }
   if (Array.isArray(value)) {
     return `[${value.map((v: unknown) => sortedJson(v)).join(",")}]`;
   }
