@@ -1,5 +1,7 @@
 """The adapter vectors (`idl/adapters/`, format in its README): every case, through the Python
-adapters. `tests/typescript/adapter_vectors.test.ts` runs the same files through the TypeScript ones."""
+adapters. `tests/typescript/adapter_vectors.test.ts` runs the same files through the TypeScript ones.
+The files are read with every number's text kept, as the TypeScript runner reads them: a
+`structuredContent` read back into an output (`result_in`) is written with the text it came with."""
 
 from __future__ import annotations
 
@@ -11,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from toolnexus import ToolCallResult, ToolSpec
+from toolnexus import ToolCallResult, ToolSpec, WireError
 from toolnexus import adapters as a
 from toolnexus.adapters import PartLimit
+from toolnexus_wire._number import loads
 
 VECTORS = Path(__file__).resolve().parents[2] / "idl" / "adapters"
 TARGETS = ("openai_chat", "openai_responses", "anthropic", "gemini", "mcp")
@@ -39,6 +42,7 @@ FUNCTIONS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "tools": a.mcp_tools,
         "calls": a.mcp_tool_calls,
         "result": lambda call, **options: a.mcp_call_tool_result(call.result, **options),
+        "result_in": a.from_mcp_call_tool_result,
     },
 }
 
@@ -73,7 +77,7 @@ def _gemini_form(value: Any, opaque: bool = False) -> Any:
 def _cases() -> list[Any]:
     out = []
     for target in TARGETS:
-        doc = json.loads((VECTORS / f"{target}.json").read_text(encoding="utf-8"))
+        doc = loads((VECTORS / f"{target}.json").read_text(encoding="utf-8"))
         assert doc["target"] == target
         out += [pytest.param(target, case, id=f"{target}: {case['name']}") for case in doc["cases"]]
     return out
@@ -95,7 +99,8 @@ def test_every_target_has_a_file_and_every_function_a_case() -> None:
     assert sorted(p.stem for p in VECTORS.glob("*.json")) == sorted([*TARGETS, "limits"])
     for target in TARGETS:
         doc = json.loads((VECTORS / f"{target}.json").read_text(encoding="utf-8"))
-        assert {case["function"] for case in doc["cases"]} == {"tools", "calls", "result"}, target
+        functions = {"tools", "calls", "result"} | ({"result_in"} if target == "mcp" else set())
+        assert {case["function"] for case in doc["cases"]} == functions, target
 
 
 def _refused(expected: dict[str, Any], got: dict[str, Any]) -> dict[str, Any]:
@@ -120,6 +125,11 @@ def test_adapter_vector(target: str, case: dict[str, Any]) -> None:
         got: Any = function([ToolSpec.from_wire(spec) for spec in given])
     elif case["function"] == "result":
         got = function(ToolCallResult.from_wire(given), **_options(case))
+    elif case["function"] == "result_in":
+        try:
+            got = loads(function(given).to_json())
+        except WireError as exc:
+            got = {"error": {"path": exc.path}}
     else:
         parsed = function(given)
         refused = [r.to_wire() for r in parsed.refused]

@@ -98,13 +98,22 @@ export function checkMimeType(mimeType: unknown): string {
   return mimeType;
 }
 
-/** `text` with each control and bidi formatting character replaced with U+FFFD. */
-export function displayable(text: string): string {
+/**
+ * `text` with each control and bidi formatting character replaced with U+FFFD, so that what a
+ * person sees is what is there. With `options.lines`, line breaks and tabs are kept (a `\r\n`
+ * becomes `\n`; a lone `\r`, which moves a terminal's cursor back over the line, is replaced), as
+ * Python's `displayable(text, lines=True)`.
+ */
+export function displayable(text: string, options?: { lines?: boolean }): string {
+  const lines = options?.lines === true;
+  if (lines) {
+    text = text.replaceAll("\r\n", "\n");
+  }
   let out = "";
   let from = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (isControl(c) || isBidiControl(c)) {
+    if ((isControl(c) && !(lines && (c === 0x09 || c === 0x0a))) || isBidiControl(c)) {
       out += text.slice(from, i) + "\ufffd";
       from = i + 1;
     }

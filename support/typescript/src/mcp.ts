@@ -20,4 +20,4 @@ export { mcpToolsFrom, type McpToolsOptions } from "./mcp/client.js";
 export { ElicitationRelay } from "./mcp/relay.js";
 export { serveHttp, serveStdio, type HttpServing, type ServeHttpOptions } from "./mcp/serve.js";
 export { mcpServer, type McpServerOptions } from "./mcp/server.js";
-export { fromMcpCallToolResult } from "./mcp/shapes.js";
+export { fromMcpCallToolResult } from "./adapters/mcp.js";

@@ -2,18 +2,22 @@
 
 /**
  * `toolnexus-contract/adapters/mcp`: `tools/list` entries, `tools/call` requests and
- * `CallToolResult`s, typed as the `@modelcontextprotocol/sdk` types (an optional peer dependency,
- * for its types only: nothing here loads it). A port of Python's `toolnexus/adapters/mcp.py`
- * (`mcp_tools`, `mcp_call_tool_result`) and `mcp_tool_calls`, pinned by the same vectors
- * (`idl/adapters/`). `metadata` never appears in what they return.
+ * `CallToolResult`s both ways, typed as the `@modelcontextprotocol/sdk` types (an optional peer
+ * dependency, for its types only: nothing here loads it). A port of Python's
+ * `toolnexus/adapters/mcp.py` (`mcp_tools`, `mcp_tool_calls`, `mcp_call_tool_result` and
+ * `from_mcp_call_tool_result`), pinned by the same vectors (`idl/adapters/`). `metadata` never
+ * appears in what is sent; a result read back keeps the server's `_meta` in it.
  *
  * @packageDocumentation
  */
 
 import type { CallToolRequest, CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { toWireAnnotations, toWireToolIcon } from "../codec.js";
-import type { JsonObject } from "../json.js";
-import type { ContentPart, ToolResult } from "../types.js";
+import { parseAnnotations, parseContentPart, parseToolResult, toWireAnnotations, toWireToolIcon } from "../codec.js";
+import { WireError } from "../errors.js";
+import { describe, isPlainObject, writeJson, type JsonObject, type JsonValue } from "../json.js";
+import { checkMimeType, checkUrl, displayable } from "../links.js";
+import { fromUrl, kindFor } from "../media.js";
+import type { Annotations, ContentPart, ParsedToolResult, ToolResult } from "../types.js";
 import { addCall, field, type ParsedCalls } from "./calls.js";
 import { omitted, pyRepr, shape, specsOf, utf8, type ToolLike } from "./common.js";
 import { PartGate, structuredOf, type ResultOptions } from "./limits.js";
@@ -150,4 +154,315 @@ export function mcpCallToolResult(result: ToolResult, options: ResultOptions = {
     out["isError"] = true;
   }
   return out as unknown as CallToolResult;
+}
+
+// --- a CallToolResult read back into a ToolResult (Python's `from_mcp_call_tool_result`) ----------
+
+/** The error at MCP's `path`: what was wanted there, and what was found. */
+function problem(path: string, expected: string, got: string): WireError {
+  return new WireError(path, expected, got);
+}
+
+function wantString(block: JsonObject, key: string, path: string): string {
+  const value = block[key];
+  if (typeof value !== "string") {
+    throw problem(`${path}.${key}`, "a string", describe(value));
+  }
+  return value;
+}
+
+/** `mimeType`, unless it is blank or holds a control character (a line break would split the
+ * header a host serves the part under): a `WireError` at `path`. */
+function mimeAt(mimeType: string, path: string): string {
+  try {
+    return checkMimeType(mimeType);
+  } catch (err) {
+    throw problem(path, "a MIME type", (err as Error).message);
+  }
+}
+
+/** A block's `annotations` (absent or `null`: none), checked, its errors at MCP's path
+ * (`$.content[2].annotations.priority` for a priority above 1). */
+function annotationsOf(block: JsonObject, path: string): Annotations | undefined {
+  const value = block["annotations"];
+  if (value === undefined || value === null) {
+    return undefined;
+  }
+  if (!isPlainObject(value)) {
+    throw problem(`${path}.annotations`, "an object", describe(value));
+  }
+  return parseAnnotations(value, `${path}.annotations`);
+}
+
+/** An inline part from a block at `path` whose base64 is under `dataKey`; errors name MCP's paths. */
+function inlinePart(type: string, mimeType: string, data: string, name: string | undefined, path: string, dataKey: string): ContentPart {
+  mimeAt(mimeType, `${path}.mimeType`);
+  const wire: JsonObject = { type, mimeType, data };
+  if (name) {
+    wire["name"] = displayable(name);
+  }
+  try {
+    return parseContentPart(wire);
+  } catch (err) {
+    if (!WireError.isWireError(err)) {
+      throw err;
+    }
+    const at = err.path === "$.data" ? `${path}.${dataKey}` : err.path === "$.mimeType" ? `${path}.mimeType` : path;
+    const got = err.message.indexOf(", got ");
+    throw problem(at, err.expected, got < 0 ? err.message : err.message.slice(got + ", got ".length));
+  }
+}
+
+/** A block's optional string `key` for a person to read (a title, a description), with control
+ * and bidi formatting characters as U+FFFD (line breaks kept when `lines`). */
+function optionalText(block: JsonObject, key: string, path: string, lines = false): string {
+  const value = block[key];
+  if (value === undefined || value === null) {
+    return "";
+  }
+  if (typeof value !== "string") {
+    throw problem(`${path}.${key}`, "a string", describe(value));
+  }
+  return displayable(value, { lines });
+}
+
+/** `text` with its `%XX` escapes decoded as UTF-8 (a malformed sequence as U+FFFD) and any other
+ * `%` kept, as Python's `urllib.parse.unquote`. */
+function unquote(text: string): string {
+  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    const bytes = new Uint8Array(run.length / 3);
+    for (let i = 0; i < bytes.length; i++) {
+      bytes[i] = parseInt(run.slice(3 * i + 1, 3 * i + 3), 16);
+    }
+    return new utf8.TextDecoder("utf-8", { fatal: false, ignoreBOM: true }).decode(bytes);
+  });
+}
+
+/** The path of `uri`, as Python's `urllib.parse.urlsplit` finds it: after the scheme and the
+ * authority, before the query and the fragment. A `WireError` at `path` for an authority whose
+ * brackets do not pair (`http://[`), which urllib refuses. */
+function uriPath(uri: string, path: string): string {
+  // urlsplit strips leading C0 controls and spaces, and removes tabs and line breaks anywhere.
+  let rest = uri.replace(/^[\x00-\x20]+/, "").replace(/[\t\r\n]/g, "");
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(rest);
+  if (scheme !== null) {
+    rest = rest.slice(scheme[0].length);
+  }
+  if (rest.startsWith("//")) {
+    const end = rest.slice(2).search(/[/?#]/);
+    const authority = end < 0 ? rest.slice(2) : rest.slice(2, 2 + end);
+    if (authority.includes("[") !== authority.includes("]")) {
+      throw problem(`${path}.uri`, "a valid URI", `${pyRepr(uri)}: Invalid IPv6 URL`);
+    }
+    rest = end < 0 ? "" : rest.slice(2 + end);
+  }
+  return rest.replace(/#.*$/s, "").replace(/\?.*$/s, "");
+}
+
+/** The file name a resource's uri ends with: its last path segment, decoded, and cut after any
+ * separator the decoding revealed, so never a path (`..%2F..%2Fx` names `x`). */
+function nameOf(uri: string, path: string): string | undefined {
+  const name = lastSegment(unquote(uriPath(uri, path)));
+  return name === "" || name === "." || name === ".." ? undefined : displayable(name);
+}
+
+/** What follows the last `/` or `\` of `text`, trailing separators aside. */
+function lastSegment(text: string): string {
+  return text.replaceAll("\\", "/").replace(/\/+$/, "").split("/").pop() ?? "";
+}
+
+/** A part from a `resource_link` block, or the note that stands in for a link left out. */
+function linkOf(block: JsonObject, path: string): ContentPart | string {
+  const uri = wantString(block, "uri", path);
+  if (uri === "") {
+    throw problem(`${path}.uri`, "a non-empty URI", '""');
+  }
+  const mimeType = block["mimeType"] || "";
+  if (typeof mimeType !== "string") {
+    throw problem(`${path}.mimeType`, "a string", describe(mimeType));
+  }
+  if (mimeType) {
+    mimeAt(mimeType, `${path}.mimeType`);
+  }
+  const label = block["name"] || "";
+  if (typeof label !== "string") {
+    throw problem(`${path}.name`, "a string", describe(label));
+  }
+  const title = optionalText(block, "title", path);
+  const description = optionalText(block, "description", path, true);
+  const annotations = annotationsOf(block, path);
+  // MCP requires a name; `mcpCallToolResult` writes the uri for a part without one.
+  let name = label === uri ? "" : displayable(lastSegment(label));
+  if (name === "." || name === "..") {
+    name = "";
+  }
+  let part: ContentPart;
+  if (uri.slice(0, 5).toLowerCase() === "data:") {
+    try {
+      part = fromUrl(uri, mimeType || undefined, name ? { name } : undefined);
+    } catch (err) {
+      throw problem(`${path}.uri`, "a valid data: URL", (err as Error).message);
+    }
+  } else {
+    try {
+      checkUrl(uri);
+    } catch {
+      return `[resource_link${name ? ` ${pyRepr(name)}` : ""} left out: its URL is not an http, https or data: URL]`;
+    }
+    part = { type: mimeType ? kindFor(mimeType) : "file", url: uri };
+    if (mimeType) {
+      part.mimeType = mimeType;
+    }
+    if (name) {
+      part.name = name;
+    }
+  }
+  if (title) {
+    part.title = title;
+  }
+  if (description) {
+    part.description = description;
+  }
+  if (annotations !== undefined) {
+    part.annotations = annotations;
+  }
+  return part;
+}
+
+/** A text block's text: a line of the output, or, with annotations, a text part holding them, so
+ * that they stay with the text they describe (an audience of the user alone keeps it from the model). */
+function addText(text: string, annotations: Annotations | undefined, texts: string[], parts: ContentPart[]): void {
+  if (annotations === undefined || text === "") {
+    texts.push(text);
+  } else {
+    parts.push({ type: "text", text, annotations });
+  }
+}
+
+/** An embedded resource: its text as a text block's, its blob as a part; true for text. */
+function addResource(block: JsonObject, texts: string[], parts: ContentPart[], blockPath: string): boolean {
+  const annotations = annotationsOf(block, blockPath);
+  const resource = block["resource"];
+  const path = `${blockPath}.resource`;
+  if (!isPlainObject(resource)) {
+    throw problem(path, "an object", describe(resource));
+  }
+  const uri = wantString(resource, "uri", path);
+  if ("text" in resource) {
+    addText(wantString(resource, "text", path), annotations, texts, parts);
+    return true;
+  }
+  const mimeType = resource["mimeType"] || "application/octet-stream";
+  if (typeof mimeType !== "string") {
+    throw problem(`${path}.mimeType`, "a string", describe(mimeType));
+  }
+  mimeAt(mimeType, `${path}.mimeType`);
+  const blob = wantString(resource, "blob", path);
+  const part = inlinePart(kindFor(mimeType), mimeType, blob, nameOf(uri, path), path, "blob");
+  if (annotations !== undefined) {
+    part.annotations = annotations;
+  }
+  parts.push(part);
+  return false;
+}
+
+/**
+ * A `ToolResult` from an MCP `CallToolResult` (as the SDK's client parsed it, or any decoded JSON
+ * object), as Python's `from_mcp_call_tool_result` reads it, pinned by the same vectors
+ * (`idl/adapters/mcp.json`, `result_in`).
+ *
+ * Text blocks and embedded text resources are joined with newlines into `output`, except those
+ * with `annotations`, which become text parts holding them; when there is no text at all,
+ * `structuredContent` becomes the output as compact JSON text (`writeJson`: numbers and key order as
+ * read). Image and audio blocks and embedded blobs become parts, with their block's `annotations`
+ * (a blob named after its uri's last path segment); a `resource_link` becomes a part by URL when its
+ * uri is `http` or `https`, a part holding the data of a `data:` uri (either with the link's
+ * `title`, `description` and `annotations`), and a line saying it was left out for any other scheme
+ * (`javascript:`, `file:`...). A block of an unknown type becomes a line saying it was left out.
+ * `isError` is kept; the server's `_meta` is kept host-only in `metadata._meta`, never sent on.
+ * Names, titles and descriptions have control and bidi formatting characters replaced with U+FFFD
+ * (a description keeps its line breaks and tabs).
+ *
+ * MCP's `input_required` result (protocol 2026-07-28), which Python reads into a suspension, is not
+ * read here: the SDK this package is typed with speaks protocols to 2025-11-25.
+ *
+ * @throws WireError naming MCP's path of the first malformed place (`$.content[1].data` for base64
+ *   that is not valid, `$.content[0].mimeType` for a MIME type that is blank or holds a control
+ *   character, `$.isError` for one that is not a boolean, `$.content` for content that is not an array).
+ */
+export function fromMcpCallToolResult(result: CallToolResult): ParsedToolResult {
+  const obj = result as unknown;
+  if (!isPlainObject(obj)) {
+    throw problem("$", "an object", describe(obj));
+  }
+  const content = obj["content"] === undefined ? [] : obj["content"];
+  if (!Array.isArray(content)) {
+    throw problem("$.content", "an array", describe(content));
+  }
+  const texts: string[] = [];
+  const parts: ContentPart[] = [];
+  let hadText = false;
+  content.forEach((item: unknown, i) => {
+    const path = `$.content[${i}]`;
+    if (!isPlainObject(item)) {
+      throw problem(path, "an object", describe(item));
+    }
+    const block = item as JsonObject;
+    const kind = block["type"];
+    if (kind === "text") {
+      hadText = true;
+      addText(wantString(block, "text", path), annotationsOf(block, path), texts, parts);
+    } else if (kind === "image" || kind === "audio") {
+      const data = wantString(block, "data", path);
+      const part = inlinePart(kind, wantString(block, "mimeType", path), data, undefined, path, "data");
+      const annotations = annotationsOf(block, path);
+      if (annotations !== undefined) {
+        part.annotations = annotations;
+      }
+      parts.push(part);
+    } else if (kind === "resource") {
+      hadText = addResource(block, texts, parts, path) || hadText;
+    } else if (kind === "resource_link") {
+      const link = linkOf(block, path);
+      if (typeof link === "string") {
+        texts.push(link);
+      } else {
+        parts.push(link);
+      }
+    } else {
+      texts.push(`[${String(kind)} content left out]`);
+    }
+  });
+  const wire: JsonObject = { output: texts.join("\n") };
+  const structured = obj["structuredContent"];
+  if (structured !== undefined && structured !== null) {
+    let asText: string;
+    try {
+      asText = writeJson(structured);
+    } catch (err) {
+      throw problem("$.structuredContent", "JSON", (err as Error).message);
+    }
+    wire["structuredContent"] = structured as JsonValue;
+    if (texts.length === 0 && !hadText) {
+      wire["output"] = asText;
+    }
+  }
+  const isError = obj["isError"] === undefined ? false : obj["isError"];
+  if (typeof isError !== "boolean") {
+    throw problem("$.isError", "a boolean", describe(isError));
+  }
+  if (isError) {
+    wire["isError"] = true;
+  }
+  if (parts.length > 0) {
+    wire["parts"] = parts as unknown as JsonValue;
+  }
+  const meta = obj["_meta"];
+  if (meta !== undefined && meta !== null) {
+    if (!isPlainObject(meta)) {
+      throw problem("$._meta", "an object", describe(meta));
+    }
+    wire["metadata"] = { _meta: meta as JsonObject };
+  }
+  return parseToolResult(wire);
 }

@@ -16,6 +16,7 @@
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CallToolResultSchema, type CallToolResult, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { fromMcpCallToolResult } from "../adapters/mcp.js";
 import { WireError } from "../errors.js";
 import type { JsonObject } from "../json.js";
 import { compileSchema } from "../schema.js";
@@ -24,7 +25,6 @@ import { Tool, normalizeToolName, type ToolContext } from "../tool.js";
 import { parseToolResult } from "../codec.js";
 import type { ParsedToolResult } from "../types.js";
 import { ElicitationRelay, type Landed, type Send } from "./relay.js";
-import { fromMcpCallToolResult } from "./shapes.js";
 
 /** The options of {@link mcpToolsFrom}. */
 export interface McpToolsOptions {

@@ -1,8 +1,8 @@
 // codegen: package; requires Request, Answer, ToolResult, ToolCall, ToolCallResult, RunResult
 
 /**
- * The shapes the MCP bridge reads and writes besides the adapter's (`adapters/mcp.ts`): a
- * `CallToolResult` read back into a `ToolResult` (as Python's `from_mcp_call_tool_result`), a
+ * The shapes the MCP bridge reads and writes besides the adapter's (`adapters/mcp.ts`, which also
+ * reads a `CallToolResult` back into a `ToolResult`: `fromMcpCallToolResult`): a
  * suspension asked as an elicitation (as `mcp_input_required`, whose params are an
  * `elicitation/create`'s), an elicitation's result as an `Answer` (`answer_from_mcp`), and an
  * `Answer` as an elicitation's result, with the form's defaults for the fields it leaves out
@@ -11,15 +11,13 @@
  * @packageDocumentation
  */
 
-import type { CallToolResult, ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { parseToolResult } from "../codec.js";
+import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { approvalForm, isApproval } from "../engine.js";
 import { WireError } from "../errors.js";
 import { isPlainObject, type JsonObject, type JsonValue } from "../json.js";
-import { checkMimeType, checkUrl, displayable } from "../links.js";
-import { fromUrl, kindFor } from "../media.js";
+import { checkUrl, displayable } from "../links.js";
 import { randomHex } from "../suspend.js";
-import type { Answer, ContentPart, ParsedToolResult, Request } from "../types.js";
+import type { Answer, Request } from "../types.js";
 
 /** The params of an `elicitation/create` request, either mode. */
 export type ElicitParams = ElicitRequest["params"];
@@ -28,132 +26,6 @@ const ACTIONS: { readonly [reason: string]: "decline" | "cancel" } = { declined:
 
 /** The key under which a relayed elicitation sits in a request's `data.mcp.inputRequests`, as in Python. */
 export const ELICITATION_KEY = "elicitation";
-
-function mime(value: unknown, path: string): string {
-  try {
-    return checkMimeType(value);
-  } catch (err) {
-    throw new WireError(path, "a MIME type", (err as Error).message);
-  }
-}
-
-/** The file name a resource's uri ends with, never a path (`..%2F..%2Fx` names `x`). */
-function nameOf(uri: string): string | undefined {
-  let tail = uri.replace(/[?#].*$/, "");
-  try {
-    tail = decodeURIComponent(tail);
-  } catch {
-    // kept as written: a `%` that is not an escape
-  }
-  const name = tail.replaceAll("\\", "/").replace(/\/+$/, "").split("/").pop() ?? "";
-  return name === "" || name === "." || name === ".." || name.includes(":") ? undefined : displayable(name);
-}
-
-function link(block: JsonObject, path: string): ContentPart | string {
-  const uri = String(block["uri"] ?? "");
-  const mimeType = typeof block["mimeType"] === "string" && block["mimeType"] !== "" ? mime(block["mimeType"], `${path}.mimeType`) : "";
-  const label = typeof block["name"] === "string" ? block["name"] : "";
-  const name = label === uri ? "" : displayable(label.replaceAll("\\", "/").replace(/\/+$/, "").split("/").pop() ?? "");
-  let part: ContentPart;
-  if (uri.slice(0, 5).toLowerCase() === "data:") {
-    part = fromUrl(uri, mimeType || undefined, name && name !== "." && name !== ".." ? { name } : undefined);
-  } else {
-    try {
-      checkUrl(uri);
-    } catch {
-      return `[resource_link${name ? ` '${name}'` : ""} left out: its URL is not an http, https or data: URL]`;
-    }
-    part = { type: mimeType ? kindFor(mimeType) : "file", url: uri };
-    if (mimeType) {
-      part.mimeType = mimeType;
-    }
-    if (name && name !== "." && name !== "..") {
-      part.name = name;
-    }
-  }
-  for (const key of ["title", "description"] as const) {
-    if (typeof block[key] === "string" && block[key] !== "") {
-      part[key] = displayable(block[key]);
-    }
-  }
-  return part;
-}
-
-/** One content block: a line of the output (a string) or a part; `text` says it was text. */
-function blockOf(block: JsonObject, path: string): { line?: string; part?: ContentPart; text: boolean } {
-  const annotated = (part: ContentPart): ContentPart => (isPlainObject(block["annotations"]) ? { ...part, annotations: block["annotations"] as never } : part);
-  switch (block["type"]) {
-    case "text": {
-      const text = String(block["text"] ?? "");
-      return isPlainObject(block["annotations"]) && text !== "" ? { part: annotated({ type: "text", text }), text: true } : { line: text, text: true };
-    }
-    case "image":
-    case "audio":
-      return { part: annotated({ type: block["type"], mimeType: mime(block["mimeType"], `${path}.mimeType`), data: String(block["data"] ?? "") }), text: false };
-    case "resource": {
-      const resource = isPlainObject(block["resource"]) ? block["resource"] : {};
-      if (typeof resource["text"] === "string") {
-        return isPlainObject(block["annotations"]) && resource["text"] !== "" ? { part: annotated({ type: "text", text: resource["text"] }), text: true } : { line: resource["text"], text: true };
-      }
-      const mimeType = mime(resource["mimeType"] || "application/octet-stream", `${path}.resource.mimeType`);
-      const part: ContentPart = { type: kindFor(mimeType), mimeType, data: String(resource["blob"] ?? "") };
-      const name = nameOf(String(resource["uri"] ?? ""));
-      if (name !== undefined) {
-        part.name = name;
-      }
-      return { part: annotated(part), text: false };
-    }
-    case "resource_link": {
-      const made = link(block, path);
-      return typeof made === "string" ? { line: made, text: false } : { part: annotated(made), text: false };
-    }
-    default:
-      return { line: `[${String(block["type"])} content left out]`, text: false };
-  }
-}
-
-/**
- * A `ToolResult` from a `CallToolResult` (as the SDK's client parsed it): text blocks joined into
- * `output` (an annotated one is a text part holding its annotations), image, audio and embedded
- * files as parts, a `resource_link` as a part by URL (`http`, `https`; `data:` as its data; any
- * other scheme left out with a note), `structuredContent` kept (and as the output when there is no
- * text), `isError` kept, the server's `_meta` in `metadata._meta`, never sent on.
- *
- * @throws WireError for a MIME type that is blank or holds a control character, or base64 that is not valid.
- */
-export function fromMcpCallToolResult(result: CallToolResult): ParsedToolResult {
-  const texts: string[] = [];
-  const parts: ContentPart[] = [];
-  let hadText = false;
-  (result.content ?? []).forEach((block, i) => {
-    const read = blockOf(block as unknown as JsonObject, `$.content[${i}]`);
-    hadText ||= read.text;
-    if (read.line !== undefined) {
-      texts.push(read.line);
-    }
-    if (read.part !== undefined) {
-      parts.push(read.part);
-    }
-  });
-  const wire: JsonObject = { output: texts.join("\n") };
-  const structured = result.structuredContent as JsonValue | undefined;
-  if (structured !== undefined && structured !== null) {
-    wire["structuredContent"] = structured;
-    if (texts.length === 0 && !hadText) {
-      wire["output"] = JSON.stringify(structured);
-    }
-  }
-  if (result.isError === true) {
-    wire["isError"] = true;
-  }
-  if (parts.length > 0) {
-    wire["parts"] = parts as unknown as JsonValue;
-  }
-  if (isPlainObject(result._meta)) {
-    wire["metadata"] = { _meta: result._meta as JsonObject };
-  }
-  return parseToolResult(wire);
-}
 
 /** A form's message: the prompt, and for an approval of a call the arguments it runs with. */
 function message(request: Request): string {
