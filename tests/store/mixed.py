@@ -76,11 +76,14 @@ def race(dsn: str, runs: int, python: int, typescript: int, folder: Path, timeou
     store = PostgresRunStore(dsn)
     made = asyncio.run(_turns(runs))
     ids = store.save_many(made)
-    expected = {run_id: (run.requests[0].id, f"did {i}") for i, (run_id, run) in enumerate(zip(ids, made))}
+    expected = {
+        run_id: (run.requests[0].id, f"did {i}")
+        for i, (run_id, run) in enumerate(zip(ids, made, strict=True))
+    }
     host = typescript_host() if typescript else None
     workers: list[tuple[str, Path, subprocess.Popen[str]]] = []
     try:
-        for language, count in zip(LANGUAGES, (python, typescript)):
+        for language, count in zip(LANGUAGES, (python, typescript), strict=True):
             for n in range(count):
                 log = folder / f"{language}-{n}.log"
                 log.touch()
@@ -121,7 +124,7 @@ def race(dsn: str, runs: int, python: int, typescript: int, folder: Path, timeou
     problems = outcome.problems
     finished: Counter[int] = Counter()
     keys: Counter[str] = Counter()
-    for (language, log, proc), out in zip(workers, outs):
+    for (language, log, proc), out in zip(workers, outs, strict=True):
         if proc.returncode != 0:
             err = (folder / f"{log.stem}.err").read_text()[-2000:]
             problems.append(f"a {language} worker exited {proc.returncode}: {err}")

@@ -21,7 +21,9 @@ def node_host() -> Path:
         missing(str(exc))
 
 
-def test_python_and_typescript_workers_finish_each_run_once(postgres_dsn: str, node_host: Path, tmp_path: Path):
+def test_python_and_typescript_workers_finish_each_run_once(
+    postgres_dsn: str, node_host: Path, tmp_path: Path
+):
     outcome = race(postgres_dsn, 400, python=2, typescript=2, folder=tmp_path, timeout=120)
     assert outcome.problems == []
     assert sum(outcome.finished.values()) == 400
