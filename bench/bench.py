@@ -595,7 +595,9 @@ def _upstream() -> Any:
     import frameworks
 
     if not UPSTREAM_PYTHON.exists():
-        NOTES.append("The upstream toolnexus port is not measured: `.venv-upstream` is missing (`make bench` makes it).")
+        NOTES.append(
+            "The upstream toolnexus port is not measured: `.venv-upstream` is missing (`make bench` makes it)."
+        )
         return None
     try:
         upstream = frameworks.Upstream(UPSTREAM_PYTHON)
@@ -656,7 +658,9 @@ def bench_overhead() -> None:
             print(OVERHEAD[-1], flush=True)
     for n in CALLS_IN_TURN:
         fastest = min((p for p in names if p != "toolnexus"), key=lambda p: p50[p, n])
-        others = ", ".join(f"{p50['toolnexus', n] / p50[p, n]:.2f}× {p}" for p in names if p not in ("toolnexus", fastest))
+        others = ", ".join(
+            f"{p50['toolnexus', n] / p50[p, n]:.2f}× {p}" for p in names if p not in ("toolnexus", fastest)
+        )
         row(
             "framework overhead per tool call",
             f"{n} call{'s' if n > 1 else ''} in the turn, mock model, p50",
@@ -664,7 +668,11 @@ def bench_overhead() -> None:
             f"ours {us(p50['toolnexus', n])} a call, p99 {us(p99['toolnexus', n])}; {others}",
         )
     series = {name: {n: p50[name, n] for n in CALLS_IN_TURN} for name in names}
-    plot.overhead_svg(series, PLOT, f"One agent turn, mock model ({platform.python_version()}, {os.cpu_count()} shared cores)")
+    plot.overhead_svg(
+        series,
+        PLOT,
+        f"One agent turn, mock model ({platform.python_version()}, {os.cpu_count()} shared cores)",
+    )
     print(f"wrote {PLOT}", flush=True)
 
 
@@ -927,9 +935,13 @@ def bench_big_parts() -> None:
         env={**os.environ, "CARGO_TARGET_DIR": str(target)},
     )
     runs: dict[str, Callable[[], dict[str, tuple[float, float]]]] = {
-        "TypeScript": lambda: _big_part_times_cli(["node", ".cache/conformance.js", "--built", str(built)], ts_dir),
+        "TypeScript": lambda: _big_part_times_cli(
+            ["node", ".cache/conformance.js", "--built", str(built)], ts_dir
+        ),
         "Python": _big_part_times_python,
-        "Rust": lambda: _big_part_times_cli([str(target / "release" / "toolnexus-conformance"), "--built", str(built)], ROOT),
+        "Rust": lambda: _big_part_times_cli(
+            [str(target / "release" / "toolnexus-conformance"), "--built", str(built)], ROOT
+        ),
     }
     samples: dict[str, list[dict[str, tuple[float, float]]]] = {k: [] for k in runs}
     for _ in range(2 if QUICK else 5):
@@ -939,7 +951,8 @@ def bench_big_parts() -> None:
     sizes = {"part-5MB": "5 MB", "part-20MB": "20 MB", "part-50MB": "50 MB"}
     median: dict[str, dict[str, tuple[float, float]]] = {
         language: {
-            v: (statistics.median(s[v][0] for s in got), statistics.median(s[v][1] for s in got)) for v in sizes
+            v: (statistics.median(s[v][0] for s in got), statistics.median(s[v][1] for s in got))
+            for v in sizes
         }
         for language, got in samples.items()
     }
@@ -952,7 +965,10 @@ def bench_big_parts() -> None:
     for v, label in sizes.items():
         cells = [f"{median[lang][v][0]:,.0f} / {median[lang][v][1]:,.0f} ms" for lang in runs]
         BIG_PARTS.append(f"| {label} | " + " | ".join(cells) + " |")
-        print(f"big part {label}: " + ", ".join(f"{lang} {c}" for lang, c in zip(runs, cells, strict=True)), flush=True)
+        print(
+            f"big part {label}: " + ", ".join(f"{lang} {c}" for lang, c in zip(runs, cells, strict=True)),
+            flush=True,
+        )
     total = {lang: {v: sum(median[lang][v]) for v in sizes} for lang in runs}
     for language in runs:
         growth = total[language]["part-50MB"] / total[language]["part-5MB"] / 10
@@ -1079,11 +1095,18 @@ def write_results(elapsed: float) -> None:
         )
     )
     if UPSTREAM_PYTHON.exists():
-        versions += ", the upstream toolnexus port " + subprocess.run(
-            [str(UPSTREAM_PYTHON), "-c", "from importlib.metadata import version; print(version('toolnexus'))"],
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
+        versions += (
+            ", the upstream toolnexus port "
+            + subprocess.run(
+                [
+                    str(UPSTREAM_PYTHON),
+                    "-c",
+                    "from importlib.metadata import version; print(version('toolnexus'))",
+                ],
+                capture_output=True,
+                text=True,
+            ).stdout.strip()
+        )
     met = sum(r.met is True for r in ROWS)
     out = [
         "# Benchmarks",
@@ -1222,6 +1245,33 @@ def bench_result_limits() -> None:
 
     for figure, case, peer, ratio, target, detail in results.rows(QUICK):
         row(figure, case, {peer: (ratio, target)}, detail)
+
+
+def bench_postgres_mixed() -> None:
+    """4 Python and 4 TypeScript workers finishing 10,000 waiting runs on one PostgreSQL database
+    (`bench/postgres_mixed.py`); the target is that each run was claimed and finished once."""
+    import postgres_mixed
+
+    got = postgres_mixed.measure(1000 if QUICK else 10_000)
+    measured = (
+        f"{got.per_second:.0f} runs/s ({got.runs:,} runs in {got.seconds:.1f} s; finished by Python"
+        f" {got.finished['python']:,}, TypeScript {got.finished['typescript']:,}; races lost"
+        f" {got.lost['python']:,} and {got.lost['typescript']:,}"
+        + (f"; {'; '.join(got.problems)}" if got.problems else "")
+        + ")"
+    )
+    ROWS.append(
+        Row(
+            "mixed workers on PostgreSQL",
+            f"{got.runs:,} runs, 4 Python + 4 TypeScript",
+            measured,
+            "each run claimed and finished once, its tool run once",
+            not got.problems,
+        )
+    )
+    print(f"mixed workers on PostgreSQL: {measured}", flush=True)
+
+
 def update_results(only: str) -> None:
     """After `--only`: the rows measured replace those of the same figure and case in
     `bench/RESULTS.md` (a new one goes after the last of its figure, or at the end of the table),
@@ -1303,6 +1353,7 @@ def main() -> None:
         bench_resume,
         bench_big_parts,
         bench_result_limits,
+        bench_postgres_mixed,
     )
     for bench in benches:
         if args.only is None or args.only in bench.__name__:

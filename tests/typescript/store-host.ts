@@ -11,6 +11,7 @@
 //   node .cache/store-host.js settle <where> <run> <output>  the call in doubt settled
 //   node .cache/store-host.js log <where> <by> <call>...     decisions appended to the log, its head MAC'd
 //   node .cache/store-host.js verify <where>                 the log checked, without the key and with it
+//   node .cache/store-host.js work <where>                   a worker of tests/store/mixed.py
 //
 // The toolkit is tests/store/test_store.py's: `approve` asks before doing `what` (each run of it after
 // an answer appends a line to $TOOLNEXUS_STORE_TEST_LOG; with $TOOLNEXUS_STORE_TEST_DIE set, the
@@ -45,6 +46,50 @@ const approve = defineTool(
 
 function open(where: string): Promise<RunStore> {
   return /^postgres(ql)?:\/\/|=/.test(where) ? PostgresRunStore.open(where) : SqliteRunStore.open(where);
+}
+
+/** A line on stdin: the go of tests/store/mixed.py, once every worker is ready. */
+function go(): Promise<void> {
+  return new Promise((resolve) => {
+    process.stdin.once("data", () => {
+      process.stdin.destroy();
+      resolve();
+    });
+  });
+}
+
+/** `work`: prints `ready`, waits for the go, then takes a page of what waits, answers its runs in
+ * a random order (each `resume`: claim, run, finish) and takes the next page, until nothing waits.
+ * A run another worker took first is refused (`ResumeError`) and counted as lost. */
+async function work(store: RunStore, kit: Toolkit): Promise<{ finished: number[]; lost: number }> {
+  process.stdout.write("ready\n");
+  await go();
+  const finished: number[] = [];
+  let lost = 0;
+  for (;;) {
+    const page = await store.pending({ limit: 64 });
+    if (page.length === 0) {
+      return { finished, lost };
+    }
+    for (let i = page.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [page[i], page[j]] = [page[j]!, page[i]!];
+    }
+    for (const p of page) {
+      try {
+        const run = await store.resume(kit, p.runId, { id: p.request.id, ok: true });
+        if (run.status !== "done") {
+          throw new Error(`run ${p.runId} is ${run.status} after its one answer`);
+        }
+        finished.push(p.runId);
+      } catch (error) {
+        if (!ResumeError.isResumeError(error)) {
+          throw error;
+        }
+        lost += 1;
+      }
+    }
+  }
 }
 
 function outputs(run: RunResult | undefined): string[] {
@@ -102,6 +147,8 @@ async function main(argv: string[]): Promise<unknown> {
       }
       case "verify":
         return { verify: await store.log.verify(), verifyWithKey: await store.log.verify(SECRET), byId: await store.log.verify({ k1: SECRET }) };
+      case "work":
+        return await work(store, kit);
       default:
         throw new Error(`unknown command ${String(command)}`);
     }
