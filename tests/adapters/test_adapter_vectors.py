@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from toolnexus_wire._number import loads
 
 from toolnexus import ToolCallResult, ToolSpec, WireError
 from toolnexus import adapters as a
 from toolnexus.adapters import PartLimit
-from toolnexus_wire._number import loads
 
 VECTORS = Path(__file__).resolve().parents[2] / "idl" / "adapters"
 TARGETS = ("openai_chat", "openai_responses", "anthropic", "gemini", "mcp")
