@@ -58,9 +58,7 @@ def recorded(i: int) -> bytes:
     }
     message = {"role": "assistant", "content": None, "tool_calls": [call]}
     choice = {"index": 0, "finish_reason": "tool_calls", "message": message}
-    return orjson.dumps(
-        {"id": f"chatcmpl-{i}", "object": "chat.completion", "model": "mock", "choices": [choice]}
-    )
+    return orjson.dumps({"id": f"chatcmpl-{i}", "object": "chat.completion", "model": "mock", "choices": [choice]})
 
 
 # --- toolnexus -----------------------------------------------------------------------------------
@@ -75,9 +73,7 @@ async def toolnexus_suspend(i: int) -> tuple[float, str]:
     t1 = time.perf_counter()
     calls, _ = openai_chat_tool_calls(response)
     run = await kit.run_calls(calls)
-    text = orjson.dumps(
-        {"messages": [PROMPT, response["choices"][0]["message"]], "run": run.to_wire()}
-    ).decode()
+    text = orjson.dumps({"messages": [PROMPT, response["choices"][0]["message"]], "run": run.to_wire()}).decode()
     took = time.perf_counter() - t1
     assert run.status == "pending" and len(run.requests) == 1
     return took, text
@@ -142,9 +138,7 @@ async def pydantic_ai_resume(text: str) -> float:
     t0 = time.perf_counter()
     history = ModelMessagesTypeAdapter.validate_json(text)
     call_id = history[-1].parts[0].tool_call_id  # type: ignore[union-attr]
-    await bench.agent.run(
-        message_history=history, deferred_tool_results=DeferredToolResults(approvals={call_id: True})
-    )
+    await bench.agent.run(message_history=history, deferred_tool_results=DeferredToolResults(approvals={call_id: True}))
     took = bench.t2 - t0
     assert str(bench.asked_again[-1].parts[0].content).startswith("refunded 250")  # type: ignore[union-attr]
     return took
@@ -210,9 +204,7 @@ async def agents_resume(text: str) -> float:
     state.approve(state.get_interruptions()[0])
     await Runner.run(bench.agent, state, run_config=bench.config)
     took = bench.t2 - t0
-    outputs = [
-        g["output"] for g in bench.given if isinstance(g, dict) and g.get("type") == "function_call_output"
-    ]
+    outputs = [g["output"] for g in bench.given if isinstance(g, dict) and g.get("type") == "function_call_output"]
     assert outputs and str(outputs[-1]).startswith("refunded 250"), outputs
     return took
 

@@ -20,31 +20,19 @@ async def add(a: int, b: int) -> str:
 
 def completion(n):
     calls = [
-        {
-            "id": f"c{i}",
-            "type": "function",
-            "function": {"name": "add", "arguments": json.dumps({"a": i, "b": 2})},
-        }
+        {"id": f"c{i}", "type": "function", "function": {"name": "add", "arguments": json.dumps({"a": i, "b": 2})}}
         for i in range(n)
     ]
     message = {"role": "assistant", "content": None, "tool_calls": calls}
-    return json.dumps(
-        {
-            "id": "chatcmpl-1",
-            "object": "chat.completion",
-            "created": 1764590000,
-            "model": "mock",
-            "choices": [{"index": 0, "finish_reason": "tool_calls", "message": message}],
-            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-        }
-    )
+    return json.dumps({
+        "id": "chatcmpl-1", "object": "chat.completion", "created": 1764590000, "model": "mock",
+        "choices": [{"index": 0, "finish_reason": "tool_calls", "message": message}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    })
 
 
 DONE = {
-    "id": "chatcmpl-2",
-    "object": "chat.completion",
-    "created": 1764590001,
-    "model": "mock",
+    "id": "chatcmpl-2", "object": "chat.completion", "created": 1764590001, "model": "mock",
     "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "done"}}],
     "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
 }
@@ -75,9 +63,7 @@ class Recorded:
 async def main():
     kit = await create_toolkit(extra_tools=[define_tool(add, name="add")], builtins=False)
     transport = Recorded()
-    client = Client(
-        base_url="http://mock", style="openai", model="mock", api_key="mock", http_transport=transport
-    )
+    client = Client(base_url="http://mock", style="openai", model="mock", api_key="mock", http_transport=transport)
     for line in sys.stdin:
         n, count = map(int, line.split())
         times = []

@@ -22,13 +22,7 @@ def overhead_svg(series: dict[str, dict[int, float]], path: Path, title: str) ->
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for name, points in series.items():
         ns = sorted(points)
-        ax.plot(
-            ns,
-            [points[n] * 1e6 for n in ns],
-            marker="o",
-            linewidth=2 if name == "toolnexus" else 1.2,
-            label=name,
-        )
+        ax.plot(ns, [points[n] * 1e6 for n in ns], marker="o", linewidth=2 if name == "toolnexus" else 1.2, label=name)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xticks(sorted({n for points in series.values() for n in points}))

@@ -60,7 +60,9 @@ def _several_turns(name: str) -> bool:
 
 
 PAIRED = [
-    n for n in lv.names() if _paired(n) and "tamper" not in lv.load(n)["steps"][1] and not _several_turns(n)
+    n
+    for n in lv.names()
+    if _paired(n) and "tamper" not in lv.load(n)["steps"][1] and not _several_turns(n)
 ]
 ALTERED = [n for n in lv.names() if _paired(n) and "tamper" in lv.load(n)["steps"][1]]
 #: The decision vectors of one turn (issue 25), each played across the languages above.

@@ -682,7 +682,6 @@ async def _cut_off(
 ) -> Any:
     """Resume the one stored run with a tool that hangs, its lease never renewed (as if its
     process had died), until the lease has run out; returns the resume still under way."""
-
     async def dead(*args: Any) -> None:
         return None
 
@@ -907,8 +906,6 @@ async def test_a_store_of_version_5_gets_the_table_of_kept_results(tmp_path: Pat
     assert store.get(run_id).status == "pending"  # type: ignore[union-attr]
     with closing(sqlite3.connect(db)) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == 6
-
-
 async def test_a_store_of_version_5_gets_principal_and_session_and_keeps_its_runs(
     store: RunStore, new_store: Any
 ) -> None:
@@ -1021,7 +1018,6 @@ async def test_a_settle_the_toolkit_refuses_leaves_the_call_in_doubt(
     started, go = threading.Event(), threading.Event()
     kit = Toolkit([_hanging(ran, started, go)], secret=SECRET)
     run_id = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "A"})], principal="ada"))
-
     async def dead(*args: Any) -> None:
         return None
 
