@@ -4,8 +4,10 @@ it is missing: on a developer's machine the test is skipped with the reason; und
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import NoReturn
 
@@ -29,19 +31,27 @@ def missing(reason: str) -> NoReturn:
 
 def npm_ci(folder: Path) -> None:
     """The npm packages pinned by `folder`'s package-lock.json, installed into its node_modules
-    with `npm ci`, once for each lock (node_modules/.lock-stamp is the lock they came from)."""
+    with `npm ci`, once for each lock (node_modules/.lock-stamp is the lock they came from).
+
+    One install at a time on the machine (a lock file): installs run side by side from several
+    test workers share npm's cache, and npm then fails now and then with ENOENT in the middle of
+    unpacking (CI saw `mkdir node_modules/express`)."""
     lock, stamp = folder / "package-lock.json", folder / "node_modules" / ".lock-stamp"
     if stamp.exists() and stamp.read_bytes() == lock.read_bytes():
         return
     # A download that stalls gives up after a minute and is retried by npm; a whole install
-    # that still hangs is stopped and run again, at most three times.
+    # that still hangs or fails is run again, at most three times.
     argv = ["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"]
     argv += ["--fetch-timeout=60000", "--fetch-retries=4", "--fetch-retry-maxtimeout=20000"]
-    for attempt in range(3):
-        try:
-            subprocess.run(argv, cwd=folder, check=True, stdout=subprocess.DEVNULL, timeout=420)
-            break
-        except subprocess.TimeoutExpired:
-            if attempt == 2:
-                raise
-    stamp.write_bytes(lock.read_bytes())
+    with open(Path(tempfile.gettempdir()) / "toolnexus-npm-ci.lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        if stamp.exists() and stamp.read_bytes() == lock.read_bytes():
+            return
+        for attempt in range(3):
+            try:
+                subprocess.run(argv, cwd=folder, check=True, stdout=subprocess.DEVNULL, timeout=420)
+                break
+            except (subprocess.TimeoutExpired, subprocess.CalledProcessError):
+                if attempt == 2:
+                    raise
+        stamp.write_bytes(lock.read_bytes())

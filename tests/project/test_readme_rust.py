@@ -55,9 +55,12 @@ def test_doc_rust_block_runs(block: Block, tmp_path) -> None:
         missing("cargo is not installed")
     crate = tmp_path / "readme"
     (crate / "src").mkdir(parents=True)
+    # One package name per block: the blocks share a target directory, and two workers building
+    # blocks of one name overwrite each other's binary between build and run.
+    name = "readme-block-" + re.sub(r"[^a-z0-9]+", "-", block.name.lower()).strip("-")
     (crate / "Cargo.toml").write_text(
         "[package]\n"
-        'name = "readme-block"\n'
+        f'name = "{name}"\n'
         'version = "0.0.0"\n'
         'edition = "2021"\n'
         "publish = false\n\n"
