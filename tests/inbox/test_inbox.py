@@ -210,6 +210,52 @@ async def test_find_names_the_run_when_one_id_waits_in_several(store: RunStore) 
         box.find("nope")
 
 
+async def test_waiting_pages_by_keyset_and_filters_like_the_store(store: RunStore) -> None:
+    kit = Toolkit([confirm])
+    ids = [store.save(await kit.run_calls([ToolCall("c1", "confirm", {})]), principal=who) for who in "abab"]
+    two = await saved(
+        store,
+        [ToolCall("c1", "ask", {"question": "Which size?"}), ToolCall("c2", "lookup", {"email": "a@b.c"})],
+    )
+    box = Inbox(store, kit)
+    every = box.waiting()
+    assert [(w.run_id, w.position) for w in every] == [*((i, 0) for i in ids), (two, 0), (two, 1)]
+    pages, after = [], None
+    while page := box.waiting(limit=2, after=after):
+        pages.append(page)
+        after = page[-1]
+    assert [len(p) for p in pages] == [2, 2, 2], "the question and the result of one run split nowhere"
+    assert [w for p in pages for w in p] == every
+    assert box.waiting(limit=3, after=(ids[1], 0)) == every[2:5]
+    assert [w.run_id for w in box.waiting(principal="b")] == [ids[1], ids[3]]
+    assert [w.tool for w in box.waiting(kind="result")] == ["lookup"]
+    assert [w.tool for w in box.waiting(tool="ask")] == ["ask"]
+    assert box.waiting(after=every[-1]) == []
+
+
+async def test_find_in_a_named_run_reads_that_run_alone(store: RunStore) -> None:
+    kit = Toolkit([confirm])
+    run_id = store.save(await kit.run_calls([ToolCall("c1", "confirm", {})]))
+
+    class Counting:
+        def __init__(self, inner: RunStore) -> None:
+            self.inner, self.listed = inner, 0
+
+        def pending(self, **kw: Any) -> Any:
+            self.listed += 1
+            return self.inner.pending(**kw)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.inner, name)
+
+    counting = Counting(store)
+    box = Inbox(counting, kit)  # type: ignore[arg-type]
+    assert box.find("confirm", run_id).run_id == run_id
+    with pytest.raises(InboxError, match=f"no request 'confirm' waits in run {run_id + 1}"):
+        box.find("confirm", run_id + 1)
+    assert counting.listed == 0, "a named run is read by id, not found in the list of every run"
+
+
 # -- the toolkit, and what is typed --------------------------------------------------------------------
 
 
@@ -297,6 +343,25 @@ def test_list_shows_what_waits(store: RunStore) -> None:
         (run_id, "question", "ask", {"question": "Which colour? " + HOSTILE}),
     ]
     assert out.isascii(), "--json escapes every character that is not ASCII"
+
+
+def test_list_pages_and_filters_from_the_command(store: RunStore) -> None:
+    kit = Toolkit([confirm])
+    ids = [asyncio.run(kit.run_calls([ToolCall("c1", "confirm", {})])) for _ in range(3)]
+    ids = [store.save(run, principal=who) for run, who in zip(ids, "aba", strict=True)]
+    code, out = cli(store, "list", "--limit", "2")
+    assert code == 0 and out.splitlines()[-1] == f"more: --after {ids[1]}:0"
+    assert [line.split()[0] for line in out.splitlines()[1:-1]] == [str(ids[0]), str(ids[1])]
+    code, out = cli(store, "list", "--limit", "2", "--after", f"{ids[1]}:0")
+    assert code == 0 and [line.split()[0] for line in out.splitlines()[1:]] == [str(ids[2])]
+    assert cli(store, "list", "--after", f"{ids[2]}:0") == (0, "nothing more waits\n")
+    code, out = cli(store, "list", "--for", "a", "--json")
+    assert [(d["run"], d["position"]) for d in json.loads(out)] == [(ids[0], 0), (ids[2], 0)]
+    for bad in ("12", "x:1", "1:-1", "1:2:3"):
+        result = CliRunner().invoke(toolnexus, ["inbox", "--store", location(store), "list", "--after", bad])
+        assert result.exit_code == 2 and f"{bad!r} is not RUN:POSITION" in result.output, result.output
+    result = CliRunner().invoke(toolnexus, ["inbox", "--store", location(store), "list", "--limit", "0"])
+    assert result.exit_code == 2 and "--limit" in result.output
 
 
 def test_show_prints_one_request_in_full_and_nothing_raw(store: RunStore) -> None:

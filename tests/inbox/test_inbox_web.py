@@ -232,6 +232,31 @@ def test_a_tools_name_is_shown_by_code_point(tmp_path: Path) -> None:
 # -- what the page shows, and what it does ----------------------------------------------------------
 
 
+def test_the_list_shows_a_page_at_a_time_and_pages_on(tmp_path: Path) -> None:
+    from toolnexus.inbox._web import PAGE
+
+    store = SqliteRunStore(tmp_path / "runs.sqlite3")
+    kit = Toolkit([define_tool("go", "Go on.", None, lambda a, c: pending(Request("approval", "Go on?")))])
+    runs = [asyncio.run(kit.run_calls([ToolCall("c1", "go", {})])) for _ in range(PAGE + 3)]
+    ids = store.save_many(runs)
+    app = create_app(Inbox(store, kit, principal="ana"), token=TOKEN, hosts=["testserver"])
+    with TestClient(app, follow_redirects=False) as client:
+        assert client.get("/", params={"token": TOKEN}).status_code == 303
+        first = client.get("/")
+        shown_runs = re.findall(r'<td class="run">(\d+)</td>', first.text)
+        assert shown_runs == [str(i) for i in ids[:PAGE]]
+        more = re.search(r'<a href="/\?after=([\d:]+)" id="more">', first.text)
+        assert more is not None and more.group(1) == f"{ids[PAGE - 1]}:0"
+        second = client.get("/", params={"after": more.group(1)})
+        assert re.findall(r'<td class="run">(\d+)</td>', second.text) == [str(i) for i in ids[PAGE:]]
+        assert 'id="more"' not in second.text
+        past = client.get("/", params={"after": f"{ids[-1]}:0"})
+        assert past.status_code == 200 and "Nothing more waits." in past.text
+        for bad in ("1", "a:b", "1:2:3", "9" * 50 + ":0"):
+            refused = client.get("/", params={"after": bad})
+            assert refused.status_code == 404 and "not a page of this inbox" in refused.text
+
+
 def test_every_string_is_escaped(site: Site) -> None:
     signed_in(site)
     pages = [site.client.get("/").text]

@@ -187,15 +187,35 @@ def inbox(
 
 @inbox.command("list")
 @click.option("--json", "as_json", is_flag=True, help="One JSON array, for programs.")
+@click.option("--for", "whose", metavar="PRINCIPAL", help="Only the runs saved with this principal.")
+@click.option("--tool", help="Only the requests of calls to this tool.")
+@click.option("--kind", help="Only the requests of this kind (confirm, input, result, ...).")
+@click.option("--limit", type=click.IntRange(min=1), help="At most this many requests (a page).")
+@click.option(
+    "--after",
+    metavar="RUN:POSITION",
+    callback=lambda ctx, param, value: _keyset(value),
+    help="Start past this request (the `more:` line of the page before prints it).",
+)
 @click.pass_obj
-def list_(state: _State, as_json: bool) -> None:
-    """List every request that waits: run, request, kind, tool, prompt, arguments."""
-    items = state.inbox(acting=False).waiting()
+def list_(
+    state: _State,
+    as_json: bool,
+    whose: str | None,
+    tool: str | None,
+    kind: str | None,
+    limit: int | None,
+    after: tuple[int, int] | None,
+) -> None:
+    """List what waits (every request, or a page of them): run, request, kind, tool, prompt,
+    arguments."""
+    items = state.inbox(acting=False).waiting(principal=whose, tool=tool, kind=kind, limit=limit, after=after)
+    more = f"more: --after {items[-1].run_id}:{items[-1].position}" if limit and len(items) == limit else None
     if as_json:
         click.echo(json.dumps([_doc(w) for w in items], indent=2))
         return
     if not items:
-        click.echo("nothing waits")
+        click.echo("nothing more waits" if after else "nothing waits")
         return
     rows = [("RUN", "REQUEST", "KIND", "TOOL", "PROMPT", "ARGUMENTS")]
     for w in items:
@@ -214,6 +234,8 @@ def list_(state: _State, as_json: bool) -> None:
         click.echo(
             "  ".join([*(cell.ljust(width) for cell, width in zip(row, widths, strict=False)), row[-1]])
         )
+    if more:
+        click.echo(more)
 
 
 @inbox.command()
@@ -402,10 +424,21 @@ def _report(headline: str, run: RunResult) -> None:
         click.echo(f"{shown(item.id)} {shown(item.name)}: {text}")
 
 
+def _keyset(value: str | None) -> tuple[int, int] | None:
+    """`--after RUN:POSITION` as the pair `Inbox.waiting(after=)` takes."""
+    if value is None:
+        return None
+    run, sep, position = value.partition(":")
+    if not (sep and run.isdigit() and position.isdigit()):
+        raise click.BadParameter(f"{value!r} is not RUN:POSITION (two whole numbers, as in 12:0)")
+    return int(run), int(position)
+
+
 def _doc(w: Waiting) -> dict[str, Any]:
     """A waiting request as JSON, for `--json` (json.dumps escapes every non-ASCII character)."""
     doc: dict[str, Any] = {
         "run": w.run_id,
+        "position": w.position,
         "request": w.request.id,
         "kind": w.request.kind,
         "asks": w.asks,

@@ -50,6 +50,9 @@ class Waiting:
     run_id: int
     request: Request
     call: ToolCall | None
+    #: Its place among the run's waiting requests: `(run_id, position)` is where the next page of
+    #: `Inbox.waiting(after=...)` starts.
+    position: int = 0
 
     @property
     def tool(self) -> str | None:
@@ -127,26 +130,39 @@ class Inbox:
         self.principal = principal
         self.session = session
 
-    def waiting(self) -> list[Waiting]:
-        """Every request that waits, oldest run first, each run's in call order."""
+    def waiting(
+        self,
+        *,
+        principal: str | None = None,
+        tool: str | None = None,
+        kind: str | None = None,
+        limit: int | None = None,
+        after: Waiting | tuple[int, int] | None = None,
+    ) -> list[Waiting]:
+        """The requests that wait, oldest run first, each run's in call order.
+
+        Without arguments, every one. `principal`, `tool` and `kind` keep the requests of the runs
+        saved with that principal (`store.save(run, principal=)`), of that tool or of that kind;
+        `limit` returns at most that many, and `after` (the last `Waiting` of the page before, or
+        its `(run_id, position)`) starts past it: the store's `pending` pages by keyset, so a page
+        reads its own rows and its runs, wherever it starts."""
+        start = (after.run_id, after.position) if isinstance(after, Waiting) else after
+        rows = self.store.pending(principal=principal, tool=tool, kind=kind, limit=limit, after=start)
+        runs: dict[int, list[Waiting]] = {}
         found: list[Waiting] = []
-        seen: set[int] = set()
-        for item in self.store.pending():
-            if item.run_id not in seen:
-                seen.add(item.run_id)
-                found.extend(self._of_run(item.run_id))
+        for row in rows:
+            if row.run_id not in runs:
+                runs[row.run_id] = self._of_run(row.run_id)
+            found += [w for w in runs[row.run_id] if w.position == row.position]
         return found
 
     def find(self, request_id: str, run_id: int | None = None) -> Waiting:
-        """The request `request_id` waits on (in run `run_id`, when given); `InboxError` when none
-        does, or when it waits in several runs and `run_id` was not given."""
-        runs = sorted(
-            {
-                p.run_id
-                for p in self.store.pending()
-                if p.request.id == request_id and (run_id is None or p.run_id == run_id)
-            }
-        )
+        """The request `request_id` waits on (in run `run_id`, when given: that run alone is read);
+        `InboxError` when none does, or when it waits in several runs and `run_id` was not given."""
+        if run_id is None:
+            runs = sorted({p.run_id for p in self.store.pending() if p.request.id == request_id})
+        else:
+            runs = [run_id]
         where = "" if run_id is None else f" in run {run_id}"
         if len(runs) > 1:
             raise InboxError(
@@ -165,7 +181,10 @@ class Inbox:
         requests = run.requests or ([run.pending] if run.pending is not None else [])
         calls: list[ToolCall | None] = [*run.calls]
         calls += [None] * (len(requests) - len(calls))
-        return [Waiting(run_id, request, call) for request, call in zip(requests, calls, strict=False)]
+        return [
+            Waiting(run_id, request, call, position)
+            for position, (request, call) in enumerate(zip(requests, calls, strict=False))
+        ]
 
     async def approve(
         self, waiting: Waiting, *, arguments: dict[str, Any] | None = None, scope: str | None = None

@@ -25,6 +25,7 @@ import sys
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import partial
 from importlib import resources
 from typing import Any, Literal
 from urllib.parse import quote
@@ -64,6 +65,8 @@ MAX_FORM = 1024 * 1024
 #: The most fields a form may have, and the largest login form (bytes): a token and little else.
 MAX_FIELDS = 16
 MAX_LOGIN = 4096
+#: The requests the list shows at a time; a "More" link pages on by keyset (`?after=RUN:POSITION`).
+PAGE = 50
 _SCOPES = ("once", "turn", "tool", "principal", "session")
 _HEADERS = {
     # No script runs on the page at all; styles come from the page's own sheet.
@@ -167,9 +170,14 @@ class _Site:
             return self.signed_in("/")
         if session is None:
             return self.page("login.html", 401)
+        after = _after(request.query_params.get("after"))
+        if after is False:
+            return self.page("gone.html", 404, why="That is not a page of this inbox.")
         notice, session.notice = session.notice, None
-        items = await run_in_threadpool(self.inbox.waiting)
-        return self.page("list.html", items=[_row(w) for w in items], notice=notice)
+        items = await run_in_threadpool(partial(self.inbox.waiting, limit=PAGE + 1, after=after))
+        more = f"{items[PAGE - 1].run_id}:{items[PAGE - 1].position}" if len(items) > PAGE else None
+        rows = [_row(w) for w in items[:PAGE]]
+        return self.page("list.html", items=rows, notice=notice, more=more, paged=after is not None)
 
     async def login(self, request: HttpRequest) -> Response:
         if (why := _foreign(request)) is not None:
@@ -399,6 +407,16 @@ def _scope(form: FormData) -> str | None:
 
 def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _after(value: str | None) -> tuple[int, int] | Literal[False] | None:
+    """The list's `?after=RUN:POSITION` as a keyset pair; None without one, False when it is not one."""
+    if value is None:
+        return None
+    run, sep, position = value.partition(":")
+    if not (sep and run.isdigit() and position.isdigit() and len(value) <= 40):
+        return False
+    return int(run), int(position)
 
 
 def _row(w: Waiting) -> dict[str, Any]:
