@@ -60,6 +60,13 @@ export function normalizeToolName(name: string): string {
 /** `onProgress(fraction, message)`: what a tool reports through {@link ToolContext.progress}. */
 export type ProgressListener = (fraction: number, message: string) => void;
 
+/** The levels of {@link ToolContext.log}, lowest first: MCP's, which are RFC 5424's syslog severities. */
+export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+/** One of {@link LOG_LEVELS}. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+/** `onLog(level, message, data)`: a line a tool logs through {@link ToolContext.log}. */
+export type LogListener = (level: LogLevel, message: string, data: JsonObject) => void;
+
 
 /** @internal What `read_result` reads: the toolkit's kept results, for the turn's scope. */
 export interface KeptResults {
@@ -77,6 +84,8 @@ export interface ToolContextInit {
   callId?: string | undefined;
   idempotencyKey?: string | undefined;
   onProgress?: ProgressListener | undefined;
+  /** Hears the lines the tool logs through {@link ToolContext.log}. */
+  onLog?: LogListener | undefined;
   /** Hears what the handler throws (the error itself, with its stack); never sent to the model. */
   onError?: ErrorListener | undefined;
   /** @internal The toolkit's kept results (see {@link KeptResults}). */
@@ -104,6 +113,7 @@ export class ToolContext {
   readonly callId: string;
   readonly idempotencyKey: string;
   readonly #onProgress: ProgressListener | undefined;
+  readonly #onLog: LogListener | undefined;
   /** @internal Hears what the handler throws (see {@link ToolContextInit.onError}). */
   readonly onError: ErrorListener | undefined;
   /** @internal What `read_result` reads (see {@link KeptResults}). */
@@ -121,6 +131,7 @@ export class ToolContext {
     this.callId = init.callId ?? "";
     this.idempotencyKey = init.idempotencyKey ?? "";
     this.#onProgress = init.onProgress;
+    this.#onLog = init.onLog;
     this.onError = init.onError;
     this.keptResults = init.keptResults;
   }
@@ -141,6 +152,30 @@ export class ToolContext {
     this.#onProgress?.(fraction, message);
   }
 
+  /**
+   * Logs a line of the call, for the people who run it (never the model): `level` one of
+   * {@link LOG_LEVELS} (`debug`, `info`, `notice`, `warning`, `error`, `critical`, `alert`,
+   * `emergency`), `message` text, and `data` JSON values to go with it. It goes to the toolkit's
+   * `onLog` (and the turn's `log`), and, when the toolkit is served over MCP, to the client as
+   * `notifications/message` (at and above the level it set with `logging/setLevel`); does
+   * nothing when no one listens.
+   *
+   * @throws RangeError for an unknown level, TypeError for a message that is not a string or
+   * data that is not a plain object.
+   */
+  log(level: LogLevel, message: string, data: JsonObject = {}): void {
+    if (typeof level !== "string" || !(LOG_LEVELS as readonly string[]).includes(level)) {
+      throw new RangeError(`log takes a level of ${LOG_LEVELS.join(", ")}; got ${describe(level)}`);
+    }
+    if (typeof message !== "string") {
+      throw new TypeError(`log takes a string message, got ${describe(message)}`);
+    }
+    if (!isPlainObject(data)) {
+      throw new TypeError(`log takes its data as a plain object, got ${describe(data)}`);
+    }
+    this.#onLog?.(level, message, data);
+  }
+
   /** This context with `signal` in place of its own (what a handler gets). */
   withSignal(signal: AbortSignal): ToolContext {
     return new ToolContext({
@@ -151,6 +186,7 @@ export class ToolContext {
       callId: this.callId,
       idempotencyKey: this.idempotencyKey,
       onProgress: this.#onProgress,
+      onLog: this.#onLog,
       onError: this.onError,
       keptResults: this.keptResults,
     });
