@@ -40,16 +40,13 @@ export {
   ToolContext,
   defineTool,
   normalizeToolName,
-  LOG_LEVELS,
   type Handler,
-  type LogLevel,
-  type LogListener,
   type NeedsApproval,
   type ProgressListener,
   type ToolContextInit,
   type ToolOptions,
 } from "./tool.js";
-export { setToolLogger, type ErrorListener, type ToolLogger } from "./log.js";
+export { LOG_LEVELS, setToolLogger, type ErrorListener, type LogLevel, type LogListener, type ToolLogger } from "./log.js";
 export { CUT_FLOOR, Limit, estimateTokens, type LimitInit, type Tokenizer } from "./limit.js";
 export { DirectorySpill, MemorySpill, readResult, type ResultSpill, type Scope } from "./spill.js";
 export {

@@ -10,7 +10,7 @@ import { describe, isPlainObject, keepOrder, orderedKeys, readJson, setKey, writ
 import { Limit, type LimitInit } from "./limit.js";
 import { compileSchema, type ArgumentsCheck, type SchemaCheck } from "./schema.js";
 import { pending, randomHex } from "./suspend.js";
-import { reportThrown, type ErrorListener } from "./log.js";
+import { checkLogLine, reportThrown, type ErrorListener, type LogLevel, type LogListener } from "./log.js";
 import { isStandardSchema, jsonSchemaOf, type ArgsOf, type InputSchema, type OutputOf, type OutputSchema } from "./typed.js";
 import type { Answer, ParsedToolResult, Request, ToolResult, ToolSpec } from "./types.js";
 
@@ -59,13 +59,6 @@ export function normalizeToolName(name: string): string {
 
 /** `onProgress(fraction, message)`: what a tool reports through {@link ToolContext.progress}. */
 export type ProgressListener = (fraction: number, message: string) => void;
-
-/** The levels of {@link ToolContext.log}, lowest first: MCP's, which are RFC 5424's syslog severities. */
-export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
-/** One of {@link LOG_LEVELS}. */
-export type LogLevel = (typeof LOG_LEVELS)[number];
-/** `onLog(level, message, data)`: a line a tool logs through {@link ToolContext.log}. */
-export type LogListener = (level: LogLevel, message: string, data: JsonObject) => void;
 
 
 /** @internal What `read_result` reads: the toolkit's kept results, for the turn's scope. */
@@ -164,15 +157,7 @@ export class ToolContext {
    * data that is not a plain object.
    */
   log(level: LogLevel, message: string, data: JsonObject = {}): void {
-    if (typeof level !== "string" || !(LOG_LEVELS as readonly string[]).includes(level)) {
-      throw new RangeError(`log takes a level of ${LOG_LEVELS.join(", ")}; got ${describe(level)}`);
-    }
-    if (typeof message !== "string") {
-      throw new TypeError(`log takes a string message, got ${describe(message)}`);
-    }
-    if (!isPlainObject(data)) {
-      throw new TypeError(`log takes its data as a plain object, got ${describe(data)}`);
-    }
+    checkLogLine(level, message, data);
     this.#onLog?.(level, message, data);
   }
 

@@ -20,10 +20,11 @@ import { Ask, Run, STOP, Settle, answered, checkAnswer, drive, lapsed, quote, st
 import { describe, isPlainObject, type JsonObject } from "./json.js";
 import { Decisions, type DecisionLog, type PolicyStore } from "./policies.js";
 import type { Limit, LimitInit, Tokenizer } from "./limit.js";
+import type { LogLevel, LogListener } from "./log.js";
 import { keySet } from "./seal.js";
 import { ResultLimits, type ResultSpill } from "./spill.js";
 import { pending } from "./suspend.js";
-import { Tool, ToolContext, normalizeToolName, type LogLevel, type LogListener } from "./tool.js";
+import { Tool, ToolContext, normalizeToolName } from "./tool.js";
 import type { Answer, ParsedToolResult, Request, RunResult, ToolCall, ToolCallResult, ToolResult } from "./types.js";
 
 /** `progress(callId, fraction, message)`: what a turn's tools report through `ToolContext.progress`. */
@@ -108,6 +109,27 @@ export interface ExpireOptions {
   principal?: string | undefined;
 }
 
+/** The clock and the listeners a toolkit's options give every call. */
+interface ToolkitHooks {
+  readonly clock: Clock;
+  readonly onProgress: ProgressHook | undefined;
+  readonly onLog: LogHook | undefined;
+  readonly onError: ErrorHook | undefined;
+}
+
+/** The clock (`Date.now` when absent) and the listeners of `options`, checked as the constructor
+ * checks them: a `TypeError` for a clock or an `onLog` that is not a function. */
+function hooksOf(options: ToolkitOptions): ToolkitHooks {
+  const clock = options.clock ?? Date.now;
+  if (typeof clock !== "function") {
+    throw new TypeError("clock must be a function returning milliseconds since the epoch");
+  }
+  if (options.onLog !== undefined && typeof options.onLog !== "function") {
+    throw new TypeError("onLog must be a function (callId, level, message, data)");
+  }
+  return { clock, onProgress: options.onProgress, onLog: options.onLog, onError: options.onError };
+}
+
 function checkSession(session: unknown): string | undefined {
   if (session !== undefined && typeof session !== "string") {
     throw new TypeError(`session must be a string or undefined, got ${describe(session)}`);
@@ -153,26 +175,13 @@ function answersOf(answers: Answer | readonly Answer[]): Answer[] {
 export class Toolkit {
   readonly #tools = new Map<string, Tool>();
   readonly #book: RunBook;
-  readonly #clock: Clock;
-  readonly #onProgress: ProgressHook | undefined;
-  readonly #onLog: LogHook | undefined;
-  readonly #onError: ErrorHook | undefined;
+  readonly #hooks: ToolkitHooks;
   readonly #decisions: Decisions;
   readonly #limits: ResultLimits;
 
   constructor(tools: Iterable<Tool> = [], options: ToolkitOptions = {}) {
     const { keys, active } = keySet(options.secret, options.secrets, options.activeKey);
-    const clock = options.clock ?? Date.now;
-    if (typeof clock !== "function") {
-      throw new TypeError("clock must be a function returning milliseconds since the epoch");
-    }
-    this.#clock = clock;
-    this.#onProgress = options.onProgress;
-    if (options.onLog !== undefined && typeof options.onLog !== "function") {
-      throw new TypeError("onLog must be a function (callId, level, message, data)");
-    }
-    this.#onLog = options.onLog;
-    this.#onError = options.onError;
+    this.#hooks = hooksOf(options);
     this.#decisions = new Decisions(options.policyStore, options.decisionLog, options.policyLifetime ?? 8 * 3600);
     this.#book = new RunBook(keys, active, () => Math.floor(this.now()));
     this.#limits = new ResultLimits(options.limit, options.spill, options.tokenizer);
@@ -217,7 +226,7 @@ export class Toolkit {
 
   /** The time by this toolkit's clock (ms since the epoch). */
   now(): number {
-    return this.#clock();
+    return this.#hooks.clock();
   }
 
   /** The decisions kept beyond their turn (`Answer.scope`), of `tool` when given, expired ones too;
@@ -389,11 +398,9 @@ export class Toolkit {
         return "result" in asked ? asked.result : pending(asked.request);
       }
     }
-    const kit = this.#onProgress;
+    const { onProgress: kit, onLog: own, onError: hook } = this.#hooks;
     const report = onProgress ?? (kit === undefined ? undefined : (fraction: number, message: string) => kit(call.id, fraction, message));
-    const own = this.#onLog;
     const logged = onLog ?? (own === undefined ? undefined : (level: LogLevel, message: string, data: JsonObject) => own(call.id, level, message, data));
-    const hook = this.#onError;
     const onError = hook === undefined ? undefined : (err: unknown) => hook(call.id, call.name, err);
     const scope = { principal, session };
     const limits = this.#limits;
@@ -404,12 +411,12 @@ export class Toolkit {
 
   /** @internal The toolkit's own `onLog`. */
   get onLog(): LogHook | undefined {
-    return this.#onLog;
+    return this.#hooks.onLog;
   }
 
   /** @internal The toolkit's own `onProgress`. */
   get onProgress(): ProgressHook | undefined {
-    return this.#onProgress;
+    return this.#hooks.onProgress;
   }
 }
 

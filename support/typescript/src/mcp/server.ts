@@ -36,10 +36,10 @@ import {
 import { mcpCallToolResult, mcpTools } from "../adapters/mcp.js";
 import { ResumeError } from "../errors.js";
 import type { JsonObject } from "../json.js";
+import { LOG_LEVELS, type LogLevel } from "../log.js";
 import { SCHEMA_VERSION } from "../index.js";
 import { pending, randomHex } from "../suspend.js";
 import type { Toolkit } from "../toolkit.js";
-import { LOG_LEVELS, type LogLevel } from "../tool.js";
 import type { Answer, Request, RunResult, ToolResult } from "../types.js";
 import { answerOf, elicitationOf } from "./shapes.js";
 
