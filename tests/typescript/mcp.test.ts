@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, LoggingMessageNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { type Request } from "toolnexus-contract";
 import { ElicitationRelay, fromMcpCallToolResult, mcpServer, mcpToolsFrom, serveHttp } from "toolnexus-contract/mcp";
 import { Toolkit, defineTool } from "toolnexus-contract/runtime";
@@ -81,6 +81,32 @@ describe("mcpServer", () => {
     const heard: number[] = [];
     await client.callTool({ name: "steps", arguments: {} }, undefined, { onprogress: (p) => heard.push(p.progress / (p.total ?? 1)) });
     assert.deepEqual(heard, [0.25, 0.5, 0.75, 1]);
+    await client.close();
+  });
+
+  it("sends a tool's log lines as notifications/message, from the level the client set", async () => {
+    const migrate = defineTool("migrate", "Migrates a table", null, (_a, ctx) => {
+      ctx.log("debug", "counting rows");
+      ctx.log("info", "migrating orders", { rows: 3 });
+      ctx.log("warning", "one row skipped", { row: 2 });
+      return "migrated";
+    });
+    const client = await connected(new Toolkit([migrate]), {});
+    assert.deepEqual(client.getServerCapabilities()?.logging, {});
+    const got: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      got.push([n.params.level, n.params.logger, n.params.data]);
+    });
+    assert.equal(text(await client.callTool({ name: "migrate", arguments: {} })), "migrated");
+    assert.deepEqual(got, [
+      ["debug", "migrate", "counting rows"],
+      ["info", "migrate", { message: "migrating orders", data: { rows: 3 } }],
+      ["warning", "migrate", { message: "one row skipped", data: { row: 2 } }],
+    ]);
+    got.length = 0;
+    await client.setLoggingLevel("warning");
+    await client.callTool({ name: "migrate", arguments: {} });
+    assert.deepEqual(got, [["warning", "migrate", { message: "one row skipped", data: { row: 2 } }]]);
     await client.close();
   });
 });

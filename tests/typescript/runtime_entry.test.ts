@@ -71,6 +71,7 @@ describe("toolnexus-contract/runtime, apart from the wire types", () => {
       "CUT_FLOOR",
       "Decision",
       "DirectorySpill",
+      "LOG_LEVELS",
       "Limit",
       "MemorySpill",
       "Policy",

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { WireError, pending, type Request, type RunResult } from "toolnexus-contract";
-import { Policy, PolicyMemory, ResumeError, Toolkit, defineTool, type Decision, type DecisionMade, type PolicyStore, type ToolContext } from "toolnexus-contract/runtime";
+import { Policy, PolicyMemory, ResumeError, Toolkit, defineTool, type Decision, type DecisionMade, type PolicyStore, ToolContext } from "toolnexus-contract/runtime";
 
 const KEY = new TextEncoder().encode("a key of at least sixteen bytes");
 
@@ -122,6 +122,38 @@ describe("Toolkit options", () => {
     await kit.runCalls([{ id: "c1", name: "t", arguments: {} }], { progress: (id, f, m) => heard.push(`turn ${id} ${f} ${m}`) });
     await kit.runCalls([{ id: "c2", name: "t", arguments: {} }]);
     assert.deepEqual(heard, ["turn c1 0.25 a quarter", "kit c1 0.25 a quarter", "kit c2 0.25 a quarter"]);
+  });
+
+  it("hears a tool's log lines, the turn's and the toolkit's, by call id, and refuses an unknown level", async () => {
+    const heard: string[] = [];
+    const t = defineTool("t", "", null, (_a, ctx) => {
+      ctx.log("debug", "counting rows");
+      ctx.log("warning", "one row skipped", { row: 2 });
+      return "";
+    });
+    const kit = new Toolkit([t], { onLog: (id, level, m, data) => heard.push(`kit ${id} ${level} ${m} ${JSON.stringify(data)}`) });
+    await kit.runCalls([{ id: "c1", name: "t", arguments: {} }], { log: (id, level, m) => heard.push(`turn ${id} ${level} ${m}`) });
+    await kit.runCalls([{ id: "c2", name: "t", arguments: {} }]);
+    assert.deepEqual(heard, [
+      "turn c1 debug counting rows",
+      "kit c1 debug counting rows {}",
+      "turn c1 warning one row skipped",
+      'kit c1 warning one row skipped {"row":2}',
+      "kit c2 debug counting rows {}",
+      'kit c2 warning one row skipped {"row":2}',
+    ]);
+    const ctx = new ToolContext();
+    assert.throws(() => ctx.log("verbose" as never, "x"), { name: "RangeError", message: /^log takes a level of debug, info, notice, warning, error, critical, alert, emergency; got / });
+    assert.throws(() => ctx.log("info", 3 as never), { name: "TypeError", message: /log takes a string message/ });
+    assert.throws(() => ctx.log("info", "x", [] as never), { name: "TypeError", message: /log takes its data as a plain object/ });
+    assert.throws(() => new Toolkit([], { onLog: "nope" as never }), /onLog must be a function/);
+    // A line logged from an unknown level is the handler's error: the call's result says so.
+    const bad = defineTool("bad", "", null, (_a, c) => {
+      c.log("verbose" as never, "x");
+      return "";
+    });
+    const run = await new Toolkit([bad]).runCalls([{ id: "c3", name: "bad", arguments: {} }]);
+    assert.equal(run.status === "done" && run.results[0]?.result.isError, true);
   });
 });
 

@@ -2,7 +2,34 @@
 
 // Where a handler's thrown error goes, for the host: the logger `setToolLogger` sets (the console
 // by default, as Python logs to its `toolnexus` logger) and the call's `onError` listener. The
-// model reads only the error's message, in the error result `Tool.call` returns.
+// model reads only the error's message, in the error result `Tool.call` returns. And the lines a
+// tool logs through `ToolContext.log`: their levels, and the check of each line.
+
+import { describe, isPlainObject, type JsonObject } from "./json.js";
+
+/** The levels of `ToolContext.log`, lowest first: MCP's, which are RFC 5424's syslog severities. */
+export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+/** One of {@link LOG_LEVELS}. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+/** `onLog(level, message, data)`: a line a tool logs through `ToolContext.log`. */
+export type LogListener = (level: LogLevel, message: string, data: JsonObject) => void;
+
+/**
+ * Checks a line for `ToolContext.log`, as Python's `ctx.log` does: a RangeError for a level not
+ * in {@link LOG_LEVELS}, a TypeError for a message that is not a string or data that is not a
+ * plain object.
+ */
+export function checkLogLine(level: unknown, message: unknown, data: unknown): void {
+  if (typeof level !== "string" || !(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new RangeError(`log takes a level of ${LOG_LEVELS.join(", ")}; got ${describe(level)}`);
+  }
+  if (typeof message !== "string") {
+    throw new TypeError(`log takes a string message, got ${describe(message)}`);
+  }
+  if (!isPlainObject(data)) {
+    throw new TypeError(`log takes its data as a plain object, got ${describe(data)}`);
+  }
+}
 
 /** `onError(error, where)`: what a tool's handler threw (with its stack), for the host only. */
 export type ErrorListener = (error: unknown, where: { readonly tool: string; readonly callId: string }) => void;

@@ -46,7 +46,7 @@ export {
   type ToolContextInit,
   type ToolOptions,
 } from "./tool.js";
-export { setToolLogger, type ErrorListener, type ToolLogger } from "./log.js";
+export { LOG_LEVELS, setToolLogger, type ErrorListener, type LogLevel, type LogListener, type ToolLogger } from "./log.js";
 export { CUT_FLOOR, Limit, estimateTokens, type LimitInit, type Tokenizer } from "./limit.js";
 export { DirectorySpill, MemorySpill, readResult, type ResultSpill, type Scope } from "./spill.js";
 export {
@@ -65,6 +65,7 @@ export {
   type Clock,
   type ErrorHook,
   type ExpireOptions,
+  type LogHook,
   type ProgressHook,
   type ResumeOptions,
   type RunCallsOptions,

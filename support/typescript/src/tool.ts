@@ -10,7 +10,7 @@ import { describe, isPlainObject, keepOrder, orderedKeys, readJson, setKey, writ
 import { Limit, type LimitInit } from "./limit.js";
 import { compileSchema, type ArgumentsCheck, type SchemaCheck } from "./schema.js";
 import { pending, randomHex } from "./suspend.js";
-import { reportThrown, type ErrorListener } from "./log.js";
+import { checkLogLine, reportThrown, type ErrorListener, type LogLevel, type LogListener } from "./log.js";
 import { isStandardSchema, jsonSchemaOf, type ArgsOf, type InputSchema, type OutputOf, type OutputSchema } from "./typed.js";
 import type { Answer, ParsedToolResult, Request, ToolResult, ToolSpec } from "./types.js";
 
@@ -77,6 +77,8 @@ export interface ToolContextInit {
   callId?: string | undefined;
   idempotencyKey?: string | undefined;
   onProgress?: ProgressListener | undefined;
+  /** Hears the lines the tool logs through {@link ToolContext.log}. */
+  onLog?: LogListener | undefined;
   /** Hears what the handler throws (the error itself, with its stack); never sent to the model. */
   onError?: ErrorListener | undefined;
   /** @internal The toolkit's kept results (see {@link KeptResults}). */
@@ -104,6 +106,7 @@ export class ToolContext {
   readonly callId: string;
   readonly idempotencyKey: string;
   readonly #onProgress: ProgressListener | undefined;
+  readonly #onLog: LogListener | undefined;
   /** @internal Hears what the handler throws (see {@link ToolContextInit.onError}). */
   readonly onError: ErrorListener | undefined;
   /** @internal What `read_result` reads (see {@link KeptResults}). */
@@ -121,6 +124,7 @@ export class ToolContext {
     this.callId = init.callId ?? "";
     this.idempotencyKey = init.idempotencyKey ?? "";
     this.#onProgress = init.onProgress;
+    this.#onLog = init.onLog;
     this.onError = init.onError;
     this.keptResults = init.keptResults;
   }
@@ -141,6 +145,22 @@ export class ToolContext {
     this.#onProgress?.(fraction, message);
   }
 
+  /**
+   * Logs a line of the call, for the people who run it (never the model): `level` one of
+   * {@link LOG_LEVELS} (`debug`, `info`, `notice`, `warning`, `error`, `critical`, `alert`,
+   * `emergency`), `message` text, and `data` JSON values to go with it. It goes to the toolkit's
+   * `onLog` (and the turn's `log`), and, when the toolkit is served over MCP, to the client as
+   * `notifications/message` (at and above the level it set with `logging/setLevel`); does
+   * nothing when no one listens.
+   *
+   * @throws RangeError for an unknown level, TypeError for a message that is not a string or
+   * data that is not a plain object.
+   */
+  log(level: LogLevel, message: string, data: JsonObject = {}): void {
+    checkLogLine(level, message, data);
+    this.#onLog?.(level, message, data);
+  }
+
   /** This context with `signal` in place of its own (what a handler gets). */
   withSignal(signal: AbortSignal): ToolContext {
     return new ToolContext({
@@ -151,6 +171,7 @@ export class ToolContext {
       callId: this.callId,
       idempotencyKey: this.idempotencyKey,
       onProgress: this.#onProgress,
+      onLog: this.#onLog,
       onError: this.onError,
       keptResults: this.keptResults,
     });

@@ -20,6 +20,7 @@ import { Ask, Run, STOP, Settle, answered, checkAnswer, drive, lapsed, quote, st
 import { describe, isPlainObject, type JsonObject } from "./json.js";
 import { Decisions, type DecisionLog, type PolicyStore } from "./policies.js";
 import type { Limit, LimitInit, Tokenizer } from "./limit.js";
+import type { LogLevel, LogListener } from "./log.js";
 import { keySet } from "./seal.js";
 import { ResultLimits, type ResultSpill } from "./spill.js";
 import { pending } from "./suspend.js";
@@ -28,6 +29,8 @@ import type { Answer, ParsedToolResult, Request, RunResult, ToolCall, ToolCallRe
 
 /** `progress(callId, fraction, message)`: what a turn's tools report through `ToolContext.progress`. */
 export type ProgressHook = (callId: string, fraction: number, message: string) => void;
+/** `onLog(callId, level, message, data)`: a line a tool logs through `ToolContext.log`. */
+export type LogHook = (callId: string, level: LogLevel, message: string, data: JsonObject) => void;
 /** Hears what a tool's handler threw: the call's id, the tool's name and the error itself (with its stack). */
 export type ErrorHook = (callId: string, tool: string, error: unknown) => void;
 /** Answers a request during `runCalls`, sync or async. */
@@ -47,6 +50,8 @@ export interface ToolkitOptions {
   clock?: Clock | undefined;
   /** Hears what every tool reports through `ToolContext.progress`. */
   onProgress?: ProgressHook | undefined;
+  /** Hears every line a tool logs through `ToolContext.log`: `(callId, level, message, data)`. */
+  onLog?: LogHook | undefined;
   /** Hears what a tool's handler throws: `(callId, tool, error)`, the error with its stack, for
    * the host only (the model reads the error result's message). */
   onError?: ErrorHook | undefined;
@@ -78,6 +83,8 @@ export interface RunCallsOptions {
   turnId?: string | undefined;
   /** Hears what this turn's tools report, besides the toolkit's own `onProgress`. */
   progress?: ProgressHook | undefined;
+  /** Hears the lines this turn's tools log, before the toolkit's own `onLog`. */
+  log?: LogHook | undefined;
   /** The host's session: policies made with the scope `session:<id>` decide its turns' approvals. */
   session?: string | undefined;
 }
@@ -88,6 +95,8 @@ export interface ResumeOptions {
    * decision log, and the key of the policies `principal` scopes make. */
   principal?: string | undefined;
   progress?: ProgressHook | undefined;
+  /** Hears the lines the resumed calls log, as `runCalls`'s `log` does. */
+  log?: LogHook | undefined;
   /** The host's session, for policies. */
   session?: string | undefined;
 }
@@ -98,6 +107,27 @@ export interface ExpireOptions {
   now?: number | undefined;
   /** Needed only to re-seal a bound run made under a key that is no longer the active one. */
   principal?: string | undefined;
+}
+
+/** The clock and the listeners a toolkit's options give every call. */
+interface ToolkitHooks {
+  readonly clock: Clock;
+  readonly onProgress: ProgressHook | undefined;
+  readonly onLog: LogHook | undefined;
+  readonly onError: ErrorHook | undefined;
+}
+
+/** The clock (`Date.now` when absent) and the listeners of `options`, checked as the constructor
+ * checks them: a `TypeError` for a clock or an `onLog` that is not a function. */
+function hooksOf(options: ToolkitOptions): ToolkitHooks {
+  const clock = options.clock ?? Date.now;
+  if (typeof clock !== "function") {
+    throw new TypeError("clock must be a function returning milliseconds since the epoch");
+  }
+  if (options.onLog !== undefined && typeof options.onLog !== "function") {
+    throw new TypeError("onLog must be a function (callId, level, message, data)");
+  }
+  return { clock, onProgress: options.onProgress, onLog: options.onLog, onError: options.onError };
 }
 
 function checkSession(session: unknown): string | undefined {
@@ -145,21 +175,13 @@ function answersOf(answers: Answer | readonly Answer[]): Answer[] {
 export class Toolkit {
   readonly #tools = new Map<string, Tool>();
   readonly #book: RunBook;
-  readonly #clock: Clock;
-  readonly #onProgress: ProgressHook | undefined;
-  readonly #onError: ErrorHook | undefined;
+  readonly #hooks: ToolkitHooks;
   readonly #decisions: Decisions;
   readonly #limits: ResultLimits;
 
   constructor(tools: Iterable<Tool> = [], options: ToolkitOptions = {}) {
     const { keys, active } = keySet(options.secret, options.secrets, options.activeKey);
-    const clock = options.clock ?? Date.now;
-    if (typeof clock !== "function") {
-      throw new TypeError("clock must be a function returning milliseconds since the epoch");
-    }
-    this.#clock = clock;
-    this.#onProgress = options.onProgress;
-    this.#onError = options.onError;
+    this.#hooks = hooksOf(options);
     this.#decisions = new Decisions(options.policyStore, options.decisionLog, options.policyLifetime ?? 8 * 3600);
     this.#book = new RunBook(keys, active, () => Math.floor(this.now()));
     this.#limits = new ResultLimits(options.limit, options.spill, options.tokenizer);
@@ -204,7 +226,7 @@ export class Toolkit {
 
   /** The time by this toolkit's clock (ms since the epoch). */
   now(): number {
-    return this.#clock();
+    return this.#hooks.clock();
   }
 
   /** The decisions kept beyond their turn (`Answer.scope`), of `tool` when given, expired ones too;
@@ -260,12 +282,12 @@ export class Toolkit {
     const principal = checkPrincipal(options.principal);
     const session = checkSession(options.session);
     const turn = this.#book.begin(list, options.turnId, options.expiresIn, principal);
-    const first = new LoopEffects(this, this.#decisions, turn, { progress: options.progress, session, principal });
+    const first = new LoopEffects(this, this.#decisions, turn, { progress: options.progress, log: options.log, session, principal });
     const outcomes = await Promise.all(list.map((call) => drive(start(call), first)));
     if (options.waitFor === undefined) {
       return this.#book.close(turn, outcomes);
     }
-    const asking = new LoopEffects(this, this.#decisions, turn, { waitFor: options.waitFor, progress: options.progress, session, principal });
+    const asking = new LoopEffects(this, this.#decisions, turn, { waitFor: options.waitFor, progress: options.progress, log: options.log, session, principal });
     const settled = await Promise.all(outcomes.map((outcome) => drive(outcome, asking)));
     return { status: "done", results: settled.map(itemOf) };
   }
@@ -296,7 +318,7 @@ export class Toolkit {
     const principal = checkPrincipal(options.principal);
     const session = checkSession(options.session);
     const opening = this.#book.open(parseRunResult(run), batch, principal);
-    const effects = new LoopEffects(this, this.#decisions, opening.checked.turn, { progress: options.progress, session, principal });
+    const effects = new LoopEffects(this, this.#decisions, opening.checked.turn, { progress: options.progress, log: options.log, session, principal });
     const now = this.now();
     const taken = opening.picks.map((p) => {
       const ask = new Ask(p.call, p.request);
@@ -355,6 +377,7 @@ export class Toolkit {
       gateFirst = false,
       idempotencyKey = "",
       onProgress,
+      onLog,
       session,
       principal,
     }: {
@@ -363,6 +386,8 @@ export class Toolkit {
       gateFirst?: boolean;
       idempotencyKey?: string;
       onProgress?: ((fraction: number, message: string) => void) | undefined;
+      /** The run's log lines (the turn's `log`, then the toolkit's `onLog`); the toolkit's alone when absent. */
+      onLog?: LogListener | undefined;
       session?: string | undefined;
       principal?: string | undefined;
     } = {},
@@ -373,20 +398,25 @@ export class Toolkit {
         return "result" in asked ? asked.result : pending(asked.request);
       }
     }
-    const kit = this.#onProgress;
+    const { onProgress: kit, onLog: own, onError: hook } = this.#hooks;
     const report = onProgress ?? (kit === undefined ? undefined : (fraction: number, message: string) => kit(call.id, fraction, message));
-    const hook = this.#onError;
+    const logged = onLog ?? (own === undefined ? undefined : (level: LogLevel, message: string, data: JsonObject) => own(call.id, level, message, data));
     const onError = hook === undefined ? undefined : (err: unknown) => hook(call.id, call.name, err);
     const scope = { principal, session };
     const limits = this.#limits;
-    const ctx = new ToolContext({ answer, request, callId: call.id, idempotencyKey, onProgress: report, onError, keptResults: limits.reader(scope) });
+    const ctx = new ToolContext({ answer, request, callId: call.id, idempotencyKey, onProgress: report, onLog: logged, onError, keptResults: limits.reader(scope) });
     const result = await this.execute(call.name, call.arguments, ctx);
     return limits.apply(this.get(call.name), result, idempotencyKey, scope);
   }
 
+  /** @internal The toolkit's own `onLog`. */
+  get onLog(): LogHook | undefined {
+    return this.#hooks.onLog;
+  }
+
   /** @internal The toolkit's own `onProgress`. */
   get onProgress(): ProgressHook | undefined {
-    return this.#onProgress;
+    return this.#hooks.onProgress;
   }
 }
 
@@ -403,6 +433,7 @@ class LoopEffects implements Effects {
 
   private readonly waitFor: WaitFor | undefined;
   private readonly progress: ProgressHook | undefined;
+  private readonly log: LogHook | undefined;
   private readonly session: string | undefined;
   private readonly principal: string | undefined;
 
@@ -410,10 +441,11 @@ class LoopEffects implements Effects {
     private readonly kit: Toolkit,
     private readonly decisions: Decisions,
     private readonly turn: Turn,
-    options: { waitFor?: WaitFor | undefined; progress?: ProgressHook | undefined; session: string | undefined; principal: string | undefined },
+    options: { waitFor?: WaitFor | undefined; progress?: ProgressHook | undefined; log?: LogHook | undefined; session: string | undefined; principal: string | undefined },
   ) {
     this.waitFor = options.waitFor;
     this.progress = options.progress;
+    this.log = options.log;
     this.session = options.session;
     this.principal = options.principal;
   }
@@ -429,12 +461,22 @@ class LoopEffects implements Effects {
             progress(call.id, fraction, message);
             own?.(call.id, fraction, message);
           };
+    const { log } = this;
+    const kitLog = kit.onLog;
+    const logged =
+      log === undefined
+        ? undefined
+        : (level: LogLevel, message: string, data: JsonObject) => {
+            log(call.id, level, message, data);
+            kitLog?.(call.id, level, message, data);
+          };
     return this.kit.perform(call, {
       answer: step.answer,
       request: step.request,
       gateFirst: step.gate,
       idempotencyKey: this.turn.idempotencyKey(call.id),
       onProgress: report,
+      onLog: logged,
       session: this.session,
       principal: this.principal,
     });

@@ -13,7 +13,10 @@
  * url, when the client declared it), and the tool runs again with the answer; a client that
  * declared no elicitation (or no URL mode, for an authorization) gets the suspension's prompt as
  * an error result. `ToolContext.progress` is a `notifications/progress` when the call carried a
- * progress token.
+ * progress token. `ToolContext.log` is a `notifications/message` (`logger` the tool's name; `data`
+ * the message, or `{message, data}` when the line has data), sent in order before the result: the
+ * server declares `logging` and sends the lines at and above the level the client set with
+ * `logging/setLevel` (every level until it sets one).
  *
  * @packageDocumentation
  */
@@ -24,6 +27,7 @@ import {
   CallToolRequestSchema,
   ElicitResultSchema,
   ListToolsRequestSchema,
+  SetLevelRequestSchema,
   type CallToolResult,
   type ClientCapabilities,
   type ServerNotification,
@@ -32,6 +36,7 @@ import {
 import { mcpCallToolResult, mcpTools } from "../adapters/mcp.js";
 import { ResumeError } from "../errors.js";
 import type { JsonObject } from "../json.js";
+import { LOG_LEVELS, type LogLevel } from "../log.js";
 import { SCHEMA_VERSION } from "../index.js";
 import { pending, randomHex } from "../suspend.js";
 import type { Toolkit } from "../toolkit.js";
@@ -49,6 +54,9 @@ export interface McpServerOptions {
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** What the server declares: its tools, and the tools' log lines (`ToolContext.log`). */
+const CAPABILITIES = { tools: {}, logging: {} };
 
 /** The client declared no elicitation mode that can ask `request`. */
 class Unaskable extends Error {
@@ -107,6 +115,20 @@ function progressOf(extra: Extra): { hook: (callId: string, fraction: number, me
   return { hook, sent: () => chain };
 }
 
+/** The `log` hook of one call to `tool`: `notifications/message` at and above the level `lowest()`
+ * reads (the connection's `logging/setLevel`), related to the call, in order. */
+function logOf(extra: Extra, tool: string, lowest: () => number): { hook: (callId: string, level: LogLevel, message: string, data: JsonObject) => void; sent: () => Promise<void> } {
+  let chain: Promise<void> = Promise.resolve();
+  const hook = (_callId: string, level: LogLevel, message: string, data: JsonObject): void => {
+    if (LOG_LEVELS.indexOf(level) < lowest()) {
+      return;
+    }
+    const params = { level, logger: tool, data: Object.keys(data).length === 0 ? message : { message, data } };
+    chain = chain.then(() => extra.sendNotification({ method: "notifications/message", params })).catch(() => undefined);
+  };
+  return { hook, sent: () => chain };
+}
+
 /**
  * The SDK's lowlevel `Server` serving `toolkit`'s tools: connect it to any of the SDK's transports
  * (`server.connect(transport)`), or use {@link serveStdio} or {@link serveHttp}. A server is one
@@ -115,16 +137,24 @@ function progressOf(extra: Extra): { hook: (callId: string, fraction: number, me
 export function mcpServer(toolkit: Toolkit, options: McpServerOptions = {}): Server {
   const server = new Server(
     { name: options.name ?? "toolnexus", version: options.version ?? SCHEMA_VERSION },
-    options.instructions === undefined ? { capabilities: { tools: {} } } : { capabilities: { tools: {} }, instructions: options.instructions },
+    options.instructions === undefined ? { capabilities: CAPABILITIES } : { capabilities: CAPABILITIES, instructions: options.instructions },
   );
+  // The server is one connection's, so the level its client set is the server's (the SDK's own
+  // handler, replaced here, keeps one per transport session for its `sendLoggingMessage`).
+  let lowest = 0;
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    lowest = Math.max(0, LOG_LEVELS.indexOf(request.params.level));
+    return {};
+  });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpTools(toolkit.tools()) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const call = { id: `mcp-${randomHex(8)}`, name: request.params.name, arguments: (request.params.arguments ?? {}) as JsonObject };
     const declared = server.getClientCapabilities()?.elicitation;
     const progress = progressOf(extra);
+    const log = logOf(extra, request.params.name, () => lowest);
     try {
       const waitFor = declared === undefined ? undefined : elicitor(declared, extra);
-      return reply(await toolkit.runCalls([call], { waitFor, progress: progress.hook }));
+      return reply(await toolkit.runCalls([call], { waitFor, progress: progress.hook, log: log.hook }));
     } catch (err) {
       if (err instanceof Unaskable) {
         return result(pending(err.request));
@@ -134,7 +164,7 @@ export function mcpServer(toolkit: Toolkit, options: McpServerOptions = {}): Ser
       }
       throw err;
     } finally {
-      await progress.sent();
+      await Promise.all([progress.sent(), log.sent()]);
     }
   });
   return server;
