@@ -7,14 +7,13 @@ import asyncio
 import subprocess
 import threading
 import time
-from typing import Any
 
 import psycopg
 import pytest
 
 from tests.conftest import SECRET
-from tests.postgres import _CLUSTER, _binary, cluster
 from tests.needs import missing
+from tests.postgres import _CLUSTER, _binary, cluster
 from toolnexus import Answer, Request, ResumeError, ToolCall, ToolContext, Toolkit, pending, tool
 
 pytestmark = pytest.mark.slow  # still run by `make test` (tests/run_all.sh), not `make test-fast`
