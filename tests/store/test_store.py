@@ -1087,6 +1087,44 @@ async def test_a_postgresql_call_made_while_the_server_restarts_waits_for_it(pos
     assert 0.9 <= waited < 5.0, f"waited {waited:.2f} s for a server down about 1 s"
 
 
+async def test_a_mark_the_database_does_not_take_runs_no_tool_and_gives_the_run_back(
+    new_store: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Marking a call started (before a tool that is not idempotent runs) met the database's
+    error: tried again while a third of the lease lasts, then raised by `resume` as that error.
+    The tool did not run, the error is not the call's result, the run is pending again as it was,
+    and it resumes later: the tool runs once (issue #33: a restart at the mark's COMMIT)."""
+    store = new_store(lease=0.6)
+    kit, log = toolkit(), tmp_path / "ran.log"
+    monkeypatch.setenv(RUNS_LOG, str(log))
+    original, fails = RunStore._started, {"left": 2}
+
+    def flaky(self: RunStore, *args: Any) -> bool:
+        if fails["left"]:
+            fails["left"] -= 1
+            raise self._db.errors[0]("server closed the connection unexpectedly")
+        return bool(original(self, *args))
+
+    def ran() -> int:
+        return len(log.read_text().splitlines()) if log.exists() else 0
+
+    monkeypatch.setattr(RunStore, "_started", flaky)
+    first, second = [store.save(await kit.run_calls([ToolCall("a", "approve", {"what": w})])) for w in "AB"]
+    [one, two] = store.pending()
+    result = await store.resume(kit, first, Answer(one.request.id, True))  # two misses, then it holds
+    assert result.status == "done" and result.results[0].result.output == "did A" and ran() == 1
+    fails["left"] = 1000
+    with pytest.raises(store._db.errors[0]):
+        await store.resume(kit, second, Answer(two.request.id, True))
+    got = store.get(second)
+    assert ran() == 1, "the tool did not run on a mark that failed"
+    assert got is not None and got.status == "pending" and store.in_doubt() == []
+    assert [w.run_id for w in store.pending()] == [second]
+    fails["left"] = 0
+    again = await store.resume(kit, second, Answer(two.request.id, True))
+    assert again.status == "done" and again.results[0].result.output == "did B" and ran() == 2
+
+
 async def test_a_settle_the_toolkit_refuses_leaves_the_call_in_doubt(
     new_store: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
