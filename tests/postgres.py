@@ -103,6 +103,30 @@ def restart_postgres() -> None:
     )
 
 
+def stop_postgres() -> None:
+    """Stop the session's cluster (`pg_ctl stop -m fast`); `start_postgres` starts it again."""
+    cluster = _CLUSTER
+    subprocess.run(
+        [*cluster["run_as"], cluster["pg_ctl"], "-D", cluster["data"], "-m", "fast", "-w", "stop"],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        env=cluster["env"],
+    )
+
+
+def start_postgres() -> None:
+    """Start the session's cluster stopped by `stop_postgres`, on its options (`pg_ctl restart`
+    of a stopped server starts it with those it last ran with)."""
+    cluster = _CLUSTER
+    subprocess.run(
+        [*cluster["run_as"], cluster["pg_ctl"], "-D", cluster["data"], "-w", "restart"],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=cluster["env"],
+    )
+
+
 @pytest.fixture
 def postgres_dsn(postgres_server: str) -> str:
     """A DSN of the session's cluster whose tables are a schema made for this test alone."""

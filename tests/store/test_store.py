@@ -1010,6 +1010,121 @@ async def test_a_postgresql_store_reconnects_after_a_restart_and_loses_nothing(p
     assert store.ids("claimed") == [] and [w.run_id for w in store.pending()] == [third.run_id, ids[-1] + 1]
 
 
+def _backend_pid(store: RunStore) -> int:
+    """The server process of the store's connection in this thread."""
+    from toolnexus.store._postgres import PostgresBackend
+
+    assert isinstance(store._db, PostgresBackend)
+    return int(store._db.connection().raw.info.backend_pid)
+
+
+@pytest.mark.parametrize("how", ["terminated", "killed"])
+async def test_a_postgresql_connection_dropped_while_idle_is_opened_again(
+    postgres_dsn: str, how: str
+) -> None:
+    """The server ended the store's idle connection between two calls: with a goodbye
+    (`pg_terminate_backend`: "terminating connection due to administrator command") or without
+    one (the backend killed: "consuming input failed: server closed the connection unexpectedly",
+    and the cluster in recovery for a moment). The next read, and the next transaction at its
+    BEGIN, open a new connection and succeed."""
+    import signal
+
+    from toolnexus.store import PostgresRunStore
+
+    def drop() -> None:
+        pid = _backend_pid(store)
+        if how == "terminated":
+            with tamper(store) as conn:
+                conn.execute("SELECT pg_terminate_backend(?)", (pid,))
+            time.sleep(0.2)  # the server is done with it
+            return
+        os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        with contextlib.suppress(ProcessLookupError):  # gone once the postmaster reaped it
+            while time.monotonic() < deadline:  # then it is in recovery: the reconnect waits
+                os.kill(pid, 0)
+                time.sleep(0.005)
+
+    store, kit = PostgresRunStore(postgres_dsn, lease=2.0), toolkit()
+    ids = store.save_many([await kit.run_calls([ToolCall("a", "approve", {"what": w})]) for w in "AB"])
+    first, second = store.pending()
+    drop()
+    assert [w.run_id for w in store.pending()] == ids, "the read after the drop reconnects"
+    drop()
+    assert (await store.resume(kit, first.run_id, Answer(first.request.id, True))).status == "done"
+    assert [w.run_id for w in store.pending()] == [second.run_id]
+
+
+async def test_a_postgresql_call_made_while_the_server_restarts_waits_for_it(postgres_dsn: str) -> None:
+    """The server is down for a second (stopped, then started): a read made meanwhile waits for
+    it (a reconnect is tried again for up to `RECONNECT_FOR` seconds, or `timeout`); with a
+    `timeout` shorter than the outage it raises the server's refusal, after about `timeout`."""
+    import psycopg
+
+    from tests.postgres import start_postgres, stop_postgres
+    from toolnexus.store import PostgresRunStore
+
+    store, kit = PostgresRunStore(postgres_dsn, lease=2.0), toolkit()
+    short = PostgresRunStore(postgres_dsn, timeout=1.0)
+    run_id = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "A"})]))
+    assert [w.run_id for w in short.pending()] == [run_id]
+    stop_postgres()
+    try:
+        began = time.monotonic()
+        with pytest.raises(psycopg.OperationalError):
+            short.pending()
+        gave_up = time.monotonic() - began
+        starting = threading.Timer(1.0, start_postgres)
+        starting.start()
+        began = time.monotonic()
+        assert [w.run_id for w in store.pending()] == [run_id], "the read waited for the server"
+        waited = time.monotonic() - began
+        starting.join()
+    finally:
+        with contextlib.suppress(subprocess.CalledProcessError):
+            start_postgres()  # a test that failed with the server down leaves it up for the next
+    assert 0.5 <= gave_up < 3.0, f"gave up after {gave_up:.2f} s, timeout 1 s"
+    assert 0.9 <= waited < 5.0, f"waited {waited:.2f} s for a server down about 1 s"
+
+
+async def test_a_mark_the_database_does_not_take_runs_no_tool_and_gives_the_run_back(
+    new_store: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Marking a call started (before a tool that is not idempotent runs) met the database's
+    error: tried again while a third of the lease lasts, then raised by `resume` as that error.
+    The tool did not run, the error is not the call's result, the run is pending again as it was,
+    and it resumes later: the tool runs once (issue #33: a restart at the mark's COMMIT)."""
+    store = new_store(lease=0.6)
+    kit, log = toolkit(), tmp_path / "ran.log"
+    monkeypatch.setenv(RUNS_LOG, str(log))
+    original, fails = RunStore._started, {"left": 2}
+
+    def flaky(self: RunStore, *args: Any) -> bool:
+        if fails["left"]:
+            fails["left"] -= 1
+            raise self._db.errors[0]("server closed the connection unexpectedly")
+        return bool(original(self, *args))
+
+    def ran() -> int:
+        return len(log.read_text().splitlines()) if log.exists() else 0
+
+    monkeypatch.setattr(RunStore, "_started", flaky)
+    first, second = [store.save(await kit.run_calls([ToolCall("a", "approve", {"what": w})])) for w in "AB"]
+    [one, two] = store.pending()
+    result = await store.resume(kit, first, Answer(one.request.id, True))  # two misses, then it holds
+    assert result.status == "done" and result.results[0].result.output == "did A" and ran() == 1
+    fails["left"] = 1000
+    with pytest.raises(store._db.errors[0]):
+        await store.resume(kit, second, Answer(two.request.id, True))
+    got = store.get(second)
+    assert ran() == 1, "the tool did not run on a mark that failed"
+    assert got is not None and got.status == "pending" and store.in_doubt() == []
+    assert [w.run_id for w in store.pending()] == [second]
+    fails["left"] = 0
+    again = await store.resume(kit, second, Answer(two.request.id, True))
+    assert again.status == "done" and again.results[0].result.output == "did B" and ran() == 2
+
+
 async def test_a_settle_the_toolkit_refuses_leaves_the_call_in_doubt(
     new_store: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

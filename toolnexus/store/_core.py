@@ -178,7 +178,9 @@ class RunStore(RunRows, Doubts, Waits):
         answered, the row is not a valid run) or from `toolkit.resume`: then nothing ran, and
         the run goes back to `pending` as it was, except for a seal that does not hold, which
         marks it `refused`. Raises `OutcomeNotStored`, holding the resumed run, when the tools
-        ran but the outcome could not be stored (see there).
+        ran but the outcome could not be stored (see there). Raises the database's error when
+        the calls about to run could not be marked started: then none of those tools ran, and
+        the run goes back to `pending` as it was.
         """
         batch = answers_of(answers)
         text = context_text(context, f"run {run_id}")

@@ -67,13 +67,25 @@ class Doubts(Leases):
     lease: float
     log: DecisionLog
 
-    def _started(self, run_id: int, lease: str, batch: list[Answer], calls: list[dict[str, Any]]) -> None:
-        """Record that `calls` start now under the claim `lease`, on the answers `batch`."""
+    def _started(self, run_id: int, lease: str, batch: list[Answer], calls: list[dict[str, Any]]) -> bool:
+        """Record that `calls` start now under the claim `lease`, on the answers `batch`; False
+        when that claim is no longer the run's (its lease ran out and another process took it)."""
         doubt = {"answers": [a.to_wire() for a in batch], "calls": calls, "started": self._clock()}
         with self._db.transaction() as conn:
-            conn.execute(
+            cur = conn.execute(
                 "UPDATE runs SET doubt = ? WHERE id = ? AND status = 'claimed' AND lease = ?",
                 (json.dumps(doubt, ensure_ascii=False), run_id, lease),
+            )
+        return cur.rowcount == 1
+
+    def _unclaim(self, run_id: int, lease: str) -> None:
+        """Hand the run back as it was while the claim `lease` is still its own: the calls it
+        marked did not start (the mark failed), so they are not in doubt."""
+        with self._db.transaction() as conn:
+            conn.execute(
+                "UPDATE runs SET status = 'pending', lease = NULL, lease_until = NULL, doubt = NULL,"
+                " updated_at = ? WHERE id = ? AND status = 'claimed' AND lease = ?",
+                (self._clock(), run_id, lease),
             )
 
     def _lapse(self, run_id: int, lease: str) -> None:

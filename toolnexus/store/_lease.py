@@ -54,6 +54,7 @@ class Leases:
         finish: Any
         _started: Any
         _lapse: Any
+        _unclaim: Any
         _store: Any
 
     async def under_lease(
@@ -78,16 +79,25 @@ class Leases:
         renewal = asyncio.ensure_future(self._renew(run_id, lease))
         calls = started_calls(toolkit, run, batch)
         kit, marked = toolkit, list[str]()
+        marking: list[asyncio.Future[None]] = []  # the one mark of `calls`, which each tool awaits
         if calls:
 
             async def starting(call_id: str) -> None:
                 if not marked:  # from here, a lease that runs out leaves these calls in doubt
                     marked.append(call_id)
-                    await asyncio.to_thread(self._started, run_id, lease, batch, calls)
+                    marking.append(asyncio.ensure_future(self._mark_started(run_id, lease, batch, calls)))
+                await asyncio.shield(marking[0])  # no tool of `calls` runs before the mark holds
 
             kit = before_tools(toolkit, starting)
         try:
             resumed: RunResult = await step(kit, run)
+            if marking and (unmarked := await _failure(marking[0])) is not None:
+                raise _Unmarked(unmarked)
+        except _Unmarked as exc:  # no tool of `calls` ran: the run goes back as it was
+            with contextlib.suppress(*errors):
+                await asyncio.to_thread(self._unclaim, run_id, lease)
+            forget_answers(toolkit, run, batch)
+            raise exc.error from None
         except ResumeError as exc:
             if exc.reason == "expired":  # past its sealed expiry: settled now, never put back
                 settled = await toolkit.expire(run)
@@ -146,6 +156,26 @@ class Leases:
             except ValueError as exc:  # another process took the run after the lease ran out
                 raise OutcomeNotStored(run_id, resumed, batch, lease, exc) from None
 
+    async def _mark_started(
+        self, run_id: int, lease: str, batch: list[Answer], calls: list[dict[str, Any]]
+    ) -> None:
+        """Mark `calls` started under the claim `lease`, tried again while a third of the lease
+        lasts (the mark is the same each time: one that met the drop at its commit, and held, is
+        written again unchanged); `ResumeError` when the claim is no longer this one's."""
+        deadline = time.monotonic() + self.lease / 3
+        delay = 0.05
+        while True:
+            try:
+                held = await asyncio.to_thread(self._started, run_id, lease, batch, calls)
+                break
+            except self._db.errors:
+                if time.monotonic() + delay >= deadline:
+                    raise
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 1.0)
+        if not held:
+            raise ResumeError("not_pending", f"run {run_id}: its claim ran out before its tools started")
+
     async def _renew(self, run_id: int, lease: str) -> None:
         """Renew the claim every third of the lease while the tools run."""
         while True:
@@ -153,3 +183,21 @@ class Leases:
             with contextlib.suppress(*self._db.errors):  # a missed renewal: the next one may do
                 if not await asyncio.to_thread(self.renew, run_id, lease):
                     return
+
+
+class _Unmarked(Exception):
+    """The calls about to run could not be marked started, so none of their tools ran: `error`
+    is why (the database's error, or `ResumeError` when the claim ran out)."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+async def _failure(marking: asyncio.Future[None]) -> BaseException | None:
+    """What the mark failed with, or None when it holds."""
+    try:
+        await asyncio.shield(marking)
+    except Exception as exc:
+        return exc
+    return None

@@ -6,8 +6,9 @@ write is one transaction (`READ COMMITTED`) in which the rows it changes are loc
 its run's row with `FOR UPDATE SKIP LOCKED` (a row another process is claiming right now is
 refused as being answered, never waited on), the outcome's write with `FOR UPDATE`, and the
 decision log's append holds its head's table, so its chain has one writer at a time. A connection
-the server dropped is opened again on the next use; the statement that met the drop raises, and
-the outcome's write retries it while the lease lasts.
+the server dropped is opened again on the next use (tried again for up to `RECONNECT_FOR` seconds
+while the server restarts); a statement inside a transaction that met the drop raises, and the
+outcome's write retries it while the lease lasts.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
 
 #: The version of the tables this code writes (`toolnexus_schema`); see docs/durable.md.
 SCHEMA_VERSION = 6
+#: How long (seconds) a connection the server dropped is tried again while it restarts.
+RECONNECT_FOR = 5.0
 #: The channel every write of a run's outcome notifies, with the run's id (`store.wait` listens).
 CHANNEL = "toolnexus_runs"
 #: Held while the tables are made, so that two processes opening a new database do not race.
@@ -130,8 +133,10 @@ class _Connection:
 
     def reopened(self, exc: psycopg.OperationalError) -> bool:
         """Whether `exc` dropped the connection, which is then opened again."""
-        if not self.raw.broken and not self.raw.closed:
+        if not _dropped(self.raw, exc):
             return False
+        with contextlib.suppress(psycopg.Error):
+            self.raw.close()
         self.raw = self._open()
         return True
 
@@ -146,6 +151,23 @@ class _Connection:
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         with self.raw.cursor() as cur:
             cur.executemany(_sql(sql), rows)
+
+
+#: The SQLSTATEs of a server that ends the session: `admin_shutdown`, `crash_shutdown`,
+#: `cannot_connect_now` (class 08, connection exceptions, is taken whole).
+_ENDED = frozenset({"57P01", "57P02", "57P03"})
+
+
+def _dropped(raw: psycopg.Connection[Any], exc: psycopg.OperationalError) -> bool:
+    """Whether `exc` means the connection `raw` is gone: psycopg says so (`closed`, `broken`, its
+    libpq status not OK), the server said it ends the session, or the error is the client's own
+    (no SQLSTATE: "server closed the connection unexpectedly", "consuming input failed", "the
+    connection is lost"). An error the server reported on a live connection (a lock timeout, a
+    cancelled statement) is not a drop."""
+    if raw.closed or raw.broken or raw.pgconn.status != psycopg.pq.ConnStatus.OK:
+        return True
+    state = exc.sqlstate
+    return state is None or state.startswith("08") or state in _ENDED
 
 
 class PostgresBackend:
@@ -175,6 +197,21 @@ class PostgresBackend:
         )
 
     def _open(self) -> psycopg.Connection[Any]:
+        """A new connection. Once one was opened, a server that refuses (restarting: "the database
+        system is shutting down", "starting up", the port closed) is tried again for up to
+        `RECONNECT_FOR` seconds (or `timeout`, when shorter) before its error is raised."""
+        deadline = time.monotonic() + min(RECONNECT_FOR, self._timeout)
+        delay = 0.05
+        while True:
+            try:
+                return self._connect()
+            except psycopg.OperationalError:
+                if not self._reached or time.monotonic() + delay >= deadline:
+                    raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
+
+    def _connect(self) -> psycopg.Connection[Any]:
         try:
             return psycopg.connect(self.dsn, autocommit=True, connect_timeout=max(1, round(self._timeout)))
         except psycopg.OperationalError as exc:
