@@ -5,11 +5,19 @@ workers' reports and the tool's runs that every run was claimed and finished onc
 ran once. `tests/store/test_store_mixed_workers.py` runs it small; `bench/postgres_mixed.py`
 runs it with 10,000 runs and times it.
 
-A Python worker is this module (`python -m tests.store.mixed <dsn>`); a TypeScript worker is
-`tests/typescript/store-host.ts work <dsn>`. Both print `ready`, wait for a line on stdin (the go,
-given to all at once, so start-up is not timed), and end by printing `{"finished": [run ids],
-"lost": n}`: the runs they finished, and how often another worker took a run first. Each run of
-the tool appends `pid key` to the worker's own log (`$TOOLNEXUS_STORE_TEST_LOG`).
+A Python worker is this module (`python -m tests.store.mixed <dsn> <i> <n>`); a TypeScript worker
+is `tests/typescript/store-host.ts work <dsn> <i> <n>`: worker `i` of `n`. Both print `ready`, wait
+for a line on stdin (the go, given to all at once, so start-up is not timed), and end by printing
+`{"finished": [run ids], "lost": n}`: the runs they finished, and how often another worker took a
+run first. Each run of the tool appends `pid key` to the worker's own log
+(`$TOOLNEXUS_STORE_TEST_LOG`).
+
+The workers spread out, so that few claims meet: worker `i` of `n` walks the keyset of what waits
+in pages of `PAGE * n` and answers the runs whose id is `i` modulo `n` (its share), then helps with
+what is left (the shares of workers still at theirs) from its far end: a page from a random run id
+in the newer half of what waits, and another random place each time it finds a run taken. When
+every worker listed the oldest 64 and claimed them in a random order, three claims in four lost
+their race (33,767 over 10,000 runs).
 """
 
 from __future__ import annotations
@@ -29,12 +37,13 @@ from pathlib import Path
 from tests.conftest import REPO
 from tests.store.test_store import RUNS_LOG, toolkit
 from toolnexus import Answer, ResumeError, RunResult, ToolCall
-from toolnexus.store import PostgresRunStore
+from toolnexus.store import PendingRequest, PostgresRunStore
 
 TS_DIR = REPO / "tests" / "typescript"
 HOST = TS_DIR / ".cache" / "store-host.js"
 LANGUAGES = ("python", "typescript")
-#: What a worker lists at a time before answering its runs in a random order.
+#: How many runs of its own a worker answers from one page of what waits (the page lists `PAGE`
+#: times the number of workers).
 PAGE = 64
 
 
@@ -87,10 +96,11 @@ def race(dsn: str, runs: int, python: int, typescript: int, folder: Path, timeou
             for n in range(count):
                 log = folder / f"{language}-{n}.log"
                 log.touch()
+                place = [str(len(workers)), str(python + typescript)]  # worker i of n
                 argv = (
-                    [sys.executable, "-m", "tests.store.mixed", dsn]
+                    [sys.executable, "-m", "tests.store.mixed", dsn, *place]
                     if language == "python"
-                    else ["node", str(host), "work", dsn]
+                    else ["node", str(host), "work", dsn, *place]
                 )
                 proc = subprocess.Popen(
                     argv,
@@ -176,30 +186,53 @@ def _check_rows(dsn: str, expected: dict[int, tuple[str, str]]) -> list[str]:
     return problems
 
 
-async def _work(dsn: str) -> dict[str, object]:
+async def _work(dsn: str, index: int, count: int) -> dict[str, object]:
     store, kit = PostgresRunStore(dsn), toolkit()
     finished: list[int] = []
     lost = 0
-    while page := store.pending(limit=PAGE):
-        random.shuffle(page)
+
+    async def take(waiting: PendingRequest) -> bool:
+        """Resume the run with its one answer; False when another worker had taken it."""
+        nonlocal lost
+        try:
+            run = await store.resume(kit, waiting.run_id, Answer(waiting.request.id, ok=True))
+        except ResumeError:
+            lost += 1
+            return False
+        if run.status != "done":
+            raise RuntimeError(f"run {waiting.run_id} is {run.status} after its one answer")
+        finished.append(waiting.run_id)
+        return True
+
+    # Its share, page after page; `high`: the last run id listed.
+    high = 0
+    after: PendingRequest | None = None
+    while page := store.pending(limit=PAGE * count, after=after):
+        high, after = page[-1].run_id, page[-1]
         for waiting in page:
-            try:
-                run = await store.resume(kit, waiting.run_id, Answer(waiting.request.id, ok=True))
-            except ResumeError:
-                lost += 1
-                continue
-            if run.status != "done":
-                raise RuntimeError(f"run {waiting.run_id} is {run.status} after its one answer")
-            finished.append(waiting.run_id)
+            if waiting.run_id % count == index:
+                await take(waiting)
+    # What is left, from its far end (the workers still at their shares come up from the oldest):
+    # a page from a random place in the newer half, and another place after a race lost.
+    while first := store.pending(limit=1):
+        lowest = first[0].run_id
+        high = max(high, lowest)
+        start = random.randint((lowest + high) // 2, high)
+        if not (page := store.pending(limit=PAGE, after=(start, -1))):
+            high = start - 1  # nothing waits from `start` on
+            continue
+        for waiting in page:
+            if not await take(waiting):
+                break  # another worker is here: go elsewhere
     store.close()
     return {"finished": finished, "lost": lost}
 
 
-def main(dsn: str) -> None:
+def main(dsn: str, index: int, count: int) -> None:
     print("ready", flush=True)
     sys.stdin.readline()
-    print(json.dumps(asyncio.run(_work(dsn))), flush=True)
+    print(json.dumps(asyncio.run(_work(dsn, index, count))), flush=True)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))

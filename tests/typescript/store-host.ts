@@ -11,7 +11,7 @@
 //   node .cache/store-host.js settle <where> <run> <output>  the call in doubt settled
 //   node .cache/store-host.js log <where> <by> <call>...     decisions appended to the log, its head MAC'd
 //   node .cache/store-host.js verify <where>                 the log checked, without the key and with it
-//   node .cache/store-host.js work <where>                   a worker of tests/store/mixed.py
+//   node .cache/store-host.js work <where> <i> <n>           worker i of n of tests/store/mixed.py
 //
 // The toolkit is tests/store/test_store.py's: `approve` asks before doing `what` (each run of it after
 // an answer appends a line to $TOOLNEXUS_STORE_TEST_LOG; with $TOOLNEXUS_STORE_TEST_DIE set, the
@@ -19,7 +19,7 @@
 
 import { appendFileSync } from "node:fs";
 import { ResumeError, Toolkit, defineTool } from "toolnexus-contract/runtime";
-import { PostgresRunStore, SqliteRunStore, type RunStore } from "toolnexus-contract/store";
+import { PostgresRunStore, SqliteRunStore, type PendingRequest, type RunStore } from "toolnexus-contract/store";
 import { pending, type RunResult } from "toolnexus-contract";
 
 const SECRET = new TextEncoder().encode("tests-host-secret-0123456789abcdef");
@@ -58,38 +58,68 @@ function go(): Promise<void> {
   });
 }
 
-/** `work`: prints `ready`, waits for the go, then takes a page of what waits, answers its runs in
- * a random order (each `resume`: claim, run, finish) and takes the next page, until nothing waits.
- * A run another worker took first is refused (`ResumeError`) and counted as lost. */
-async function work(store: RunStore, kit: Toolkit): Promise<{ finished: number[]; lost: number }> {
+/** `work`: prints `ready`, waits for the go, then resumes runs (each `resume`: claim, run, finish)
+ * until nothing waits, spread out as tests/store/mixed.py's Python worker is: first its share, the
+ * runs whose id is `index` modulo `count`, page after page of the keyset (pages of 64 × `count`);
+ * then what is left, from its far end: a page from a random run id in its newer half, and another
+ * random place after each race lost. A run another worker took first is refused (`ResumeError`)
+ * and counted as lost. */
+async function work(store: RunStore, kit: Toolkit, index: number, count: number): Promise<{ finished: number[]; lost: number }> {
   process.stdout.write("ready\n");
   await go();
   const finished: number[] = [];
   let lost = 0;
+  const take = async (p: PendingRequest): Promise<boolean> => {
+    try {
+      const run = await store.resume(kit, p.runId, { id: p.request.id, ok: true });
+      if (run.status !== "done") {
+        throw new Error(`run ${p.runId} is ${run.status} after its one answer`);
+      }
+      finished.push(p.runId);
+      return true;
+    } catch (error) {
+      if (!ResumeError.isResumeError(error)) {
+        throw error;
+      }
+      lost += 1;
+      return false;
+    }
+  };
+  let high = 0; // the last run id listed
+  let after: PendingRequest | undefined;
   for (;;) {
-    const page = await store.pending({ limit: 64 });
-    if (page.length === 0) {
-      return { finished, lost };
+    const page = await store.pending({ limit: 64 * count, after });
+    after = page.at(-1);
+    if (after === undefined) {
+      break;
     }
-    for (let i = page.length - 1; i > 0; i--) {
-      const j = Math.floor(Math.random() * (i + 1));
-      [page[i], page[j]] = [page[j]!, page[i]!];
-    }
+    high = after.runId;
     for (const p of page) {
-      try {
-        const run = await store.resume(kit, p.runId, { id: p.request.id, ok: true });
-        if (run.status !== "done") {
-          throw new Error(`run ${p.runId} is ${run.status} after its one answer`);
-        }
-        finished.push(p.runId);
-      } catch (error) {
-        if (!ResumeError.isResumeError(error)) {
-          throw error;
-        }
-        lost += 1;
+      if (p.runId % count === index) {
+        await take(p);
       }
     }
   }
+  for (;;) {
+    const lowest = (await store.pending({ limit: 1 }))[0]?.runId;
+    if (lowest === undefined) {
+      break;
+    }
+    high = Math.max(high, lowest);
+    const half = Math.floor((lowest + high) / 2);
+    const start = half + Math.floor(Math.random() * (high - half + 1));
+    const page = await store.pending({ limit: 64, after: [start, -1] });
+    if (page.length === 0) {
+      high = start - 1; // nothing waits from `start` on
+      continue;
+    }
+    for (const p of page) {
+      if (!(await take(p))) {
+        break; // another worker is here: go elsewhere
+      }
+    }
+  }
+  return { finished, lost };
 }
 
 function outputs(run: RunResult | undefined): string[] {
@@ -147,8 +177,13 @@ async function main(argv: string[]): Promise<unknown> {
       }
       case "verify":
         return { verify: await store.log.verify(), verifyWithKey: await store.log.verify(SECRET), byId: await store.log.verify({ k1: SECRET }) };
-      case "work":
-        return await work(store, kit);
+      case "work": {
+        const [index, count] = [Number(rest[0]), Number(rest[1])];
+        if (!Number.isInteger(index) || !Number.isInteger(count) || index < 0 || index >= count) {
+          throw new Error(`work needs <i> <n>, worker i of n (0 <= i < n), got ${JSON.stringify(rest)}`);
+        }
+        return await work(store, kit, index, count);
+      }
       default:
         throw new Error(`unknown command ${String(command)}`);
     }
