@@ -56,11 +56,21 @@ ROWS: list[Row] = []
 NOTES: list[str] = []
 
 
-def row(figure: str, case: str, ratios: dict[str, tuple[float, float]], detail: str = "") -> None:
-    """`ratios`: peer -> (measured ratio, target ratio)."""
+def row(
+    figure: str,
+    case: str,
+    ratios: dict[str, tuple[float, float]],
+    detail: str = "",
+    *,
+    at_least: bool = False,
+) -> None:
+    """`ratios`: peer -> (measured ratio, target ratio). The target is a ceiling (a time, a
+    size: ours at most `target` times the peer's), or with `at_least` a floor (a rate: ours at
+    least `target` times the peer's)."""
+    sign = "≥" if at_least else "≤"
     measured = ", ".join(f"{r:.2f}× {peer}" for peer, (r, _) in ratios.items())
-    target = ", ".join(f"≤ {t:g}× {peer}" for peer, (_, t) in ratios.items())
-    met = all(r <= t for r, t in ratios.values())
+    target = ", ".join(f"{sign} {t:g}× {peer}" for peer, (_, t) in ratios.items())
+    met = all(r >= t if at_least else r <= t for r, t in ratios.values())
     ROWS.append(Row(figure, case, measured + (f" ({detail})" if detail else ""), target, met))
     print(f"{figure} [{case}]: {measured} | target {target} | {'met' if met else 'NOT MET'}", flush=True)
 
@@ -1239,6 +1249,28 @@ def write_results(elapsed: float) -> None:
     print(f"wrote {HERE / 'RESULTS.md'}")
 
 
+def bench_mcp_serve() -> None:
+    """tools/call per second through the MCP SDK's transports (issue 37, `bench/mcp_serve.py`):
+    a Toolkit served by `toolnexus.mcp.mcp_server` against the SDK's own `MCPServer` serving the
+    same function, each driven by one session of the SDK's `mcp.Client`, in process (its
+    in-memory transport) and over streamable HTTP (both servers in uvicorn threads of this
+    process, on loopback). Batches of calls to each, in turn; the ratio is of calls per second
+    of this process's CPU time (the client's, the transport's and the server's; the machine is
+    shared), the wall-clock ratio beside it."""
+    import mcp_serve
+
+    for case, got in mcp_serve.rows(QUICK):
+        (ours_wall, ours_cpu), (sdk_wall, sdk_cpu) = got["ours"], got["sdk"]
+        row(
+            "MCP tools/call per second",
+            case,
+            {"the SDK's `MCPServer`": (sdk_cpu / ours_cpu, 1.0)},
+            f"{sdk_wall / ours_wall:.2f}× by the wall clock; ours {1 / ours_cpu:,.0f} and the SDK's"
+            f" {1 / sdk_cpu:,.0f} calls a CPU second",
+            at_least=True,
+        )
+
+
 def bench_result_limits() -> None:
     """Results that fit the model (issue 36): `bench/results.py`."""
     import results
@@ -1353,6 +1385,7 @@ def main() -> None:
         bench_resume,
         bench_big_parts,
         bench_result_limits,
+        bench_mcp_serve,
         bench_postgres_mixed,
     )
     for bench in benches:
