@@ -56,11 +56,21 @@ ROWS: list[Row] = []
 NOTES: list[str] = []
 
 
-def row(figure: str, case: str, ratios: dict[str, tuple[float, float]], detail: str = "") -> None:
-    """`ratios`: peer -> (measured ratio, target ratio)."""
+def row(
+    figure: str,
+    case: str,
+    ratios: dict[str, tuple[float, float]],
+    detail: str = "",
+    *,
+    at_least: bool = False,
+) -> None:
+    """`ratios`: peer -> (measured ratio, target ratio). The target is a ceiling (a time, a
+    size: ours at most `target` times the peer's), or with `at_least` a floor (a rate: ours at
+    least `target` times the peer's)."""
+    sign = "≥" if at_least else "≤"
     measured = ", ".join(f"{r:.2f}× {peer}" for peer, (r, _) in ratios.items())
-    target = ", ".join(f"≤ {t:g}× {peer}" for peer, (_, t) in ratios.items())
-    met = all(r <= t for r, t in ratios.values())
+    target = ", ".join(f"{sign} {t:g}× {peer}" for peer, (_, t) in ratios.items())
+    met = all(r >= t if at_least else r <= t for r, t in ratios.values())
     ROWS.append(Row(figure, case, measured + (f" ({detail})" if detail else ""), target, met))
     print(f"{figure} [{case}]: {measured} | target {target} | {'met' if met else 'NOT MET'}", flush=True)
 
@@ -1171,6 +1181,14 @@ def write_results(elapsed: float) -> None:
         "The heap made before the overhead rows is frozen (`gc.freeze`), as for the resume rows below:",
         "this process imports every framework, and the upstream port runs in a small process of its own.",
         "",
+        "MCP tools/call per second (`bench/mcp_serve.py`): the same function served by",
+        "`toolnexus.mcp.mcp_server(Toolkit([tool(add)]))` and by the SDK's `MCPServer` (`@tool()`),",
+        "each called by one session of the SDK's `mcp.Client`, in process (its in-memory transport)",
+        "and over streamable HTTP (both servers in uvicorn threads of this process, on loopback).",
+        "Batches of calls to each in turn; the ratio is of calls per CPU second of the process",
+        "(client, transport and server all run in it), the median over the rounds of each round's",
+        "pair of batches; a rate, so the target is a floor (≥).",
+        "",
         f"## Results: {met} of {sum(r.met is not None for r in ROWS)} targets met",
         "",
         "| figure | case | measured | target | met |",
@@ -1237,6 +1255,29 @@ def write_results(elapsed: float) -> None:
         out += ["## Notes", "", *(f"- {n}" for n in NOTES), ""]
     (HERE / "RESULTS.md").write_text("\n".join(out), encoding="utf-8")
     print(f"wrote {HERE / 'RESULTS.md'}")
+
+
+def bench_mcp_serve() -> None:
+    """tools/call per second through the MCP SDK's transports (issue 37, `bench/mcp_serve.py`):
+    a Toolkit served by `toolnexus.mcp.mcp_server` against the SDK's own `MCPServer` serving the
+    same function, each driven by one session of the SDK's `mcp.Client`, in process (its
+    in-memory transport) and over streamable HTTP (both servers in uvicorn threads of this
+    process, on loopback). Batches of calls to each, in turn; the ratio is of calls per second
+    of this process's CPU time (the client's, the transport's and the server's; the machine is
+    shared), the median over the rounds of each round's two batches, the wall-clock ratio
+    beside it."""
+    import mcp_serve
+
+    for case, got in mcp_serve.rows(QUICK):
+        (_, ours_cpu), (_, sdk_cpu), (wall, cpu) = got["ours"], got["sdk"], got["ratio"]
+        row(
+            "MCP tools/call per second",
+            case,
+            {"the SDK's `MCPServer`": (cpu, 1.0)},
+            f"{wall:.2f}× by the wall clock; ours {1 / ours_cpu:,.0f} and the SDK's"
+            f" {1 / sdk_cpu:,.0f} calls a CPU second",
+            at_least=True,
+        )
 
 
 def bench_result_limits() -> None:
@@ -1353,6 +1394,7 @@ def main() -> None:
         bench_resume,
         bench_big_parts,
         bench_result_limits,
+        bench_mcp_serve,
         bench_postgres_mixed,
     )
     for bench in benches:

@@ -214,7 +214,7 @@ class _Bridge:
 
     async def call_tool(
         self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult | types.InputRequiredResult | dict[str, Any]:
+    ) -> types.InputRequiredResult | dict[str, Any]:
         principal = self.principal(ctx)
         if params.request_state is None and self.tasks is not None and self.tasks.wanted(ctx, params.name):
             call = ToolCall("mcp-" + secrets.token_hex(8), params.name, dict(params.arguments or {}))
@@ -254,7 +254,7 @@ class _Bridge:
         progress: _Progress,
         principal: str | None,
         log: _Log,
-    ) -> types.CallToolResult | types.InputRequiredResult:
+    ) -> dict[str, Any] | types.InputRequiredResult:
         """The client's retry of a call that returned `input_required` (the state was checked
         and unsealed by the SDK's `RequestStateBoundary`: it is what `_reply` wrote, for this
         principal). With a store, a state is taken once across every process that shares it."""
@@ -283,7 +283,7 @@ class _Bridge:
         return self._reply(resumed, modern=True)
 
     @staticmethod
-    def _reply(run: RunResult, modern: bool) -> types.CallToolResult | types.InputRequiredResult:
+    def _reply(run: RunResult, modern: bool) -> dict[str, Any] | types.InputRequiredResult:
         """The call's result, or (a run still pending) the question to the client: MCP's
         `input_required` on a modern connection, else the suspension's prompt as an error (the
         client can be asked nothing)."""
@@ -335,8 +335,13 @@ class _Elicitor:
             return Answer(request.id, False, reason="cancelled")
 
 
-def _result(result: ToolResult) -> types.CallToolResult:
-    return types.CallToolResult.model_validate(mcp_call_tool_result(result))
+def _result(result: ToolResult) -> dict[str, Any]:
+    """`result` as the wire form of a `CallToolResult`: the SDK checks a handler's result against
+    the protocol's schema as it sends it, so a model built here first would be built twice."""
+    wire = mcp_call_tool_result(result)
+    wire.setdefault("isError", False)  # the defaults the model would write
+    wire["resultType"] = "complete"
+    return wire
 
 
 def _elicitation(

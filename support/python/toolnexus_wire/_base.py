@@ -181,9 +181,11 @@ def wire_init(init: _Init) -> _Init:
     @functools.wraps(init)
     def built(self: Any, *args: Any, **kwargs: Any) -> None:
         init(self, *args, **kwargs)
-        check = getattr(self, "_check_built", None)
+        # Looked up on the class: a miss on the instance goes through pydantic's `__getattr__`,
+        # which costs more than the rest of a small model's construction.
+        check = getattr(type(self), "_check_built", None)
         if check is not None:
-            check()
+            check(self)
 
     setattr(built, "__pydantic_base_init__", True)  # noqa: B010  (a plain attribute on a function)
     return cast(_Init, built)
