@@ -30,6 +30,10 @@ if command -v cargo >/dev/null 2>&1; then
         >"$upstream_log" 2>&1) &
     upstream_build=$!
 fi
+# Every Rust build of the tests shares one target folder (the Rust suite's, whose builds come
+# first): a test's crate then compiles itself, not again the dependencies the suite built with
+# the same features (jsonschema, serde_json with and without `lossless`, tokio).
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$(pwd)/support/rust/target}"
 run typescript bash tests/typescript/run.sh
 run rust bash tests/rust/run.sh
 # A worker per core (pytest-xdist); the tests of one server fixture share a worker

@@ -73,7 +73,7 @@ def test_the_change_is_additive_and_a_minor_version(next_version: Path) -> None:
 def _cargo(crate: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["cargo", *args, "--manifest-path", str(crate / "Cargo.toml")],
-        env={**os.environ, "CARGO_TARGET_DIR": str(TARGET / "semver-user")},
+        env={**os.environ, "CARGO_TARGET_DIR": str(TARGET)},
         capture_output=True,
         text=True,
         check=False,
@@ -84,6 +84,8 @@ def _cargo(crate: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def _user_crate(tmp: Path, rust_package: Path) -> Path:
     crate = tmp / "semver-user"
     shutil.copytree(USERS / "rust", crate)
+    # The versions the crate's own tests built: its dependencies are then found built in TARGET.
+    shutil.copy(ROOT / "support" / "rust" / "Cargo.lock", crate / "Cargo.lock")
     manifest = crate / "Cargo.toml"
     text = manifest.read_text(encoding="utf-8")
     pinned = re.sub(r'path = "[^"]+"', f'path = "{rust_package}"', text, count=1)
