@@ -94,10 +94,9 @@ class Raw(RawPeer):
             )
         assert status == "pending"
         run = RunResult.from_json(body)
-        with c.transaction():
-            c.execute(
-                "UPDATE runs SET doubt = %s WHERE id = %s", (json.dumps({"calls": [answer.id]}), run_id)
-            )
+        c.execute(  # one statement: a transaction of its own, as the store's mark
+            "UPDATE runs SET doubt = %s WHERE id = %s", (json.dumps({"calls": [answer.id]}), run_id)
+        )
         resumed = await kit.resume(run, answer)
         with c.transaction():
             c.execute("SELECT answered FROM runs WHERE id = %s FOR UPDATE", (run_id,))
@@ -112,7 +111,9 @@ class Raw(RawPeer):
     def pending(self) -> list[tuple[int, str, int]]:
         return self.conn.execute(
             "SELECT w.run_id, w.request, w.position FROM waiting w JOIN runs r ON r.id = w.run_id"
-            " WHERE r.status = 'pending' ORDER BY w.run_id, w.position"
+            " WHERE (r.status = 'pending' OR (r.status = 'claimed' AND r.lease_until < %s AND r.doubt IS NULL))"
+            " ORDER BY w.run_id, w.position",
+            (time.time(),),
         ).fetchall()
 
 

@@ -70,11 +70,11 @@ class Doubts(Leases):
     def _started(self, run_id: int, lease: str, batch: list[Answer], calls: list[dict[str, Any]]) -> None:
         """Record that `calls` start now under the claim `lease`, on the answers `batch`."""
         doubt = {"answers": [a.to_wire() for a in batch], "calls": calls, "started": self._clock()}
-        with self._db.transaction() as conn:
-            conn.execute(
-                "UPDATE runs SET doubt = ? WHERE id = ? AND status = 'claimed' AND lease = ?",
-                (json.dumps(doubt, ensure_ascii=False), run_id, lease),
-            )
+        # One statement, its own transaction: no BEGIN and COMMIT to wait on before the tool runs.
+        self._db.connection().execute(
+            "UPDATE runs SET doubt = ? WHERE id = ? AND status = 'claimed' AND lease = ?",
+            (json.dumps(doubt, ensure_ascii=False), run_id, lease),
+        )
 
     def _lapse(self, run_id: int, lease: str) -> None:
         """End the claim `lease` now, its calls left in doubt (it was cut off while they ran)."""
