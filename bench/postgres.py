@@ -8,9 +8,14 @@ costs as the waiting runs grow from 10,000 to 1,000,000. Writes `bench/POSTGRES.
 The peer does, on a psycopg connection of its own (autocommit, each write one transaction), what
 the store needs: a run's row and its waiting requests' rows in one transaction per save; a claim
 (the row taken `FOR UPDATE SKIP LOCKED`, set `claimed` under a lease) in one transaction, the
-calls about to run marked (`runs.doubt`, as the store does for a tool that is not idempotent),
-the same `Toolkit.resume`, and the outcome's write in another; the same join for what waits.
-Both sides write the same JSON (`to_json`) into the same tables (each in a schema of its own).
+calls about to run marked (`runs.doubt`, one statement and so a transaction of its own, as the
+store does for a tool that is not idempotent), the same `Toolkit.resume`, and the outcome's write
+in another; the same join for what waits, with the store's rule for a claim whose holder is gone
+(a lease run out, no call in doubt: listed as pending). Both sides write the same JSON
+(`to_json`) into the same tables (each in a schema of its own). The store does more than the
+peer in a resume (it reads the waiting ids to refuse a replay, and notifies `store.wait`) and
+runs its database work in a worker thread (three hand-offs a resume; the peer's statements run
+on the event loop); it sends its outcome's writes in one pipeline (psycopg's), the peer does not.
 """
 
 from __future__ import annotations
