@@ -8,9 +8,14 @@ costs as the waiting runs grow from 10,000 to 1,000,000. Writes `bench/POSTGRES.
 The peer does, on a psycopg connection of its own (autocommit, each write one transaction), what
 the store needs: a run's row and its waiting requests' rows in one transaction per save; a claim
 (the row taken `FOR UPDATE SKIP LOCKED`, set `claimed` under a lease) in one transaction, the
-calls about to run marked (`runs.doubt`, as the store does for a tool that is not idempotent),
-the same `Toolkit.resume`, and the outcome's write in another; the same join for what waits.
-Both sides write the same JSON (`to_json`) into the same tables (each in a schema of its own).
+calls about to run marked (`runs.doubt`, one statement and so a transaction of its own, as the
+store does for a tool that is not idempotent), the same `Toolkit.resume`, and the outcome's write
+in another; the same join for what waits, with the store's rule for a claim whose holder is gone
+(a lease run out, no call in doubt: listed as pending). Both sides write the same JSON
+(`to_json`) into the same tables (each in a schema of its own). The store does more than the
+peer in a resume (it reads the waiting ids to refuse a replay, and notifies `store.wait`) and
+runs its database work in a worker thread (three hand-offs a resume; the peer's statements run
+on the event loop); it sends its outcome's writes in one pipeline (psycopg's), the peer does not.
 """
 
 from __future__ import annotations
@@ -94,10 +99,9 @@ class Raw(RawPeer):
             )
         assert status == "pending"
         run = RunResult.from_json(body)
-        with c.transaction():
-            c.execute(
-                "UPDATE runs SET doubt = %s WHERE id = %s", (json.dumps({"calls": [answer.id]}), run_id)
-            )
+        c.execute(  # one statement: a transaction of its own, as the store's mark
+            "UPDATE runs SET doubt = %s WHERE id = %s", (json.dumps({"calls": [answer.id]}), run_id)
+        )
         resumed = await kit.resume(run, answer)
         with c.transaction():
             c.execute("SELECT answered FROM runs WHERE id = %s FOR UPDATE", (run_id,))
@@ -112,7 +116,9 @@ class Raw(RawPeer):
     def pending(self) -> list[tuple[int, str, int]]:
         return self.conn.execute(
             "SELECT w.run_id, w.request, w.position FROM waiting w JOIN runs r ON r.id = w.run_id"
-            " WHERE r.status = 'pending' ORDER BY w.run_id, w.position"
+            " WHERE (r.status = 'pending' OR (r.status = 'claimed' AND r.lease_until < %s AND r.doubt IS NULL))"
+            " ORDER BY w.run_id, w.position",
+            (time.time(),),
         ).fetchall()
 
 

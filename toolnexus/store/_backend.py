@@ -67,13 +67,24 @@ class Backend(Protocol):
     row_lock: str
     #: The column that orders policies as kept (oldest first).
     policy_order: str
+    #: A column of the claim's `SELECT` on `runs`: the JSON array (text) of the run's waiting
+    #: request ids, NULL when none, read with the row; "" where they are read by a statement of
+    #: their own (a database where a statement costs no trip to a server).
+    waiting_ids: str
 
     def connection(self) -> Connection:
-        """This thread's connection, for reads (each statement sees what is committed)."""
+        """This thread's connection, for reads (each statement sees what is committed) and for a
+        write of one statement, which is a transaction of its own."""
         ...
 
     def transaction(self) -> AbstractContextManager[Connection]:
         """A write transaction; inside another of this thread's, part of that one."""
+        ...
+
+    def batched(self, conn: Connection) -> AbstractContextManager[object]:
+        """Inside `conn`'s transaction: the statements whose results are not read are sent
+        together, their errors raised at the end at the latest (PostgreSQL's pipeline: one trip
+        to the server for the outcome's writes); nothing where a statement costs no trip."""
         ...
 
     def lock_log(self, conn: Connection) -> None:

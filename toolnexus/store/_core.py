@@ -62,24 +62,34 @@ class RunStore(RunRows, Doubts, Waits):
         ids = [a.id for a in answers_of(answers)]
         now = self._clock()
         lease = secrets.token_hex(8)
+        ids_column = self._db.waiting_ids
         with self._db.transaction() as conn:
             row = conn.execute(
-                "SELECT status, answered, body, lease_until, doubt, context FROM runs WHERE id = ?"
+                "SELECT status, answered, body, lease_until, doubt, context"
+                + (f", {ids_column}" if ids_column else "")
+                + " FROM runs WHERE id = ?"
                 + self._db.claim_lock,
                 (run_id,),
             ).fetchone()
+            listed: str | None = None  # the waiting request ids, as read with the row (`waiting_ids`)
+            read = row is not None and bool(ids_column)
             if row is None:
                 if conn.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone() is None:
                     raise refuse_missing(f"run {run_id}")
                 row = ("claimed", "[]", "", None, None, None)  # another process is taking it right now
+            elif read:
+                *row, listed = row
             status, answered, body, until, doubt, context = row
             if status == "claimed" and until is not None and until < now:
                 if doubt is not None:  # its holder is gone while a call ran: no one may run it again
                     raise refuse_over(f"run {run_id} has a call in doubt (settle or retry it)", ids)
                 status = "pending"  # its holder is gone
-            waiting = {
-                r for (r,) in conn.execute("SELECT request_id FROM waiting WHERE run_id = ?", (run_id,))
-            }
+            if read:  # none waiting reads as NULL
+                waiting = set(json.loads(listed or "[]"))
+            else:
+                waiting = {
+                    r for (r,) in conn.execute("SELECT request_id FROM waiting WHERE run_id = ?", (run_id,))
+                }
             # An id answered before is a replay, unless another call still waits on the same id
             # (two calls may suspend with one fixed request id; each takes one answer).
             taken = set(json.loads(answered)) - (waiting if status == "pending" else set())
@@ -137,7 +147,7 @@ class RunStore(RunRows, Doubts, Waits):
     def _store(
         self, run_id: int, row: Row, answered: list[str], lease: str | None, context: str | None = None
     ) -> None:
-        with self._db.transaction() as conn:
+        with self._db.transaction() as conn, self._db.batched(conn):
             write_outcome(conn, self._db.row_lock, run_id, row, answered, lease, now=self._clock())
             self._db.changed(conn, run_id)
             if context is not None:

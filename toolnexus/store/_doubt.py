@@ -71,11 +71,11 @@ class Doubts(Leases):
         """Record that `calls` start now under the claim `lease`, on the answers `batch`; False
         when that claim is no longer the run's (its lease ran out and another process took it)."""
         doubt = {"answers": [a.to_wire() for a in batch], "calls": calls, "started": self._clock()}
-        with self._db.transaction() as conn:
-            cur = conn.execute(
-                "UPDATE runs SET doubt = ? WHERE id = ? AND status = 'claimed' AND lease = ?",
-                (json.dumps(doubt, ensure_ascii=False), run_id, lease),
-            )
+        # One statement, its own transaction: no BEGIN and COMMIT to wait on before the tool runs.
+        cur = self._db.connection().execute(
+            "UPDATE runs SET doubt = ? WHERE id = ? AND status = 'claimed' AND lease = ?",
+            (json.dumps(doubt, ensure_ascii=False), run_id, lease),
+        )
         return cur.rowcount == 1
 
     def _unclaim(self, run_id: int, lease: str) -> None:

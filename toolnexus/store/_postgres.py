@@ -177,6 +177,7 @@ class PostgresBackend:
     claim_lock = " FOR UPDATE SKIP LOCKED"
     row_lock = " FOR UPDATE"
     policy_order = "seq"
+    waiting_ids = "(SELECT json_agg(request_id)::text FROM waiting WHERE run_id = runs.id)"
 
     def __init__(self, dsn: str, timeout: float) -> None:
         self.dsn = dsn
@@ -254,6 +255,12 @@ class PostgresBackend:
                 yield conn
             finally:
                 conn.depth = 0
+
+    def batched(self, conn: Connection) -> contextlib.AbstractContextManager[object]:
+        """psycopg's pipeline on `conn` (a `_Connection`): a statement whose result is read
+        (`fetchone`) still waits for it; the writes after it go out together when it ends."""
+        assert isinstance(conn, _Connection)
+        return conn.raw.pipeline()
 
     def lock_log(self, conn: Connection) -> None:
         conn.execute("LOCK TABLE decisions_head IN EXCLUSIVE MODE")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import datetime
+from itertools import starmap
 from typing import Any
 
 from .._errors import UsageError, WireError
@@ -129,7 +130,7 @@ class RunRows:
         `waiting_session`, `waiting_tool` and `waiting_kind`)."""
         sql, args = pending_query(self._clock(), principal, session, tool, kind, limit, after)
         rows = self._db.connection().execute(sql, args).fetchall()
-        return [PendingRequest(run_id, text, position) for run_id, text, position in rows]
+        return list(starmap(PendingRequest, rows))  # each row is (run_id, request, position)
 
     def quarantined(self) -> list[tuple[int, str]]:
         """The rows that are not valid runs, each with why: no one can resume them."""

@@ -110,6 +110,7 @@ class SqliteBackend:
     claim_lock = ""
     row_lock = ""
     policy_order = "rowid"
+    waiting_ids = ""
 
     def __init__(self, path: str, timeout: float, synchronous: str) -> None:
         self.path = path
@@ -148,6 +149,10 @@ class SqliteBackend:
             conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
+
+    def batched(self, conn: Connection) -> contextlib.AbstractContextManager[object]:
+        """Nothing to batch: a statement is no trip to a server."""
+        return contextlib.nullcontext()
 
     def lock_log(self, conn: Connection) -> None:
         """`BEGIN IMMEDIATE` holds the file already; a head table is made if an old store lacks it."""

@@ -56,8 +56,12 @@ class PendingRequest:
     def __init__(self, run_id: int, request: Request | str, position: int = 0) -> None:
         self.run_id = run_id
         self.position = position  #: its place among the run's waiting requests (for `after=`)
-        self._request = request if isinstance(request, Request) else None
-        self._text = request if isinstance(request, str) else None
+        self._request: Request | None = None
+        self._text: str | None = None
+        if isinstance(request, str):  # a listing's row: one check, as a page makes thousands
+            self._text = request
+        elif isinstance(request, Request):
+            self._request = request
 
     @property
     def request(self) -> Request:
