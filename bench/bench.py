@@ -1313,6 +1313,47 @@ def bench_postgres_mixed() -> None:
     print(f"mixed workers on PostgreSQL: {measured}", flush=True)
 
 
+#: The TypeScript stores' figures (issue 33): each at most this times its raw driver's.
+TS_STORE_TARGET = 1.5
+
+
+def bench_ts_store() -> None:
+    """The TypeScript run stores against their raw drivers doing the same work
+    (`bench/typescript/store.mjs`, whose header says what each side does): `SqliteRunStore`
+    against better-sqlite3 on a temporary file, `PostgresRunStore` against `pg` on a throwaway
+    cluster (`tests.postgres.cluster`); save, claim+resume and `pending()` of 1,000 runs, fresh
+    tables for each batch, the two sides' batches in turn, medians. The ratio is by the wall
+    clock (the database's own work counts); node's CPU time is beside it."""
+    from tests.postgres import cluster
+
+    subprocess.run(
+        ["bash", str(ROOT / "tests" / "typescript" / "run.sh"), "build"],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    n, repeats = (200, 1) if QUICK else (1000, 3)
+    script = str(TS_BENCH / "store.mjs")
+    with tempfile.TemporaryDirectory(prefix="toolnexus-ts-store-") as tmp, cluster() as server:
+        lines = []
+        for db, where in (("sqlite", tmp), ("postgres", server)):
+            out = subprocess.run(
+                ["node", script, db, where, str(n), str(repeats)], capture_output=True, text=True, check=True
+            )
+            lines += [json.loads(x) for x in out.stdout.splitlines() if x.strip()]
+    peers_of = {"sqlite": "raw better-sqlite3", "postgres": "raw pg"}
+    names = {"save": "save", "claim+resume": "claim+resume", "pending": "pending()"}
+    for got in lines:
+        unit, scale = ("ns a request", 1e9) if got["figure"] == "pending" else ("µs a run", 1e6)
+        case = f"{got['n']:,} {'waiting' if got['figure'] == 'pending' else 'runs'}, {got['db']}"
+        row(
+            f"TypeScript store {names[got['figure']]}",
+            case,
+            {peers_of[got["db"]]: (got["ours"] / got["peer"], TS_STORE_TARGET)},
+            f"{got['ours'] * scale:,.0f} and {got['peer'] * scale:,.0f} {unit}; node's CPU time"
+            f" {got['oursCpu'] / got['peerCpu']:.2f}×",
+        )
+
+
 def update_results(only: str) -> None:
     """After `--only`: the rows measured replace those of the same figure and case in
     `bench/RESULTS.md` (a new one goes after the last of its figure, or at the end of the table),
@@ -1396,6 +1437,7 @@ def main() -> None:
         bench_result_limits,
         bench_mcp_serve,
         bench_postgres_mixed,
+        bench_ts_store,
     )
     for bench in benches:
         if args.only is None or args.only in bench.__name__:
