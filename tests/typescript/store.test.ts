@@ -72,13 +72,13 @@ async function onPostgres<T>(dsn: string, work: (client: PgClient) => Promise<T>
   }
 }
 
-async function fresh(kind: "sqlite" | "postgres" = "sqlite"): Promise<Fresh> {
+async function fresh(kind: "sqlite" | "postgres" = "sqlite", options: { lease?: number } = {}): Promise<Fresh> {
   if (kind === "postgres") {
     const schema = `ts_${process.pid}_${++files}`;
     await onPostgres(POSTGRES ?? "", (c) => c.query(`CREATE SCHEMA ${schema}`));
     const dsn = `${POSTGRES ?? ""} options='-c search_path=${schema}'`;
     return {
-      store: await PostgresRunStore.open(dsn),
+      store: await PostgresRunStore.open(dsn, options),
       path: dsn,
       again: () => PostgresRunStore.open(dsn),
       raw: async (sql, ...args) => {
@@ -89,7 +89,7 @@ async function fresh(kind: "sqlite" | "postgres" = "sqlite"): Promise<Fresh> {
   }
   const path = join(folder, `runs-${++files}.sqlite3`);
   return {
-    store: await SqliteRunStore.open(path),
+    store: await SqliteRunStore.open(path, options),
     path,
     again: () => SqliteRunStore.open(path),
     raw: (sql, ...args) => {
@@ -312,6 +312,46 @@ for (const kind of KINDS) {
         assert.deepEqual(heard, [ia, ib, ic, id].map((n) => `toolnexus_runs ${n}`));
         await store.close();
       });
+    }
+
+    if (kind === "postgres") {
+      for (const how of ["terminated", "killed"] as const) {
+        it(`opens again a connection the server dropped while idle (${how}): a read, and a transaction at its BEGIN (issue #33)`, async () => {
+          // The server ended the store's idle connections between two calls: with a goodbye
+          // (pg_terminate_backend) or without one (a backend killed: the cluster in recovery for a
+          // moment, refusing connections). The next read and the next resume open new ones.
+          const { path } = await fresh(kind);
+          const name = `ts_drop_${process.pid}_${++files}`;
+          const store = await PostgresRunStore.open(`${path} application_name=${name}`, { lease: 2 });
+          const own = new Toolkit([asking("pay")], { secret: KEY });
+          const ids = await store.saveMany([await own.runCalls([{ id: "c0", name: "pay", arguments: { what: "A" } }]), await own.runCalls([{ id: "c0", name: "pay", arguments: { what: "B" } }])]);
+          const [first, second] = await store.pending();
+          const drop = async (): Promise<void> => {
+            const found = (await onPostgres(path, (c) => c.query("SELECT pid FROM pg_stat_activity WHERE application_name = $1", [name]))) as { rows: { pid: number }[] };
+            const pids = found.rows.map((r) => r.pid);
+            assert.ok(pids.length > 0, "the store has a connection to drop");
+            if (how === "terminated") {
+              await onPostgres(path, (c) => c.query("SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE application_name = $1", [name]));
+              return;
+            }
+            process.kill(pids[0] as number, "SIGKILL");
+            for (const until = Date.now() + 10_000; Date.now() < until; ) {
+              try {
+                process.kill(pids[0] as number, 0); // gone once the postmaster reaped it; then it is in recovery
+              } catch {
+                return;
+              }
+              await new Promise((resolve) => setTimeout(resolve, 5));
+            }
+          };
+          await drop();
+          assert.deepEqual((await store.pending()).map((p) => p.runId), ids, "the read after the drop reconnects");
+          await drop();
+          assert.equal((await store.resume(own, first!.runId, { id: first!.request.id, ok: true })).status, "done");
+          assert.deepEqual((await store.pending()).map((p) => p.runId), [second!.runId]);
+          await store.close();
+        });
+      }
     }
 
     if (kind === "postgres") {
