@@ -109,6 +109,30 @@ function raw(path: string, sql: string, ...args: unknown[]): void {
   db.close();
 }
 
+/** Makes the mark of the calls about to start (`UPDATE runs SET doubt`) fail in `store`'s
+ * transactions while `left` says so, as the database does when it drops at that write: on
+ * PostgreSQL as `pg` says a connection ended ("Connection terminated unexpectedly", no code), on
+ * SQLite as a file another process holds (`SQLITE_BUSY`). */
+function failingMarks(store: RunStore, kind: "sqlite" | "postgres"): { left: number } {
+  const fails = { left: 0 };
+  const db = store.db;
+  const own = db.transaction.bind(db);
+  type Conn = Parameters<Parameters<typeof own>[0]>[0];
+  const failing = (conn: Conn): Conn => ({
+    all: (sql, args) => conn.all(sql, args),
+    run: (sql, args) => {
+      if (fails.left > 0 && sql.startsWith("UPDATE runs SET doubt = ?")) {
+        fails.left--;
+        const error = kind === "postgres" ? new Error("Connection terminated unexpectedly") : Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+        return Promise.reject(error);
+      }
+      return conn.run(sql, args);
+    },
+  });
+  Object.defineProperty(db, "transaction", { value: (work: (conn: Conn) => Promise<unknown>) => own((conn) => work(failing(conn))), configurable: true });
+  return fails;
+}
+
 for (const kind of KINDS) {
   describe(`the ${kind} store`, () => {
     it("saves a run, lists what it waits on, and resumes it once", async () => {
@@ -260,6 +284,38 @@ for (const kind of KINDS) {
       const [entry] = await store.log.entries();
       assert.deepEqual([entry?.["kind"], entry?.["result"]], ["settle", "paid by hand"]);
       assert.equal((await store.log.head())?.seq, 1);
+      await store.close();
+    });
+
+    it("runs no tool on a mark the database does not take, and gives the run back (issue #33)", async () => {
+      // Marking the calls started (before a tool that is not idempotent runs) met the database's
+      // error: tried again while a third of the lease lasts, then thrown by `resume` as that
+      // error. No tool ran, the error is not a call's result, the run is pending again as it was,
+      // and it resumes later, on the same answers, in this process too: the tools run once.
+      const { store } = await fresh(kind, { lease: 3 }); // the mark tried again for 1 s: room for a loaded machine
+      const fails = failingMarks(store, kind);
+      const own = new Toolkit([asking("pay")], { secret: KEY });
+      const [first, second] = await store.saveMany([await own.runCalls([{ id: "c0", name: "pay", arguments: { what: "A" } }]), await own.runCalls(["B", "C"].map((what, i) => ({ id: `c${i}`, name: "pay", arguments: { what } })))]);
+      const [one, two, three] = await store.pending();
+      const before = ran.length;
+      fails.left = 2; // two misses, then it holds
+      const done = await store.resume(own, first as number, { id: one!.request.id, ok: true });
+      assert.deepEqual([done.status, done.results.map((r) => r.result.output), ran.length - before], ["done", ["did A"], 1]);
+      fails.left = 1000;
+      const answers = [two!, three!].map((p) => ({ id: p.request.id, ok: true }));
+      await assert.rejects(store.resume(own, second as number, answers), kind === "postgres" ? /^Error: Connection terminated unexpectedly$/ : /^Error: database is locked$/);
+      assert.equal(ran.length - before, 1, "no tool ran on a mark that failed, neither of the two");
+      assert.equal((await store.get(second as number))?.status, "pending");
+      assert.deepEqual(await store.inDoubt(), []);
+      assert.deepEqual((await store.pending()).map((p) => p.runId), [second, second]);
+      fails.left = 0;
+      const again = await store.resume(own, second as number, answers);
+      assert.deepEqual([again.status, again.results.map((r) => r.result.output), ran.length - before], ["done", ["did B", "did C"], 3]);
+      const third = await store.save(await own.runCalls([{ id: "c0", name: "pay", arguments: { what: "D" } }]));
+      const claim = await store.claim(third, { id: (await store.pending())[0]!.request.id, ok: true });
+      const call = [{ call: { id: "c0", name: "pay", arguments: { what: "D" } }, key: "idk-1" }];
+      assert.equal(await store.started(third, "not-the-lease", [], call), false); // a claim no longer held
+      assert.equal(await store.started(third, claim.lease, [], call), true);
       await store.close();
     });
 
