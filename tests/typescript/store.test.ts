@@ -72,13 +72,13 @@ async function onPostgres<T>(dsn: string, work: (client: PgClient) => Promise<T>
   }
 }
 
-async function fresh(kind: "sqlite" | "postgres" = "sqlite"): Promise<Fresh> {
+async function fresh(kind: "sqlite" | "postgres" = "sqlite", options: { lease?: number } = {}): Promise<Fresh> {
   if (kind === "postgres") {
     const schema = `ts_${process.pid}_${++files}`;
     await onPostgres(POSTGRES ?? "", (c) => c.query(`CREATE SCHEMA ${schema}`));
     const dsn = `${POSTGRES ?? ""} options='-c search_path=${schema}'`;
     return {
-      store: await PostgresRunStore.open(dsn),
+      store: await PostgresRunStore.open(dsn, options),
       path: dsn,
       again: () => PostgresRunStore.open(dsn),
       raw: async (sql, ...args) => {
@@ -89,7 +89,7 @@ async function fresh(kind: "sqlite" | "postgres" = "sqlite"): Promise<Fresh> {
   }
   const path = join(folder, `runs-${++files}.sqlite3`);
   return {
-    store: await SqliteRunStore.open(path),
+    store: await SqliteRunStore.open(path, options),
     path,
     again: () => SqliteRunStore.open(path),
     raw: (sql, ...args) => {
@@ -107,6 +107,30 @@ function raw(path: string, sql: string, ...args: unknown[]): void {
   const db = new Database(path);
   db.prepare(sql).run(...args);
   db.close();
+}
+
+/** Makes the mark of the calls about to start (`UPDATE runs SET doubt`) fail in `store`'s
+ * transactions while `left` says so, as the database does when it drops at that write: on
+ * PostgreSQL as `pg` says a connection ended ("Connection terminated unexpectedly", no code), on
+ * SQLite as a file another process holds (`SQLITE_BUSY`). */
+function failingMarks(store: RunStore, kind: "sqlite" | "postgres"): { left: number } {
+  const fails = { left: 0 };
+  const db = store.db;
+  const own = db.transaction.bind(db);
+  type Conn = Parameters<Parameters<typeof own>[0]>[0];
+  const failing = (conn: Conn): Conn => ({
+    all: (sql, args) => conn.all(sql, args),
+    run: (sql, args) => {
+      if (fails.left > 0 && sql.startsWith("UPDATE runs SET doubt = ?")) {
+        fails.left--;
+        const error = kind === "postgres" ? new Error("Connection terminated unexpectedly") : Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+        return Promise.reject(error);
+      }
+      return conn.run(sql, args);
+    },
+  });
+  Object.defineProperty(db, "transaction", { value: (work: (conn: Conn) => Promise<unknown>) => own((conn) => work(failing(conn))), configurable: true });
+  return fails;
 }
 
 for (const kind of KINDS) {
@@ -263,6 +287,38 @@ for (const kind of KINDS) {
       await store.close();
     });
 
+    it("runs no tool on a mark the database does not take, and gives the run back (issue #33)", async () => {
+      // Marking the calls started (before a tool that is not idempotent runs) met the database's
+      // error: tried again while a third of the lease lasts, then thrown by `resume` as that
+      // error. No tool ran, the error is not a call's result, the run is pending again as it was,
+      // and it resumes later, on the same answers, in this process too: the tools run once.
+      const { store } = await fresh(kind, { lease: 3 }); // the mark tried again for 1 s: room for a loaded machine
+      const fails = failingMarks(store, kind);
+      const own = new Toolkit([asking("pay")], { secret: KEY });
+      const [first, second] = await store.saveMany([await own.runCalls([{ id: "c0", name: "pay", arguments: { what: "A" } }]), await own.runCalls(["B", "C"].map((what, i) => ({ id: `c${i}`, name: "pay", arguments: { what } })))]);
+      const [one, two, three] = await store.pending();
+      const before = ran.length;
+      fails.left = 2; // two misses, then it holds
+      const done = await store.resume(own, first as number, { id: one!.request.id, ok: true });
+      assert.deepEqual([done.status, done.results.map((r) => r.result.output), ran.length - before], ["done", ["did A"], 1]);
+      fails.left = 1000;
+      const answers = [two!, three!].map((p) => ({ id: p.request.id, ok: true }));
+      await assert.rejects(store.resume(own, second as number, answers), kind === "postgres" ? /^Error: Connection terminated unexpectedly$/ : /^Error: database is locked$/);
+      assert.equal(ran.length - before, 1, "no tool ran on a mark that failed, neither of the two");
+      assert.equal((await store.get(second as number))?.status, "pending");
+      assert.deepEqual(await store.inDoubt(), []);
+      assert.deepEqual((await store.pending()).map((p) => p.runId), [second, second]);
+      fails.left = 0;
+      const again = await store.resume(own, second as number, answers);
+      assert.deepEqual([again.status, again.results.map((r) => r.result.output), ran.length - before], ["done", ["did B", "did C"], 3]);
+      const third = await store.save(await own.runCalls([{ id: "c0", name: "pay", arguments: { what: "D" } }]));
+      const claim = await store.claim(third, { id: (await store.pending())[0]!.request.id, ok: true });
+      const call = [{ call: { id: "c0", name: "pay", arguments: { what: "D" } }, key: "idk-1" }];
+      assert.equal(await store.started(third, "not-the-lease", [], call), false); // a claim no longer held
+      assert.equal(await store.started(third, claim.lease, [], call), true);
+      await store.close();
+    });
+
     it("settles what has expired, and sets aside a row that is not a valid run", async () => {
       const { store, raw: behind } = await fresh(kind);
       const when = new Date(Math.floor(Date.now() / 1000) * 1000 + 60_000);
@@ -312,6 +368,46 @@ for (const kind of KINDS) {
         assert.deepEqual(heard, [ia, ib, ic, id].map((n) => `toolnexus_runs ${n}`));
         await store.close();
       });
+    }
+
+    if (kind === "postgres") {
+      for (const how of ["terminated", "killed"] as const) {
+        it(`opens again a connection the server dropped while idle (${how}): a read, and a transaction at its BEGIN (issue #33)`, async () => {
+          // The server ended the store's idle connections between two calls: with a goodbye
+          // (pg_terminate_backend) or without one (a backend killed: the cluster in recovery for a
+          // moment, refusing connections). The next read and the next resume open new ones.
+          const { path } = await fresh(kind);
+          const name = `ts_drop_${process.pid}_${++files}`;
+          const store = await PostgresRunStore.open(`${path} application_name=${name}`, { lease: 2 });
+          const own = new Toolkit([asking("pay")], { secret: KEY });
+          const ids = await store.saveMany([await own.runCalls([{ id: "c0", name: "pay", arguments: { what: "A" } }]), await own.runCalls([{ id: "c0", name: "pay", arguments: { what: "B" } }])]);
+          const [first, second] = await store.pending();
+          const drop = async (): Promise<void> => {
+            const found = (await onPostgres(path, (c) => c.query("SELECT pid FROM pg_stat_activity WHERE application_name = $1", [name]))) as { rows: { pid: number }[] };
+            const pids = found.rows.map((r) => r.pid);
+            assert.ok(pids.length > 0, "the store has a connection to drop");
+            if (how === "terminated") {
+              await onPostgres(path, (c) => c.query("SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE application_name = $1", [name]));
+              return;
+            }
+            process.kill(pids[0] as number, "SIGKILL");
+            for (const until = Date.now() + 10_000; Date.now() < until; ) {
+              try {
+                process.kill(pids[0] as number, 0); // gone once the postmaster reaped it; then it is in recovery
+              } catch {
+                return;
+              }
+              await new Promise((resolve) => setTimeout(resolve, 5));
+            }
+          };
+          await drop();
+          assert.deepEqual((await store.pending()).map((p) => p.runId), ids, "the read after the drop reconnects");
+          await drop();
+          assert.equal((await store.resume(own, first!.runId, { id: first!.request.id, ok: true })).status, "done");
+          assert.deepEqual((await store.pending()).map((p) => p.runId), [second!.runId]);
+          await store.close();
+        });
+      }
     }
 
     if (kind === "postgres") {

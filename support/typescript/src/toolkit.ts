@@ -160,6 +160,15 @@ function answersOf(answers: Answer | readonly Answer[]): Answer[] {
   return batch.map((a: unknown, i: number) => parseAnswer(a, Array.isArray(answers) ? `$[${i}]` : "$"));
 }
 
+let forgetting: (kit: Toolkit, run: RunResult) => void;
+
+/** @internal Takes back the answers `kit` took when it opened `run` (as it was before resuming): a
+ * host whose storage did not keep what followed hands the run back, and the same answers may then
+ * be given again, in this process too. */
+export function forgetAnswers(kit: Toolkit, run: RunResult): void {
+  forgetting(kit, run);
+}
+
 /**
  * A set of tools, addressed by name, and the loop that runs a model's calls to them.
  *
@@ -178,6 +187,9 @@ export class Toolkit {
   readonly #hooks: ToolkitHooks;
   readonly #decisions: Decisions;
   readonly #limits: ResultLimits;
+  static {
+    forgetting = (kit, run) => kit.#book.forget(run);
+  }
 
   constructor(tools: Iterable<Tool> = [], options: ToolkitOptions = {}) {
     const { keys, active } = keySet(options.secret, options.secrets, options.activeKey);

@@ -222,8 +222,9 @@ export class RunStore {
     });
   }
 
-  /** @internal Records that `calls` start now under the claim `lease`. */
-  started(runId: number, lease: string, batch: readonly Answer[], calls: Started[]): Promise<void> {
+  /** @internal Records that `calls` start now under the claim `lease`; false when that claim is no
+   * longer the run's. */
+  started(runId: number, lease: string, batch: readonly Answer[], calls: Started[]): Promise<boolean> {
     return markStarted(this.db, runId, lease, batch, calls, this.clock());
   }
 

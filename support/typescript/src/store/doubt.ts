@@ -63,9 +63,20 @@ export function startedCalls(toolkit: Toolkit, run: RunResult, batch: readonly A
   return out;
 }
 
-export async function markStarted(db: Backend, runId: number, lease: string, batch: readonly Answer[], calls: Started[], now: number): Promise<void> {
+/** Records that `calls` start now under the claim `lease`, on the answers `batch`; false when that
+ * claim is no longer the run's (its lease ran out and another process took it). */
+export async function markStarted(db: Backend, runId: number, lease: string, batch: readonly Answer[], calls: Started[], now: number): Promise<boolean> {
   const doubt: Doubt = { answers: batch.map((a) => toWireAnswer(a)), calls, started: now };
-  await db.transaction((conn) => conn.run("UPDATE runs SET doubt = ? WHERE id = ? AND status = 'claimed' AND lease = ?", [JSON.stringify(doubt), runId, lease]));
+  const changed = await db.transaction((conn) => conn.run("UPDATE runs SET doubt = ? WHERE id = ? AND status = 'claimed' AND lease = ?", [JSON.stringify(doubt), runId, lease]));
+  return changed === 1;
+}
+
+/** Hands the run back as it was while the claim `lease` is still its own: the calls it marked did
+ * not start (the mark failed), so they are not in doubt. */
+export async function unclaim(db: Backend, runId: number, lease: string, now: number): Promise<void> {
+  await db.transaction((conn) =>
+    conn.run("UPDATE runs SET status = 'pending', lease = NULL, lease_until = NULL, doubt = NULL, updated_at = ? WHERE id = ? AND status = 'claimed' AND lease = ?", [now, runId, lease]),
+  );
 }
 
 /** Ends the claim `lease` now, its calls left in doubt (it was cut off while they ran). */

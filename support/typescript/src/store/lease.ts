@@ -9,11 +9,11 @@
  */
 
 import { ResumeError } from "../errors.js";
-import type { Toolkit } from "../toolkit.js";
+import { forgetAnswers, type Toolkit } from "../toolkit.js";
 import type { Answer, RunResult } from "../types.js";
 import { sleep, timers } from "./backend.js";
 import type { RunStore } from "./core.js";
-import { startedCalls } from "./doubt.js";
+import { startedCalls, unclaim, type Started } from "./doubt.js";
 import { withHooks, type StepHooks } from "./hooks.js";
 import { OutcomeNotStored, rowOf, type Claim, type Row } from "./types.js";
 
@@ -37,21 +37,24 @@ export async function underLease(
   const { run, lease } = claim;
   const stopRenewing = renewing(store, runId, lease);
   const calls = startedCalls(toolkit, run, batch);
-  let marked = false;
+  let marking: Promise<void> | undefined; // the one mark of `calls`, which each tool awaits
   const hooks: StepHooks = { results: options.results };
   if (calls.length > 0) {
-    hooks.before = async () => {
-      if (!marked) {
-        marked = true; // from here, a lease that runs out leaves these calls in doubt
-        await store.started(runId, lease, batch, calls);
-      }
-    };
+    // from the first tool on, a lease that runs out leaves these calls in doubt; no tool of
+    // `calls` runs before the mark holds
+    hooks.before = () => (marking ??= mark(store, runId, lease, batch, calls));
   }
   let resumed: RunResult;
   try {
     resumed = await withHooks(toolkit, hooks, () => step(toolkit, run));
+    await marking;
   } catch (error) {
-    await afterFailure(store, toolkit, runId, lease, run, marked, error);
+    const unmarked = marking === undefined ? undefined : await failure(marking);
+    if (unmarked !== undefined) {
+      await unmarkedBack(store, toolkit, runId, lease, run); // no tool of `calls` ran
+      throw unmarked.error;
+    }
+    await afterFailure(store, toolkit, runId, lease, run, marking !== undefined, error);
     throw error;
   } finally {
     stopRenewing();
@@ -89,6 +92,53 @@ async function afterFailure(store: RunStore, toolkit: Toolkit, runId: number, le
       throw cleanup;
     }
   }
+}
+
+/** Marks `calls` started under the claim `lease`, tried again while a third of the lease lasts
+ * (the mark is the same each time: one that met the drop at its commit, and held, is written again
+ * unchanged); `ResumeError("not_pending")` when the claim is no longer this one's. */
+async function mark(store: RunStore, runId: number, lease: string, batch: Answer[], calls: Started[]): Promise<void> {
+  const deadline = Date.now() + (store.lease * 1000) / 3;
+  let delay = 50;
+  let held: boolean;
+  for (;;) {
+    try {
+      held = await store.started(runId, lease, batch, calls);
+      break;
+    } catch (error) {
+      if (!store.db.transient(error) || Date.now() + delay >= deadline) {
+        throw error;
+      }
+    }
+    await sleep(delay);
+    delay = Math.min(delay * 2, 1000);
+  }
+  if (!held) {
+    throw new ResumeError("not_pending", `run ${runId}: its claim ran out before its tools started`);
+  }
+}
+
+/** What the mark failed with, or undefined when it holds. */
+async function failure(marking: Promise<void>): Promise<{ error: unknown } | undefined> {
+  try {
+    await marking;
+  } catch (error) {
+    return { error };
+  }
+  return undefined;
+}
+
+/** After a mark that did not hold: the run back as it was while the claim is still this one's,
+ * and the answers forgotten by the toolkit (they may be given again, here too). */
+async function unmarkedBack(store: RunStore, toolkit: Toolkit, runId: number, lease: string, run: RunResult): Promise<void> {
+  try {
+    await unclaim(store.db, runId, lease, store.clock());
+  } catch (cleanup) {
+    if (!store.db.transient(cleanup)) {
+      throw cleanup;
+    }
+  }
+  forgetAnswers(toolkit, run);
 }
 
 /** Writes `resumed` as the outcome of the claimed run, retrying while the lease lasts. */

@@ -10,17 +10,24 @@
  * (a row another process is claiming right now is refused as being answered, never waited on), the
  * outcome's write with `FOR UPDATE`, and the decision log's append holds its head's table. Every
  * transaction that writes a run's outcome, refuses or quarantines it sends
- * `NOTIFY toolnexus_runs, '<run id>'` (heard by Python's `store.wait`).
+ * `NOTIFY toolnexus_runs, '<run id>'` (heard by Python's `store.wait`). A connection the server
+ * dropped (a restart, a backend ended with or without a goodbye) is replaced: a read that meets the
+ * drop is tried once more on a new one, a transaction that meets it at its `BEGIN` begins again on
+ * a new one, and one that meets it later throws (`resume`'s writes retry it while the lease lasts);
+ * while the server restarts, a new connection is tried again for up to `RECONNECT_FOR` seconds.
  *
  * @packageDocumentation
  */
 
-import { wallClock, type Backend, type Clock, type Connection, type DbRow, type DbValue } from "./backend.js";
+import { sleep, wallClock, type Backend, type Clock, type Connection, type DbRow, type DbValue } from "./backend.js";
 import { RunStore, checkClock } from "./core.js";
 import { StoreError, messageOf } from "./types.js";
 
 /** The version of the tables this code writes (`toolnexus_schema`); see docs/durable.md. */
 export const POSTGRES_SCHEMA_VERSION = 6;
+/** How long (seconds) a new connection is tried again while the server restarts (Python's
+ * `RECONNECT_FOR`), or the store's `timeout` when shorter. */
+export const RECONNECT_FOR = 5;
 /** The channel every write of a run's outcome notifies, with the run's id (Python's `CHANNEL`). */
 export const CHANNEL = "toolnexus_runs";
 /** Held while the tables are made (Python's `_CREATE_LOCK`), so two processes do not race. */
@@ -119,31 +126,97 @@ class PgConnection implements Connection {
 
 /** SQLSTATE classes and Node.js codes that mean the database could not do it now. */
 const TRANSIENT = /^(08|40001|40P01|53|57P0[123]|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE)/;
+/** Those that mean the connection is gone, or cannot be had while the server restarts: class 08
+ * (connection exceptions), `admin_shutdown`, `crash_shutdown`, `cannot_connect_now`, the socket's. */
+const DROPPED = /^(08|57P0[123]|ECONNREFUSED|ECONNRESET|EPIPE)/;
+/** What `pg` says, with no code, of a connection that ended under it. */
+const ENDED = /^(Connection terminated|Client has encountered a connection error|Client was closed)/;
+
+/** Whether `error` means the connection it met is gone (or none can be had now, the server
+ * restarting); an error the server reported on a live connection (a lock timeout, a statement
+ * cancelled) is not. */
+function dropped(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? DROPPED.test(code) : error instanceof Error && ENDED.test(error.message);
+}
 
 class PostgresBackend implements Backend {
   readonly claimLock = " FOR UPDATE SKIP LOCKED";
   readonly rowLock = " FOR UPDATE";
   readonly #pool: Pool;
   readonly #reads: PgConnection;
+  /** Whether a connection was ever had: from then on, one refused is tried again a while. */
+  reached = false;
 
   constructor(
     readonly where: string,
     pool: Pool,
+    private readonly timeout: number,
   ) {
     this.#pool = pool;
-    this.#reads = new PgConnection(pool);
+    this.#reads = new PgConnection({ query: (config) => this.#read(config) });
   }
 
   read(): Connection {
     return this.#reads;
   }
 
+  /** A read on a connection of the pool; one that meets a drop is tried once more on a new one. */
+  async #read(config: Parameters<Queryable["query"]>[0]): Promise<QueryResult> {
+    for (let tries = 0; ; tries++) {
+      const client = await this.#connect();
+      try {
+        const out = await client.query(config);
+        client.release();
+        return out;
+      } catch (error) {
+        client.release(dropped(error));
+        if (tries > 0 || !dropped(error)) {
+          throw error;
+        }
+      }
+    }
+  }
+
+  /** A connection of the pool: a new one refused while the server restarts is tried again for up
+   * to `RECONNECT_FOR` seconds (or `timeout`, when shorter), once a connection was ever had. */
+  async #connect(): Promise<PoolClient> {
+    const deadline = Date.now() + Math.min(RECONNECT_FOR, this.timeout) * 1000;
+    let delay = 50;
+    for (;;) {
+      try {
+        return await this.#pool.connect();
+      } catch (error) {
+        if (!this.reached || !dropped(error) || Date.now() + delay >= deadline) {
+          throw error;
+        }
+      }
+      await sleep(delay);
+      delay = Math.min(delay * 2, 500);
+    }
+  }
+
+  /** A connection in a new transaction: one that meets a drop at its `BEGIN` is replaced, once. */
+  async #begun(): Promise<PoolClient> {
+    for (let tries = 0; ; tries++) {
+      const client = await this.#connect();
+      try {
+        await client.query({ text: "BEGIN", values: [], rowMode: "array" });
+        return client;
+      } catch (error) {
+        client.release(dropped(error));
+        if (tries > 0 || !dropped(error)) {
+          throw error;
+        }
+      }
+    }
+  }
+
   async transaction<T>(work: (conn: Connection) => Promise<T>): Promise<T> {
-    const client = await this.#pool.connect();
+    const client = await this.#begun();
     const conn = new PgConnection(client);
     let broken: Error | undefined;
     try {
-      await conn.run("BEGIN");
       const out = await work(conn);
       await conn.run("COMMIT");
       return out;
@@ -170,7 +243,7 @@ class PostgresBackend implements Backend {
 
   transient(error: unknown): boolean {
     const code = (error as { code?: unknown } | null)?.code;
-    return typeof code === "string" && TRANSIENT.test(code);
+    return (typeof code === "string" && TRANSIENT.test(code)) || dropped(error);
   }
 
   close(): Promise<void> {
@@ -287,10 +360,11 @@ export class PostgresRunStore extends RunStore {
     const where = describeDsn(dsn);
     const pool = new Pool({ ...settings(info), connectionTimeoutMillis: Math.max(1, Math.round(timeout)) * 1000, max: connections });
     pool.on("error", () => undefined); // an idle connection the server dropped: the next use opens another
-    const backend = new PostgresBackend(where, pool);
+    const backend = new PostgresBackend(where, pool, timeout);
     const store = new PostgresRunStore(backend, lease, clock);
     try {
       await backend.read().all("SELECT 1");
+      backend.reached = true;
     } catch (error) {
       await pool.end().catch(() => undefined);
       throw new StoreError(`cannot connect to the PostgreSQL store at ${where}: ${withoutPassword(error, info.get("password"))}`);
