@@ -1018,6 +1018,24 @@ def _backend_pid(store: RunStore) -> int:
     return int(store._db.connection().raw.info.backend_pid)
 
 
+def _recovered(dsn: str) -> None:
+    """Wait until the cluster, in recovery after a killed backend (the postmaster ends every other
+    one too), takes a new connection again: the store's own stays dead, and what follows, this
+    test's calls and the next tests', meets a server that is up."""
+    import psycopg
+
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            with psycopg.connect(dsn, connect_timeout=2) as conn:
+                conn.execute("SELECT 1")
+            return
+        except psycopg.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 @pytest.mark.parametrize("how", ["terminated", "killed"])
 async def test_a_postgresql_connection_dropped_while_idle_is_opened_again(
     postgres_dsn: str, how: str
@@ -1041,9 +1059,10 @@ async def test_a_postgresql_connection_dropped_while_idle_is_opened_again(
         os.kill(pid, signal.SIGKILL)
         deadline = time.monotonic() + 10
         with contextlib.suppress(ProcessLookupError):  # gone once the postmaster reaped it
-            while time.monotonic() < deadline:  # then it is in recovery: the reconnect waits
+            while time.monotonic() < deadline:
                 os.kill(pid, 0)
                 time.sleep(0.005)
+        _recovered(postgres_dsn)
 
     store, kit = PostgresRunStore(postgres_dsn, lease=2.0), toolkit()
     ids = store.save_many([await kit.run_calls([ToolCall("a", "approve", {"what": w})]) for w in "AB"])
@@ -1123,6 +1142,40 @@ async def test_a_mark_the_database_does_not_take_runs_no_tool_and_gives_the_run_
     fails["left"] = 0
     again = await store.resume(kit, second, Answer(two.request.id, True))
     assert again.status == "done" and again.results[0].result.output == "did B" and ran() == 2
+
+
+async def test_a_retry_whose_mark_fails_leaves_the_call_in_doubt(
+    new_store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A retry of a call in doubt whose mark the database does not take runs nothing and puts the
+    doubt back as it was: the call may have run before, so it is never handed back as pending
+    (where an answer would run it again)."""
+    store = new_store(lease=0.3)
+    ran: list[str] = []
+    started, go = threading.Event(), threading.Event()
+    kit = Toolkit([_hanging(ran, started, go)], secret=SECRET, decision_log=store.log)
+    run_id = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "A"})]))
+    task, _ = await _cut_off(store, kit, monkeypatch, started)
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError, OutcomeNotStored, ResumeError):
+        await task
+    [doubt] = store.in_doubt()
+    original = RunStore._started
+
+    def refused(self: RunStore, *args: Any) -> bool:
+        raise self._db.errors[0]("the disk is full")
+
+    monkeypatch.setattr(RunStore, "_started", refused)
+    go.set()
+    with pytest.raises(store._db.errors[0], match="the disk is full"):
+        await store.retry(kit, run_id, principal="ops")
+    assert len(ran) == 1, "the tool did not run again on a mark that failed"
+    still = [(d.run_id, d.call.id, d.idempotency_key, d.started_at) for d in store.in_doubt()]
+    assert still == [(run_id, "a", doubt.idempotency_key, doubt.started_at)], "still in doubt"
+    assert store.pending() == [] and store.get(run_id).status == "claimed"  # type: ignore[union-attr]
+    monkeypatch.setattr(RunStore, "_started", original)
+    done = await store.retry(kit, run_id, principal="ops")
+    assert done.results[0].result.output == "paid A" and ran == [doubt.idempotency_key] * 2
 
 
 async def test_a_settle_the_toolkit_refuses_leaves_the_call_in_doubt(

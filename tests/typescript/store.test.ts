@@ -319,6 +319,32 @@ for (const kind of KINDS) {
       await store.close();
     });
 
+    it("keeps a call in doubt when the mark of its retry is not taken: it may have run before", async () => {
+      const { store, raw: behind } = await fresh(kind, { lease: 3 });
+      const run = await turn(["pay", "rent"]);
+      const runId = await store.save(run);
+      const answer = { id: run.pending!.id, ok: true };
+      const claim = await store.claim(runId, answer);
+      const calls = [{ call: { id: "c0", name: "pay", arguments: { what: "rent" } }, key: "idk-1" }];
+      await store.started(runId, claim.lease, [answer], calls); // the tool starts, and its process dies
+      await behind("UPDATE runs SET lease_until = 0 WHERE id = ?", runId);
+      const [doubt] = await store.inDoubt();
+      const fails = failingMarks(store, kind);
+      fails.left = 1000;
+      const before = ran.length;
+      const other = new Toolkit([asking("pay")], { secret: KEY });
+      await assert.rejects(store.retry(other, runId, { principal: "ops" }), kind === "postgres" ? /Connection terminated unexpectedly/ : /database is locked/);
+      assert.equal(ran.length, before, "the tool did not run on a mark that failed");
+      const [still] = await store.inDoubt();
+      assert.deepEqual([still?.runId, still?.idempotencyKey, still?.startedAt], [runId, "idk-1", doubt?.startedAt], "still in doubt");
+      assert.deepEqual(await store.pending(), []);
+      assert.equal((await store.get(runId))?.status, "claimed");
+      fails.left = 0;
+      const done = await store.retry(other, runId, { principal: "ops" });
+      assert.deepEqual([done.results.map((r) => r.result.output), ran.length - before], [["did rent"], 1]);
+      await store.close();
+    });
+
     it("settles what has expired, and sets aside a row that is not a valid run", async () => {
       const { store, raw: behind } = await fresh(kind);
       const when = new Date(Math.floor(Date.now() / 1000) * 1000 + 60_000);
@@ -393,11 +419,25 @@ for (const kind of KINDS) {
             process.kill(pids[0] as number, "SIGKILL");
             for (const until = Date.now() + 10_000; Date.now() < until; ) {
               try {
-                process.kill(pids[0] as number, 0); // gone once the postmaster reaped it; then it is in recovery
+                process.kill(pids[0] as number, 0); // gone once the postmaster reaped it
               } catch {
-                return;
+                break;
               }
               await new Promise((resolve) => setTimeout(resolve, 5));
+            }
+            // The postmaster ends every other backend too and recovers: wait until it takes a new
+            // connection, so that what follows (this test's calls and the next tests') meets a
+            // server that is up; the store's own connections stay dead.
+            for (const until = Date.now() + 20_000; ; ) {
+              try {
+                await onPostgres(path, (c) => c.query("SELECT 1"));
+                return;
+              } catch (error) {
+                if (Date.now() > until) {
+                  throw error;
+                }
+                await new Promise((resolve) => setTimeout(resolve, 50));
+              }
             }
           };
           await drop();

@@ -180,6 +180,7 @@ class Doubts(Leases):
                 answers,
                 lambda marking, run: marking.resume(run, answers, principal=principal, session=session),
                 claim,
+                doubt=doubt,
             )
         except ResumeError:  # the toolkit refused before anything ran (a principal, a seal): still in doubt
             await asyncio.to_thread(self._give_back, run_id, claim.lease, doubt)

@@ -55,6 +55,7 @@ class Leases:
         _started: Any
         _lapse: Any
         _unclaim: Any
+        _give_back: Any
         _store: Any
 
     async def under_lease(
@@ -66,12 +67,14 @@ class Leases:
         claim: Claim | None = None,
         *,
         context: str | None = None,
+        doubt: dict[str, Any] | None = None,
     ) -> RunResult:
         """Claim `run_id` for `batch` (unless `claim` holds it already), make `step(toolkit, run)` of it
         under a renewed lease, and store the outcome (see `RunStore.resume`, which is this with the
         toolkit's resume as `step`; a host built on the store, as the MCP tasks are, passes its own).
         The toolkit `step` is given marks the calls started just before their tools run, when a
-        tool is not idempotent."""
+        tool is not idempotent. `doubt` is the record of calls in doubt that `claim` took over (a
+        retry or a settle): a mark that fails puts it back, so those calls stay in doubt."""
         errors = self._db.errors
         if claim is None:
             claim = await asyncio.to_thread(self.claim, run_id, batch)
@@ -93,9 +96,12 @@ class Leases:
             resumed: RunResult = await step(kit, run)
             if marking and (unmarked := await _failure(marking[0])) is not None:
                 raise _Unmarked(unmarked)
-        except _Unmarked as exc:  # no tool of `calls` ran: the run goes back as it was
+        except _Unmarked as exc:  # no tool of `calls` ran now: the run goes back as it was
             with contextlib.suppress(*errors):
-                await asyncio.to_thread(self._unclaim, run_id, lease)
+                if doubt is None:
+                    await asyncio.to_thread(self._unclaim, run_id, lease)
+                else:  # they may have run before, under the lease that lapsed: still in doubt
+                    await asyncio.to_thread(self._give_back, run_id, lease, doubt)
             forget_answers(toolkit, run, batch)
             raise exc.error from None
         except ResumeError as exc:

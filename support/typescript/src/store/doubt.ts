@@ -33,7 +33,7 @@ export interface Started {
 }
 
 /** What `runs.doubt` holds. */
-interface Doubt {
+export interface Doubt {
   answers: JsonObject[];
   calls: Started[];
   started: number;
@@ -126,7 +126,7 @@ export async function again(store: RunStore, toolkit: Toolkit, runId: number, ki
   const answers = doubt.answers.map((a) => parseAnswer(a));
   const results = given === undefined ? undefined : new Map([...given].map(([id, value]) => [id, resultOf(value)]));
   try {
-    return await underLease(store, toolkit, runId, answers, (kit, run) => kit.resume(run, answers, { principal: options.principal, session: options.session }), { claim, results });
+    return await underLease(store, toolkit, runId, answers, (kit, run) => kit.resume(run, answers, { principal: options.principal, session: options.session }), { claim, results, doubt });
   } catch (error) {
     if (ResumeError.isResumeError(error)) {
       await giveBack(store.db, runId, claim.lease, doubt); // refused before anything ran: still in doubt
@@ -168,7 +168,7 @@ async function takeOver(store: RunStore, runId: number): Promise<[Claim, Doubt]>
 }
 
 /** Puts the calls in doubt back as they were, after a retry or settle that ran nothing. */
-async function giveBack(db: Backend, runId: number, lease: string, doubt: Doubt): Promise<void> {
+export async function giveBack(db: Backend, runId: number, lease: string, doubt: Doubt): Promise<void> {
   await db.transaction((conn) =>
     conn.run(
       "UPDATE runs SET status = 'claimed', lease = ?, doubt = ?, lease_until = 0, reason = NULL WHERE id = ? AND (lease = ? OR (status = 'pending' AND lease IS NULL))",

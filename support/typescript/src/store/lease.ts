@@ -13,7 +13,7 @@ import { forgetAnswers, type Toolkit } from "../toolkit.js";
 import type { Answer, RunResult } from "../types.js";
 import { sleep, timers } from "./backend.js";
 import type { RunStore } from "./core.js";
-import { startedCalls, unclaim, type Started } from "./doubt.js";
+import { giveBack, startedCalls, unclaim, type Doubt, type Started } from "./doubt.js";
 import { withHooks, type StepHooks } from "./hooks.js";
 import { OutcomeNotStored, rowOf, type Claim, type Row } from "./types.js";
 
@@ -31,7 +31,7 @@ export async function underLease(
   runId: number,
   batch: Answer[],
   step: Step,
-  options: { claim?: Claim | undefined; context?: string | undefined; results?: StepHooks["results"] } = {},
+  options: { claim?: Claim | undefined; context?: string | undefined; results?: StepHooks["results"]; doubt?: Doubt | undefined } = {},
 ): Promise<RunResult> {
   const claim = options.claim ?? (await store.claim(runId, batch));
   const { run, lease } = claim;
@@ -51,7 +51,7 @@ export async function underLease(
   } catch (error) {
     const unmarked = marking === undefined ? undefined : await failure(marking);
     if (unmarked !== undefined) {
-      await unmarkedBack(store, toolkit, runId, lease, run); // no tool of `calls` ran
+      await unmarkedBack(store, toolkit, runId, lease, run, options.doubt); // no tool of `calls` ran now
       throw unmarked.error;
     }
     await afterFailure(store, toolkit, runId, lease, run, marking !== undefined, error);
@@ -129,10 +129,11 @@ async function failure(marking: Promise<void>): Promise<{ error: unknown } | und
 }
 
 /** After a mark that did not hold: the run back as it was while the claim is still this one's,
- * and the answers forgotten by the toolkit (they may be given again, here too). */
-async function unmarkedBack(store: RunStore, toolkit: Toolkit, runId: number, lease: string, run: RunResult): Promise<void> {
+ * and the answers forgotten by the toolkit (they may be given again, here too). A retry or settle
+ * (`doubt`, the record it took over) puts the calls back in doubt: they may have run before. */
+async function unmarkedBack(store: RunStore, toolkit: Toolkit, runId: number, lease: string, run: RunResult, doubt: Doubt | undefined): Promise<void> {
   try {
-    await unclaim(store.db, runId, lease, store.clock());
+    await (doubt === undefined ? unclaim(store.db, runId, lease, store.clock()) : giveBack(store.db, runId, lease, doubt));
   } catch (cleanup) {
     if (!store.db.transient(cleanup)) {
       throw cleanup;
