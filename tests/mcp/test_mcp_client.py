@@ -121,7 +121,7 @@ def _hung(cancelled: asyncio.Event) -> Any:
         if name == "quick":
             return types.CallToolResult(content=[types.TextContent(text="quick result")])
         try:
-            await asyncio.sleep(0.4 if name == "slowish" else 3600)
+            await asyncio.sleep(1.5 if name == "slowish" else 3600)
         except asyncio.CancelledError:
             cancelled.set()
             raise
@@ -159,7 +159,7 @@ async def test_a_hung_server_gives_an_error_result_and_the_turn_finishes() -> No
 async def test_the_timeout_is_set_per_tool() -> None:
     cancelled = asyncio.Event()
     async with Client(_server(_names, _hung(cancelled)), mode="legacy") as client:
-        tools = await mcp_tools_from(client.session, timeout=0.1, timeouts={"slowish": 5.0})
+        tools = await mcp_tools_from(client.session, timeout=0.75, timeouts={"slowish": 10.0})
         run = await Toolkit(tools).run_calls([ToolCall("s", "slowish", {}), ToolCall("q", "quick", {})])
     assert [item.result.output for item in run.results] == ["slowish at last", "quick result"]
 
