@@ -54,7 +54,7 @@ test-floor: $(STAMP)
 	@test -x $(FLOOR_VENV)/bin/python || $(PYTHON) -m venv $(FLOOR_VENV)
 	$(FLOOR_VENV)/bin/python -m pip install -q --disable-pip-version-check \
 		$$($(PY) codegen/pins.py floor) $$($(PY) codegen/pins.py test-tools)
-	PYTHONPATH=$(CURDIR):$(CURDIR)/support/python $(FLOOR_VENV)/bin/python -m pytest -q -p no:cacheprovider \
+	PYTHONPATH=$(CURDIR):$(CURDIR)/support/python $(FLOOR_VENV)/bin/python -m pytest -q -p no:cacheprovider -n auto \
 		tests/wire/test_wire.py tests/wire/test_fast_wire.py tests/runtime/test_tool.py tests/runtime/test_tool_decorator.py tests/wire/test_suspend.py \
 		tests/wire/test_content_part.py tests/project/test_public_api.py tests/runtime/test_toolkit.py tests/wire/test_conformance.py
 

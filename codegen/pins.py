@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-TEST_TOOLS = ("pytest", "pytest-asyncio", "hypothesis")
+TEST_TOOLS = ("pytest", "pytest-asyncio", "pytest-xdist", "hypothesis")
 
 
 def floor_pins(project: dict[str, Any]) -> list[str]:

@@ -19,7 +19,10 @@ BIN = Path(sys.executable).parent
 # import hook is invisible to type checkers), their own errors not reported (`silent`).
 PATHS = [str(REPO), str(REPO / "support" / "python")]
 
-pytestmark = pytest.mark.slow
+# One worker runs them, one after another (`--dist loadgroup`), on one mypy cache: the SDKs' stubs
+# are read once, not by each run from nothing (a minute each on CI's machine).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("typing_payloads")]
+MYPY_CACHE = REPO / ".cache" / "mypy-payloads"
 
 WRONG = """
 from anthropic import Anthropic
@@ -40,7 +43,10 @@ def send(client: Anthropic) -> None:
 def mypy(path: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "MYPYPATH": os.pathsep.join(PATHS)}
     return subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file=", "--strict", "--follow-imports=silent", str(path)],
+        [
+            *(sys.executable, "-m", "mypy", "--config-file=", "--strict", "--follow-imports=silent"),
+            *("--cache-dir", str(MYPY_CACHE), str(path)),
+        ],
         capture_output=True,
         text=True,
         env=env,
