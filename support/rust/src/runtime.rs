@@ -58,8 +58,8 @@ pub use limit::{Limit, REF_PREFIX, Tokenizer, cut_floor, estimate_tokens, marker
 pub use policies::{DecisionLog, PolicyMemory, PolicyStore};
 pub use spill::{DirectorySpill, ResultScope, ResultSpill, read_result};
 pub use tool::{
-    ApprovalRule, Handler, IntoToolResult, NeedsApproval, ProgressError, ProgressHook, Tool,
-    ToolContext, define_supplied_tool, define_tool, normalize_tool_name, try_define_supplied_tool,
-    try_define_tool,
+    ApprovalRule, Handler, IntoToolResult, LogHook, LogLevel, LogLevelError, NeedsApproval,
+    ProgressError, ProgressHook, Tool, ToolContext, define_supplied_tool, define_tool,
+    normalize_tool_name, try_define_supplied_tool, try_define_tool,
 };
 pub use toolkit::{Clock, ResumeOptions, RunOptions, Toolkit, ToolkitBuilder};

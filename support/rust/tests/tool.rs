@@ -8,10 +8,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 use toolnexus::{
-    IntoToolResult, Request, ToolContext, ToolResult, define_tool, pending, pending_of,
-    try_define_tool,
+    IntoToolResult, LogHook, LogLevel, Request, ToolContext, ToolResult, define_tool, pending,
+    pending_of, try_define_tool,
 };
 
 fn ctx() -> ToolContext {
@@ -246,6 +246,70 @@ async fn progress_reaches_the_hook_and_a_fraction_outside_0_to_1_is_refused() {
         .await;
     assert_eq!(r.output, "progress takes a fraction from 0 to 1, got 1.5");
     assert_eq!(*heard.lock().unwrap(), vec![(0.5, "half way".to_owned())]);
+}
+
+#[tokio::test]
+async fn log_reaches_the_hook_with_its_level_and_data() {
+    let heard = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let into = Arc::clone(&heard);
+    let tool = define_tool("fetch", "", None, |_args, ctx: ToolContext| async move {
+        ctx.log(LogLevel::Info, "fetching", Map::new());
+        let mut data = Map::new();
+        data.insert("status".to_owned(), json!(503));
+        ctx.log(LogLevel::Warning, "retrying", data);
+        Ok::<_, String>("fetched")
+    });
+    let hook: LogHook = Arc::new(move |level, message: &str, data: &Map<String, Value>| {
+        into.lock()
+            .unwrap()
+            .push((level, message.to_owned(), Value::Object(data.clone())))
+    });
+    let listening = ToolContext {
+        on_log: Some(hook),
+        ..ToolContext::default()
+    };
+    assert_eq!(tool.call(json!({}), listening).await.output, "fetched");
+    assert_eq!(
+        *heard.lock().unwrap(),
+        vec![
+            (LogLevel::Info, "fetching".to_owned(), json!({})),
+            (
+                LogLevel::Warning,
+                "retrying".to_owned(),
+                json!({"status": 503})
+            ),
+        ]
+    );
+    // with no one listening, a line goes nowhere and the call is unchanged
+    assert_eq!(tool.call(json!({}), ctx()).await.output, "fetched");
+}
+
+#[test]
+fn a_log_level_reads_from_its_name_and_an_unknown_name_lists_the_levels() {
+    let names: Vec<&str> = LogLevel::ALL.iter().map(|l| l.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "debug",
+            "info",
+            "notice",
+            "warning",
+            "error",
+            "critical",
+            "alert",
+            "emergency"
+        ]
+    );
+    for level in LogLevel::ALL {
+        assert_eq!(level.to_string().parse::<LogLevel>(), Ok(level));
+    }
+    assert!(LogLevel::Debug < LogLevel::Emergency);
+    let refused = "warn".parse::<LogLevel>().unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "log takes a level of debug, info, notice, warning, error, critical, alert, emergency; got \"warn\""
+    );
+    assert!("Info".parse::<LogLevel>().is_err());
 }
 
 #[tokio::test]

@@ -12,9 +12,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value, json};
 use toolnexus::{
-    Answer, AnswerReason, Request, ResumeReason, RunError, RunOptions, RunResult, RunResultStatus,
-    Tool, ToolCall, ToolContext, ToolResult, Toolkit, Wire, define_tool, idempotency_key, pending,
-    turn_digest,
+    Answer, AnswerReason, LogLevel, Request, ResumeReason, RunError, RunOptions, RunResult,
+    RunResultStatus, Tool, ToolCall, ToolContext, ToolResult, Toolkit, Wire, define_tool,
+    idempotency_key, pending, turn_digest,
 };
 
 const K1: &[u8] = b"key one, thirty-two bytes long!!";
@@ -593,5 +593,58 @@ fn every_error_of_the_crate_converts_into_the_root_and_keeps_its_source() {
     assert!(
         toolkit.to_string().contains("at least 16 bytes"),
         "{toolkit}"
+    );
+}
+
+/// A line the toolkit's log hook heard: the call id, the level, the message, the data.
+type LogLine = (String, LogLevel, String, Value);
+
+#[tokio::test]
+async fn a_tools_log_lines_reach_the_toolkits_hook_under_the_calls_id() {
+    let heard: Arc<Mutex<Vec<LogLine>>> = Arc::default();
+    let into = Arc::clone(&heard);
+    let fetch = define_tool(
+        "fetch",
+        "",
+        None,
+        |args: Value, ctx: ToolContext| async move {
+            let mut data = Map::new();
+            data.insert("url".to_owned(), args["url"].clone());
+            ctx.log(LogLevel::Notice, "fetching", data);
+            Ok::<_, String>("fetched")
+        },
+    );
+    let kit = Toolkit::builder()
+        .tool(fetch)
+        .on_log(move |call_id, level, message, data| {
+            let line = (call_id.to_owned(), level, message.to_owned(), json!(data));
+            into.lock().unwrap().push(line);
+        })
+        .build()
+        .unwrap();
+    let calls = vec![
+        call("c1", "fetch", json!({"url": "a"})),
+        call("c2", "fetch", json!({"url": "b"})),
+    ];
+    let run = kit.run_calls(calls, RunOptions::default()).await.unwrap();
+    assert_eq!(run.status, RunResultStatus::Done);
+    let mut lines = heard.lock().unwrap().clone();
+    lines.sort_by(|a, b| a.0.cmp(&b.0)); // the calls run side by side
+    assert_eq!(
+        lines,
+        vec![
+            (
+                "c1".to_owned(),
+                LogLevel::Notice,
+                "fetching".to_owned(),
+                json!({"url": "a"})
+            ),
+            (
+                "c2".to_owned(),
+                LogLevel::Notice,
+                "fetching".to_owned(),
+                json!({"url": "b"})
+            ),
+        ]
     );
 }

@@ -23,8 +23,11 @@ use crate::{Request, ToolResult, ToolSpec, Wire, pending};
 
 #[path = "tool/context.rs"]
 mod context;
+#[path = "tool/log.rs"]
+mod log;
 
 pub use context::{IntoToolResult, ProgressError, ProgressHook, ToolContext};
+pub use log::{LogHook, LogLevel, LogLevelError};
 
 /// A tool's handler, as the crate holds it: the arguments and the context in, the result
 /// out. [`define_tool`] builds one from an async closure.

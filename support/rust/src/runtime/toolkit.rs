@@ -16,7 +16,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::book::{RunBook, quoted};
 use super::engine::Policy;
@@ -24,7 +24,7 @@ use super::errors::ToolkitError;
 use super::join::BoxFuture;
 use super::policies::Decisions;
 use super::spill::ResultLimits;
-use super::tool::{Tool, ToolContext, normalize_tool_name};
+use super::tool::{LogLevel, Tool, ToolContext, normalize_tool_name};
 #[cfg(doc)]
 use crate::RunResult;
 use crate::{Answer, Request, ToolResult};
@@ -45,6 +45,9 @@ type WaitFor = Arc<dyn Fn(Request) -> BoxFuture<'static, Answer> + Send + Sync>;
 /// Hears what tools report through [`ToolContext::progress`]: the call id, the fraction, the
 /// message.
 type ToolkitProgress = Arc<dyn Fn(&str, f64, &str) + Send + Sync>;
+/// Hears what tools log through [`ToolContext::log`]: the call id, the level, the message, the
+/// data.
+type ToolkitLog = Arc<dyn Fn(&str, LogLevel, &str, &Map<String, Value>) + Send + Sync>;
 
 /// How [`Toolkit::run_calls`] runs a turn (all optional).
 #[derive(Clone, Default)]
@@ -155,6 +158,7 @@ pub struct Toolkit {
     book: RunBook,
     clock: Clock,
     on_progress: Option<ToolkitProgress>,
+    on_log: Option<ToolkitLog>,
     decisions: Decisions,
     limits: ResultLimits,
 }

@@ -8,8 +8,9 @@ use std::sync::Arc;
 #[cfg(feature = "tokio")]
 use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
+use super::log::{LogHook, LogLevel};
 use crate::{Answer, MAX_DEPTH, Request, ToolResult};
 
 /// Receives what a tool reports through [`ToolContext::progress`]: a fraction from 0 to 1
@@ -25,7 +26,8 @@ pub type ProgressHook = Arc<dyn Fn(f64, &str) + Send + Sync>;
 /// its retry with an answer and any process (in any language) that resumes the run: a tool
 /// with side effects passes it to the system it changes, so that a call run twice takes
 /// effect once; it is empty when the tool is called directly. `on_progress` receives what
-/// the tool reports through [`progress`](ToolContext::progress).
+/// the tool reports through [`progress`](ToolContext::progress), and `on_log` the lines it
+/// logs through [`log`](ToolContext::log).
 ///
 /// `timeout` (with the feature `tokio`, on by default) bounds the call: an overrun is an
 /// error result. To cancel a call, drop its future, as with any Rust future.
@@ -41,6 +43,8 @@ pub struct ToolContext {
     pub idempotency_key: String,
     /// Where [`progress`](ToolContext::progress) reports go.
     pub on_progress: Option<ProgressHook>,
+    /// Where the lines of [`log`](ToolContext::log) go.
+    pub on_log: Option<LogHook>,
     /// The time the call may take, checking its arguments included (tokio's timer).
     #[cfg(feature = "tokio")]
     pub timeout: Option<Duration>,
@@ -53,7 +57,8 @@ impl fmt::Debug for ToolContext {
             .field("request", &self.request)
             .field("call_id", &self.call_id)
             .field("idempotency_key", &self.idempotency_key)
-            .field("on_progress", &self.on_progress.as_ref().map(|_| "Fn"));
+            .field("on_progress", &self.on_progress.as_ref().map(|_| "Fn"))
+            .field("on_log", &self.on_log.as_ref().map(|_| "Fn"));
         #[cfg(feature = "tokio")]
         d.field("timeout", &self.timeout);
         d.finish()
@@ -83,6 +88,18 @@ impl ToolContext {
             hook(fraction, message);
         }
         Ok(())
+    }
+
+    /// Logs a line of the call, for the people who run it (never the model): its `level`,
+    /// a `message`, and `data` to go with it (empty for none). It reaches the toolkit's log
+    /// hook ([`ToolkitBuilder::on_log`](crate::ToolkitBuilder::on_log)) under the call's id;
+    /// nothing happens when no one listens (a tool called directly, or a toolkit without the
+    /// hook). Python also writes it to its `logging`; a Rust host that wants the `log` or
+    /// `tracing` crates forwards the hook's lines there.
+    pub fn log(&self, level: LogLevel, message: &str, data: Map<String, Value>) {
+        if let Some(hook) = &self.on_log {
+            hook(level, message, &data);
+        }
     }
 }
 

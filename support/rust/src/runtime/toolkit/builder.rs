@@ -1,28 +1,30 @@
 // codegen: package; requires Answer, ContentPart, Request, RunResult, ToolCall, ToolCallResult, ToolResult
 
-//! Building a toolkit: its tools, keys, clock, progress hook and decisions.
+//! Building a toolkit: its tools, keys, clock, progress and log hooks, and decisions.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use super::{Clock, Toolkit, ToolkitProgress};
+use serde_json::{Map, Value};
+
+use super::{Clock, Toolkit, ToolkitLog, ToolkitProgress};
 use crate::runtime::book::{RunBook, quoted};
 use crate::runtime::errors::ToolkitError;
 use crate::runtime::limit::Limit;
 use crate::runtime::policies::{DecisionLog, Decisions, PolicyStore};
 use crate::runtime::seal::SealKey;
 use crate::runtime::spill::{ResultLimits, ResultSpill};
-use crate::runtime::tool::Tool;
 #[cfg(doc)]
 use crate::runtime::tool::ToolContext;
+use crate::runtime::tool::{LogLevel, Tool};
 
 /// How long a policy decides unless the toolkit says otherwise: 8 hours.
 const POLICY_LIFETIME: Duration = Duration::from_secs(8 * 3600);
 /// The longest policy lifetime a toolkit takes: 100 years (its expiry has an RFC 3339 form).
 const MAX_POLICY_LIFETIME: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
 
-/// Builds a [`Toolkit`]: its tools, keys, clock, progress hook and decisions.
+/// Builds a [`Toolkit`]: its tools, keys, clock, progress and log hooks, and decisions.
 #[derive(Default)]
 pub struct ToolkitBuilder {
     tools: Vec<Tool>,
@@ -30,6 +32,7 @@ pub struct ToolkitBuilder {
     active_key: Option<String>,
     clock: Option<Clock>,
     on_progress: Option<ToolkitProgress>,
+    on_log: Option<ToolkitLog>,
     policy_store: Option<Arc<dyn PolicyStore>>,
     decision_log: Option<Arc<dyn DecisionLog>>,
     policy_lifetime: Option<Duration>,
@@ -79,6 +82,15 @@ impl ToolkitBuilder {
         hook: impl Fn(&str, f64, &str) + Send + Sync + 'static,
     ) -> ToolkitBuilder {
         self.on_progress = Some(Arc::new(hook));
+        self
+    }
+
+    /// Hears what tools log through [`ToolContext::log`]: `(call_id, level, message, data)`.
+    pub fn on_log(
+        mut self,
+        hook: impl Fn(&str, LogLevel, &str, &Map<String, Value>) + Send + Sync + 'static,
+    ) -> ToolkitBuilder {
+        self.on_log = Some(Arc::new(hook));
         self
     }
 
@@ -184,6 +196,7 @@ impl ToolkitBuilder {
             book: RunBook::new(keys, active),
             clock: self.clock.unwrap_or_else(|| Arc::new(SystemTime::now)),
             on_progress: self.on_progress,
+            on_log: self.on_log,
             decisions: Decisions::new(self.policy_store, self.decision_log, lifetime),
             limits: self.limits,
         };

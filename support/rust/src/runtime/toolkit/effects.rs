@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::SystemTime;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::{Toolkit, WaitFor};
 use crate::runtime::book::{idempotency_key, quoted};
@@ -15,7 +15,7 @@ use crate::runtime::engine::{
 use crate::runtime::errors::{ResumeError, ResumeReason};
 use crate::runtime::join::{BoxFuture, TurnLock};
 use crate::runtime::spill::ResultScope;
-use crate::runtime::tool::{ProgressHook, ToolContext};
+use crate::runtime::tool::{LogHook, LogLevel, ProgressHook, ToolContext};
 use crate::{Answer, Request, ToolCall, ToolResult, pending};
 
 /// The toolkit's effects for the engine's steps of one turn: handlers run in process, asks
@@ -131,6 +131,15 @@ impl Toolkit {
             Arc::new(move |fraction: f64, message: &str| hook(&call_id, fraction, message))
                 as ProgressHook
         });
+        let on_log: Option<LogHook> = self.on_log.as_ref().map(|hook| {
+            let hook = Arc::clone(hook);
+            let call_id = call.id.clone();
+            Arc::new(
+                move |level: LogLevel, message: &str, data: &Map<String, Value>| {
+                    hook(&call_id, level, message, data)
+                },
+            ) as LogHook
+        });
         #[allow(clippy::needless_update)] // `timeout` is there with the feature `tokio`
         let ctx = ToolContext {
             answer,
@@ -138,6 +147,7 @@ impl Toolkit {
             call_id: call.id.clone(),
             idempotency_key: idempotency_key.clone(),
             on_progress,
+            on_log,
             ..ToolContext::default()
         };
         let scope = || ResultScope {
