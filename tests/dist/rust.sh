@@ -21,13 +21,15 @@
 #
 #   bash tests/dist/rust.sh [DIST]          (DIST: also keep the .crate there)
 #
-# Builds share CARGO_TARGET_DIR (default .cache/dist-target, ignored by git). Exits non-zero
-# on the first failure.
+# Builds share CARGO_TARGET_DIR: by default support/rust/target, where make test's Rust builds
+# already are, so the dependencies (jsonschema, tokio, serde_json in both feature sets) are not
+# built again; the unpacked crate, at another path, is built apart from the repository's. Exits
+# non-zero on the first failure.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 CRATE="$ROOT/support/rust"
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/.cache/dist-target}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/support/rust/target}"
 export CARGO_TERM_COLOR=never
 unset TOOLNEXUS_REPO
 
