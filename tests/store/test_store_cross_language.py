@@ -3,7 +3,8 @@ claimed and resumed by TypeScript's (`toolnexus-contract/store`), and the other 
 SQLite and on PostgreSQL, on the same tables and under one seal key; a claim held in one language
 is exclusive against the other; a call left in doubt by one is listed and settled by the other; a
 run saved with a principal and session by one is listed by them in the other; and on PostgreSQL an
-outcome TypeScript writes wakes Python's `store.wait` (`NOTIFY toolnexus_runs`).
+outcome TypeScript writes wakes Python's `store.wait` (`NOTIFY toolnexus_runs`), and one Python
+writes wakes TypeScript's `store.wait` on both databases.
 
 TypeScript's side is `tests/typescript/store-host.ts` (one store command per process, JSON out),
 built by `bash tests/typescript/run.sh build`. Its toolkit is `tests/store/test_store.py`'s: `approve`
@@ -303,6 +304,26 @@ def test_an_outcome_typescript_writes_wakes_a_python_wait_on_postgres(postgres_d
     (moved,) = heard
     assert moved is not None and moved.status == "done"
     assert [r.result.output for r in moved.run.results] == ["did A"]
+
+
+async def test_an_outcome_python_writes_wakes_a_typescript_wait(store: RunStore, node_host: Path, runs_log: Path):
+    kit = toolkit()
+    run_id = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "W"})]))
+    (waiting,) = store.pending()
+    host = ["node", str(node_host), "wait", where(store), str(run_id), "600"]
+    with subprocess.Popen(host, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        try:
+            assert proc.stdout is not None and json.loads(proc.stdout.readline()) == {"waiting": True}
+            time.sleep(0.5)  # past the wait's first read of the run: what it hears comes after
+            done = await store.resume(kit, run_id, Answer(waiting.request.id, ok=True))
+            out, err = proc.communicate(timeout=60)  # it waits up to 600 s: heard, it returns at once
+        finally:
+            proc.kill()
+    assert proc.returncode == 0, err
+    heard = json.loads(out)
+    assert done.status == "done"
+    assert (heard["status"], heard["outputs"]) == ("done", ["did W"])
+    assert heard["waitedMs"] >= 400, "it was waiting when Python wrote the outcome"
 
 
 def test_typescript_refuses_tables_of_a_newer_schema_naming_both_versions(store: RunStore, node_host: Path):

@@ -12,6 +12,7 @@
 //   node .cache/store-host.js log <where> <by> <call>...     decisions appended to the log, its head MAC'd
 //   node .cache/store-host.js verify <where>                 the log checked, without the key and with it
 //   node .cache/store-host.js work <where> <i> <n>           worker i of n of tests/store/mixed.py
+//   node .cache/store-host.js wait <where> <run> <timeout>   `{"waiting":true}` first, then the outcome heard
 //
 // The toolkit is tests/store/test_store.py's: `approve` asks before doing `what` (each run of it after
 // an answer appends a line to $TOOLNEXUS_STORE_TEST_LOG; with $TOOLNEXUS_STORE_TEST_DIE set, the
@@ -177,6 +178,12 @@ async function main(argv: string[]): Promise<unknown> {
       }
       case "verify":
         return { verify: await store.log.verify(), verifyWithKey: await store.log.verify(SECRET), byId: await store.log.verify({ k1: SECRET }) };
+      case "wait": {
+        process.stdout.write(`${JSON.stringify({ waiting: true })}\n`);
+        const started = Date.now();
+        const moved = await store.wait(Number(rest[0]), Number(rest[1]));
+        return { status: moved?.status ?? null, outputs: outputs(moved?.run), waitedMs: Date.now() - started };
+      }
       case "work": {
         const [index, count] = [Number(rest[0]), Number(rest[1])];
         if (!Number.isInteger(index) || !Number.isInteger(count) || index < 0 || index >= count) {

@@ -16,6 +16,7 @@ import { ResumeError, Toolkit, defineTool } from "toolnexus-contract/runtime";
 import { CONTEXT_LIMIT, PostgresRunStore, SqliteRunStore, StoreError, type RunStore } from "toolnexus-contract/store";
 
 const KEY = new TextEncoder().encode("a key of at least sixteen bytes");
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const folder = mkdtempSync(join(tmpdir(), "toolnexus-store-"));
 after(() => rmSync(folder, { recursive: true, force: true }));
 let files = 0;
@@ -520,6 +521,58 @@ for (const kind of KINDS) {
       await raw("DELETE FROM decisions WHERE seq = 1");
       assert.equal(await store.log.verify(), 2); // removed before another
       await assert.rejects(store.log.verify("k1" as unknown as Uint8Array), (e: unknown) => e instanceof StoreError && /^verify's key must be/.test(e.message));
+      await store.close();
+    });
+
+    it("wait hears an outcome written by another store on the tables, or by itself, and ends at its timeout", async () => {
+      const { store, again } = await fresh(kind);
+      const runId = await store.save(await turn(["pay", "rent"], ["ask", "colour"]));
+      const [first, second] = await store.pending();
+      const other = await again(); // as another process would
+      const started = Date.now();
+      const heard = store.wait(runId, 20);
+      await sleep(100);
+      await other.resume(new Toolkit([asking("pay"), asking("ask", "input")], { secret: KEY }), runId, { id: first!.request.id, ok: true });
+      const moved = await heard;
+      assert.ok(Date.now() - started < 10_000, "heard before the timeout");
+      assert.equal(moved?.status, "pending");
+      assert.deepEqual((await store.pending()).map((w) => w.request.id), [second!.request.id]);
+      const ownHeard = store.wait(runId, 20);
+      await sleep(100);
+      await store.resume(kit, runId, { id: second!.request.id, ok: true }); // this store's own commit
+      assert.equal((await ownHeard)?.status, "done");
+      const quiet = await store.save(await turn(["pay", "gas"]));
+      const before = Date.now();
+      assert.equal(await store.wait(quiet, 0.3), undefined);
+      assert.ok(Date.now() - before >= 250, "waited its timeout");
+      await other.close();
+      await store.close();
+    });
+
+    it("wait: a claim or a release is no outcome, a final run or one unlike `since` is returned at once, and bad input is named", async () => {
+      const { store } = await fresh(kind);
+      const saved = await turn(["pay", "rent"]);
+      const runId = await store.save(saved);
+      const [waiting] = await store.pending();
+      const quiet = store.wait(runId, 0.4);
+      const claimed = await store.claim(runId, { id: waiting!.request.id, ok: true });
+      await store.release(runId);
+      assert.ok(claimed.lease !== "");
+      assert.equal(await quiet, undefined, "a claim handed back is not an outcome");
+      await store.resume(kit, runId, { id: waiting!.request.id, ok: true });
+      const started = Date.now();
+      assert.equal((await store.wait(runId, 20))?.status, "done"); // final: at once
+      const other = await store.save(await turn(["pay", "phone"]));
+      const [asked] = await store.pending();
+      const old = (await store.get(other))!.run!;
+      await store.resume(kit, other, { id: asked!.request.id, ok: true });
+      assert.equal((await store.wait(other, 20, { since: old }))?.status, "done"); // unlike `since`: at once
+      assert.ok(Date.now() - started < 5_000);
+      await assert.rejects(store.wait(99_999, 1), (e: unknown) => ResumeError.isResumeError(e) && e.reason === "not_pending" && /no run 99999/.test(e.message));
+      for (const timeout of [-1, Number.NaN, "1" as unknown as number]) {
+        await assert.rejects(store.wait(runId, timeout), (e: unknown) => e instanceof StoreError && /^timeout must be a number of seconds/.test(e.message));
+      }
+      await assert.rejects(store.wait(runId, 1, { poll: 0 }), (e: unknown) => e instanceof StoreError && /^poll must be a positive number/.test(e.message));
       await store.close();
     });
   });

@@ -10,6 +10,8 @@
  * @packageDocumentation
  */
 
+import type { Signal } from "./wait.js";
+
 /** One result row, its columns in the order the statement names them. */
 export type DbRow = unknown[];
 /** A value a statement takes. */
@@ -41,6 +43,9 @@ export interface Backend {
    * commits (PostgreSQL's `NOTIFY toolnexus_runs, '<run id>'`, which Python's `store.wait` hears;
    * nothing on SQLite, whose waiters poll the file). */
   changed(conn: Connection, runId: number): Promise<void>;
+  /** Starts hearing that runs may have moved on (`store.wait`): PostgreSQL `LISTEN`s on a connection
+   * of its own; SQLite looks at the file every `poll` seconds. */
+  listen(poll: number): Promise<Signal>;
   /** Whether `error` means the database could not do it now (locked, gone): retried while a lease lasts. */
   transient(error: unknown): boolean;
   close(): Promise<void>;

@@ -17,6 +17,7 @@ import type { Answer, ParsedRunResult, RunResult } from "../types.js";
 import { maybeNum, maybeText, wallClock, type Backend, type Clock, type Connection } from "./backend.js";
 import { again, inDoubt, lapse, markStarted, type AgainOptions, type Started } from "./doubt.js";
 import { underLease } from "./lease.js";
+import { waitFor, type WaitOptions } from "./wait.js";
 import { StoreLog } from "./log.js";
 import { expired, expiry, getRun, ids, insertWaiting, pending, quarantine, quarantined, saveMany, type PendingOptions, type SaveManyOptions } from "./rows.js";
 import { StoreError, UNCHANGED, contextOf, contextText, rowOf, type Claim, type InDoubt, type PendingRequest, type Row, type Status, type StoredRun } from "./types.js";
@@ -92,6 +93,18 @@ export class RunStore {
   /** The run stored under `runId`, or undefined (a claim whose lease ran out reads as `pending`). */
   get(runId: number): Promise<StoredRun | undefined> {
     return getRun(this.db, runId, this.clock());
+  }
+
+  /**
+   * Resolves with the stored run `runId` once it has an outcome stored after this call (a resume,
+   * finish, expiry, retry or settlement, in any process and either language; or the run set aside),
+   * or one that differs from `options.since`, the run as the caller last saw it; with undefined when
+   * `timeout` seconds pass first. A run that is done, refused or quarantined resolves at once.
+   * `ResumeError("not_pending")` when there is no such run. PostgreSQL hears the outcome's
+   * `NOTIFY`; SQLite looks at the file every `options.poll` seconds (0.05 by default).
+   */
+  wait(runId: number, timeout: number, options: WaitOptions = {}): Promise<StoredRun | undefined> {
+    return waitFor(this.db, (id) => this.get(id), runId, timeout, options);
   }
 
   /** The ids of the stored runs (with that status), oldest first. */

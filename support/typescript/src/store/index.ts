@@ -15,6 +15,7 @@
  *
  * - {@link SqliteRunStore} needs better-sqlite3 12 and {@link PostgresRunStore} needs `pg` 8:
  *   optional peer dependencies, loaded only when a store of that kind is opened;
+ * - `await store.wait(runId, timeout)` hears a run's outcome, from any process of either language;
  * - one resumer at a time (a claim is a lease, renewed while the tools run), never a call run
  *   twice in doubt (`inDoubt`, `retry`, `settle`), nothing lost ({@link OutcomeNotStored}).
  *
@@ -28,4 +29,5 @@ export { StoreLog, type LogHead, type LogKey, type VerifyOptions } from "./log.j
 export { PostgresRunStore, POSTGRES_SCHEMA_VERSION, type PostgresOptions } from "./postgres.js";
 export type { PendingOptions, SaveManyOptions } from "./rows.js";
 export { SqliteRunStore, SQLITE_SCHEMA_VERSION, type SqliteOptions } from "./sqlite.js";
+export { POLL, type WaitOptions } from "./wait.js";
 export { CONTEXT_LIMIT, OutcomeNotStored, PendingRequest, StoreError, UNCHANGED, type Claim, type InDoubt, type Status, type StoredRun } from "./types.js";

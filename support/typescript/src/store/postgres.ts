@@ -19,9 +19,10 @@
  * @packageDocumentation
  */
 
-import { sleep, wallClock, type Backend, type Clock, type Connection, type DbRow, type DbValue } from "./backend.js";
+import { sleep, timers, wallClock, type Backend, type Clock, type Connection, type DbRow, type DbValue } from "./backend.js";
 import { RunStore, checkClock } from "./core.js";
 import { StoreError, messageOf } from "./types.js";
+import type { Signal } from "./wait.js";
 
 /** The version of the tables this code writes (`toolnexus_schema`); see docs/durable.md. */
 export const POSTGRES_SCHEMA_VERSION = 6;
@@ -72,6 +73,9 @@ interface Queryable {
 }
 interface PoolClient extends Queryable {
   release(error?: Error | boolean): void;
+  on(event: "notification", listener: (note: { channel: string; payload?: string }) => void): void;
+  on(event: "error" | "end", listener: (error?: Error) => void): void;
+  removeAllListeners(event: "notification" | "error" | "end"): void;
 }
 interface Pool extends Queryable {
   connect(): Promise<PoolClient>;
@@ -239,6 +243,60 @@ class PostgresBackend implements Backend {
   /** `NOTIFY toolnexus_runs, '<run id>'`, heard by the listeners when the transaction commits. */
   async changed(conn: Connection, runId: number): Promise<void> {
     await conn.all("SELECT pg_notify(?, ?)", [CHANNEL, String(runId)]);
+  }
+
+  /** A connection of its own that `LISTEN`s on {@link CHANNEL}: a wait resolves on its run's
+   * notification, and rejects (a `StoreError`) when that connection is lost, since what it would
+   * have heard is lost with it. */
+  async listen(): Promise<Signal> {
+    const client = await this.#connect();
+    const waiters = new Map<() => void, { runId: string; fail: (error: Error) => void }>();
+    let lost: Error | undefined;
+    const loseAll = (error?: Error): void => {
+      lost ??= new StoreError(`the connection listening for outcomes at ${this.where} was lost: ${error === undefined ? "it ended" : messageOf(error)}`);
+      for (const { fail } of waiters.values()) {
+        fail(lost);
+      }
+    };
+    client.on("notification", (note) => {
+      for (const [wake, { runId }] of waiters) {
+        if (note.channel === CHANNEL && note.payload === runId) {
+          wake();
+        }
+      }
+    });
+    client.on("error", loseAll);
+    client.on("end", loseAll);
+    try {
+      await client.query({ text: `LISTEN ${CHANNEL}`, values: [], rowMode: "array" });
+    } catch (error) {
+      client.release(true);
+      throw error;
+    }
+    return {
+      wait: (runId, ms) =>
+        new Promise<void>((resolve, reject) => {
+          if (lost !== undefined) {
+            reject(lost);
+            return;
+          }
+          const settle = (then: () => void): void => {
+            timers.clearTimeout(timer);
+            waiters.delete(wake);
+            then();
+          };
+          const wake = (): void => settle(resolve);
+          const timer = timers.setTimeout(wake, ms);
+          waiters.set(wake, { runId: String(runId), fail: (error) => settle(() => reject(error)) });
+        }),
+      close: () => {
+        for (const event of ["notification", "error", "end"] as const) {
+          client.removeAllListeners(event);
+        }
+        client.release(true); // ended, not pooled: a pooled connection would stay subscribed
+        return Promise.resolve();
+      },
+    };
   }
 
   transient(error: unknown): boolean {

@@ -10,10 +10,11 @@
  * @packageDocumentation
  */
 
-import { wallClock, type Backend, type Clock, type Connection, type DbRow, type DbValue } from "./backend.js";
+import { sleep, wallClock, type Backend, type Clock, type Connection, type DbRow, type DbValue } from "./backend.js";
 import { RunStore, checkClock } from "./core.js";
 import { insertWaiting, quarantine } from "./rows.js";
 import { StoreError, messageOf, rowOf } from "./types.js";
+import type { Signal } from "./wait.js";
 import { fromJsonRunResult } from "../codec.js";
 
 /** The version of the tables this code writes (`PRAGMA user_version`); see docs/durable.md. */
@@ -119,6 +120,8 @@ class SqliteBackend implements Backend {
   readonly rowLock = "";
   readonly #conn: SqliteConnection;
   #turn: Promise<unknown> = Promise.resolve();
+  /** How many transactions this connection committed: `data_version` counts only the others'. */
+  #commits = 0;
 
   constructor(
     readonly where: string,
@@ -146,6 +149,7 @@ class SqliteBackend implements Backend {
       try {
         const out = await work(this.#conn);
         db.exec("COMMIT");
+        this.#commits++;
         return out;
       } catch (error) {
         if (db.inTransaction) {
@@ -163,6 +167,32 @@ class SqliteBackend implements Backend {
   /** Nothing: a waiting host polls the file (`PRAGMA data_version`). */
   changed(): Promise<void> {
     return Promise.resolve();
+  }
+
+  /** A signal that looks, every `poll` seconds, at whether the file changed: another connection's
+   * commit (`PRAGMA data_version`) or this one's. */
+  async listen(poll: number): Promise<Signal> {
+    const seen = (): Promise<string> =>
+      this.#after(() => Promise.resolve(`${String(this.#conn.db.pragma("data_version", { simple: true }))}.${this.#commits}`));
+    let last = await seen();
+    let closed = false;
+    return {
+      wait: async (_runId, ms) => {
+        const end = Date.now() + ms;
+        while (!closed && Date.now() < end) {
+          await sleep(Math.min(poll * 1000, end - Date.now()));
+          const now = await seen();
+          if (now !== last) {
+            last = now;
+            return;
+          }
+        }
+      },
+      close: () => {
+        closed = true;
+        return Promise.resolve();
+      },
+    };
   }
 
   transient(error: unknown): boolean {
