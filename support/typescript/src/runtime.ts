@@ -44,6 +44,7 @@ export {
   type NeedsApproval,
   type ProgressListener,
   type ToolContextInit,
+  type ToolHintsInit,
   type ToolOptions,
 } from "./tool.js";
 export { LOG_LEVELS, setToolLogger, type ErrorListener, type LogLevel, type LogListener, type ToolLogger } from "./log.js";

@@ -4,7 +4,7 @@
 // the rules of Python's `Tool.call` (`toolnexus/_tool.py`): a failure is an error result, never a
 // throw across `call`.
 
-import { parseToolResult } from "./codec.js";
+import { parseToolHints, parseToolResult, toWireToolIcon } from "./codec.js";
 import { WireError } from "./errors.js";
 import { describe, isPlainObject, keepOrder, orderedKeys, readJson, setKey, writeJson, type JsonObject, type JsonValue } from "./json.js";
 import { Limit, type LimitInit } from "./limit.js";
@@ -12,7 +12,7 @@ import { compileSchema, type ArgumentsCheck, type SchemaCheck } from "./schema.j
 import { pending, randomHex } from "./suspend.js";
 import { checkLogLine, reportThrown, type ErrorListener, type LogLevel, type LogListener } from "./log.js";
 import { isStandardSchema, jsonSchemaOf, type ArgsOf, type InputSchema, type OutputOf, type OutputSchema } from "./typed.js";
-import type { Answer, ParsedToolResult, Request, ToolResult, ToolSpec } from "./types.js";
+import type { Answer, ParsedToolHints, ParsedToolResult, Request, ToolHints, ToolResult, ToolSpec } from "./types.js";
 
 declare global {
   /**
@@ -207,6 +207,66 @@ export interface ToolOptions<Args = JsonObject, Output extends OutputSchema | un
    * limit may be tighter): a longer one is cut (docs/guides/result-limits.md). A bad limit throws
    * here. */
   limit?: Limit | LimitInit | undefined;
+  /**
+   * Advisory hints about how the tool behaves, for the host (Python's `hints=ToolHints(...)`):
+   * `idempotent: true` lets a store run a call again under the same idempotency key (its calls
+   * are never in doubt: docs/durable.md); an MCP server lists them as the tool's annotations,
+   * `title` and `icons`; no model sees them. Each field may be left out: `readOnly` is then
+   * false, `destructive` and `openWorld` true (MCP's defaults and Python's). A key `ToolHints`
+   * lacks, or a value of the wrong type, throws here.
+   */
+  hints?: ToolHintsInit | undefined;
+}
+
+/** The hints {@link defineTool} takes: `ToolHints` with every field optional. */
+export type ToolHintsInit = Partial<ToolHints>;
+
+const HINT_FLAGS = ["readOnly", "destructive", "openWorld", "idempotent", "longRunning"] as const;
+const HINT_KEYS: readonly string[] = [...HINT_FLAGS, "title", "icons"];
+
+/** `given` as the hints a tool declares (the defaults filled in, as the wire's parser reads them);
+ * a `TypeError` naming the key that is not a `ToolHints` field, or whose value is not its type. */
+function hintsOf(name: string, given: unknown): ParsedToolHints | undefined {
+  if (given === undefined) {
+    return undefined;
+  }
+  const where = `defineTool ${JSON.stringify(name)}: hints`;
+  if (!isPlainObject(given)) {
+    throw new TypeError(`${where} must be an object of ToolHints fields or undefined, got ${describe(given)}`);
+  }
+  for (const key of Object.keys(given)) {
+    if (!HINT_KEYS.includes(key)) {
+      throw new TypeError(`${where}: ${JSON.stringify(key)} is not a hint (the hints: ${HINT_KEYS.join(", ")})`);
+    }
+  }
+  for (const key of HINT_FLAGS) {
+    if (given[key] !== undefined && typeof given[key] !== "boolean") {
+      throw new TypeError(`${where}.${key} must be a boolean, got ${describe(given[key])}`);
+    }
+  }
+  if (given["title"] !== undefined && typeof given["title"] !== "string") {
+    throw new TypeError(`${where}.title must be a string, got ${describe(given["title"])}`);
+  }
+  const icons = given["icons"];
+  if (icons !== undefined && !Array.isArray(icons)) {
+    throw new TypeError(`${where}.icons must be an array of ToolIcon, got ${describe(icons)}`);
+  }
+  const wire: JsonObject = { readOnly: false, destructive: true, openWorld: true };
+  for (const [key, value] of Object.entries(given)) {
+    if (value !== undefined && key !== "icons") {
+      wire[key] = value as JsonValue;
+    }
+  }
+  if (icons !== undefined) {
+    wire["icons"] = icons.map((icon: unknown, i) => {
+      try {
+        return toWireToolIcon(icon as Parameters<typeof toWireToolIcon>[0], `hints.icons[${i}]`);
+      } catch (err) {
+        throw new TypeError(`defineTool ${JSON.stringify(name)}: ${err instanceof WireError ? err.message : String(err)}`);
+      }
+    });
+  }
+  return Object.freeze(parseToolHints(wire, "hints"));
 }
 
 /** The arguments a handler gets, or the error result that refuses them. */
@@ -372,6 +432,8 @@ export class Tool {
   readonly outputSchema: JsonObject | undefined;
   /** How much of the output the model reads in a `Toolkit` (the toolkit's limit may be tighter). */
   readonly limit: Limit | undefined;
+  /** The hints the tool declares ({@link ToolOptions.hints}), for the host; undefined when none. */
+  readonly hints: ParsedToolHints | undefined;
   readonly #handler: Handler;
   readonly #check: ArgumentsCheck | undefined;
   readonly #output: SchemaCheck | undefined;
@@ -386,6 +448,7 @@ export class Tool {
     needsApproval: NeedsApproval,
     output: { schema: JsonObject; check: SchemaCheck } | undefined = undefined,
     limit: Limit | undefined = undefined,
+    hints: ParsedToolHints | undefined = undefined,
   ) {
     this.name = name;
     this.description = description;
@@ -396,17 +459,22 @@ export class Tool {
     this.outputSchema = output?.schema;
     this.#output = output?.check;
     this.limit = limit;
+    this.hints = hints;
   }
 
   /** The same tool under another name (a toolkit registers a normalised name so). */
   renamed(name: string): Tool {
     const output = this.outputSchema === undefined || this.#output === undefined ? undefined : { schema: this.outputSchema, check: this.#output };
-    return new Tool(name, this.description, this.inputSchema, this.#handler, this.#check, this.needsApproval, output, this.limit);
+    return new Tool(name, this.description, this.inputSchema, this.#handler, this.#check, this.needsApproval, output, this.limit, this.hints);
   }
 
-  /** The tool's declaration, for a provider's tool list. */
+  /** The tool's declaration, for a provider's tool list (its `hints` are for the host: adapters
+   * send them to MCP only). */
   spec(): ToolSpec {
     const spec: ToolSpec = { name: this.name, description: this.description, inputSchema: this.inputSchema };
+    if (this.hints !== undefined) {
+      spec.hints = this.hints;
+    }
     if (this.outputSchema !== undefined) {
       spec.outputSchema = this.outputSchema;
     }
@@ -523,7 +591,8 @@ export class Tool {
  * `typed.ts`).
  * `needsApproval` (true, or a rule over the checked arguments) makes a `Toolkit` ask for an
  * approval before the handler runs; `outputSchema` declares structured output; `limit` bounds the
- * output the model reads in a `Toolkit` (a bad limit throws here: {@link Limit}).
+ * output the model reads in a `Toolkit` (a bad limit throws here: {@link Limit}); `hints` declares
+ * how the tool behaves, for the host (`idempotent`, MCP's annotations: {@link ToolOptions.hints}).
  *
  * With `handler` `null`, a person supplies the result: each call suspends on a request of kind
  * `result` (id `res-…`, `data` `{"tool", "arguments"}`, and `"schema"`: the output schema, when
@@ -550,12 +619,13 @@ export function defineTool<const S extends InputSchema, const O extends OutputSc
   }
   const output = options.outputSchema === undefined ? undefined : compiled(name, options.outputSchema, "output schema");
   const limit = Limit.of(options.limit);
+  const hints = hintsOf(name, options.hints);
   const run = (handler as Handler | null) ?? supplied(name, output?.schema);
   if (inputSchema === null || inputSchema === undefined) {
-    return new Tool(name, description, { type: "object" }, run, undefined, needsApproval, output, limit);
+    return new Tool(name, description, { type: "object" }, run, undefined, needsApproval, output, limit, hints);
   }
   const input = compiled(name, inputSchema, "input schema");
-  return new Tool(name, description, input.schema, run, input.check, needsApproval, output, limit);
+  return new Tool(name, description, input.schema, run, input.check, needsApproval, output, limit, hints);
 }
 
 /** A tool's schema as JSON Schema (a Standard Schema's own conversion), compiled. */
