@@ -4,15 +4,17 @@
 // the rules of Python's `Tool.call` (`toolnexus/_tool.py`): a failure is an error result, never a
 // throw across `call`.
 
-import { parseToolHints, parseToolResult, toWireToolIcon } from "./codec.js";
+import { parseToolResult } from "./codec.js";
 import { WireError } from "./errors.js";
-import { describe, isPlainObject, keepOrder, orderedKeys, readJson, setKey, writeJson, type JsonObject, type JsonValue } from "./json.js";
+import { describe, isPlainObject, keepOrder, orderedKeys, setKey, type JsonObject, type JsonValue } from "./json.js";
 import { Limit, type LimitInit } from "./limit.js";
 import { compileSchema, type ArgumentsCheck, type SchemaCheck } from "./schema.js";
 import { pending, randomHex } from "./suspend.js";
 import { checkLogLine, reportThrown, type ErrorListener, type LogLevel, type LogListener } from "./log.js";
 import { isStandardSchema, jsonSchemaOf, type ArgsOf, type InputSchema, type OutputOf, type OutputSchema } from "./typed.js";
-import type { Answer, ParsedToolHints, ParsedToolResult, Request, ToolHints, ToolResult, ToolSpec } from "./types.js";
+import { toolHints, type ToolHintsInit } from "./hints.js";
+import { asOutput, asResult, error, textOf } from "./returned.js";
+import type { Answer, ParsedToolHints, ParsedToolResult, Request, ToolResult, ToolSpec } from "./types.js";
 
 declare global {
   /**
@@ -207,182 +209,13 @@ export interface ToolOptions<Args = JsonObject, Output extends OutputSchema | un
    * limit may be tighter): a longer one is cut (docs/guides/result-limits.md). A bad limit throws
    * here. */
   limit?: Limit | LimitInit | undefined;
-  /**
-   * Advisory hints about how the tool behaves, for the host (Python's `hints=ToolHints(...)`):
-   * `idempotent: true` lets a store run a call again under the same idempotency key (its calls
-   * are never in doubt: docs/durable.md); an MCP server lists them as the tool's annotations,
-   * `title` and `icons`; no model sees them. Each field may be left out: `readOnly` is then
-   * false, `destructive` and `openWorld` true (MCP's defaults and Python's). A key `ToolHints`
-   * lacks, or a value of the wrong type, throws here.
-   */
+  /** How the tool behaves, for the host, not the model (Python's `hints=ToolHints(...)`; see
+   * {@link ToolHintsInit}); bad hints throw here. */
   hints?: ToolHintsInit | undefined;
-}
-
-/** The hints {@link defineTool} takes: `ToolHints` with every field optional. */
-export type ToolHintsInit = Partial<ToolHints>;
-
-const HINT_FLAGS = ["readOnly", "destructive", "openWorld", "idempotent", "longRunning"] as const;
-const HINT_KEYS: readonly string[] = [...HINT_FLAGS, "title", "icons"];
-
-/** `given` as the hints a tool declares (the defaults filled in, as the wire's parser reads them);
- * a `TypeError` naming the key that is not a `ToolHints` field, or whose value is not its type. */
-function hintsOf(name: string, given: unknown): ParsedToolHints | undefined {
-  if (given === undefined) {
-    return undefined;
-  }
-  const where = `defineTool ${JSON.stringify(name)}: hints`;
-  if (!isPlainObject(given)) {
-    throw new TypeError(`${where} must be an object of ToolHints fields or undefined, got ${describe(given)}`);
-  }
-  for (const key of Object.keys(given)) {
-    if (!HINT_KEYS.includes(key)) {
-      throw new TypeError(`${where}: ${JSON.stringify(key)} is not a hint (the hints: ${HINT_KEYS.join(", ")})`);
-    }
-  }
-  for (const key of HINT_FLAGS) {
-    if (given[key] !== undefined && typeof given[key] !== "boolean") {
-      throw new TypeError(`${where}.${key} must be a boolean, got ${describe(given[key])}`);
-    }
-  }
-  if (given["title"] !== undefined && typeof given["title"] !== "string") {
-    throw new TypeError(`${where}.title must be a string, got ${describe(given["title"])}`);
-  }
-  const icons = given["icons"];
-  if (icons !== undefined && !Array.isArray(icons)) {
-    throw new TypeError(`${where}.icons must be an array of ToolIcon, got ${describe(icons)}`);
-  }
-  const wire: JsonObject = { readOnly: false, destructive: true, openWorld: true };
-  for (const [key, value] of Object.entries(given)) {
-    if (value !== undefined && key !== "icons") {
-      wire[key] = value as JsonValue;
-    }
-  }
-  if (icons !== undefined) {
-    wire["icons"] = icons.map((icon: unknown, i) => {
-      try {
-        return toWireToolIcon(icon as Parameters<typeof toWireToolIcon>[0], `hints.icons[${i}]`);
-      } catch (err) {
-        throw new TypeError(`defineTool ${JSON.stringify(name)}: ${err instanceof WireError ? err.message : String(err)}`);
-      }
-    });
-  }
-  return Object.freeze(parseToolHints(wire, "hints"));
 }
 
 /** The arguments a handler gets, or the error result that refuses them. */
 export type Prepared = { ok: true; args: JsonObject } | { ok: false; result: ParsedToolResult };
-
-function ok(output: string): ParsedToolResult {
-  return { output, isError: false, parts: [] };
-}
-
-function error(output: string): ParsedToolResult {
-  return { output, isError: true, parts: [] };
-}
-
-const TOOL_RESULT_KEYS = new Set(["output", "isError", "parts", "structuredContent", "metadata"]);
-
-/** Whether `value` is a `ToolResult` a handler returned: an object with a string `output` and a
- * boolean `isError` (as every parsed one has, unknown keys kept), or with a string `output` and no
- * key a `ToolResult` does not have. Anything else is data, returned as its JSON text. */
-function looksLikeResult(value: unknown): value is Record<string, unknown> {
-  if (!isPlainObject(value) || typeof value["output"] !== "string") {
-    return false;
-  }
-  return typeof value["isError"] === "boolean" || Object.keys(value).every((k) => TOOL_RESULT_KEYS.has(k));
-}
-
-/** The wire type a value that carries a `ToolResult` looks like (a `ToolCallResult`, a
- * `RunResult`), whose host-only metadata its JSON text would hand to the model; or undefined. */
-function carrierOf(value: Record<string, unknown>): string | undefined {
-  if (typeof value["id"] === "string" && typeof value["name"] === "string" && looksLikeResult(value["result"])) {
-    return "ToolCallResult";
-  }
-  if ((value["status"] === "done" || value["status"] === "pending") && Array.isArray(value["results"])) {
-    return "RunResult";
-  }
-  return undefined;
-}
-
-const MISMATCH = "the tool's output does not match its output schema: ";
-
-/** The rules of `call` for what the handler of a tool with an output schema returns (Python's
- * `Output.result`): data becomes `structuredContent` and its JSON text, checked against the schema;
- * a `ToolResult` is kept, and checked only when it has `structuredContent`. */
-function asOutput(value: unknown, check: SchemaCheck): ParsedToolResult {
-  if (looksLikeResult(value)) {
-    const result = asResult(value);
-    if (result.structuredContent === undefined) {
-      return result;
-    }
-    const problems = check(result.structuredContent);
-    return problems.length > 0 ? error(MISMATCH + problems.join("; ")) : result;
-  }
-  if (value === undefined || value === null) {
-    return error(`the tool returned ${String(value)}, but it declares an output schema: return the data it describes`);
-  }
-  let text: string;
-  try {
-    text = writeJson(value);
-  } catch (err) {
-    return error(`the tool returned a value that is not JSON: ${textOf(err)}`);
-  }
-  const data = readJson(text); // the data as JSON, sharing nothing with the handler's value
-  const problems = check(data);
-  if (problems.length > 0) {
-    return error(MISMATCH + problems.join("; "));
-  }
-  return { output: text, isError: false, parts: [], structuredContent: data };
-}
-
-/** The rules of `call` for what a handler returns. */
-function asResult(value: unknown): ParsedToolResult {
-  if (typeof value === "string") {
-    return ok(value);
-  }
-  if (value === undefined || value === null) {
-    return ok(""); // nothing returned: done, with nothing to say (Python's `None` gives the same)
-  }
-  if (value instanceof Uint8Array || value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
-    return error("the tool returned bytes, which are not text; return a ToolResult with a ContentPart instead");
-  }
-  if (isPlainObject(value) && !looksLikeResult(value)) {
-    const carrier = carrierOf(value);
-    if (carrier !== undefined) {
-      return error(`the tool returned a ${carrier}, which is not a ToolResult; return a ToolResult (or JSON data) instead`);
-    }
-  }
-  if (looksLikeResult(value)) {
-    try {
-      return parseToolResult(value);
-    } catch (err) {
-      if (err instanceof WireError) {
-        return error(`the tool returned a ToolResult that is not valid: ${err.message}`);
-      }
-      throw err;
-    }
-  }
-  try {
-    return ok(writeJson(value));
-  } catch (err) {
-    return error(`the tool returned a value that is not JSON: ${textOf(err)}`);
-  }
-}
-
-/** The text of what a handler threw: its message, or its name when the message is empty. */
-function textOf(err: unknown): string {
-  if (err instanceof Error) {
-    return err.message || err.name || "Error";
-  }
-  if (typeof err === "string") {
-    return err || "Error";
-  }
-  try {
-    return String(err) || "Error";
-  } catch {
-    return "Error";
-  }
-}
 
 /** A copy of the arguments' objects and arrays (other values are shared), keeping key order, so a
  * handler that changes its arguments leaves the caller's, and a stored `ToolCall`'s, as they were. */
@@ -619,7 +452,7 @@ export function defineTool<const S extends InputSchema, const O extends OutputSc
   }
   const output = options.outputSchema === undefined ? undefined : compiled(name, options.outputSchema, "output schema");
   const limit = Limit.of(options.limit);
-  const hints = hintsOf(name, options.hints);
+  const hints = toolHints(name, options.hints);
   const run = (handler as Handler | null) ?? supplied(name, output?.schema);
   if (inputSchema === null || inputSchema === undefined) {
     return new Tool(name, description, { type: "object" }, run, undefined, needsApproval, output, limit, hints);
