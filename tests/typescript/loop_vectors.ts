@@ -41,6 +41,8 @@ export interface ToolSpec {
   external?: boolean;
   outputSchema?: JsonObject;
   limit?: LimitInit;
+  /** The tool declares itself idempotent (`hints: { idempotent: true }`). */
+  idempotent?: boolean;
   first?: Behaviour;
   retry?: Behaviour;
 }
@@ -227,6 +229,9 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 /** The tools of one vector, recording every run of their handlers in `log`. */
 export class Script {
   readonly log: Ran[] = [];
+  /** Awaited once by the next handler that runs, after its run is logged (the store vectors' steps
+   * while a tool runs, `while` and `crash`); cleared as it is taken. */
+  during: (() => Promise<void>) | undefined;
 
   constructor(
     readonly vector: Vector,
@@ -246,13 +251,17 @@ export class Script {
     const handler = async (args: JsonObject, ctx: ToolContext): Promise<unknown> => {
       const answer = ctx.answer;
       this.log.push({ id: ctx.callId, arguments: plain(args), retry: answer !== undefined, data: plain(answer?.data ?? null), key: ctx.idempotencyKey });
+      const during = this.during;
+      this.during = undefined;
+      await during?.();
       const first = spec.first as Behaviour;
       const behaviour = answer === undefined ? first : (spec.retry ?? first);
       return this.behave(spec.name, behaviour, args, answer);
     };
     const needs = spec.needsApproval ?? false;
     const rule = typeof needs === "object" ? (args: JsonObject): boolean => Number(args[needs.argument]) > needs.above : needs;
-    return defineTool(spec.name, spec.description ?? spec.name, spec.schema ?? null, handler, { needsApproval: rule, limit: spec.limit });
+    const hints = spec.idempotent === true ? { idempotent: true } : undefined;
+    return defineTool(spec.name, spec.description ?? spec.name, spec.schema ?? null, handler, { needsApproval: rule, limit: spec.limit, hints });
   }
 
   private async behave(name: string, b: Behaviour, args: JsonObject, answer: Answer | undefined): Promise<unknown> {

@@ -163,6 +163,19 @@ describe("mcpToolsFrom", () => {
     await client.close();
   });
 
+  it("lists a tool's hints as annotations, title and icons, and reads them back as its hints", async () => {
+    const icon = { src: "https://example.com/rate.png", mimeType: "image/png" };
+    const rate = defineTool("rate", "A rate", null, () => "1.1", { hints: { readOnly: true, idempotent: true, title: "Rate", icons: [icon, { src: "http://example.com/plain.png" }] } });
+    const plain = defineTool("plain", "No hints", null, () => "");
+    const client = await connected(new Toolkit([rate, plain]), {});
+    const listed = await client.listTools();
+    assert.deepEqual(listed.tools[0]?.annotations, { readOnlyHint: true, destructiveHint: true, idempotentHint: true, openWorldHint: true });
+    const [back, none] = await mcpToolsFrom(client);
+    assert.deepEqual(back?.hints, { readOnly: true, destructive: true, openWorld: true, idempotent: true, title: "Rate", icons: [{ ...icon, sizes: [] }] }); // an http icon is left out
+    assert.equal(none?.hints, undefined);
+    await client.close();
+  });
+
   it("cancels a call the server does not answer within its timeout", async () => {
     const never = new Toolkit([defineTool("hang", "Never ends", null, () => new Promise<string>(() => undefined))]);
     const client = await connected(never, {});

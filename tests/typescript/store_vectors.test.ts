@@ -9,8 +9,16 @@
 // the toolkit logs to `Decisions` here, which the host writes to the store's log (`recordEntries`,
 // under the toolkit's key) at the end of each step: the entries and `log.verify` are the store's,
 // only the moment of the write is the host's. The vectors the TypeScript store cannot express are
-// declared skips, each with why (SKIPPED): it keeps no policies, and a TypeScript tool can be
-// neither cut off mid-run (`while`, `crash`) nor declared idempotent (no `hints`).
+// declared skips, each with why (SKIPPED): it keeps no policies.
+//
+// Steps while a tool runs (`while`) and a host that stops there (`crash`), as Python's runner
+// takes them: the first handler of the resume awaits the inner steps (`Script.during`); for a
+// crash it then never returns, and the host's wrapper of the tool's `call` rejects with `Crash`
+// instead, which crosses the tool and the resume as a cancellation does in Python (the store's
+// lease ends there, its renewal stops, and the abandoned handler holds no timer: nothing of that
+// resume writes later). The host then goes on with a toolkit of its own, as a new process would.
+// A retry or a settlement is a person's, from a host of its own: a toolkit of its own (the one
+// that resumes refuses answers it took itself as `replayed`), logging to the same decisions.
 
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, mkdtempSync, rmSync } from "node:fs";
@@ -31,10 +39,6 @@ const KINDS = POSTGRES ? (["sqlite", "postgres"] as const) : (["sqlite"] as cons
 /** The vectors left out, and why: what each needs that the TypeScript store lacks. */
 const SKIPPED: Record<string, string> = {
   "policies.json": "the store's policies as the toolkit's policy store: the TypeScript store keeps none",
-  "in-doubt-idempotent.json": "a tool declared idempotent (`hints`) and a resume cut off mid-tool (`crash`): TypeScript tools have no hints, and the host cannot cut a resume off",
-  "in-doubt-lease-lapses-while-a-tool-runs.json": "steps while a tool runs (`while`): the host cannot step in while a TypeScript tool runs",
-  "in-doubt-retried.json": "a resume cut off mid-tool (`crash`): the host cannot cut a TypeScript resume off",
-  "in-doubt-settled.json": "a resume cut off mid-tool (`crash`): the host cannot cut a TypeScript resume off",
 };
 
 interface StoreStep {
@@ -62,7 +66,19 @@ interface StoreStep {
   remove?: number;
   schemaVersion?: number;
   at?: number;
+  /** What a `settle` says the call in doubt returned. */
+  result?: unknown;
+  /** The host stops while the first tool of the resume runs. */
+  crash?: boolean;
+  /** Steps taken while the first tool of the resume runs. */
+  while?: StoreStep[];
   expect?: Record<string, unknown>;
+}
+
+/** The host stops while a tool runs (`crash`): what the tool's `call` rejects with, across the
+ * resume. */
+class Crash extends Error {
+  override name = "Crash";
 }
 
 interface StoreVector {
@@ -169,7 +185,7 @@ class Decisions implements DecisionLog {
 class Host {
   readonly clock = new lv.Clock();
   readonly script: lv.Script;
-  readonly kit: Toolkit;
+  kit: Toolkit;
   readonly runs = new Map<string, number>();
   readonly claims = new Map<string, { run: ParsedRunResult; lease: string; answers: ReturnType<typeof lv.answersOf> }[]>();
   page: PendingRequest[] = [];
@@ -179,6 +195,8 @@ class Host {
   open = false;
   readonly checker: lv.Checker;
   readonly decisions = new Decisions();
+  /** Rejects with `Crash` when the tool running in a `crash` step stops (see `cutShort`). */
+  crashing: Promise<never> | undefined;
 
   constructor(
     readonly name: string,
@@ -187,8 +205,23 @@ class Host {
     readonly ownVersion: number,
   ) {
     this.script = new lv.Script(vector as unknown as lv.Vector, this.clock.now);
-    this.kit = new Toolkit(this.script.tools(), { secret: lv.SECRET, clock: this.clock.now, decisionLog: this.decisions });
+    this.kit = this.toolkit();
     this.checker = new lv.Checker(name);
+  }
+
+  /** A toolkit of the vector's tools, logging to `decisions`; each tool's `call` rejects with
+   * `Crash` when the host stops while it runs. */
+  toolkit(): Toolkit {
+    const tools = this.script.tools();
+    for (const tool of tools) {
+      const own = tool.call.bind(tool);
+      const call = (...args: Parameters<typeof own>): ReturnType<typeof own> => {
+        const crashing = this.crashing;
+        return crashing === undefined ? own(...args) : Promise.race([own(...args), crashing]);
+      };
+      Object.defineProperty(tool, "call", { value: call, configurable: true, writable: true });
+    }
+    return new Toolkit(tools, { secret: lv.SECRET, clock: this.clock.now, decisionLog: this.decisions });
   }
 
   id(label: string | undefined): number {
@@ -210,22 +243,61 @@ class Host {
 
   async play(): Promise<void> {
     for (const [i, step] of this.vector.steps.entries()) {
-      if (step.at !== undefined) {
-        assert.ok(step.at >= this.clock.at, `${this.name} step ${i}: the clock goes forward only`);
-        this.clock.at = step.at;
-      }
-      const before = this.script.log.length;
-      let got: Got;
-      try {
-        got = await this.take(step);
-      } catch (error) {
-        got = refusal(error);
-      }
-      if (this.open) {
-        await this.decisions.writeTo(this.store);
-      }
-      this.check(`${this.name} step ${i} (${step.do})`, step.expect ?? {}, got, this.script.log.slice(before));
+      await this.step(`step ${i}`, step);
     }
+  }
+
+  async step(where: string, step: StoreStep): Promise<void> {
+    if (step.at !== undefined) {
+      assert.ok(step.at >= this.clock.at, `${this.name} ${where}: the clock goes forward only`);
+      this.clock.at = step.at;
+    }
+    const before = this.script.log.length;
+    let got: Got;
+    try {
+      got = await this.take(step);
+    } catch (error) {
+      got = refusal(error);
+    }
+    if (this.open) {
+      await this.decisions.writeTo(this.store);
+    }
+    this.check(`${this.name} ${where} (${step.do})`, step.expect ?? {}, got, this.script.log.slice(before));
+  }
+
+  /** Runs `resume()`, taking the step's `while` steps while its first tool runs, and stopping
+   * there (`crash`) when asked: that tool's handler never returns, its `call` rejects with `Crash`. */
+  async cutShort(step: StoreStep, resume: () => Promise<RunResult>): Promise<Got> {
+    if (step.while !== undefined || step.crash === true) {
+      let stop: (crash: Crash) => void = () => undefined;
+      this.crashing = new Promise<never>((_, reject) => {
+        stop = reject;
+      });
+      this.crashing.catch(() => undefined); // a step that does not crash leaves it pending
+      this.script.during = async () => {
+        for (const [i, inner] of (step.while ?? []).entries()) {
+          await this.step(`while step ${i}`, inner);
+        }
+        if (step.crash === true) {
+          stop(new Crash("the host stopped while the tool ran"));
+          await new Promise<never>(() => undefined); // the handler never returns
+        }
+      };
+    }
+    let run: RunResult;
+    try {
+      run = await resume();
+    } catch (error) {
+      if (!(error instanceof Crash) || step.crash !== true) {
+        throw error;
+      }
+      this.kit = this.toolkit(); // the host that stopped is gone, and what it held in memory
+      return { crashed: true };
+    } finally {
+      this.script.during = undefined;
+      this.crashing = undefined;
+    }
+    return { crashed: false, ...outcome(run) };
   }
 
   async take(step: StoreStep): Promise<Got> {
@@ -286,8 +358,26 @@ class Host {
         return {};
       case "resume": {
         const options = { principal: step.principal, session: step.session, ...("context" in step ? { context: step.context } : {}) };
-        return { crashed: false, ...outcome(await this.store.resume(this.kit, this.id(step.run), await this.answers(step), options)) };
+        const answers = await this.answers(step);
+        return this.cutShort(step, () => this.store.resume(this.kit, this.id(step.run), answers, options));
       }
+      case "retry": {
+        const kit = this.toolkit();
+        return this.cutShort(step, () => this.store.retry(kit, this.id(step.run), { principal: step.principal }));
+      }
+      case "settle":
+        return outcome(await this.store.settle(this.toolkit(), this.id(step.run), step.result, { principal: step.principal }));
+      case "inDoubt":
+        return {
+          calls: (await this.store.inDoubt()).map((d) => ({
+            run: this.label(d.runId),
+            call: d.call.id,
+            tool: d.tool,
+            arguments: d.arguments,
+            key: d.idempotencyKey,
+            startedAt: d.startedAt - lv.EPOCH / 1000,
+          })),
+        };
       case "quarantined":
         return { runs: (await this.store.quarantined()).map(([id]) => this.label(id)) };
       case "tamper":
@@ -386,13 +476,52 @@ class Host {
       wanted.forEach((want, i) => {
         for (const [key, value] of Object.entries(want)) {
           const have = key === "run" ? this.label(entries[i]?.[key] as number) : entries[i]?.[key];
-          assert.deepEqual(have, value, `${where}: entry ${i}'s ${key}`);
+          if (key === "idempotencyKey") {
+            this.key(`${where}: entry ${i}`, String(value), String(have)); // a label, as in `ran`
+          } else if (key === "policy") {
+            assert.equal(have !== undefined && have !== null, value, `${where}: entry ${i}'s policy`);
+          } else {
+            assert.deepEqual(have, value, `${where}: entry ${i}'s ${key}`);
+          }
         }
       });
     }
-    for (const key of ["calls", "policies"]) {
-      assert.ok(!(key in expect), `${where}: expects ${key}, which this runner does not read (declare the vector a skip)`);
+    if (expect["calls"] !== undefined) {
+      this.doubts(where, expect["calls"] as Record<string, unknown>[], got["calls"] as Record<string, unknown>[]);
     }
+    assert.ok(!("policies" in expect), `${where}: expects policies, which this runner does not read (declare the vector a skip)`);
+  }
+
+  /** The calls in doubt `got` against `expected`: the same runs and calls in order, and each
+   * expected key the same (`key` a label of the `ran` expectations: the key the call ran under). */
+  doubts(where: string, expected: Record<string, unknown>[], got: Record<string, unknown>[]): void {
+    assert.deepEqual(
+      got.map((g) => [g["run"], g["call"]]),
+      expected.map((e) => [e["run"], e["call"]]),
+      `${where}: in doubt ${JSON.stringify(got)}`,
+    );
+    expected.forEach((e, i) => {
+      const g = got[i] ?? {};
+      for (const key of ["tool", "arguments", "startedAt"]) {
+        if (key in e) {
+          assert.deepEqual(g[key], e[key], `${where}: in doubt ${key} ${JSON.stringify(g[key])}`);
+        }
+      }
+      if (typeof e["key"] === "string") {
+        this.key(where, e["key"], String(g["key"]));
+      }
+    });
+  }
+
+  /** `key` is the one `label` names (the first use of a label names it, as in `ran`). */
+  key(where: string, label: string, key: string): void {
+    const { labels, keys } = this.checker;
+    if (!labels.has(label)) {
+      assert.ok(!keys.has(key), `${where}: key ${key} is ${keys.get(key) ?? ""}'s, not ${label}'s`);
+      labels.set(label, key);
+      keys.set(key, label);
+    }
+    assert.equal(labels.get(label), key, `${where}: key ${key} is not ${label}'s (${labels.get(label) ?? ""})`);
   }
 }
 

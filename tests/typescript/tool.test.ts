@@ -5,7 +5,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { JsonNumber, fromJsonToolResult, pending, readJson, toJsonToolResult, type JsonObject } from "toolnexus-contract";
-import { ToolContext, defineTool } from "toolnexus-contract/runtime";
+import { mcpTools } from "toolnexus-contract/adapters/mcp";
+import { anthropicTools } from "toolnexus-contract/adapters/anthropic";
+import { ToolContext, defineTool, type ToolHintsInit } from "toolnexus-contract/runtime";
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -254,5 +256,33 @@ describe("a tool whose results a person supplies (no handler)", () => {
 
   it("a handler that is neither a function nor null is refused", () => {
     assert.throws(() => defineTool("t", "", null, "run" as unknown as null), /the handler must be a function or null/);
+  });
+});
+
+describe("hints", () => {
+  it("a tool declares hints, the defaults filled in as Python's ToolHints does; its spec carries them and MCP lists them", () => {
+    const tool = defineTool("lookup", "Looks a rate up", null, () => "found", { hints: { idempotent: true, title: "Look up" } });
+    assert.deepEqual(tool.hints, { readOnly: false, destructive: true, openWorld: true, idempotent: true, title: "Look up", icons: [] });
+    assert.deepEqual(tool.spec().hints, tool.hints);
+    assert.equal(tool.renamed("lookup_2").hints, tool.hints);
+    const [listed] = mcpTools([tool]);
+    assert.deepEqual(listed?.annotations, { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
+    assert.equal(listed?.title, "Look up");
+    assert.ok(!("hints" in (anthropicTools([tool])[0] as object)), "no model sees the hints");
+  });
+
+  it("a tool without hints has none, in its spec too", () => {
+    const tool = defineTool("t", "", null, () => "");
+    assert.equal(tool.hints, undefined);
+    assert.ok(!("hints" in tool.spec()));
+  });
+
+  it("refuses hints that are not ToolHints' fields, naming the key", () => {
+    const bad = (hints: unknown): unknown => defineTool("t", "", null, () => "", { hints: hints as ToolHintsInit });
+    assert.throws(() => bad({ idempotant: true }), (e: Error) => e instanceof TypeError && /defineTool "t": hints: "idempotant" is not a hint/.test(e.message));
+    assert.throws(() => bad({ idempotent: "yes" }), (e: Error) => e instanceof TypeError && /hints\.idempotent must be a boolean, got/.test(e.message));
+    assert.throws(() => bad({ title: 3 }), (e: Error) => e instanceof TypeError && /hints\.title must be a string/.test(e.message));
+    assert.throws(() => bad({ icons: [{}] }), (e: Error) => e instanceof TypeError && /hints\.icons\[0\]/.test(e.message));
+    assert.throws(() => bad("idempotent"), (e: Error) => e instanceof TypeError && /hints must be an object of ToolHints fields/.test(e.message));
   });
 });

@@ -46,6 +46,7 @@ export {
   type ToolContextInit,
   type ToolOptions,
 } from "./tool.js";
+export type { ToolHintsInit } from "./hints.js";
 export { LOG_LEVELS, setToolLogger, type ErrorListener, type LogLevel, type LogListener, type ToolLogger } from "./log.js";
 export { CUT_FLOOR, Limit, estimateTokens, type LimitInit, type Tokenizer } from "./limit.js";
 export { DirectorySpill, MemorySpill, readResult, type ResultSpill, type Scope } from "./spill.js";

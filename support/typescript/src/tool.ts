@@ -6,13 +6,15 @@
 
 import { parseToolResult } from "./codec.js";
 import { WireError } from "./errors.js";
-import { describe, isPlainObject, keepOrder, orderedKeys, readJson, setKey, writeJson, type JsonObject, type JsonValue } from "./json.js";
+import { describe, isPlainObject, keepOrder, orderedKeys, setKey, type JsonObject, type JsonValue } from "./json.js";
 import { Limit, type LimitInit } from "./limit.js";
 import { compileSchema, type ArgumentsCheck, type SchemaCheck } from "./schema.js";
 import { pending, randomHex } from "./suspend.js";
 import { checkLogLine, reportThrown, type ErrorListener, type LogLevel, type LogListener } from "./log.js";
 import { isStandardSchema, jsonSchemaOf, type ArgsOf, type InputSchema, type OutputOf, type OutputSchema } from "./typed.js";
-import type { Answer, ParsedToolResult, Request, ToolResult, ToolSpec } from "./types.js";
+import { toolHints, type ToolHintsInit } from "./hints.js";
+import { asOutput, asResult, error, textOf } from "./returned.js";
+import type { Answer, ParsedToolHints, ParsedToolResult, Request, ToolResult, ToolSpec } from "./types.js";
 
 declare global {
   /**
@@ -207,122 +209,13 @@ export interface ToolOptions<Args = JsonObject, Output extends OutputSchema | un
    * limit may be tighter): a longer one is cut (docs/guides/result-limits.md). A bad limit throws
    * here. */
   limit?: Limit | LimitInit | undefined;
+  /** How the tool behaves, for the host, not the model (Python's `hints=ToolHints(...)`; see
+   * {@link ToolHintsInit}); bad hints throw here. */
+  hints?: ToolHintsInit | undefined;
 }
 
 /** The arguments a handler gets, or the error result that refuses them. */
 export type Prepared = { ok: true; args: JsonObject } | { ok: false; result: ParsedToolResult };
-
-function ok(output: string): ParsedToolResult {
-  return { output, isError: false, parts: [] };
-}
-
-function error(output: string): ParsedToolResult {
-  return { output, isError: true, parts: [] };
-}
-
-const TOOL_RESULT_KEYS = new Set(["output", "isError", "parts", "structuredContent", "metadata"]);
-
-/** Whether `value` is a `ToolResult` a handler returned: an object with a string `output` and a
- * boolean `isError` (as every parsed one has, unknown keys kept), or with a string `output` and no
- * key a `ToolResult` does not have. Anything else is data, returned as its JSON text. */
-function looksLikeResult(value: unknown): value is Record<string, unknown> {
-  if (!isPlainObject(value) || typeof value["output"] !== "string") {
-    return false;
-  }
-  return typeof value["isError"] === "boolean" || Object.keys(value).every((k) => TOOL_RESULT_KEYS.has(k));
-}
-
-/** The wire type a value that carries a `ToolResult` looks like (a `ToolCallResult`, a
- * `RunResult`), whose host-only metadata its JSON text would hand to the model; or undefined. */
-function carrierOf(value: Record<string, unknown>): string | undefined {
-  if (typeof value["id"] === "string" && typeof value["name"] === "string" && looksLikeResult(value["result"])) {
-    return "ToolCallResult";
-  }
-  if ((value["status"] === "done" || value["status"] === "pending") && Array.isArray(value["results"])) {
-    return "RunResult";
-  }
-  return undefined;
-}
-
-const MISMATCH = "the tool's output does not match its output schema: ";
-
-/** The rules of `call` for what the handler of a tool with an output schema returns (Python's
- * `Output.result`): data becomes `structuredContent` and its JSON text, checked against the schema;
- * a `ToolResult` is kept, and checked only when it has `structuredContent`. */
-function asOutput(value: unknown, check: SchemaCheck): ParsedToolResult {
-  if (looksLikeResult(value)) {
-    const result = asResult(value);
-    if (result.structuredContent === undefined) {
-      return result;
-    }
-    const problems = check(result.structuredContent);
-    return problems.length > 0 ? error(MISMATCH + problems.join("; ")) : result;
-  }
-  if (value === undefined || value === null) {
-    return error(`the tool returned ${String(value)}, but it declares an output schema: return the data it describes`);
-  }
-  let text: string;
-  try {
-    text = writeJson(value);
-  } catch (err) {
-    return error(`the tool returned a value that is not JSON: ${textOf(err)}`);
-  }
-  const data = readJson(text); // the data as JSON, sharing nothing with the handler's value
-  const problems = check(data);
-  if (problems.length > 0) {
-    return error(MISMATCH + problems.join("; "));
-  }
-  return { output: text, isError: false, parts: [], structuredContent: data };
-}
-
-/** The rules of `call` for what a handler returns. */
-function asResult(value: unknown): ParsedToolResult {
-  if (typeof value === "string") {
-    return ok(value);
-  }
-  if (value === undefined || value === null) {
-    return ok(""); // nothing returned: done, with nothing to say (Python's `None` gives the same)
-  }
-  if (value instanceof Uint8Array || value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
-    return error("the tool returned bytes, which are not text; return a ToolResult with a ContentPart instead");
-  }
-  if (isPlainObject(value) && !looksLikeResult(value)) {
-    const carrier = carrierOf(value);
-    if (carrier !== undefined) {
-      return error(`the tool returned a ${carrier}, which is not a ToolResult; return a ToolResult (or JSON data) instead`);
-    }
-  }
-  if (looksLikeResult(value)) {
-    try {
-      return parseToolResult(value);
-    } catch (err) {
-      if (err instanceof WireError) {
-        return error(`the tool returned a ToolResult that is not valid: ${err.message}`);
-      }
-      throw err;
-    }
-  }
-  try {
-    return ok(writeJson(value));
-  } catch (err) {
-    return error(`the tool returned a value that is not JSON: ${textOf(err)}`);
-  }
-}
-
-/** The text of what a handler threw: its message, or its name when the message is empty. */
-function textOf(err: unknown): string {
-  if (err instanceof Error) {
-    return err.message || err.name || "Error";
-  }
-  if (typeof err === "string") {
-    return err || "Error";
-  }
-  try {
-    return String(err) || "Error";
-  } catch {
-    return "Error";
-  }
-}
 
 /** A copy of the arguments' objects and arrays (other values are shared), keeping key order, so a
  * handler that changes its arguments leaves the caller's, and a stored `ToolCall`'s, as they were. */
@@ -372,6 +265,8 @@ export class Tool {
   readonly outputSchema: JsonObject | undefined;
   /** How much of the output the model reads in a `Toolkit` (the toolkit's limit may be tighter). */
   readonly limit: Limit | undefined;
+  /** The hints the tool declares ({@link ToolOptions.hints}), for the host; undefined when none. */
+  readonly hints: ParsedToolHints | undefined;
   readonly #handler: Handler;
   readonly #check: ArgumentsCheck | undefined;
   readonly #output: SchemaCheck | undefined;
@@ -386,6 +281,7 @@ export class Tool {
     needsApproval: NeedsApproval,
     output: { schema: JsonObject; check: SchemaCheck } | undefined = undefined,
     limit: Limit | undefined = undefined,
+    hints: ParsedToolHints | undefined = undefined,
   ) {
     this.name = name;
     this.description = description;
@@ -396,17 +292,22 @@ export class Tool {
     this.outputSchema = output?.schema;
     this.#output = output?.check;
     this.limit = limit;
+    this.hints = hints;
   }
 
   /** The same tool under another name (a toolkit registers a normalised name so). */
   renamed(name: string): Tool {
     const output = this.outputSchema === undefined || this.#output === undefined ? undefined : { schema: this.outputSchema, check: this.#output };
-    return new Tool(name, this.description, this.inputSchema, this.#handler, this.#check, this.needsApproval, output, this.limit);
+    return new Tool(name, this.description, this.inputSchema, this.#handler, this.#check, this.needsApproval, output, this.limit, this.hints);
   }
 
-  /** The tool's declaration, for a provider's tool list. */
+  /** The tool's declaration, for a provider's tool list (its `hints` are for the host: adapters
+   * send them to MCP only). */
   spec(): ToolSpec {
     const spec: ToolSpec = { name: this.name, description: this.description, inputSchema: this.inputSchema };
+    if (this.hints !== undefined) {
+      spec.hints = this.hints;
+    }
     if (this.outputSchema !== undefined) {
       spec.outputSchema = this.outputSchema;
     }
@@ -523,7 +424,8 @@ export class Tool {
  * `typed.ts`).
  * `needsApproval` (true, or a rule over the checked arguments) makes a `Toolkit` ask for an
  * approval before the handler runs; `outputSchema` declares structured output; `limit` bounds the
- * output the model reads in a `Toolkit` (a bad limit throws here: {@link Limit}).
+ * output the model reads in a `Toolkit` (a bad limit throws here: {@link Limit}); `hints` declares
+ * how the tool behaves, for the host (`idempotent`, MCP's annotations: {@link ToolOptions.hints}).
  *
  * With `handler` `null`, a person supplies the result: each call suspends on a request of kind
  * `result` (id `res-…`, `data` `{"tool", "arguments"}`, and `"schema"`: the output schema, when
@@ -550,12 +452,13 @@ export function defineTool<const S extends InputSchema, const O extends OutputSc
   }
   const output = options.outputSchema === undefined ? undefined : compiled(name, options.outputSchema, "output schema");
   const limit = Limit.of(options.limit);
+  const hints = toolHints(name, options.hints);
   const run = (handler as Handler | null) ?? supplied(name, output?.schema);
   if (inputSchema === null || inputSchema === undefined) {
-    return new Tool(name, description, { type: "object" }, run, undefined, needsApproval, output, limit);
+    return new Tool(name, description, { type: "object" }, run, undefined, needsApproval, output, limit, hints);
   }
   const input = compiled(name, inputSchema, "input schema");
-  return new Tool(name, description, input.schema, run, input.check, needsApproval, output, limit);
+  return new Tool(name, description, input.schema, run, input.check, needsApproval, output, limit, hints);
 }
 
 /** A tool's schema as JSON Schema (a Standard Schema's own conversion), compiled. */

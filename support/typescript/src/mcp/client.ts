@@ -22,8 +22,8 @@ import type { JsonObject } from "../json.js";
 import { compileSchema } from "../schema.js";
 import { pending } from "../suspend.js";
 import { Tool, normalizeToolName, type ToolContext } from "../tool.js";
-import { parseToolResult } from "../codec.js";
-import type { ParsedToolResult } from "../types.js";
+import { parseToolIcon, parseToolResult } from "../codec.js";
+import type { ParsedToolHints, ParsedToolIcon, ParsedToolResult } from "../types.js";
 import { ElicitationRelay, type Landed, type Send } from "./relay.js";
 
 /** The options of {@link mcpToolsFrom}. */
@@ -173,9 +173,42 @@ function output(tool: McpTool, onWarning: (message: string) => void): Constructo
   }
 }
 
+/** MCP's annotations, title and icons as hints (Python's `_hints`), with MCP's defaults for the
+ * annotations left out; undefined when the tool has none of them. An icon whose `src` is not an
+ * `https` or `data:` URL, or that is not a valid `ToolIcon`, is left out (it would be fetched by
+ * whoever shows it). */
+function hints(tool: McpTool): ParsedToolHints | undefined {
+  const marked = tool.annotations ?? {};
+  const icons: ParsedToolIcon[] = [];
+  for (const icon of tool.icons ?? []) {
+    const src = String(icon.src).slice(0, 8).toLowerCase();
+    if (src === "https://" || src.startsWith("data:")) {
+      try {
+        icons.push(parseToolIcon(icon));
+      } catch {
+        // not a ToolIcon: left out, as an icon that is not shown
+      }
+    }
+  }
+  const title = tool.title || marked.title;
+  const flags = [marked.readOnlyHint, marked.destructiveHint, marked.idempotentHint, marked.openWorldHint];
+  if (icons.length === 0 && !title && flags.every((f) => f === undefined)) {
+    return undefined;
+  }
+  const out: ParsedToolHints = { readOnly: marked.readOnlyHint === true, destructive: marked.destructiveHint !== false, openWorld: marked.openWorldHint !== false, icons };
+  if (typeof marked.idempotentHint === "boolean") {
+    out.idempotent = marked.idempotentHint;
+  }
+  if (title) {
+    out.title = title;
+  }
+  return out;
+}
+
 /**
  * A `Tool` for every tool a connected SDK `Client` lists (all pages): the same name (or
- * `prefix + name`, or `rename`'s), description, input schema and output schema; the server checks
+ * `prefix + name`, or `rename`'s), description, input schema, output schema and hints (from its
+ * annotations, `title` and `icons`); the server checks
  * the arguments. A result is read by `fromMcpCallToolResult` (`_meta` kept host-only, in
  * `metadata._meta`); a protocol error (an unknown tool, a closed connection) is an error result
  * with its message; a call the server has not answered within `timeout` seconds is cancelled and
@@ -212,7 +245,7 @@ export async function mcpToolsFrom(client: Client, options: McpToolsOptions = {}
     taken.set(key, t.name);
     const timeout = options.timeouts?.[t.name] !== undefined ? options.timeouts[t.name] ?? null : options.timeout === undefined ? 60 : options.timeout;
     const remote = new Remote(client, t.name, server, options.elicitations, timeout);
-    out.push(new Tool(name, t.description ?? "", t.inputSchema as unknown as JsonObject, (args, ctx) => remote.handle(args, ctx), undefined, false, output(t, onWarning)));
+    out.push(new Tool(name, t.description ?? "", t.inputSchema as unknown as JsonObject, (args, ctx) => remote.handle(args, ctx), undefined, false, output(t, onWarning), undefined, hints(t)));
   }
   return out;
 }

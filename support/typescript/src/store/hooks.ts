@@ -79,6 +79,5 @@ function wrap(tool: Tool, steps: Scope): void {
 /** Whether `tool` declares itself idempotent (`hints.idempotent`): running it again under the same
  * idempotency key is then safe, and its calls are never in doubt. */
 export function idempotent(tool: Tool | undefined): boolean {
-  const hints = (tool as { hints?: { idempotent?: unknown } } | undefined)?.hints;
-  return hints?.idempotent === true;
+  return tool?.hints?.idempotent === true;
 }
