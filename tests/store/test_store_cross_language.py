@@ -306,7 +306,9 @@ def test_an_outcome_typescript_writes_wakes_a_python_wait_on_postgres(postgres_d
     assert [r.result.output for r in moved.run.results] == ["did A"]
 
 
-async def test_an_outcome_python_writes_wakes_a_typescript_wait(store: RunStore, node_host: Path, runs_log: Path):
+async def test_an_outcome_python_writes_wakes_a_typescript_wait(
+    store: RunStore, node_host: Path, runs_log: Path
+):
     kit = toolkit()
     run_id = store.save(await kit.run_calls([ToolCall("a", "approve", {"what": "W"})]))
     (waiting,) = store.pending()

@@ -1,6 +1,7 @@
-"""The stores under `kill -9`: the resuming process dies at 100 points on SQLite (6 on
+"""The stores under `kill -9`: the resuming process dies at 100 points on SQLite (30 on
 PostgreSQL by default): while it claims a run, while the tool runs, and while the outcome is
-written, and is started again each time.
+written, and is started again each time. The resuming processes are Python's and TypeScript's
+in turn (three of one, then three of the other: each point in each language), on the same tables.
 
 Nothing may be lost (every run ends done, with its tool's result, once the calls in doubt are
 settled), no run may stay claimed past its lease unless a call of it is in doubt, and the tool
@@ -9,7 +10,8 @@ doubt, which no other process runs again; the test then settles each from the ba
 (the bank takes an idempotency key, as a payment API does). This file is also the resuming
 process's program: `python -m tests.store.test_store_faults worker DB EFFECTS PHASE N` dies (SIGKILL,
 by its own hand) at the Nth time it reaches PHASE (`claimed`, `tool`, `writing`), or never
-(`none`). DB is a SQLite file or a PostgreSQL conninfo.
+(`none`). DB is a SQLite file or a PostgreSQL conninfo. TypeScript's is
+`tests/typescript/fault-worker.ts`, which takes the same arguments.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -29,6 +32,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO, SECRET
+from tests.needs import missing
 from toolnexus import Answer, Request, ResumeError, ToolCall, ToolContext, Toolkit, pending, tool
 from toolnexus.store import RunStore, SqliteRunStore
 from toolnexus.store import _core as store_module
@@ -37,10 +41,10 @@ pytestmark = pytest.mark.slow
 
 RUNS = 200
 KILLS = int(os.environ.get("TOOLNEXUS_STORE_KILLS", "100"))
-#: On PostgreSQL, fewer by default (a worker there takes about 1.6 s to start, connect and die,
-#: and CI's time is short): each of the three points twice. TOOLNEXUS_STORE_KILLS_POSTGRES=30 took
-#: 57 s here (200 keys, 200 tool runs, 20 in doubt).
-KILLS_POSTGRES = int(os.environ.get("TOOLNEXUS_STORE_KILLS_POSTGRES", "6"))
+#: On PostgreSQL, fewer by default (a worker there once took 1.6 s to start, connect and die, and
+#: CI's time is short): each point in each language five times. TOOLNEXUS_STORE_KILLS_POSTGRES=100
+#: took 33 s here with both languages (200 keys, 200 tool runs, 66 in doubt).
+KILLS_POSTGRES = int(os.environ.get("TOOLNEXUS_STORE_KILLS_POSTGRES", "30"))
 LEASE = 0.4
 PHASE = {"name": "none", "left": 0}
 EFFECTS = {"db": ""}
@@ -122,18 +126,33 @@ def _worker(db: str, effects: str, phase: str, n: int) -> None:
     asyncio.run(_work(db))
 
 
-def _spawn(db: Path | str, effects: Path, phase: str, n: int) -> subprocess.Popen[bytes]:
+#: The TypeScript resuming process (tests/typescript/fault-worker.ts, as compiled).
+TS_WORKER = REPO / "tests" / "typescript" / ".cache" / "fault-worker.js"
+#: Which language's process resumes, by turn: three of one (each point), then three of the other.
+LANGUAGES = ("python", "typescript")
+
+
+@pytest.fixture(scope="module")
+def ts_worker() -> Path:
+    if shutil.which("node") is None:
+        missing("Node.js is not installed (the TypeScript resuming process runs on it)")
+    if not TS_WORKER.exists():
+        subprocess.run(
+            ["bash", "run.sh", "build"], cwd=TS_WORKER.parent.parent, check=True, stdout=subprocess.DEVNULL
+        )
+    return TS_WORKER
+
+
+def _spawn(
+    db: Path | str, effects: Path, phase: str, n: int, language: str = "python"
+) -> subprocess.Popen[bytes]:
+    args = [str(db), str(effects), phase, str(n)]
+    if language == "typescript":
+        command = ["node", str(TS_WORKER), *args]
+    else:
+        command = [sys.executable, "-m", "tests.store.test_store_faults", "worker", *args]
     return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tests.store.test_store_faults",
-            "worker",
-            str(db),
-            str(effects),
-            phase,
-            str(n),
-        ],
+        command,
         cwd=REPO,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -141,7 +160,7 @@ def _spawn(db: Path | str, effects: Path, phase: str, n: int) -> subprocess.Pope
 
 
 def test_kill_9_at_any_point_loses_nothing_and_runs_no_effect_twice(
-    tmp_path: Path, backend: str, request: pytest.FixtureRequest
+    tmp_path: Path, backend: str, request: pytest.FixtureRequest, ts_worker: Path
 ) -> None:
     effects = tmp_path / "bank.sqlite3"
     db: Path | str = tmp_path / "runs.sqlite3"
@@ -160,15 +179,17 @@ def test_kill_9_at_any_point_loses_nothing_and_runs_no_effect_twice(
     rng = random.Random(7)
     phases = ["claimed", "tool", "writing"]
     kills = {p: 0 for p in phases}
+    by_language = {language: 0 for language in LANGUAGES}
     started = time.monotonic()
     for i in range(kills_wanted):
-        phase = phases[i % 3]
-        proc = _spawn(db, effects, phase, rng.randint(1, 3))
+        phase, language = phases[i % 3], LANGUAGES[i // 3 % 2]
+        proc = _spawn(db, effects, phase, rng.randint(1, 3), language)
         _, err = proc.communicate(timeout=120)
         if proc.returncode == -signal.SIGKILL:
             kills[phase] += 1
+            by_language[language] += 1
         else:
-            assert proc.returncode == 0, err.decode()
+            assert proc.returncode == 0, f"{language}: {err.decode()}"
         if not store.pending() and set(store.ids("claimed")) <= {d.run_id for d in store.in_doubt()}:
             break
     final = _spawn(db, effects, "none", 0)  # the last one lives: the dead's leases run out, it finishes
@@ -181,10 +202,11 @@ def test_kill_9_at_any_point_loses_nothing_and_runs_no_effect_twice(
     runs = sum(n for _, n in ran)
     doubts = store.in_doubt()
     print(
-        f"\n{sum(kills.values())} kills {kills}, {len(ran)} keys, {runs} tool runs,"
+        f"\n{sum(kills.values())} kills {kills} {by_language}, {len(ran)} keys, {runs} tool runs,"
         f" {len(doubts)} in doubt, {elapsed:.1f} s"
     )
     assert sum(kills.values()) == kills_wanted, kills
+    assert all(by_language.values()), f"each language's process was killed: {by_language}"
     assert runs == len(ran), "no call of a tool that is not idempotent ran twice"
     # Killed after the tool started (`tool`, `writing`): in doubt; after the claim only: run once since.
     assert len(doubts) == kills["tool"] + kills["writing"], (len(doubts), kills)
