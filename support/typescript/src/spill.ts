@@ -4,7 +4,8 @@
  * Results kept whole: where a toolkit puts the output of a call it cut ({@link ResultSpill}: a
  * directory, or memory), what it applies after each run ({@link ResultLimits}), and the built-in
  * {@link readResult} tool a host may add to its toolkit so that the model pages through a kept
- * result. A port of Python's `toolnexus/_spill.py` (its store's database spill is Python's only).
+ * result. A port of Python's `toolnexus/_spill.py` (the stores' database spill is `store.results`, in
+ * `toolnexus-contract/store`).
  *
  * A kept result is bound to the scope of the turn that kept it, its principal and its session:
  * `read_result` in a turn of another principal or another session finds nothing under the

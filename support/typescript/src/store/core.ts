@@ -19,6 +19,7 @@ import { again, inDoubt, lapse, markStarted, type AgainOptions, type Started } f
 import { underLease } from "./lease.js";
 import { waitFor, type WaitOptions } from "./wait.js";
 import { StoreLog } from "./log.js";
+import { StoredResults } from "./results.js";
 import { expired, expiry, getRun, ids, insertWaiting, pending, quarantine, quarantined, saveMany, type PendingOptions, type SaveManyOptions } from "./rows.js";
 import { StoreError, UNCHANGED, contextOf, contextText, rowOf, type Claim, type InDoubt, type PendingRequest, type Row, type Status, type StoredRun } from "./types.js";
 
@@ -53,6 +54,8 @@ export class RunStore {
   readonly clock: Clock;
   /** The decision log in the store's tables (retries and settlements of calls in doubt go there). */
   readonly log: StoreLog;
+  /** Cut outputs kept whole in the store's `results` table: `new Toolkit(tools, { spill: store.results })`. */
+  readonly results: StoredResults;
 
   protected constructor(db: Backend, lease: number, clock: Clock = wallClock) {
     if (typeof lease !== "number" || !(lease > 0) || !Number.isFinite(lease)) {
@@ -63,6 +66,7 @@ export class RunStore {
     this.lease = lease;
     this.clock = clock;
     this.log = new StoreLog(db);
+    this.results = new StoredResults(db);
   }
 
   /** Where the store is, for people: a file's path; a database's host, port and name. */

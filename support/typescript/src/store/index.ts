@@ -25,6 +25,7 @@
 export { RunStore, type SaveOptions, type StoreResumeOptions } from "./core.js";
 export type { Clock } from "./backend.js";
 export type { AgainOptions } from "./doubt.js";
+export { StoredResults } from "./results.js";
 export { StoreLog, type LogHead, type LogKey, type VerifyOptions } from "./log.js";
 export { PostgresRunStore, POSTGRES_SCHEMA_VERSION, type PostgresOptions } from "./postgres.js";
 export type { PendingOptions, SaveManyOptions } from "./rows.js";
