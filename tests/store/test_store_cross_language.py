@@ -4,7 +4,8 @@ SQLite and on PostgreSQL, on the same tables and under one seal key; a claim hel
 is exclusive against the other; a call left in doubt by one is listed and settled by the other; a
 run saved with a principal and session by one is listed by them in the other; and on PostgreSQL an
 outcome TypeScript writes wakes Python's `store.wait` (`NOTIFY toolnexus_runs`), and one Python
-writes wakes TypeScript's `store.wait` on both databases.
+writes wakes TypeScript's `store.wait` on both databases; and an output one language's toolkit cut
+and kept in `store.results` is paged through by the other's `read_result`, for its scope alone.
 
 TypeScript's side is `tests/typescript/store-host.ts` (one store command per process, JSON out),
 built by `bash tests/typescript/run.sh build`. Its toolkit is `tests/store/test_store.py`'s: `approve`
@@ -31,7 +32,7 @@ from tests.conftest import REPO, SECRET
 from tests.needs import missing
 from tests.postgres import tamper
 from tests.store.test_store import RUNS_LOG, toolkit
-from toolnexus import Answer, ResumeError, ToolCall
+from toolnexus import Answer, Limit, ResumeError, RunResult, ToolCall, Toolkit, define_tool, read_result
 from toolnexus.store import PostgresRunStore, RunStore, SqliteRunStore, StoredRun
 
 TS_DIR = REPO / "tests" / "typescript"
@@ -271,6 +272,65 @@ async def test_whose_run_and_which_session_are_kept_across_languages(store: RunS
     bobs = store.save(run, principal="bob", session="s2")
     stored = ts(node_host, "get", where(store), bobs)
     assert (stored["principal"], stored["session"]) == ("bob", "s2")
+
+
+def build_log(args: object, ctx: object) -> str:
+    """store-host.ts's `build`, line for line (non-ASCII, so both write one UTF-8 text)."""
+    return "".join(f"[{i:03}] compiled módulo_{i}.py ✓\n" for i in range(1, 121))
+
+
+def cut_ref(run: RunResult) -> str:
+    """The reference the marker of `run`'s first (cut) result names."""
+    metadata = run.results[0].result.metadata
+    assert metadata is not None, "the output was not cut"
+    return str(metadata["truncated"]["ref"])
+
+
+async def test_a_result_one_language_keeps_in_store_results_is_read_by_the_other(
+    store: RunStore, node_host: Path
+) -> None:
+    build = define_tool("build", "Run the build", None, build_log, limit=Limit(chars=700))
+    kit = Toolkit([build, read_result], spill=store.results, secret=SECRET)
+    whole = build_log(None, None)
+
+    async def page(
+        principal: str | None, session: str | None, ref: str, offset: int, length: int
+    ) -> tuple[str, bool]:
+        args = {"ref": ref, "offset": offset, "length": length}
+        done = await kit.run_calls(
+            [ToolCall("r1", "read_result", args)], principal=principal, session=session
+        )
+        return done.results[0].result.output, done.results[0].result.is_error
+
+    # Python keeps, TypeScript reads: the same page Python's read_result gives, for that scope alone.
+    done = await kit.run_calls(
+        [ToolCall("c1", "build", {})], principal="ålice", session="s-1", turn_id="turn-py"
+    )
+    ref = cut_ref(done)
+    assert len(done.results[0].result.output) <= 700 < len(whole)
+    ours = await page("ålice", "s-1", ref, 1000, 80)
+    assert ours[1] is False and ours[0].endswith(whole[1000:1080])
+    assert ts(node_host, "read-result", where(store), "ålice", "s-1", ref, 1000, 80) == {
+        "output": ours[0],
+        "isError": False,
+    }
+    for principal, session in [("ålice", "s-2"), ("bob", "s-1"), ("-", "s-1"), ("ålice", "-")]:
+        elsewhere = ts(node_host, "read-result", where(store), principal, session, ref, 0, 80)
+        assert elsewhere["isError"] is True and ref in elsewhere["output"], (principal, session)
+
+    # TypeScript keeps (the same turn names its reference alike), Python reads.
+    kept = ts(node_host, "build", where(store), "ålice", "-", "turn-ts")
+    theirs = await kit.run_calls([ToolCall("c1", "build", {})], principal="x", turn_id="turn-ts")
+    assert kept["ref"] == cut_ref(theirs) != ref
+    assert kept["output"] == theirs.results[0].result.output
+    text, is_error = await page("ålice", None, kept["ref"], 3000, 500)
+    assert is_error is False and text.endswith(whole[3000:3500])
+    assert text == ts(node_host, "read-result", where(store), "ålice", "-", kept["ref"], 3000, 500)["output"]
+    assert (await page("ålice", "s-1", kept["ref"], 0, 80))[1] is True  # another session reads nothing
+    assert store.results.get(("ålice", None), kept["ref"]) == whole  # kept whole, as Python keeps it
+    assert store.results.purge(time.time() - 3600) == 0  # nothing was kept an hour ago
+    assert store.results.purge(time.time() + 1) == 3  # TypeScript's kept_at is a Unix time too
+    assert ts(node_host, "read-result", where(store), "ålice", "-", kept["ref"], 0, 80)["isError"] is True
 
 
 def test_an_outcome_typescript_writes_wakes_a_python_wait_on_postgres(postgres_dsn: str, node_host: Path):

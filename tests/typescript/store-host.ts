@@ -13,13 +13,16 @@
 //   node .cache/store-host.js verify <where>                 the log checked, without the key and with it
 //   node .cache/store-host.js work <where> <i> <n>           worker i of n of tests/store/mixed.py
 //   node .cache/store-host.js wait <where> <run> <timeout>   `{"waiting":true}` first, then the outcome heard
+//   node .cache/store-host.js build <where> <principal> <session> <turn>  a `build` cut, kept in store.results
+//   node .cache/store-host.js read-result <where> <principal> <session> <ref> <offset> <length>  a page of it
+//     (`-` for no principal or session)
 //
 // The toolkit is tests/store/test_store.py's: `approve` asks before doing `what` (each run of it after
 // an answer appends a line to $TOOLNEXUS_STORE_TEST_LOG; with $TOOLNEXUS_STORE_TEST_DIE set, the
 // process exits there instead), sealed under the tests' key.
 
 import { appendFileSync } from "node:fs";
-import { ResumeError, Toolkit, defineTool } from "toolnexus-contract/runtime";
+import { ResumeError, Toolkit, defineTool, readResult } from "toolnexus-contract/runtime";
 import { PostgresRunStore, SqliteRunStore, type PendingRequest, type RunStore } from "toolnexus-contract/store";
 import { pending, type RunResult } from "toolnexus-contract";
 
@@ -44,6 +47,16 @@ const approve = defineTool(
     return `did ${what}`;
   },
 );
+
+/** tests/store/test_store_cross_language.py's `build`: 120 lines, cut to 700 characters. */
+const build = defineTool("build", "Run the build", null, () => Array.from({ length: 120 }, (_, i) => `[${String(i + 1).padStart(3, "0")}] compiled módulo_${i + 1}.py ✓\n`).join(""), {
+  limit: { chars: 700 },
+});
+
+/** `-` as no principal or session. */
+function scopeArg(value: string | undefined): string | undefined {
+  return value === "-" ? undefined : value;
+}
 
 function open(where: string): Promise<RunStore> {
   return /^postgres(ql)?:\/\/|=/.test(where) ? PostgresRunStore.open(where) : SqliteRunStore.open(where);
@@ -183,6 +196,21 @@ async function main(argv: string[]): Promise<unknown> {
         const started = Date.now();
         const moved = await store.wait(Number(rest[0]), Number(rest[1]));
         return { status: moved?.status ?? null, outputs: outputs(moved?.run), waitedMs: Date.now() - started };
+      }
+      case "build": {
+        const [principal, session, turnId] = rest.map(scopeArg);
+        const spilled = new Toolkit([build, readResult], { secret: SECRET, spill: store.results });
+        const done = await spilled.runCalls([{ id: "c1", name: "build", arguments: {} }], { principal, session, turnId });
+        const result = done.results[0]!.result;
+        return { output: result.output, ref: (result.metadata?.["truncated"] as { ref?: string } | undefined)?.ref ?? null };
+      }
+      case "read-result": {
+        const [principal, session, ref, offset, length] = rest;
+        const spilled = new Toolkit([build, readResult], { secret: SECRET, spill: store.results });
+        const args = { ref: ref ?? "", offset: Number(offset), length: Number(length) };
+        const page = await spilled.runCalls([{ id: "r1", name: "read_result", arguments: args }], { principal: scopeArg(principal), session: scopeArg(session) });
+        const result = page.results[0]!.result;
+        return { output: result.output, isError: result.isError === true };
       }
       case "work": {
         const [index, count] = [Number(rest[0]), Number(rest[1])];

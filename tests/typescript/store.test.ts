@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { pending, type RunResult } from "toolnexus-contract";
-import { ResumeError, Toolkit, defineTool } from "toolnexus-contract/runtime";
-import { CONTEXT_LIMIT, PostgresRunStore, SqliteRunStore, StoreError, type RunStore } from "toolnexus-contract/store";
+import { ResumeError, Toolkit, defineTool, readResult } from "toolnexus-contract/runtime";
+import { CONTEXT_LIMIT, PostgresRunStore, SqliteRunStore, StoreError, StoredResults, type RunStore } from "toolnexus-contract/store";
 
 const KEY = new TextEncoder().encode("a key of at least sixteen bytes");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -573,6 +573,77 @@ for (const kind of KINDS) {
         await assert.rejects(store.wait(runId, timeout), (e: unknown) => e instanceof StoreError && /^timeout must be a number of seconds/.test(e.message));
       }
       await assert.rejects(store.wait(runId, 1, { poll: 0 }), (e: unknown) => e instanceof StoreError && /^poll must be a positive number/.test(e.message));
+      await store.close();
+    });
+
+    it("store.results keeps a text per scope and reference, as Python's scope_key writes the key, and purges by kept_at", async () => {
+      const { store, again } = await fresh(kind);
+      const results = store.results;
+      assert.ok(results instanceof StoredResults);
+      const alice = { principal: "alice", session: "s1" };
+      const before = Date.now() / 1000;
+      await results.put(alice, "result-0123456789abcdef", "the whole output é😀");
+      const keptAt = Date.now() / 1000;
+      const other = await again(); // another process on the same tables
+      assert.equal(await other.results.get(alice, "result-0123456789abcdef"), "the whole output é😀");
+      for (const scope of [{ principal: "alice" }, { session: "s1" }, { principal: "bob", session: "s1" }, { principal: "alice", session: "s2" }, {}]) {
+        assert.equal(await other.results.get(scope, "result-0123456789abcdef"), undefined, `${JSON.stringify(scope)} reads nothing`);
+      }
+      assert.equal(await other.results.get(alice, "result-fedcba9876543210"), undefined);
+      await results.put({ principal: "ü \"q\"\n" }, "r", "");
+      assert.equal(await other.results.get({ principal: "ü \"q\"\n" }, "r"), "", "an empty text is kept, not taken for none");
+      const rows = await store.db.read().all("SELECT scope, ref, body, kept_at FROM results ORDER BY ref DESC");
+      assert.deepEqual(rows.map((r) => [r[0], r[1], r[2]]), [
+        ['["alice", "s1"]', "result-0123456789abcdef", "the whole output é😀"],
+        ['["ü \\"q\\"\\n", null]', "r", ""],
+      ]);
+      const at = Number(rows[0]![3]);
+      assert.ok(at >= before - 0.001 && at <= keptAt + 0.001, `kept_at ${at} is the Unix time in seconds it was kept (${before} to ${keptAt})`);
+      await sleep(20);
+      await other.results.put(alice, "result-0123456789abcdef", "replaced");
+      assert.equal(await results.get(alice, "result-0123456789abcdef"), "replaced");
+      const [[again_]] = (await store.db.read().all("SELECT kept_at FROM results WHERE ref = 'result-0123456789abcdef'")) as [[unknown]];
+      assert.ok(Number(again_) > at, "a replaced result's kept_at is when it was replaced");
+      assert.equal(await results.purge(Number(again_)), 1, "only the one kept before is forgotten");
+      assert.equal(await results.get({ principal: "ü \"q\"\n" }, "r"), undefined);
+      assert.equal(await results.get(alice, "result-0123456789abcdef"), "replaced");
+      assert.equal(await other.results.purge(Number(again_) + 1), 1);
+      assert.equal(await results.purge(Number(again_) + 1), 0);
+      await other.close();
+      await store.close();
+    });
+
+    it("store.results refuses text the database cannot keep, a bad scope and a bad purge time, and keeps nothing then", async () => {
+      const { store } = await fresh(kind);
+      const refused = (pattern: RegExp) => (e: unknown) => e instanceof StoreError && pattern.test(e.message);
+      await assert.rejects(store.results.put({}, "r", "half \ud800 a pair"), refused(/^the text to keep has a lone surrogate/));
+      await assert.rejects(store.results.put({ session: "\udfff" }, "r", "t"), refused(/^the scope's session has a lone surrogate/));
+      await assert.rejects(store.results.get({}, "\ud83d"), refused(/^the reference has a lone surrogate/));
+      await assert.rejects(store.results.put(null as never, "r", "t"), refused(/^a kept result's scope is an object of principal and session, got null/));
+      await assert.rejects(store.results.put({}, "r", 7 as never), refused(/^the text to keep must be a string, got number/));
+      await assert.rejects(store.results.purge("1" as never), refused(/^purge takes a Unix time in seconds, got string/));
+      await assert.rejects(store.results.purge(Number.NaN), refused(/got NaN/));
+      assert.deepEqual(await store.db.read().all("SELECT count(*) FROM results"), [[kind === "postgres" ? "0" : 0]]);
+      await store.close();
+    });
+
+    it("a toolkit with spill: store.results keeps a cut output whole, and read_result pages through it from another store", async () => {
+      const { store, again } = await fresh(kind);
+      const log = Array.from({ length: 120 }, (_, i) => `[${String(i + 1).padStart(3, "0")}] compiled module_${i + 1}.py\n`).join("");
+      const build = defineTool("build", "Run the build", null, () => log, { limit: { chars: 700 } });
+      const writer = new Toolkit([build, readResult], { secret: KEY, spill: store.results });
+      const done = await writer.runCalls([{ id: "c1", name: "build", arguments: {} }], { turnId: "turn-1", session: "s-1" });
+      const cut = done.results[0]!.result.metadata!["truncated"] as { ref: string; size: { chars: number } };
+      assert.equal(cut.ref, "result-ba9b52d8b8d63c12"); // as Python names the same turn's call
+      assert.equal(cut.size.chars, 3372);
+      const other = await again();
+      const reader = new Toolkit([build, readResult], { secret: KEY, spill: other.results });
+      const page = await reader.runCalls([{ id: "c2", name: "read_result", arguments: { ref: cut.ref, offset: 0, length: 60 } }], { session: "s-1" });
+      assert.equal(page.results[0]!.result.output, `[${cut.ref}: characters 0 to 60 of 3372]\n${log.slice(0, 60)}`);
+      const elsewhere = await reader.runCalls([{ id: "c3", name: "read_result", arguments: { ref: cut.ref } }], { session: "s-2" });
+      assert.equal(elsewhere.results[0]!.result.isError, true, "another session reads nothing under the reference");
+      assert.equal(await other.results.get({ session: "s-1" }, cut.ref), log);
+      await other.close();
       await store.close();
     });
   });
