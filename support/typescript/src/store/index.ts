@@ -2,7 +2,7 @@
 
 /**
  * `toolnexus-contract/store`: durable stores for pending runs, on the tables Python's
- * `toolnexus.store` keeps (schema version 5, `docs/durable.md`), so a run saved in one language is
+ * `toolnexus.store` keeps (schema version 6, `docs/durable.md`), so a run saved in one language is
  * listed, claimed and resumed in the other.
  *
  * ```ts
@@ -16,6 +16,8 @@
  * - {@link SqliteRunStore} needs better-sqlite3 12 and {@link PostgresRunStore} needs `pg` 8:
  *   optional peer dependencies, loaded only when a store of that kind is opened;
  * - `await store.wait(runId, timeout)` hears a run's outcome, from any process of either language;
+ * - `new Toolkit(tools, { spill: store.results })` keeps cut outputs whole in the store's
+ *   `results` table, for `read_result` in any process of either language ({@link StoredResults});
  * - one resumer at a time (a claim is a lease, renewed while the tools run), never a call run
  *   twice in doubt (`inDoubt`, `retry`, `settle`), nothing lost ({@link OutcomeNotStored}).
  *
