@@ -42,9 +42,9 @@ class ToolkitHost {
     return outcomeOf(this.run);
   }
 
-  revoke(step: lv.Step): lv.Outcome {
-    for (const policy of this.kit.policies(step.tool)) {
-      assert.ok(this.kit.revokePolicy(policy.id), policy.id);
+  async revoke(step: lv.Step): Promise<lv.Outcome> {
+    for (const policy of await this.kit.policies(step.tool)) {
+      assert.ok(await this.kit.revokePolicy(policy.id), policy.id);
     }
     return outcomeOf(this.run as RunResult);
   }
@@ -121,11 +121,11 @@ async function steps(name: string, vector: lv.Vector, clock: lv.Clock, script: l
     } else if (step.do === "resume") {
       got = await host.resume(index, step);
     } else if (step.do === "revoke") {
-      got = host.revoke(step);
+      got = await host.revoke(step);
     } else {
       got = await host.expire();
     }
-    checker.check(index, step.expect ?? {}, got, script.log.slice(before), host.log.entries.slice(logged), host.kit.policies());
+    checker.check(index, step.expect ?? {}, got, script.log.slice(before), host.log.entries.slice(logged), await host.kit.policies());
   }
 }
 

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { WireError, pending, type Request, type RunResult } from "toolnexus-contract";
+import { WireError, pending, type Answer, type Request, type RunResult } from "toolnexus-contract";
 import { Policy, PolicyMemory, ResumeError, Toolkit, defineTool, type Decision, type DecisionMade, type PolicyStore, ToolContext } from "toolnexus-contract/runtime";
 
 const KEY = new TextEncoder().encode("a key of at least sixteen bytes");
@@ -224,7 +224,7 @@ describe("decisions", () => {
         ["c2", "decline", "turn", "not on Fridays"],
       ],
     );
-    assert.deepEqual(kit.policies(), [], "a turn's decision keeps no policy");
+    assert.deepEqual(await kit.policies(), [], "a turn's decision keeps no policy");
   });
 
   it("policies(), revokePolicy() and policyLifetime: an approval for the tool decides later turns until it expires or is revoked", async () => {
@@ -234,11 +234,11 @@ describe("decisions", () => {
     const first = await kit.runCalls(calls.slice(0, 1), { principal: "u1" });
     const request = first.pending as Request;
     await kit.resume(first, { id: request.id, ok: true, scope: "tool" }, { principal: "u1" });
-    const [kept] = kit.policies();
+    const [kept] = await kit.policies();
     assert.ok(kept instanceof Policy);
     assert.deepEqual([kept.tool, kept.approve, kept.scope, kept.key, kept.madeBy, kept.madeAt, kept.expiresAt], ["wipe", true, "tool", "", "u1", NOW, NOW + 60_000]);
-    assert.deepEqual(kit.policies("wipe"), [kept]);
-    assert.deepEqual(kit.policies("other"), []);
+    assert.deepEqual(await kit.policies("wipe"), [kept]);
+    assert.deepEqual(await kit.policies("other"), []);
     assert.deepEqual(log.entries.at(-1)?.[1], { principal: "u1", at: NOW });
 
     const decided = await kit.runCalls(calls, { principal: "u2" });
@@ -251,48 +251,67 @@ describe("decisions", () => {
 
     now = NOW + 60_000; // the policy has expired: asked again, and still listed
     assert.equal((await kit.runCalls(calls.slice(0, 1))).status, "pending");
-    assert.deepEqual(kit.policies(), [kept]);
-    assert.equal(kit.revokePolicy(kept.id), true);
-    assert.equal(kit.revokePolicy(kept.id), false);
-    assert.deepEqual(kit.policies(), []);
+    assert.deepEqual(await kit.policies(), [kept]);
+    assert.equal(await kit.revokePolicy(kept.id), true);
+    assert.equal(await kit.revokePolicy(kept.id), false);
+    assert.deepEqual(await kit.policies(), []);
   });
 
-  for (const failing of ["log", "policies"] as const) {
-    it(`a resume whose ${failing} write throws keeps nothing of the decision, and the same answer is taken later`, async () => {
-      let full = true;
-      const ran: string[] = [];
-      const entries: string[] = [];
-      const log = {
-        record: (decision: Decision): void => {
-          if (full && failing === "log") {
-            throw new Error("database or disk is full");
-          }
-          entries.push(decision.kind);
-        },
-      };
-      const policies = new PolicyMemory();
-      const store: PolicyStore = {
-        policies: (tool) => policies.policies(tool),
-        keep: (policy) => {
-          if (full && failing === "policies") {
-            throw new Error("database or disk is full");
-          }
-          policies.keep(policy);
-        },
-        revoke: (id) => policies.revoke(id),
-      };
-      const refund = defineTool("refund", "", null, () => (ran.push("ran"), "refunded"), { needsApproval: true });
-      const kit = new Toolkit([refund], { secret: KEY, decisionLog: log, policyStore: store, clock: () => NOW });
-      const run = await kit.runCalls([{ id: "c1", name: "refund", arguments: {} }]);
-      const answer = { id: (run.pending as Request).id, ok: true, scope: "tool" as const };
-      await assert.rejects(kit.resume(structuredClone(run), answer), /disk is full/);
-      assert.deepEqual([ran, entries, policies.policies()], [[], [], []], "nothing of the decision kept");
-      full = false;
-      const done = await kit.resume(structuredClone(run), answer);
-      assert.equal(done.results[0]?.result.output, "refunded", "taken now, not replayed");
-      assert.deepEqual([ran, entries, policies.policies().length], [["ran"], ["approve"], 1]);
-    });
+  for (const mode of ["sync", "async"] as const) {
+    for (const failing of ["log", "policies"] as const) {
+      it(`a resume whose ${failing} write fails (${mode === "sync" ? "throws" : "rejects"}) keeps nothing of the decision, and the same answer is taken later`, async () => {
+        let full = true;
+        const ran: string[] = [];
+        const entries: string[] = [];
+        // The same store, its methods returning values (sync) or promises (async, as a database's).
+        const as = <T>(work: () => T): T | Promise<T> => (mode === "sync" ? work() : new Promise<void>((resolve) => setImmediate(resolve)).then(work));
+        const log = {
+          record: (decision: Decision) =>
+            as(() => {
+              if (full && failing === "log") {
+                throw new Error("database or disk is full");
+              }
+              entries.push(decision.kind);
+            }),
+        };
+        const policies = new PolicyMemory();
+        const store: PolicyStore = {
+          policies: (tool) => as(() => policies.policies(tool)),
+          keep: (policy) =>
+            as(() => {
+              if (full && failing === "policies") {
+                throw new Error("database or disk is full");
+              }
+              policies.keep(policy);
+            }),
+          revoke: (id) => as(() => policies.revoke(id)),
+        };
+        const refund = defineTool("refund", "", null, () => (ran.push("ran"), "refunded"), { needsApproval: true });
+        const kit = new Toolkit([refund], { secret: KEY, decisionLog: log, policyStore: store, clock: () => NOW });
+        const run = await kit.runCalls([{ id: "c1", name: "refund", arguments: {} }]);
+        const answer = { id: (run.pending as Request).id, ok: true, scope: "tool" as const };
+        await assert.rejects(kit.resume(structuredClone(run), answer), /disk is full/);
+        assert.deepEqual([ran, entries, policies.policies()], [[], [], []], "nothing of the decision kept");
+        full = false;
+        const done = await kit.resume(structuredClone(run), answer);
+        assert.equal(done.results[0]?.result.output, "refunded", "taken now, not replayed");
+        assert.deepEqual([ran, entries, policies.policies().length], [["ran"], ["approve"], 1]);
+        const later = await kit.runCalls([{ id: "c2", name: "refund", arguments: {} }]);
+        assert.equal(later.status, "done", "the kept policy decides the next call");
+        assert.deepEqual([ran, entries, await kit.policies()], [["ran", "ran"], ["approve", "approve"], policies.policies()]);
+      });
+    }
   }
+
+  it("with waitFor, a decision whose log write rejects fails the turn, and the tool does not run", async () => {
+    const ran: string[] = [];
+    const log = { record: (): Promise<void> => Promise.reject(new Error("database or disk is full")) };
+    const refund = defineTool("refund", "", null, () => (ran.push("ran"), "refunded"), { needsApproval: true });
+    const kit = new Toolkit([refund], { decisionLog: log, clock: () => NOW });
+    const waitFor = (request: Request): Answer => ({ id: request.id, ok: true });
+    await assert.rejects(kit.runCalls([{ id: "c1", name: "refund", arguments: {} }], { waitFor }), /disk is full/);
+    assert.deepEqual(ran, []);
+  });
 
   it("expire logs each expiry, by no one", async () => {
     const log = new Log();

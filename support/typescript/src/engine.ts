@@ -339,8 +339,9 @@ export interface Effects {
   /** The answer (undefined: the request expired first), or `STOP` to leave the call waiting. */
   ask(step: Ask): Promise<Answer | typeof STOP | undefined>;
   now(): number;
-  /** Told each decision made in the call (`decided`): a host logs it and keeps policies. */
-  decide(step: Ask, answer: Answer | undefined, after: Run | Settle): void;
+  /** Told each decision made in the call (`decided`): a host logs it and keeps policies (awaited:
+   * a decision whose write fails fails the call's drive). */
+  decide(step: Ask, answer: Answer | undefined, after: Run | Settle): void | Promise<void>;
 }
 
 /** Performs `step` and the steps after it until the call settles, or waits on an `Ask` for which
@@ -357,7 +358,7 @@ export async function drive(first: Run | Ask | Settle, effects: Effects): Promis
     }
     const ended = timed(step, effects.now());
     if (ended !== undefined) {
-      effects.decide(step, undefined, ended);
+      await effects.decide(step, undefined, ended);
       return ended;
     }
     const answer = await effects.ask(step);
@@ -365,7 +366,7 @@ export async function drive(first: Run | Ask | Settle, effects: Effects): Promis
       return step;
     }
     const after = answered(step, answer, effects.now());
-    effects.decide(step, answer, after);
+    await effects.decide(step, answer, after);
     step = after;
   }
 }

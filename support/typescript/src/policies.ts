@@ -7,7 +7,8 @@
  * The rules (which policy decides a call, what an answer's scope makes, what a decision records)
  * are the engine's (`engine.ts`: `Policy`, `applicable`, `policyOf`, `Decision`); this module only
  * keeps them. `new Toolkit(tools, { policyStore, decisionLog })` takes any object with these
- * methods: {@link PolicyMemory} (in process, the default) or a store of the host's own.
+ * methods, sync or async: {@link PolicyMemory} (in process, the default), a store's
+ * (`store.policies` and `store.log` of `toolnexus-contract/store`) or one of the host's own.
  *
  * @packageDocumentation
  */
@@ -17,13 +18,16 @@ import type { Ask, Run, Settle } from "./engine.js";
 import type { Tool } from "./tool.js";
 import type { Answer, Request, ToolCall, ToolResult } from "./types.js";
 
-/** Keeps policies ({@link Policy}), which the toolkit consults before asking an approval. */
+/** Keeps policies ({@link Policy}), which the toolkit consults before asking an approval. Each
+ * method may return its value or a promise of it (a store in a database, as `store.policies`). */
 export interface PolicyStore {
   /** The policies kept (of `tool`, when given), expired ones too, oldest first. */
-  policies(tool?: string): Policy[];
-  keep(policy: Policy): void;
+  policies(tool?: string): Policy[] | Promise<Policy[]>;
+  keep(policy: Policy): void | Promise<void>;
   /** Removes a policy; false when there is none by that id. */
-  revoke(policyId: string): boolean;
+  revoke(policyId: string): boolean | Promise<boolean>;
+  /** @internal Where this store and a log that are one database's write a unit of decisions. */
+  readonly unit?: DecisionUnit;
 }
 
 /** Who made a logged decision (the principal the turn or the resume was for), and when (ms since
@@ -34,10 +38,21 @@ export interface DecisionMade {
 }
 
 /** Takes every decision the loop makes, with who made it and when. `recordMany`, when a log has
- * it, takes several decisions at once or none (the toolkit uses it for the decisions of one resume). */
+ * it, takes several decisions at once or none (the toolkit uses it for the decisions of one
+ * resume). Either may return a promise (a log in a database, as `store.log`); a decision whose
+ * write throws or rejects is not taken. */
 export interface DecisionLog {
-  record(decision: Decision, made: DecisionMade): void;
-  recordMany?(decisions: readonly Decision[], made: DecisionMade): void;
+  record(decision: Decision, made: DecisionMade): void | Promise<void>;
+  recordMany?(decisions: readonly Decision[], made: DecisionMade): void | Promise<void>;
+  /** @internal Where this log and a policy store that are one database's write a unit of decisions. */
+  readonly unit?: DecisionUnit;
+}
+
+/** @internal A database's policies and log together: `keepAndRecord` keeps `policies` and logs
+ * `decisions` in one transaction, all or none (`Decisions.decideAll` uses it when the toolkit's
+ * policy store and log have the same unit, as Python's store does). */
+export interface DecisionUnit {
+  keepAndRecord(policies: readonly Policy[], decisions: readonly Decision[], made: DecisionMade): Promise<void>;
 }
 
 /** Policies kept in this process (lost when it ends). */
@@ -83,28 +98,30 @@ export class Decisions {
   }
 
   /** `gated` with the kept policies; a policy's decision is logged. */
-  gate(tool: Tool | undefined, call: ToolCall, session: string | undefined, principal: string | undefined, now: number): { request: Request } | { result: ToolResult } | undefined {
-    const { asked, decision } = gated(tool, call, this.store.policies(call.name), { session, principal, now });
+  async gate(tool: Tool | undefined, call: ToolCall, session: string | undefined, principal: string | undefined, now: number): Promise<{ request: Request } | { result: ToolResult } | undefined> {
+    const { asked, decision } = gated(tool, call, await this.store.policies(call.name), { session, principal, now });
     if (decision !== undefined) {
-      this.record(decision, principal, now);
+      await this.record(decision, principal, now);
     }
     return asked;
   }
 
   /** Logs `answer`'s decision, and keeps the policy it makes, if it makes one. */
-  decide(ask: Ask, answer: Answer | undefined, step: Run | Settle, session: string | undefined, principal: string | undefined, now: number): void {
-    this.decideAll([[ask, answer, step]], session, principal, now);
+  decide(ask: Ask, answer: Answer | undefined, step: Run | Settle, session: string | undefined, principal: string | undefined, now: number): Promise<void> {
+    return this.decideAll([[ask, answer, step]], session, principal, now);
   }
 
   /**
    * Keeps the policies and logs the decisions of `taken` (each call's ask, its answer, the step it
-   * led to) as one unit: all of them, or (when a write throws, which is thrown on) none. The
-   * policies are kept first and the log written after, in one `recordMany` when the log has one; a
-   * write that throws revokes the policies kept in the unit, so the log never holds a decision
-   * whose policy was not kept. (A log without `recordMany` that throws after taking some of several
-   * decisions keeps those.)
+   * led to) as one unit: all of them, or (when a write throws or rejects, which is thrown on) none.
+   *
+   * When the policy store and the log are one store's (`store.policies` and `store.log`), the unit
+   * is one transaction. Otherwise the policies are kept first and the log written after, in one
+   * `recordMany` when the log has one; a write that fails revokes the policies kept in the unit, so
+   * the log never holds a decision whose policy was not kept. (A log without `recordMany` that
+   * fails after taking some of several decisions keeps those.)
    */
-  decideAll(taken: readonly (readonly [Ask, Answer | undefined, Run | Settle])[], session: string | undefined, principal: string | undefined, now: number): void {
+  async decideAll(taken: readonly (readonly [Ask, Answer | undefined, Run | Settle])[], session: string | undefined, principal: string | undefined, now: number): Promise<void> {
     const decisions = taken.map(([ask, answer, step]) => decided(ask, answer, step));
     const made: Policy[] = [];
     for (const [ask, answer] of taken) {
@@ -113,17 +130,22 @@ export class Decisions {
         made.push(policy);
       }
     }
+    const unit = this.store.unit;
+    if (unit !== undefined && unit === this.#log?.unit && (made.length > 0 || decisions.length > 0)) {
+      await unit.keepAndRecord(made, decisions, { principal, at: now });
+      return;
+    }
     const kept: Policy[] = [];
     try {
       for (const policy of made) {
-        this.store.keep(policy);
+        await this.store.keep(policy);
         kept.push(policy);
       }
-      this.recordAll(decisions, principal, now);
+      await this.recordAll(decisions, principal, now);
     } catch (error) {
       for (const policy of kept) {
         try {
-          this.store.revoke(policy.id);
+          await this.store.revoke(policy.id);
         } catch {
           // (the store that failed may fail again: the first error is the one thrown)
         }
@@ -133,20 +155,20 @@ export class Decisions {
   }
 
   /** Logs `decisions`, in one `recordMany` when the log has one. */
-  recordAll(decisions: readonly Decision[], principal: string | undefined, now: number): void {
+  async recordAll(decisions: readonly Decision[], principal: string | undefined, now: number): Promise<void> {
     if (this.#log === undefined || decisions.length === 0) {
       return;
     }
     if (this.#log.recordMany !== undefined) {
-      this.#log.recordMany(decisions, { principal, at: now });
+      await this.#log.recordMany(decisions, { principal, at: now });
       return;
     }
     for (const decision of decisions) {
-      this.#log.record(decision, { principal, at: now });
+      await this.#log.record(decision, { principal, at: now });
     }
   }
 
-  record(decision: Decision, principal: string | undefined, now: number): void {
-    this.#log?.record(decision, { principal, at: now });
+  async record(decision: Decision, principal: string | undefined, now: number): Promise<void> {
+    await this.#log?.record(decision, { principal, at: now });
   }
 }

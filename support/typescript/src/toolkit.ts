@@ -243,12 +243,12 @@ export class Toolkit {
 
   /** The decisions kept beyond their turn (`Answer.scope`), of `tool` when given, expired ones too;
    * each approves or refuses the later calls it covers without asking. */
-  policies(tool?: string): Policy[] {
+  async policies(tool?: string): Promise<Policy[]> {
     return this.#decisions.store.policies(tool);
   }
 
   /** Revokes a policy by its id (`Policy.id`); false when there is none. */
-  revokePolicy(policyId: string): boolean {
+  async revokePolicy(policyId: string): Promise<boolean> {
     return this.#decisions.store.revoke(policyId);
   }
 
@@ -336,7 +336,7 @@ export class Toolkit {
       const ask = new Ask(p.call, p.request);
       return [ask, p.answer, answered(ask, p.answer, now)] as const;
     });
-    this.#take(opening.run, taken, session, principal, now);
+    await take(this.#decisions, () => this.#book.forget(opening.run), taken, session, principal, now);
     const steps: (Run | Settle)[] = taken.map(([, , step]) => step);
     steps.push(...opening.restart.map(start));
     const outcomes = await Promise.all(steps.map((step) => drive(step, effects)));
@@ -362,19 +362,8 @@ export class Toolkit {
       const ask = new Ask(p.call, p.request);
       return [ask, undefined, lapsed(ask, now)] as const;
     });
-    this.#take(opening.run, taken, undefined, undefined, now);
+    await take(this.#decisions, () => this.#book.forget(opening.run), taken, undefined, undefined, now);
     return this.#book.advance(opening, taken.map(([, , step]) => step));
-  }
-
-  /** The decisions of one resume, kept and logged as one unit (`Decisions.decideAll`); when that
-   * throws nothing was decided, so the answers are not remembered as taken. */
-  #take(run: RunResult, taken: readonly (readonly [Ask, Answer | undefined, Run | Settle])[], session: string | undefined, principal: string | undefined, now: number): void {
-    try {
-      this.#decisions.decideAll(taken, session, principal, now);
-    } catch (error) {
-      this.#book.forget(run);
-      throw error;
-    }
   }
 
   /** One run of `call`, as the loop asks a host for it: with `gateFirst`, a first run that
@@ -405,7 +394,7 @@ export class Toolkit {
     } = {},
   ): Promise<ToolResult> {
     if (gateFirst) {
-      const asked = this.#decisions.gate(this.get(call.name), call, session, principal, this.now());
+      const asked = await this.#decisions.gate(this.get(call.name), call, session, principal, this.now());
       if (asked !== undefined) {
         return "result" in asked ? asked.result : pending(asked.request);
       }
@@ -513,15 +502,26 @@ class LoopEffects implements Effects {
     return next;
   }
 
-  decide(step: Ask, answer: Answer | undefined, after: Run | Settle): void {
+  decide(step: Ask, answer: Answer | undefined, after: Run | Settle): Promise<void> {
     if (answer !== undefined) {
-      this.#decided.push([step, answer]);
+      this.#decided.push([step, answer]); // before any await: the next ask reads it (`reached`)
     }
-    this.decisions.decide(step, answer, after, this.session, this.principal, this.kit.now());
+    return this.decisions.decide(step, answer, after, this.session, this.principal, this.kit.now());
   }
 
   now(): number {
     return this.kit.now();
+  }
+}
+
+/** The decisions of one resume, kept and logged as one unit (`Decisions.decideAll`); when that
+ * fails nothing was decided, so the answers are not remembered as taken (`forget`). */
+async function take(decisions: Decisions, forget: () => void, taken: readonly (readonly [Ask, Answer | undefined, Run | Settle])[], session: string | undefined, principal: string | undefined, now: number): Promise<void> {
+  try {
+    await decisions.decideAll(taken, session, principal, now);
+  } catch (error) {
+    forget();
+    throw error;
   }
 }
 
