@@ -524,6 +524,59 @@ for (const kind of KINDS) {
       await store.close();
     });
 
+    it("keeps a toolkit's policies and logs its decisions (store.policies, store.log), seen by another store on the tables", async () => {
+      const { store, again } = await fresh(kind);
+      store.log.useKey("default", KEY);
+      const gated = defineTool("gated", "", null, () => "ran", { needsApproval: true });
+      const own = new Toolkit([gated], { secret: KEY, policyStore: store.policies, decisionLog: store.log });
+      const runId = await store.save(await own.runCalls([{ id: "g1", name: "gated", arguments: {} }]));
+      const [waiting] = await store.pending();
+      await store.resume(own, runId, { id: waiting?.request.id ?? "", ok: true, scope: "tool" }, { principal: "ann" });
+      const other = await again();
+      const [policy] = await other.policies.policies("gated");
+      assert.deepEqual([policy?.tool, policy?.approve, policy?.scope, policy?.madeBy], ["gated", true, "tool", "ann"]);
+      assert.deepEqual(await other.policies.policies("another"), []);
+      const next = new Toolkit([gated], { secret: KEY, policyStore: other.policies, decisionLog: other.log });
+      assert.equal((await next.runCalls([{ id: "g2", name: "gated", arguments: {} }])).status, "done", "decided by the kept policy, unasked");
+      const entries = await store.log.entries();
+      assert.deepEqual(entries.map((e) => [e["kind"], e["call"], e["by"], e["policy"] === null]), [["approve", "g1", "ann", true], ["approve", "g2", null, false]]);
+      assert.equal(await store.log.verify(), null);
+      assert.equal(await next.revokePolicy(policy?.id ?? ""), true);
+      assert.equal(await own.revokePolicy(policy?.id ?? ""), false);
+      assert.deepEqual(await own.policies(), []);
+      assert.equal((await own.runCalls([{ id: "g3", name: "gated", arguments: {} }])).status, "pending", "revoked: asked again");
+      await other.close();
+      await store.close();
+    });
+
+    for (const [table, scope] of [["decisions", undefined], ["decisions", "tool"], ["policies", "tool"]] as const) {
+      it(`takes no decision whose ${table} write fails (scope ${scope ?? "once"}): the run is pending again, nothing of it kept, the answer taken later once`, async () => {
+        const { store, raw: behind } = await fresh(kind);
+        const runs: string[] = [];
+        const refund = defineTool("refund", "", null, () => (runs.push("ran"), "refunded"), { needsApproval: true });
+        const own = new Toolkit([refund], { secret: KEY, policyStore: store.policies, decisionLog: store.log });
+        const runId = await store.save(await own.runCalls([{ id: "c1", name: "refund", arguments: { amount: 5 } }]));
+        const [waiting] = await store.pending();
+        const answer = { id: waiting?.request.id ?? "", ok: true, ...(scope === undefined ? {} : { scope }) };
+        if (kind === "postgres") {
+          await behind("CREATE FUNCTION full_disk() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'disk is full'; END $$ LANGUAGE plpgsql");
+          await behind(`CREATE TRIGGER full BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION full_disk()`);
+        } else {
+          await behind(`CREATE TRIGGER full BEFORE INSERT ON ${table} BEGIN SELECT RAISE(FAIL, 'disk is full'); END`);
+        }
+        await assert.rejects(store.resume(own, runId, answer), /disk is full/);
+        assert.deepEqual([runs, (await store.get(runId))?.status, await store.log.entries(), await store.policies.policies()], [[], "pending", [], []], "no half of the unit");
+        await behind(kind === "postgres" ? `DROP TRIGGER full ON ${table}` : "DROP TRIGGER full");
+        const done = await store.resume(own, runId, answer);
+        assert.equal(done.results[0]?.result.output, "refunded");
+        assert.deepEqual(runs, ["ran"]);
+        assert.deepEqual((await store.log.entries()).map((e) => e["kind"]), ["approve"]);
+        assert.equal(await store.log.verify(), null);
+        assert.equal((await store.policies.policies()).length, scope === undefined ? 0 : 1);
+        await store.close();
+      });
+    }
+
     it("wait hears an outcome written by another store on the tables, or by itself, and ends at its timeout", async () => {
       const { store, again } = await fresh(kind);
       const runId = await store.save(await turn(["pay", "rent"], ["ask", "colour"]));

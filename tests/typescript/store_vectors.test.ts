@@ -5,11 +5,8 @@
 // vectors' (loop_vectors.ts).
 //
 // The store and the toolkit read the vectors' clock (the store's `clock`, in seconds), which an
-// `at` step moves forward. The toolkit's decision log is synchronous and the store's is not, so
-// the toolkit logs to `Decisions` here, which the host writes to the store's log (`recordEntries`,
-// under the toolkit's key) at the end of each step: the entries and `log.verify` are the store's,
-// only the moment of the write is the host's. The vectors the TypeScript store cannot express are
-// declared skips, each with why (SKIPPED): it keeps no policies.
+// `at` step moves forward. The toolkit keeps its policies and logs its decisions in the store
+// (`store.policies`, `store.log`, under the toolkit's key), as Python's runner has it.
 //
 // Steps while a tool runs (`while`) and a host that stops there (`crash`), as Python's runner
 // takes them: the first handler of the resume awaits the inner steps (`Script.during`); for a
@@ -27,7 +24,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { ParsedRunResult, RunResult, ToolCall } from "toolnexus-contract";
-import { ResumeError, Toolkit, type Decision, type DecisionLog, type DecisionMade } from "toolnexus-contract/runtime";
+import { ResumeError, Toolkit, type DecisionLog, type PolicyStore } from "toolnexus-contract/runtime";
 import { OutcomeNotStored, POSTGRES_SCHEMA_VERSION, PendingRequest, PostgresRunStore, SQLITE_SCHEMA_VERSION, SqliteRunStore, StoreError, type RunStore } from "toolnexus-contract/store";
 import * as lv from "./loop_vectors.js";
 import { ROOT } from "./paths.js";
@@ -37,9 +34,7 @@ const POSTGRES = process.env["TOOLNEXUS_TEST_POSTGRES"];
 const KINDS = POSTGRES ? (["sqlite", "postgres"] as const) : (["sqlite"] as const);
 
 /** The vectors left out, and why: what each needs that the TypeScript store lacks. */
-const SKIPPED: Record<string, string> = {
-  "policies.json": "the store's policies as the toolkit's policy store: the TypeScript store keeps none",
-};
+const SKIPPED: Record<string, string> = {};
 
 interface StoreStep {
   do: string;
@@ -164,23 +159,6 @@ function contextOf(spec: StoreStep): unknown {
   return spec.contextBytes !== undefined ? "x".repeat(spec.contextBytes - 2) : (spec.context ?? null);
 }
 
-/** The toolkit's decisions, as it makes them, until the host writes them to the store's log. */
-class Decisions implements DecisionLog {
-  made: [Decision, DecisionMade][] = [];
-
-  record(decision: Decision, made: DecisionMade): void {
-    this.made.push([decision, made]);
-  }
-
-  /** Writes what was made to `store`'s log (each with who made it and when), under the toolkit's key. */
-  async writeTo(store: RunStore): Promise<void> {
-    store.log.useKey("default", lv.SECRET); // the toolkit's one key, as Python's toolkit hands it over
-    for (const [decision, made] of this.made.splice(0)) {
-      await store.log.recordEntries([decision.toWire()], made);
-    }
-  }
-}
-
 /** One vector's steps on one store (tests/store_vectors.py's `Host`, for the steps it can take). */
 class Host {
   readonly clock = new lv.Clock();
@@ -194,7 +172,6 @@ class Host {
   /** Whether `store` is open (a `reopen` refused leaves none). */
   open = false;
   readonly checker: lv.Checker;
-  readonly decisions = new Decisions();
   /** Rejects with `Crash` when the tool running in a `crash` step stops (see `cutShort`). */
   crashing: Promise<never> | undefined;
 
@@ -209,8 +186,9 @@ class Host {
     this.checker = new lv.Checker(name);
   }
 
-  /** A toolkit of the vector's tools, logging to `decisions`; each tool's `call` rejects with
-   * `Crash` when the host stops while it runs. */
+  /** A toolkit of the vector's tools, its policies and log the open store's (`store.policies`,
+   * `store.log`: the one open when it writes, after a `reopen` too); each tool's `call` rejects
+   * with `Crash` when the host stops while it runs. */
   toolkit(): Toolkit {
     const tools = this.script.tools();
     for (const tool of tools) {
@@ -221,7 +199,23 @@ class Host {
       };
       Object.defineProperty(tool, "call", { value: call, configurable: true, writable: true });
     }
-    return new Toolkit(tools, { secret: lv.SECRET, clock: this.clock.now, decisionLog: this.decisions });
+    const host = this; // (the getters below read the store open when the toolkit writes)
+    const policyStore: PolicyStore = {
+      policies: (tool) => host.store.policies.policies(tool),
+      keep: (policy) => host.store.policies.keep(policy),
+      revoke: (id) => host.store.policies.revoke(id),
+      get unit() {
+        return host.store.policies.unit;
+      },
+    };
+    const decisionLog: DecisionLog = {
+      record: (decision, made) => host.store.log.record(decision, made),
+      recordMany: (decisions, made) => host.store.log.recordMany(decisions, made),
+      get unit() {
+        return host.store.log.unit;
+      },
+    };
+    return new Toolkit(tools, { secret: lv.SECRET, clock: this.clock.now, policyStore, decisionLog });
   }
 
   id(label: string | undefined): number {
@@ -236,9 +230,15 @@ class Host {
   readonly seconds = (): number => this.clock.now() / 1000;
 
   async opened(): Promise<this> {
-    this.store = await this.where.open(this.vector.lease ?? 30, this.seconds);
-    this.open = true;
+    await this.reopened();
     return this;
+  }
+
+  /** Opens the store, its log's head MAC'd under the toolkit's one key, as Python's toolkit hands it over. */
+  async reopened(): Promise<void> {
+    this.store = await this.where.open(this.vector.lease ?? 30, this.seconds);
+    this.store.log.useKey("default", lv.SECRET);
+    this.open = true;
   }
 
   async play(): Promise<void> {
@@ -258,9 +258,6 @@ class Host {
       got = await this.take(step);
     } catch (error) {
       got = refusal(error);
-    }
-    if (this.open) {
-      await this.decisions.writeTo(this.store);
     }
     this.check(`${this.name} ${where} (${step.do})`, step.expect ?? {}, got, this.script.log.slice(before));
   }
@@ -401,8 +398,14 @@ class Host {
         if (step.schemaVersion !== undefined) {
           await this.where.version(step.schemaVersion);
         }
-        this.store = await this.where.open(this.vector.lease ?? 30, this.seconds);
-        this.open = true;
+        await this.reopened();
+        return {};
+      case "policies":
+        return { policies: (await this.store.policies.policies()).map((p) => ({ tool: p.tool, approve: p.approve, scope: p.scope, key: p.key })) };
+      case "revoke":
+        for (const policy of await this.store.policies.policies(step.tool)) {
+          assert.ok(await this.store.policies.revoke(policy.id), policy.id);
+        }
         return {};
       default:
         throw new Error(`${this.name}: the step ${step.do} is not one this runner takes (declare the vector a skip, with why)`);
@@ -489,7 +492,9 @@ class Host {
     if (expect["calls"] !== undefined) {
       this.doubts(where, expect["calls"] as Record<string, unknown>[], got["calls"] as Record<string, unknown>[]);
     }
-    assert.ok(!("policies" in expect), `${where}: expects policies, which this runner does not read (declare the vector a skip)`);
+    if (expect["policies"] !== undefined) {
+      assert.deepEqual(got["policies"], expect["policies"], `${where}: policies`);
+    }
   }
 
   /** The calls in doubt `got` against `expected`: the same runs and calls in order, and each

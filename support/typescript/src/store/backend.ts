@@ -31,6 +31,8 @@ export interface Backend {
   readonly claimLock: string;
   /** Appended to the `SELECT` of a row a transaction then changes (`FOR UPDATE`), or "". */
   readonly rowLock: string;
+  /** The column that orders policies as kept (oldest first). */
+  readonly policyOrder: string;
   /** Where the store is, for people: a file's path, or a database's host, port and name. */
   readonly where: string;
   /** For reads: each statement sees what is committed. */

@@ -20,6 +20,7 @@ import { underLease } from "./lease.js";
 import { waitFor, type WaitOptions } from "./wait.js";
 import { StoreLog } from "./log.js";
 import { StoredResults } from "./results.js";
+import { StorePolicies } from "./policies.js";
 import { expired, expiry, getRun, ids, insertWaiting, pending, quarantine, quarantined, saveMany, type PendingOptions, type SaveManyOptions } from "./rows.js";
 import { StoreError, UNCHANGED, contextOf, contextText, rowOf, type Claim, type InDoubt, type PendingRequest, type Row, type Status, type StoredRun } from "./types.js";
 
@@ -56,6 +57,8 @@ export class RunStore {
   readonly log: StoreLog;
   /** Cut outputs kept whole in the store's `results` table: `new Toolkit(tools, { spill: store.results })`. */
   readonly results: StoredResults;
+  /** The policies in the store's tables: `new Toolkit(tools, { policyStore: store.policies, decisionLog: store.log })`. */
+  readonly policies: StorePolicies;
 
   protected constructor(db: Backend, lease: number, clock: Clock = wallClock) {
     if (typeof lease !== "number" || !(lease > 0) || !Number.isFinite(lease)) {
@@ -67,6 +70,7 @@ export class RunStore {
     this.clock = clock;
     this.log = new StoreLog(db);
     this.results = new StoredResults(db);
+    this.policies = new StorePolicies(db, this.log);
   }
 
   /** Where the store is, for people: a file's path; a database's host, port and name. */

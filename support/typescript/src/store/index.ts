@@ -29,6 +29,7 @@ export type { Clock } from "./backend.js";
 export type { AgainOptions } from "./doubt.js";
 export { StoredResults } from "./results.js";
 export { StoreLog, type LogHead, type LogKey, type VerifyOptions } from "./log.js";
+export { StorePolicies } from "./policies.js";
 export { PostgresRunStore, POSTGRES_SCHEMA_VERSION, type PostgresOptions } from "./postgres.js";
 export type { PendingOptions, SaveManyOptions } from "./rows.js";
 export { SqliteRunStore, SQLITE_SCHEMA_VERSION, type SqliteOptions } from "./sqlite.js";

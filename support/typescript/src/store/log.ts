@@ -2,7 +2,8 @@
 
 /**
  * The store's decision log, in its `decisions` and `decisions_head` tables: the chain Python's
- * `toolnexus/store/_log.py` keeps, appended to here (a call in doubt retried or settled), read
+ * `toolnexus/store/_log.py` keeps, appended to here (a toolkit's decisions, `new Toolkit(tools, {
+ * decisionLog: store.log })`; a call in doubt retried or settled), read
  * (`entries`, `head`) and checked by either language. Each entry holds the hash of the entry before
  * it; its own hash is SHA-256 over its JSON with sorted keys, compact. The head holds the last
  * entry's `seq` and hash, with an HMAC-SHA256 of both under a key derived from the toolkit's key
@@ -13,9 +14,12 @@
  * @packageDocumentation
  */
 
+import type { Decision, Policy } from "../decisions.js";
 import { JsonNumber, readJson } from "../json.js";
+import type { DecisionLog, DecisionMade, DecisionUnit } from "../policies.js";
 import { hex, same, sha256, utf8 } from "../seal.js";
-import { maybeText, num, type Backend } from "./backend.js";
+import { maybeText, num, type Backend, type Connection } from "./backend.js";
+import { keepPolicy } from "./policies.js";
 import { StoreError } from "./types.js";
 
 /** The hash the first entry chains to. */
@@ -43,13 +47,26 @@ export interface LogHead {
   mac: string | null;
 }
 
-/** The store's decision log (see the module). */
-export class StoreLog {
+/** The store's decision log (see the module); a `DecisionLog`: `new Toolkit(tools, { decisionLog: store.log })`. */
+export class StoreLog implements DecisionLog {
   readonly #db: Backend;
   #key: [string, Uint8Array] | undefined;
+  /** @internal One with the store's policies (`store.policies`): the toolkit writes both in one transaction. */
+  readonly unit: DecisionUnit;
 
   constructor(db: Backend) {
     this.#db = db;
+    this.unit = {
+      keepAndRecord: (policies: readonly Policy[], decisions: readonly Decision[], made: DecisionMade) =>
+        db.transaction(async (conn) => {
+          for (const policy of policies) {
+            await keepPolicy(conn, policy);
+          }
+          if (decisions.length > 0) {
+            await this.#append(conn, decisions.map((d) => d.toWire()), made);
+          }
+        }),
+    };
   }
 
   /** MACs the log's head under `secret` (a toolkit key, id `keyId`) from now on. */
@@ -57,27 +74,40 @@ export class StoreLog {
     this.#key = [keyId, headKey(secret)];
   }
 
+  /** Appends `decision`, made by `made.principal` at `made.at` (ms), chained to the entry before it. */
+  record(decision: Decision, made: DecisionMade): Promise<void> {
+    return this.recordMany([decision], made);
+  }
+
+  /** Appends every one of `decisions` in one transaction: all of them, or none. */
+  recordMany(decisions: readonly Decision[], made: DecisionMade): Promise<void> {
+    return this.recordEntries(decisions.map((d) => d.toWire()), made);
+  }
+
   /** Appends decisions in their JSON form, made by `principal` at `at` (ms), in one transaction. */
-  async recordEntries(decisions: readonly Record<string, unknown>[], made: { principal: string | undefined; at: number }): Promise<void> {
+  recordEntries(decisions: readonly Record<string, unknown>[], made: DecisionMade): Promise<void> {
+    return this.#db.transaction((conn) => this.#append(conn, decisions, made));
+  }
+
+  /** Appends `decisions` in `conn`'s transaction, the log locked, and moves the head. */
+  async #append(conn: Connection, decisions: readonly Record<string, unknown>[], made: DecisionMade): Promise<void> {
     const at = isoTime(made.at);
-    await this.#db.transaction(async (conn) => {
-      await this.#db.lockLog(conn);
-      const [last] = await conn.all("SELECT seq, hash FROM decisions ORDER BY seq DESC LIMIT 1");
-      let seq = last === undefined ? 0 : num(last[0]);
-      let previous = last === undefined ? GENESIS : String(last[1]);
-      for (const decision of decisions) {
-        seq += 1;
-        const entry = { seq, at, by: made.principal ?? null, ...decision, previous };
-        previous = hex(sha256(utf8(sortedJson(entry))));
-        await conn.run("INSERT INTO decisions (seq, entry, hash) VALUES (?, ?, ?)", [seq, JSON.stringify(entry), previous]);
-      }
-      const keyId = this.#key === undefined ? null : this.#key[0];
-      const mac = this.#key === undefined ? null : headMac(this.#key[1], seq, previous);
-      await conn.run(
-        "INSERT INTO decisions_head (one, seq, hash, key_id, mac) VALUES (1, ?, ?, ?, ?) ON CONFLICT (one) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, key_id = excluded.key_id, mac = excluded.mac",
-        [seq, previous, keyId, mac],
-      );
-    });
+    await this.#db.lockLog(conn);
+    const [last] = await conn.all("SELECT seq, hash FROM decisions ORDER BY seq DESC LIMIT 1");
+    let seq = last === undefined ? 0 : num(last[0]);
+    let previous = last === undefined ? GENESIS : String(last[1]);
+    for (const decision of decisions) {
+      seq += 1;
+      const entry = { seq, at, by: made.principal ?? null, ...decision, previous };
+      previous = hex(sha256(utf8(sortedJson(entry))));
+      await conn.run("INSERT INTO decisions (seq, entry, hash) VALUES (?, ?, ?)", [seq, JSON.stringify(entry), previous]);
+    }
+    const keyId = this.#key === undefined ? null : this.#key[0];
+    const mac = this.#key === undefined ? null : headMac(this.#key[1], seq, previous);
+    await conn.run(
+      "INSERT INTO decisions_head (one, seq, hash, key_id, mac) VALUES (1, ?, ?, ?, ?) ON CONFLICT (one) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, key_id = excluded.key_id, mac = excluded.mac",
+      [seq, previous, keyId, mac],
+    );
   }
 
   /** Every entry, oldest first. */

@@ -147,6 +147,7 @@ function dropped(error: unknown): boolean {
 class PostgresBackend implements Backend {
   readonly claimLock = " FOR UPDATE SKIP LOCKED";
   readonly rowLock = " FOR UPDATE";
+  readonly policyOrder = "seq";
   readonly #pool: Pool;
   readonly #reads: PgConnection;
   /** Whether a connection was ever had: from then on, one refused is tried again a while. */

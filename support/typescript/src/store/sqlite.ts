@@ -118,6 +118,7 @@ class SqliteConnection implements Connection {
 class SqliteBackend implements Backend {
   readonly claimLock = "";
   readonly rowLock = "";
+  readonly policyOrder = "rowid";
   readonly #conn: SqliteConnection;
   #turn: Promise<unknown> = Promise.resolve();
   /** How many transactions this connection committed: `data_version` counts only the others'. */
