@@ -227,6 +227,52 @@ def test_one_decision_log_written_by_both_languages_verifies_in_both(store: RunS
     assert ts(node_host, "verify", where(store)) == {"verify": 2, "verifyWithKey": 2, "byId": 2}
 
 
+#: Needs an approval before paying: its answers make policies (store-host.ts's `pay`).
+pay = define_tool("pay", "Pays `amount`.", None, lambda args, ctx: f"paid {args['amount']}", needs_approval=True)
+
+
+async def test_a_policy_made_in_one_language_decides_the_others_calls(store: RunStore, node_host: Path):
+    """Each language's toolkit keeps its policies and logs its decisions in the store
+    (`store.policies`, `store.log`): an answer for the tool in Python decides TypeScript's next
+    call of it unasked, and after it is revoked, one in TypeScript decides Python's. The policy
+    row TypeScript writes is the one Python writes, and the log both wrote verifies in both."""
+    kit = Toolkit([pay], secret=SECRET, policy_store=store.policies, decision_log=store.log)
+    run = await kit.run_calls([ToolCall("p1", "pay", {"amount": 5})], principal="ann")
+    run_id = store.save(run)
+    done = await store.resume(kit, run_id, Answer(run.requests[0].id, True, scope="tool"), principal="ann")
+    assert [r.result.output for r in done.results] == ["paid 5"]
+
+    assert ts(node_host, "policies", where(store)) == [
+        {"tool": "pay", "approve": True, "scope": "tool", "key": "", "madeBy": "ann"}
+    ]
+    assert ts(node_host, "pay", where(store), "p2", 6) == {"status": "done", "outputs": ["paid 6"]}
+
+    for policy in store.policies.policies("pay"):
+        assert store.policies.revoke(policy.id)
+    asked = ts(node_host, "pay", where(store), "p3", 7)
+    assert asked["status"] == "pending", "revoked in Python: TypeScript asks again"
+    answered = ts(node_host, "answer", where(store), asked["runId"], asked["request"], "tool")
+    assert answered == {"status": "done", "outputs": ["paid 7"]}
+    [policy] = store.policies.policies("pay")
+    assert (policy.tool, policy.approve, policy.scope, policy.made_by) == ("pay", True, "tool", "bob")
+    with tamper(store) as raw:
+        (body, expires_at) = raw.execute("SELECT body, expires_at FROM policies").fetchone()
+    assert body == json.dumps(policy.to_wire()) and expires_at == policy.expires_at.isoformat(), "Python's row"
+
+    later = await kit.run_calls([ToolCall("p4", "pay", {"amount": 8})], principal="ann")
+    assert later.status == "done" and later.results[0].result.output == "paid 8", "decided by bob's policy"
+
+    entries = list(store.log.entries())
+    assert [(e["kind"], e["call"], e["by"], e["policy"] is not None) for e in entries] == [
+        ("approve", "p1", "ann", False),
+        ("approve", "p2", "bob", True),
+        ("approve", "p3", "bob", False),
+        ("approve", "p4", "ann", True),
+    ]
+    assert store.log.verify() is None and store.log.verify(SECRET) is None
+    assert ts(node_host, "verify", where(store)) == {"verify": None, "verifyWithKey": None, "byId": None}
+
+
 async def test_a_call_left_in_doubt_by_typescript_is_retried_by_python_once(
     store: RunStore, node_host: Path, runs_log: Path, monkeypatch: pytest.MonkeyPatch
 ):

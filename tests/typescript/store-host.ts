@@ -11,6 +11,10 @@
 //   node .cache/store-host.js settle <where> <run> <output>  the call in doubt settled
 //   node .cache/store-host.js log <where> <by> <call>...     decisions appended to the log, its head MAC'd
 //   node .cache/store-host.js verify <where>                 the log checked, without the key and with it
+//   node .cache/store-host.js pay <where> <call> <amount>    a turn of `pay` (needs approval) by a toolkit
+//                                                             keeping its policies and log in the store; saved when it waits
+//   node .cache/store-host.js answer <where> <run> <request> <scope>  approved with that scope by bob, stored
+//   node .cache/store-host.js policies <where>               the policies kept in the store
 //   node .cache/store-host.js work <where> <i> <n>           worker i of n of tests/store/mixed.py
 //   node .cache/store-host.js wait <where> <run> <timeout>   `{"waiting":true}` first, then the outcome heard
 //   node .cache/store-host.js build <where> <principal> <session> <turn>  a `build` cut, kept in store.results
@@ -56,6 +60,18 @@ const build = defineTool("build", "Run the build", null, () => Array.from({ leng
 /** `-` as no principal or session. */
 function scopeArg(value: string | undefined): string | undefined {
   return value === "-" ? undefined : value;
+}
+
+/** Needs an approval before paying `amount`: its answers make policies (`pay` and `answer`). */
+const pay = defineTool("pay", "Pays `amount`.", { type: "object", properties: { amount: { type: "number" } }, required: ["amount"] } as const, (args) => `paid ${String((args as { amount: number }).amount)}`, {
+  needsApproval: true,
+});
+
+/** A toolkit whose policies and decision log are `store`'s, its head MAC'd under the key's id, as
+ * Python's toolkit hands its key over (`default`, for one `secret`). */
+function deciding(store: RunStore): Toolkit {
+  store.log.useKey("default", SECRET);
+  return new Toolkit([approve, pay], { secret: SECRET, policyStore: store.policies, decisionLog: store.log });
 }
 
 function open(where: string): Promise<RunStore> {
@@ -190,7 +206,21 @@ async function main(argv: string[]): Promise<unknown> {
         return { head: await store.log.head() };
       }
       case "verify":
-        return { verify: await store.log.verify(), verifyWithKey: await store.log.verify(SECRET), byId: await store.log.verify({ k1: SECRET }) };
+        return { verify: await store.log.verify(), verifyWithKey: await store.log.verify(SECRET), byId: await store.log.verify({ k1: SECRET, default: SECRET }) };
+      case "pay": {
+        const run = await deciding(store).runCalls([{ id: rest[0] ?? "", name: "pay", arguments: { amount: Number(rest[1]) } }], { principal: "bob" });
+        if (run.status === "done") {
+          return { status: run.status, outputs: outputs(run) };
+        }
+        return { status: run.status, runId: await store.save(run), request: run.pending?.id };
+      }
+      case "answer": {
+        const scope = rest[2] as "once" | "turn" | "tool" | "principal";
+        const run = await store.resume(deciding(store), Number(rest[0]), { id: rest[1] ?? "", ok: true, scope }, { principal: "bob" });
+        return { status: run.status, outputs: outputs(run) };
+      }
+      case "policies":
+        return (await store.policies.policies()).map((p) => ({ tool: p.tool, approve: p.approve, scope: p.scope, key: p.key, madeBy: p.madeBy }));
       case "wait": {
         process.stdout.write(`${JSON.stringify({ waiting: true })}\n`);
         const started = Date.now();

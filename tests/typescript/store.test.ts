@@ -560,13 +560,13 @@ for (const kind of KINDS) {
         const answer = { id: waiting?.request.id ?? "", ok: true, ...(scope === undefined ? {} : { scope }) };
         if (kind === "postgres") {
           await behind("CREATE FUNCTION full_disk() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'disk is full'; END $$ LANGUAGE plpgsql");
-          await behind(`CREATE TRIGGER full BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION full_disk()`);
+          await behind(`CREATE TRIGGER disk_full BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION full_disk()`);
         } else {
-          await behind(`CREATE TRIGGER full BEFORE INSERT ON ${table} BEGIN SELECT RAISE(FAIL, 'disk is full'); END`);
+          await behind(`CREATE TRIGGER disk_full BEFORE INSERT ON ${table} BEGIN SELECT RAISE(FAIL, 'disk is full'); END`);
         }
         await assert.rejects(store.resume(own, runId, answer), /disk is full/);
         assert.deepEqual([runs, (await store.get(runId))?.status, await store.log.entries(), await store.policies.policies()], [[], "pending", [], []], "no half of the unit");
-        await behind(kind === "postgres" ? `DROP TRIGGER full ON ${table}` : "DROP TRIGGER full");
+        await behind(kind === "postgres" ? `DROP TRIGGER disk_full ON ${table}` : "DROP TRIGGER disk_full");
         const done = await store.resume(own, runId, answer);
         assert.equal(done.results[0]?.result.output, "refunded");
         assert.deepEqual(runs, ["ran"]);
