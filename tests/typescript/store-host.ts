@@ -67,10 +67,9 @@ const pay = defineTool("pay", "Pays `amount`.", { type: "object", properties: { 
   needsApproval: true,
 });
 
-/** A toolkit whose policies and decision log are `store`'s, its head MAC'd under the key's id, as
- * Python's toolkit hands its key over (`default`, for one `secret`). */
+/** A toolkit whose policies and decision log are `store`'s (the toolkit hands its key to the log,
+ * under the id `default`, as Python's does). */
 function deciding(store: RunStore): Toolkit {
-  store.log.useKey("default", SECRET);
   return new Toolkit([approve, pay], { secret: SECRET, policyStore: store.policies, decisionLog: store.log });
 }
 

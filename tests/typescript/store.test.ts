@@ -526,7 +526,6 @@ for (const kind of KINDS) {
 
     it("keeps a toolkit's policies and logs its decisions (store.policies, store.log), seen by another store on the tables", async () => {
       const { store, again } = await fresh(kind);
-      store.log.useKey("default", KEY);
       const gated = defineTool("gated", "", null, () => "ran", { needsApproval: true });
       const own = new Toolkit([gated], { secret: KEY, policyStore: store.policies, decisionLog: store.log });
       const runId = await store.save(await own.runCalls([{ id: "g1", name: "gated", arguments: {} }]));
@@ -541,6 +540,7 @@ for (const kind of KINDS) {
       const entries = await store.log.entries();
       assert.deepEqual(entries.map((e) => [e["kind"], e["call"], e["by"], e["policy"] === null]), [["approve", "g1", "ann", true], ["approve", "g2", null, false]]);
       assert.equal(await store.log.verify(), null);
+      assert.deepEqual([await store.log.verify(KEY), (await store.log.head())?.key], [null, "default"], "the toolkit handed its key to the log");
       assert.equal(await next.revokePolicy(policy?.id ?? ""), true);
       assert.equal(await own.revokePolicy(policy?.id ?? ""), false);
       assert.deepEqual(await own.policies(), []);

@@ -44,6 +44,9 @@ export interface DecisionMade {
 export interface DecisionLog {
   record(decision: Decision, made: DecisionMade): void | Promise<void>;
   recordMany?(decisions: readonly Decision[], made: DecisionMade): void | Promise<void>;
+  /** When a log has it, the toolkit hands it its active key (`keyId`, `secret`) as it is built:
+   * `store.log` MACs its head under a key derived from it. */
+  useKey?(keyId: string, secret: Uint8Array): void;
   /** @internal Where this log and a policy store that are one database's write a unit of decisions. */
   readonly unit?: DecisionUnit;
 }
@@ -53,6 +56,13 @@ export interface DecisionLog {
  * policy store and log have the same unit, as Python's store does). */
 export interface DecisionUnit {
   keepAndRecord(policies: readonly Policy[], decisions: readonly Decision[], made: DecisionMade): Promise<void>;
+}
+
+/** Hands `log` the toolkit's active key, when the log takes one (`useKey`) and there is a key. */
+export function handKey(log: DecisionLog | undefined, keyId: string | undefined, secret: Uint8Array | undefined): void {
+  if (log !== undefined && typeof log.useKey === "function" && keyId !== undefined && secret !== undefined) {
+    log.useKey(keyId, secret);
+  }
 }
 
 /** Policies kept in this process (lost when it ends). */

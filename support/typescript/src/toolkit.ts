@@ -18,7 +18,7 @@ import { ResumeError } from "./errors.js";
 import { reached, type Policy } from "./decisions.js";
 import { Ask, Run, STOP, Settle, answered, checkAnswer, drive, lapsed, quote, start, type Effects } from "./engine.js";
 import { describe, isPlainObject, type JsonObject } from "./json.js";
-import { Decisions, type DecisionLog, type PolicyStore } from "./policies.js";
+import { Decisions, handKey, type DecisionLog, type PolicyStore } from "./policies.js";
 import type { Limit, LimitInit, Tokenizer } from "./limit.js";
 import type { LogLevel, LogListener } from "./log.js";
 import { keySet } from "./seal.js";
@@ -195,6 +195,7 @@ export class Toolkit {
     const { keys, active } = keySet(options.secret, options.secrets, options.activeKey);
     this.#hooks = hooksOf(options);
     this.#decisions = new Decisions(options.policyStore, options.decisionLog, options.policyLifetime ?? 8 * 3600);
+    handKey(options.decisionLog, active?.keyId, options.secret ?? (active === null ? undefined : options.secrets?.[active.keyId])); // the log's head is MAC'd under it
     this.#book = new RunBook(keys, active, () => Math.floor(this.now()));
     this.#limits = new ResultLimits(options.limit, options.spill, options.tokenizer);
     for (const tool of tools) {
