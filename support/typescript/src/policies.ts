@@ -141,7 +141,7 @@ export class Decisions {
       }
     }
     const unit = this.store.unit;
-    if (unit !== undefined && unit === this.#log?.unit && (made.length > 0 || decisions.length > 0)) {
+    if (unit !== undefined && unit === this.#log?.unit && decisions.length > 0) {
       await unit.keepAndRecord(made, decisions, { principal, at: now });
       return;
     }
