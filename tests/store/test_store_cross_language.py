@@ -228,7 +228,9 @@ def test_one_decision_log_written_by_both_languages_verifies_in_both(store: RunS
 
 
 #: Needs an approval before paying: its answers make policies (store-host.ts's `pay`).
-pay = define_tool("pay", "Pays `amount`.", None, lambda args, ctx: f"paid {args['amount']}", needs_approval=True)
+pay = define_tool(
+    "pay", "Pays `amount`.", None, lambda args, ctx: f"paid {args['amount']}", needs_approval=True
+)
 
 
 async def test_a_policy_made_in_one_language_decides_the_others_calls(store: RunStore, node_host: Path):
@@ -257,7 +259,8 @@ async def test_a_policy_made_in_one_language_decides_the_others_calls(store: Run
     assert (policy.tool, policy.approve, policy.scope, policy.made_by) == ("pay", True, "tool", "bob")
     with tamper(store) as raw:
         (body, expires_at) = raw.execute("SELECT body, expires_at FROM policies").fetchone()
-    assert body == json.dumps(policy.to_wire()) and expires_at == policy.expires_at.isoformat(), "Python's row"
+    assert body == json.dumps(policy.to_wire()), "the body Python writes"
+    assert expires_at == policy.expires_at.isoformat()
 
     later = await kit.run_calls([ToolCall("p4", "pay", {"amount": 8})], principal="ann")
     assert later.status == "done" and later.results[0].result.output == "paid 8", "decided by bob's policy"
