@@ -18,6 +18,9 @@
  * - `await store.wait(runId, timeout)` hears a run's outcome, from any process of either language;
  * - `new Toolkit(tools, { spill: store.results })` keeps cut outputs whole in the store's
  *   `results` table, for `read_result` in any process of either language ({@link StoredResults});
+ * - `new Toolkit(tools, { secret, policyStore: store.policies, decisionLog: store.log })` keeps the
+ *   toolkit's policies and hash-chained decision log in the store, shared with Python's toolkits
+ *   ({@link StorePolicies}, {@link StoreLog});
  * - one resumer at a time (a claim is a lease, renewed while the tools run), never a call run
  *   twice in doubt (`inDoubt`, `retry`, `settle`), nothing lost ({@link OutcomeNotStored}).
  *
