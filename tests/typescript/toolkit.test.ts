@@ -326,6 +326,26 @@ describe("decisions", () => {
     );
   });
 
+  it("reads its policy store only for a call that asks an approval, as Python does", async () => {
+    const read: (string | undefined)[] = [];
+    const store: PolicyStore = {
+      policies: async (tool) => {
+        read.push(tool);
+        return [];
+      },
+      keep: () => undefined,
+      revoke: () => false,
+    };
+    const echo = defineTool("echo", "", null, () => "echoed");
+    const kit = new Toolkit([echo, wipe()], { policyStore: store });
+    const done = await kit.runCalls([{ id: "e1", name: "echo", arguments: {} }, { id: "e2", name: "echo", arguments: {} }]);
+    assert.equal(done.status, "done");
+    assert.deepEqual(read, [], "a call that asks nothing does not read the store");
+    const asked = await kit.runCalls(calls.slice(0, 1));
+    assert.equal(asked.status, "pending");
+    assert.deepEqual(read, ["wipe"]);
+  });
+
   it("takes a policy store of the host's own, and refuses a lifetime that is not a positive finite number or a session that is not a string", async () => {
     const kept: Policy[] = [];
     const store: PolicyStore = {

@@ -13,10 +13,13 @@
  * @packageDocumentation
  */
 
-import { decided, gated, policyOf, type Decision, type Policy } from "./decisions.js";
-import type { Ask, Run, Settle } from "./engine.js";
+import { decided, gated, policyOf, type Decision, type Gated, type Policy } from "./decisions.js";
+import { gate, type Ask, type Run, type Settle } from "./engine.js";
 import type { Tool } from "./tool.js";
-import type { Answer, Request, ToolCall, ToolResult } from "./types.js";
+import type { Answer, ToolCall } from "./types.js";
+
+/** What the gate makes of a call: undefined (it runs), a request to ask, or a policy's refusal. */
+type Gate = Gated["asked"];
 
 /** Keeps policies ({@link Policy}), which the toolkit consults before asking an approval. Each
  * method may return its value or a promise of it (a store in a database, as `store.policies`). */
@@ -107,8 +110,15 @@ export class Decisions {
     this.#lifetime = lifetime * 1000;
   }
 
-  /** `gated` with the kept policies; a policy's decision is logged. */
-  async gate(tool: Tool | undefined, call: ToolCall, session: string | undefined, principal: string | undefined, now: number): Promise<{ request: Request } | { result: ToolResult } | undefined> {
+  /** `gated` with the kept policies; a policy's decision is logged. The store is read only for a
+   * call that asks an approval (most calls ask none, and they get their answer without a wait), as
+   * in Python. */
+  gate(tool: Tool | undefined, call: ToolCall, session: string | undefined, principal: string | undefined, now: number): Gate | Promise<Gate> {
+    const asked = gate(tool, call);
+    return asked === undefined || !("request" in asked) ? asked : this.#byPolicy(tool, call, session, principal, now);
+  }
+
+  async #byPolicy(tool: Tool | undefined, call: ToolCall, session: string | undefined, principal: string | undefined, now: number): Promise<Gate> {
     const { asked, decision } = gated(tool, call, await this.store.policies(call.name), { session, principal, now });
     if (decision !== undefined) {
       await this.record(decision, principal, now);

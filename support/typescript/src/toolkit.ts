@@ -395,7 +395,8 @@ export class Toolkit {
     } = {},
   ): Promise<ToolResult> {
     if (gateFirst) {
-      const asked = await this.#decisions.gate(this.get(call.name), call, session, principal, this.now());
+      const gating = this.#decisions.gate(this.get(call.name), call, session, principal, this.now());
+      const asked = gating instanceof Promise ? await gating : gating; // most calls: no wait
       if (asked !== undefined) {
         return "result" in asked ? asked.result : pending(asked.request);
       }
